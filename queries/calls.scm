@@ -1,0 +1,11 @@
+; Every call: lowering sites (`.lower(...)`, `export(...)`), requirement
+; sources (`pallas_call`, host callbacks) and call-graph edges all start here.
+
+(call
+  function: (_)
+  arguments: (argument_list)) @call
+
+; A function returned by a factory (`return inner`) is reached by whoever
+; calls the factory.
+(return_statement
+  (_) @reference.returned)

@@ -1,0 +1,89 @@
+//! One module from text to findings: parse, build the model, run the rules,
+//! apply `# noqa`. Shared by the CLI and the server.
+
+use crate::config::Settings;
+use crate::diagnostic::Finding;
+use crate::rules::{self, Context};
+use crate::semantic::{Module, Resolver};
+use crate::syntax::{self, LineIndex};
+use std::path::Path;
+use tree_sitter::Tree;
+
+/// Byte patterns without which a file has no lowering site and no eager
+/// AbstractMesh use, so no finding of any rule. Cheap to test before parsing.
+const TRIGGERS: &[&str] = &["lower(", "export(", "use_abstract_mesh"];
+
+/// True if the file may hold a finding (the prefilter; files it skips are
+/// still parsed on demand when another file imports from them).
+pub fn may_have_findings(text: &str) -> bool {
+    TRIGGERS.iter().any(|t| memchr::memmem::find(text.as_bytes(), t.as_bytes()).is_some())
+}
+
+/// Findings for one parsed module, sorted by position, `# noqa` applied.
+pub fn analyze_tree(text: &str, tree: &Tree, file: &Path, settings: &Settings, resolver: Option<&dyn Resolver>) -> Vec<Finding> {
+    let module = Module::new(text, tree);
+    let lowerings = module.lowerings(file, resolver);
+    let ctx = Context { module: &module, lowerings: &lowerings, settings, file };
+    let mut findings = Vec::new();
+    for rule in rules::all() {
+        if settings.enabled(rule.meta().code, file) {
+            rule.check(&ctx, &mut findings);
+        }
+    }
+    let index = LineIndex::new(text);
+    findings.retain(|f| !is_suppressed(text, &index, f));
+    findings.sort_by(|a, b| (a.span.start, a.code).cmp(&(b.span.start, b.code)));
+    findings.dedup_by(|a, b| a.span == b.span && a.code == b.code && a.message == b.message);
+    findings
+}
+
+/// Parses and analyzes `text` (the prefilter is the caller's choice).
+pub fn analyze(text: &str, file: &Path, settings: &Settings, resolver: Option<&dyn Resolver>) -> Vec<Finding> {
+    match syntax::parse(text, None) {
+        Some(tree) => analyze_tree(text, &tree, file, settings, resolver),
+        None => Vec::new(),
+    }
+}
+
+/// `# noqa` / `# noqa: JP001, JP002` on the line where the finding starts.
+fn is_suppressed(text: &str, index: &LineIndex, finding: &Finding) -> bool {
+    let line = index.line_of(finding.span.start);
+    let range = index.line_range(text, line);
+    let Some(line_text) = text.get(range) else { return false };
+    noqa_codes(line_text).is_some_and(|codes| codes.is_empty() || codes.iter().any(|c| c.eq_ignore_ascii_case(finding.code)))
+}
+
+/// The codes of a `# noqa` comment on a line: `Some(vec![])` for a bare
+/// `# noqa`, `None` without one.
+pub fn noqa_codes(line: &str) -> Option<Vec<String>> {
+    let hash = line.find('#')?;
+    let comment = &line[hash..];
+    let lower = comment.to_ascii_lowercase();
+    let at = lower.find("noqa")?;
+    let rest = &comment[at + 4..];
+    let Some(list) = rest.trim_start().strip_prefix(':') else {
+        return Some(Vec::new());
+    };
+    let codes: Vec<String> = list
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .map(str::trim)
+        .take_while(|c| !c.is_empty() || true)
+        .filter(|c| !c.is_empty())
+        .take_while(|c| c.chars().all(|ch| ch.is_ascii_alphanumeric()))
+        .map(str::to_owned)
+        .collect();
+    Some(codes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_noqa_comments() {
+        assert_eq!(noqa_codes("x = 1  # noqa"), Some(vec![]));
+        assert_eq!(noqa_codes("x = 1  # noqa: JP001, JP002"), Some(vec!["JP001".to_owned(), "JP002".to_owned()]));
+        assert_eq!(noqa_codes("x = 1  # NOQA:JP003 because"), Some(vec!["JP003".to_owned()]));
+        assert_eq!(noqa_codes("x = 1  # a comment"), None);
+    }
+}

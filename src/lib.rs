@@ -1,0 +1,16 @@
+//! jax-lsp: finds JAX/Pallas platform-consistency mistakes before JAX does.
+//!
+//! Layers, each depending only on those above it: `syntax` (parsing, queries,
+//! line index) -> `semantic` (facts) -> `rules` -> front ends (`check`,
+//! `explain`, `server`). See ARCHITECTURE.md.
+
+pub mod syntax;
+pub mod semantic;
+pub mod analysis;
+pub mod config;
+pub mod diagnostic;
+pub mod fix;
+pub mod rules;
+pub mod resolver;
+pub mod check;
+pub mod explain;

@@ -1,0 +1,92 @@
+//! Finds imported modules on disk and caches their summaries, so a lowering
+//! in one file sees the kernels and callbacks of the modules it imports.
+
+use crate::semantic::summary::{candidate_files, ModuleSummary};
+use crate::semantic::{Module, Resolver};
+use crate::syntax;
+use dashmap::DashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Where module text comes from: the disk, or (in the server) open buffers first.
+pub trait SourceProvider: Sync {
+    fn read(&self, path: &Path) -> Option<Arc<str>>;
+}
+
+pub struct Disk;
+
+impl SourceProvider for Disk {
+    fn read(&self, path: &Path) -> Option<Arc<str>> {
+        let bytes = std::fs::read(path).ok()?;
+        String::from_utf8(bytes).ok().map(Arc::from)
+    }
+}
+
+/// Module summaries by file, computed once each, shared by all threads.
+pub struct FsResolver<S: SourceProvider = Disk> {
+    source: S,
+    summaries: DashMap<PathBuf, Option<Arc<ModuleSummary>>>,
+}
+
+impl Default for FsResolver<Disk> {
+    fn default() -> Self {
+        FsResolver::new(Disk)
+    }
+}
+
+impl<S: SourceProvider> FsResolver<S> {
+    pub fn new(source: S) -> Self {
+        FsResolver { source, summaries: DashMap::new() }
+    }
+
+    /// Forgets a file's summary (it changed).
+    pub fn invalidate(&self, path: &Path) {
+        self.summaries.remove(path);
+    }
+
+    pub fn clear(&self) {
+        self.summaries.clear();
+    }
+
+    pub fn source(&self) -> &S {
+        &self.source
+    }
+
+    /// Number of cached summaries (for memory measurements).
+    pub fn len(&self) -> usize {
+        self.summaries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.summaries.is_empty()
+    }
+
+    pub fn summary(&self, path: &Path) -> Option<Arc<ModuleSummary>> {
+        if let Some(cached) = self.summaries.get(path) {
+            return cached.clone();
+        }
+        // Computed outside the map's lock: building a summary never resolves
+        // other modules, so two threads at worst compute the same one twice.
+        let computed = self.source.read(path).and_then(|text| {
+            let tree = syntax::parse(&text, None)?;
+            let module = Module::new(&text, &tree);
+            Some(Arc::new(ModuleSummary::build(&module, path)))
+        });
+        self.summaries.insert(path.to_path_buf(), computed.clone());
+        computed
+    }
+}
+
+impl<S: SourceProvider> Resolver for FsResolver<S> {
+    fn resolve(&self, from_file: &Path, path: &str) -> Option<(Arc<ModuleSummary>, String)> {
+        for (file, name) in candidate_files(from_file, path) {
+            if file == from_file {
+                continue;
+            }
+            // Unreadable or missing candidates are cached as `None`.
+            let Some(summary) = self.summary(&file) else { continue };
+            return Some((summary, name));
+        }
+        None
+    }
+}

@@ -1,0 +1,164 @@
+//! JP001 callback-backend-mismatch: a host callback lowered for a platform
+//! other than the backend the computation is placed on.
+
+use super::{tuple_source, Context, Rule, RuleMeta};
+use crate::diagnostic::{Finding, Related, Severity};
+use crate::fix::{Applicability, Edit, Fix};
+use crate::semantic::names::{self, is_accelerator, KNOWN_PLATFORMS};
+use crate::semantic::reach::Interpret;
+use crate::semantic::{Args, Lowering, ReqKind};
+use crate::syntax::unparenthesize;
+
+pub struct Jp001;
+
+static META: RuleMeta = RuleMeta {
+    code: "JP001",
+    name: "callback-backend-mismatch",
+    severity: Severity::Error,
+    template: "the platform for the specified backend {backend} is different from the lowering platform {platform}",
+    summary: "A host callback is lowered for a platform other than the backend the computation runs on.",
+    upstream_id: Some("d8bc04aa488be938"),
+    explanation: r#"## What it means
+
+Host callbacks (`jax.pure_callback`, `io_callback`, `jax.debug.print`,
+`jax.debug.callback`, and Pallas `interpret=pltpu.InterpretParams()`) are lowered
+through `emit_python_callback`, which asks the module for its backend: the backend
+of the devices the computation is placed on. When the computation is lowered for a
+different platform, JAX refuses.
+
+## When it happens
+
+At lowering: `jax.jit(f).trace(x).lower(lowering_platforms=("cuda",))` or
+`jax.export.export(jax.jit(f), platforms=["tpu"])` on a CPU host, or a
+`jax.jit(f, backend="cpu")` computation lowered for an accelerator. Where the
+backend is only known from the host (no `backend=`/`device=` and no
+`target-platforms`), an explicit accelerator platform signals cross-lowering and
+is reported as a warning: it fails on every host that is not that accelerator.
+
+## How to fix
+
+Lower for the platform of the backend the computation runs on, or move the
+callback out of the lowered/exported function. (Exporting a computation with host
+callbacks fails anyway: `serialization of host_callbacks is not yet implemented`.)
+
+## Example
+
+```python
+def f(x):
+    jax.debug.print("x = {}", x)
+    return x * 2
+
+jax.jit(f).trace(x).lower(lowering_platforms=("tpu",))   # on a CPU host
+# ValueError: the platform for the specified backend cpu is different from the lowering platform tpu
+```
+
+## JAX source
+
+`jax/_src/interpreters/mlir.py:952` (`ModuleContext.get_backend`), called from
+`jax/_src/callback.py:822` (`emit_python_callback`). Upstream error id `d8bc04aa488be938`.
+"#,
+};
+
+/// The backend `jit(backend=...)` / `jit(device=jax.devices("cpu")[0])` names.
+fn jit_backend(ctx: &Context<'_, '_>, lowering: &Lowering<'_>) -> Option<String> {
+    let jitted = lowering.jitted.as_ref()?;
+    if let Some((node, scope)) = jitted.keyword("backend") {
+        return ctx.module.eval_str(node, scope, 0);
+    }
+    let (device, scope) = jitted.keyword("device")?;
+    // jax.devices("cpu")[0] / jax.local_devices(backend="cpu")[0]
+    let device = unparenthesize(device);
+    let call = if device.kind() == "subscript" { device.child_by_field_name("value")? } else { device };
+    if call.kind() != "call" {
+        return None;
+    }
+    let callee = ctx.module.callee(call, scope)?;
+    if callee != names::DEVICES && callee != names::LOCAL_DEVICES {
+        return None;
+    }
+    let args = Args::of(call, ctx.src());
+    let backend = args.positional.first().copied().or_else(|| args.keyword("backend"))?;
+    ctx.module.eval_str(backend, scope, 0)
+}
+
+impl Rule for Jp001 {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, ctx: &Context<'_, '_>, out: &mut Vec<Finding>) {
+        for lowering in ctx.lowerings {
+            let Some(platforms) = lowering.platforms() else { continue };
+            // Several platforms with a callback is JP007's error; unknown names JP006's.
+            let [platform] = platforms.as_slice() else { continue };
+            if !KNOWN_PLATFORMS.contains(&platform.as_str()) {
+                continue;
+            }
+            let callbacks: Vec<_> = lowering
+                .reqs
+                .iter()
+                .filter(|r| match &r.kind {
+                    ReqKind::HostCallback { .. } => true,
+                    ReqKind::PallasCall { interpret, .. } => *interpret == Interpret::Callback,
+                    ReqKind::DevicePrimitive { .. } => false,
+                })
+                .filter(|r| r.kept_for(&platforms) == Some(true))
+                .collect();
+            let Some(first) = callbacks.first() else { continue };
+            // An AbstractMesh-only computation has no backend: JP004 or nothing.
+            let mesh = ctx.module.mesh_use(lowering);
+            if mesh.abstract_mesh && !mesh.concrete {
+                continue;
+            }
+            let (backend, severity, note) = match jit_backend(ctx, lowering) {
+                Some(b) if b == "gpu" || !KNOWN_PLATFORMS.contains(&b.as_str()) => continue,
+                Some(b) if b != *platform => (b, Severity::Error, String::new()),
+                Some(_) => continue,
+                None if !ctx.settings.target_platforms.is_empty() => {
+                    let targets = &ctx.settings.target_platforms;
+                    let Some(host) = targets.iter().find(|t| *t != platform) else { continue };
+                    let severity = if targets.contains(platform) { Severity::Warning } else { Severity::Error };
+                    (host.clone(), severity, " (on a host whose backend is one of `target-platforms`)".to_owned())
+                }
+                None if is_accelerator(platform) => (
+                    "cpu".to_owned(),
+                    Severity::Warning,
+                    format!(" (on any host whose default backend is not {platform})"),
+                ),
+                None => continue,
+            };
+            let api = match &first.kind {
+                ReqKind::HostCallback { api } => (*api).to_owned(),
+                _ => "Pallas interpret mode (built on io_callback)".to_owned(),
+            };
+            let mut related: Vec<Related> = callbacks
+                .iter()
+                .take(3)
+                .map(|r| ctx.related_req(r, format!("host callback `{api}` reached from this lowering")))
+                .collect();
+            if let Some(jitted) = &lowering.jitted {
+                related.push(ctx.related_here(jitted.site, "the computation's backend is set here"));
+            }
+            let mut fixes = Vec::new();
+            if severity == Severity::Error {
+                if let Some((_, value)) = lowering.platforms_arg {
+                    fixes.push(Fix {
+                        title: format!("Lower for the backend's platform: {}", tuple_source(&[backend.clone()])),
+                        edits: vec![Edit { span: value.byte_range(), text: tuple_source(&[backend.clone()]) }],
+                        applicability: Applicability::Unsafe,
+                    });
+                }
+            }
+            out.push(Finding {
+                code: META.code,
+                severity,
+                message: format!(
+                    "the platform for the specified backend {backend} is different from the lowering platform {platform}{note}"
+                ),
+                span: lowering.anchor.clone(),
+                related,
+                fixes,
+            });
+        }
+    }
+}

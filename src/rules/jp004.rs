@@ -1,0 +1,93 @@
+//! JP004 abstract-mesh-device-primitive: an AbstractMesh-only computation that
+//! needs devices during lowering.
+
+use super::{Context, Rule, RuleMeta};
+use crate::diagnostic::{Finding, Severity};
+use crate::semantic::{LoweringKind, ReqKind};
+
+pub struct Jp004;
+
+static META: RuleMeta = RuleMeta {
+    code: "JP004",
+    name: "abstract-mesh-device-primitive",
+    severity: Severity::Error,
+    template: "AbstractMesh cannot be used when jaxpr contains primitives that require devices to be present during lowering.",
+    summary: "A computation sharded only over an AbstractMesh reaches a callback or another primitive that needs devices.",
+    upstream_id: None,
+    explanation: r#"## What it means
+
+With only an `AbstractMesh` in its shardings, a computation has no devices. Some
+primitives need devices while lowering: `jax.pure_callback`, `io_callback`,
+`jax.debug.inspect_array_sharding`, `custom_partitioning` (and the cuDNN fused
+attention/scaled-matmul primitives). JAX refuses to lower them without devices.
+(`jax.debug.print` and `jax.debug.callback` are not in that set.)
+
+## When it happens
+
+At lowering, once lowering platforms are given (`.lower(lowering_platforms=...)`,
+a context mesh with an `abstract_device`) or always through `jax.export`, which
+supplies platforms itself.
+
+## How to fix
+
+Use a concrete mesh (`jax.make_mesh`) for this computation, or move the callback
+out of it.
+
+## Example
+
+```python
+mesh = AbstractMesh((2,), ("x",))
+def f(x):
+    return jax.pure_callback(np.sin, x, x)
+jax.jit(f, in_shardings=NamedSharding(mesh, P("x"))).trace(x).lower(lowering_platforms=("cpu",))
+# ValueError: AbstractMesh cannot be used when jaxpr contains primitives that require devices to be present during lowering.
+```
+
+## JAX source
+
+`jax/_src/interpreters/pxla.py:1057` (`lower_sharding_computation`); the set is
+`dispatch.prim_requires_devices_during_lowering` (`jax/_src/dispatch.py:271`).
+"#,
+};
+
+impl Rule for Jp004 {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, ctx: &Context<'_, '_>, out: &mut Vec<Finding>) {
+        for lowering in ctx.lowerings {
+            let platforms = match (lowering.platforms(), lowering.kind) {
+                (Some(p), _) => p,
+                // export supplies the host's platform itself.
+                (None, LoweringKind::Export) if lowering.uses_host_platform() => Vec::new(),
+                _ => continue,
+            };
+            let mesh = ctx.module.mesh_use(lowering);
+            if !(mesh.abstract_mesh && !mesh.concrete && !mesh.unknown) {
+                continue;
+            }
+            let kept = |r: &crate::semantic::Requirement| {
+                if platforms.is_empty() {
+                    r.guards.is_empty()
+                } else {
+                    r.kept_for(&platforms) == Some(true)
+                }
+            };
+            let Some(req) = lowering.reqs.iter().find(|r| r.kind.requires_devices() && kept(r)) else { continue };
+            let api = match &req.kind {
+                ReqKind::HostCallback { api } => (*api).to_owned(),
+                ReqKind::DevicePrimitive { api } => api.clone(),
+                ReqKind::PallasCall { .. } => continue,
+            };
+            out.push(Finding {
+                code: META.code,
+                severity: META.severity,
+                message: format!("{} (`{api}` needs devices; the computation only has an AbstractMesh)", META.template),
+                span: lowering.anchor.clone(),
+                related: vec![ctx.related_req(req, format!("`{api}` requires devices during lowering"))],
+                fixes: Vec::new(),
+            });
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! JP005 platforms-not-a-tuple: a bare string (or a list in `Traced.lower`)
+//! given as lowering platforms.
+
+use super::{python_tuple_repr, tuple_source, Context, Rule, RuleMeta};
+use crate::diagnostic::{Finding, Severity};
+use crate::fix::{Applicability, Edit, Fix};
+use crate::semantic::{LoweringKind, PlatformsValue};
+use crate::syntax::{text, unparenthesize};
+
+pub struct Jp005;
+
+static META: RuleMeta = RuleMeta {
+    code: "JP005",
+    name: "platforms-not-a-tuple",
+    severity: Severity::Error,
+    template: "{keyword}={value} is a string, not a tuple: JAX lowers for platforms {chars}",
+    summary: "lowering_platforms/platforms given as a bare string (JAX iterates its characters) or a list in Traced.lower.",
+    upstream_id: None,
+    explanation: r#"## What it means
+
+`Traced.lower(lowering_platforms=...)` and `jax.export.export(..., platforms=...)` take a
+sequence of platform names. A bare string is a sequence too: JAX iterates it and lowers
+for `('c', 'p', 'u')`. Nothing rejects it at that point. Note that `("cpu")` without a
+trailing comma is the same bare string. `Traced.lower` also needs a tuple: a list
+fails with `TypeError: unhashable type: 'list'`.
+
+## When it happens
+
+Silently at lowering; later as `ValueError: safe_zip() argument 1 has length 1 but
+argument 0 has length 2` on `.compile()`, `NotImplementedError: multi-platform
+lowering for python_callback` with a callback, `Function 'f' was exported for
+platforms '('c', 'p', 'u')' but it is used on '('cpu',)'` when calling an export, and
+it hides other errors: an AbstractMesh computation lowered for `'tpu'` does not raise
+E3 at all.
+
+## How to fix
+
+A one-element tuple: `lowering_platforms=("cpu",)`.
+
+## Example
+
+```python
+jax.jit(f).trace(x).lower(lowering_platforms="cpu")    # lowers for ('c', 'p', 'u')
+jax.jit(f).trace(x).lower(lowering_platforms=("cpu",)) # right
+```
+
+## JAX source
+
+`jax/_src/stages.py:567` (`Traced.lower`), `jax/_src/interpreters/pxla.py:1082`,
+`jax/_src/interpreters/mlir.py:1408` (`tuple(map(canonicalize_platform, platforms))`),
+`jax/_src/export/_export.py:608` (`tuple(platforms)`).
+"#,
+};
+
+impl Rule for Jp005 {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, ctx: &Context<'_, '_>, out: &mut Vec<Finding>) {
+        let src = ctx.src();
+        for lowering in ctx.lowerings {
+            let Some((keyword, value)) = lowering.platforms_arg else { continue };
+            let keyword_name = keyword.child_by_field_name("name").map(|n| text(n, src)).unwrap_or("lowering_platforms");
+            let inner = unparenthesize(value);
+            let is_literal = matches!(inner.kind(), "string" | "list");
+            let (message, replacement) = match (&lowering.platforms, lowering.kind) {
+                (PlatformsValue::Str(s), _) => {
+                    let chars: Vec<String> = s.chars().map(String::from).collect();
+                    let message = format!(
+                        "{keyword_name}={} is a string, not a tuple: JAX lowers for platforms {}",
+                        text(value, src),
+                        python_tuple_repr(&chars)
+                    );
+                    let replacement = if is_literal {
+                        tuple_source(std::slice::from_ref(s))
+                    } else {
+                        format!("({},)", text(inner, src))
+                    };
+                    (message, replacement)
+                }
+                (PlatformsValue::List(items), LoweringKind::TracedLower) => {
+                    let message = format!(
+                        "TypeError: unhashable type: 'list' ({keyword_name} of `Traced.lower` must be a tuple, got {})",
+                        text(value, src)
+                    );
+                    let replacement = if is_literal { tuple_source(items) } else { format!("tuple({})", text(inner, src)) };
+                    (message, replacement)
+                }
+                _ => continue,
+            };
+            out.push(Finding {
+                code: META.code,
+                severity: META.severity,
+                message,
+                span: value.byte_range(),
+                related: Vec::new(),
+                fixes: vec![Fix {
+                    title: format!("Use a tuple: {keyword_name}={replacement}"),
+                    edits: vec![Edit { span: value.byte_range(), text: replacement }],
+                    applicability: Applicability::Safe,
+                }],
+            });
+        }
+    }
+}

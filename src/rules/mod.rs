@@ -1,0 +1,132 @@
+//! The rules. Each rule is one file: its metadata (code, name, JAX's message,
+//! severity, explanation) beside its check and fixes. The explanation is the
+//! single source for hover, `jax-lsp explain` and the rule docs.
+
+mod jp001;
+mod jp002;
+mod jp003;
+mod jp004;
+mod jp005;
+
+use crate::config::Settings;
+use crate::diagnostic::{Finding, Related, Severity};
+use crate::fix::Edit;
+use crate::semantic::{Lowering, Module, Requirement};
+use crate::syntax::text;
+use std::path::Path;
+use tree_sitter::Node;
+
+/// What a rule is, as users see it.
+pub struct RuleMeta {
+    pub code: &'static str,
+    pub name: &'static str,
+    pub severity: Severity,
+    /// JAX's error text with `{placeholders}`.
+    pub template: &'static str,
+    /// One line: what it catches.
+    pub summary: &'static str,
+    /// Markdown: What it means / When it happens / How to fix / Example / JAX source.
+    pub explanation: &'static str,
+    /// JAX's upstream error id, where it has one.
+    pub upstream_id: Option<&'static str>,
+}
+
+impl RuleMeta {
+    pub fn url(&self) -> String {
+        format!("https://github.com/jax-lsp/jax-lsp/blob/main/docs/rules.md#{}", self.code.to_ascii_lowercase())
+    }
+}
+
+/// Everything a rule may look at for one module.
+pub struct Context<'a, 't> {
+    pub module: &'a Module<'t>,
+    pub lowerings: &'a [Lowering<'t>],
+    pub settings: &'a Settings,
+    pub file: &'a Path,
+}
+
+impl<'t> Context<'_, 't> {
+    pub fn src(&self) -> &'t str {
+        self.module.src
+    }
+
+    /// Related information pointing at a requirement (possibly in another file).
+    pub fn related_req(&self, req: &Requirement, message: impl Into<String>) -> Related {
+        Related {
+            file: req.file.as_ref().map(|f| f.to_path_buf()).filter(|f| f.as_path() != self.file),
+            span: req.span.clone(),
+            message: message.into(),
+        }
+    }
+
+    pub fn related_here(&self, node: Node<'_>, message: impl Into<String>) -> Related {
+        Related { file: None, span: node.byte_range(), message: message.into() }
+    }
+
+    /// True if a requirement is in the file being checked (fixes may edit it).
+    pub fn is_local(&self, req: &Requirement) -> bool {
+        req.file.as_deref().is_none_or(|f| f == self.file)
+    }
+}
+
+pub trait Rule: Sync {
+    fn meta(&self) -> &'static RuleMeta;
+    fn check(&self, ctx: &Context<'_, '_>, out: &mut Vec<Finding>);
+}
+
+/// All rules, in code order.
+pub fn all() -> &'static [&'static dyn Rule] {
+    &[&jp001::Jp001, &jp002::Jp002, &jp003::Jp003, &jp004::Jp004, &jp005::Jp005]
+}
+
+pub fn by_code(code: &str) -> Option<&'static dyn Rule> {
+    all().iter().copied().find(|r| r.meta().code.eq_ignore_ascii_case(code))
+}
+
+/// `("cpu",)` / `("tpu", "cuda")` as Python source.
+pub fn tuple_source(items: &[String]) -> String {
+    let quoted: Vec<String> = items.iter().map(|s| format!("\"{s}\"")).collect();
+    if quoted.len() == 1 {
+        format!("({},)", quoted[0])
+    } else {
+        format!("({})", quoted.join(", "))
+    }
+}
+
+/// `('c', 'p', 'u')`, as Python prints a tuple of strings.
+pub fn python_tuple_repr(items: &[String]) -> String {
+    let quoted: Vec<String> = items.iter().map(|s| format!("'{s}'")).collect();
+    if quoted.len() == 1 {
+        format!("({},)", quoted[0])
+    } else {
+        format!("({})", quoted.join(", "))
+    }
+}
+
+/// An edit adding `keyword` (e.g. `lowering_platforms=("cpu",)`) as the last
+/// argument of `call`, respecting an existing trailing comma.
+pub fn insert_keyword(call: Node<'_>, src: &str, keyword: &str) -> Option<Edit> {
+    let args = call.child_by_field_name("arguments")?;
+    let close = args.end_byte().checked_sub(1)?;
+    if src.as_bytes().get(close) != Some(&b')') {
+        return None;
+    }
+    let inner = src.get(args.start_byte() + 1..close)?;
+    let trimmed = inner.trim_end();
+    let text = if trimmed.trim().is_empty() {
+        keyword.to_owned()
+    } else if trimmed.ends_with(',') {
+        format!(" {keyword}")
+    } else {
+        format!(", {keyword}")
+    };
+    let at = args.start_byte() + 1 + trimmed.len();
+    Some(Edit { span: at..at, text })
+}
+
+/// Text inside a call's parentheses.
+pub fn arguments_text<'s>(call: Node<'_>, src: &'s str) -> Option<&'s str> {
+    let args = call.child_by_field_name("arguments")?;
+    let t = text(args, src);
+    t.strip_prefix('(')?.strip_suffix(')')
+}

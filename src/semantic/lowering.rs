@@ -1,0 +1,421 @@
+//! Lowering sites: where a module lowers or exports a jitted computation, for
+//! which platforms, under which context mesh, and what the computation reaches.
+
+use super::names;
+use super::reach::{Requirement, Target};
+use super::summary::Resolver;
+use super::values::{AbstractMeshInfo, Jitted, MeshValue, PlatformsValue, ShardingUse};
+use super::{Args, Binding, Module, ScopeId};
+use crate::syntax::{text, unparenthesize, Span};
+use std::path::Path;
+use tree_sitter::Node;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoweringKind {
+    /// `jit(f).trace(*args).lower(lowering_platforms=...)`
+    TracedLower,
+    /// `jit(f).lower(*args)`: the shortcut, which has no `lowering_platforms`.
+    JitLower,
+    /// `jax.export.export(jit(f), platforms=...)`
+    Export,
+}
+
+/// The mesh set by an enclosing `with` at the lowering call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ContextMesh {
+    None,
+    Abstract(AbstractMeshInfo),
+    Concrete,
+    Unknown,
+}
+
+pub struct Lowering<'t> {
+    pub kind: LoweringKind,
+    pub call: Node<'t>,
+    pub scope: ScopeId,
+    /// The `lower` / `export` name: where findings about the lowering point.
+    pub anchor: Span,
+    /// The `lowering_platforms=` / `platforms=` keyword argument and its value.
+    pub platforms_arg: Option<(Node<'t>, Node<'t>)>,
+    pub platforms: PlatformsValue,
+    pub jitted: Option<Jitted<'t>>,
+    pub trace_args: Vec<Node<'t>>,
+    pub context: ContextMesh,
+    /// What the lowered computation reaches (transitively, across files when
+    /// a resolver is given).
+    pub reqs: Vec<Requirement>,
+}
+
+impl Lowering<'_> {
+    /// The platforms JAX lowers for, when the code fixes them: an explicit
+    /// sequence, or the platform of the context mesh's abstract device.
+    /// `None` when they come from the host or cannot be known, and for values
+    /// JAX mangles (a bare string) or rejects (a list in `Traced.lower`).
+    pub fn platforms(&self) -> Option<Vec<String>> {
+        match (&self.platforms, self.kind) {
+            (PlatformsValue::Tuple(v), LoweringKind::TracedLower | LoweringKind::Export) if !v.is_empty() => Some(v.clone()),
+            (PlatformsValue::List(v), LoweringKind::Export) if !v.is_empty() => Some(v.clone()),
+            (PlatformsValue::Default, LoweringKind::TracedLower | LoweringKind::JitLower) => self.context_platform().map(|p| vec![p]),
+            _ => None,
+        }
+    }
+
+    /// True when JAX picks the host's default backend as the platform.
+    pub fn uses_host_platform(&self) -> bool {
+        let defaulted = match &self.platforms {
+            PlatformsValue::Default => true,
+            PlatformsValue::Tuple(v) | PlatformsValue::List(v) => v.is_empty(),
+            _ => false,
+        };
+        defaulted && (self.kind == LoweringKind::Export || !self.context_has_device())
+    }
+
+    /// `Traced.lower` infers `(abstract_device.platform,)` from the context mesh.
+    fn context_platform(&self) -> Option<String> {
+        if self.kind == LoweringKind::Export {
+            return None;
+        }
+        match &self.context {
+            ContextMesh::Abstract(AbstractMeshInfo { device_platform: Some(p), .. }) if !p.is_empty() => Some(p.clone()),
+            _ => None,
+        }
+    }
+
+    /// True if the context mesh has an abstract device, from which
+    /// `Traced.lower` takes the platform (E3 is then impossible).
+    pub fn context_has_device(&self) -> bool {
+        matches!(self.context, ContextMesh::Abstract(AbstractMeshInfo { device_platform: Some(_), .. }))
+    }
+
+    /// True if no `lowering_platforms` reaches `lower_sharding_computation`
+    /// (`None`, absent, or the shortcut), so E3 is possible.
+    pub fn platforms_missing(&self) -> bool {
+        match self.kind {
+            LoweringKind::Export => false,
+            LoweringKind::JitLower => true,
+            LoweringKind::TracedLower => self.platforms == PlatformsValue::Default,
+        }
+    }
+}
+
+/// The evidence that a computation's shardings only use an `AbstractMesh`.
+#[derive(Clone, Debug, Default)]
+pub struct MeshUse {
+    pub abstract_mesh: bool,
+    /// Something concrete (a device mesh, a committed array) gives devices.
+    pub concrete: bool,
+    pub unknown: bool,
+}
+
+impl<'t> Module<'t> {
+    /// Every lowering site in the module.
+    pub fn lowerings(&self, file: &Path, resolver: Option<&dyn Resolver>) -> Vec<Lowering<'t>> {
+        let mut out = Vec::new();
+        for site in &self.calls {
+            if let Some(lowering) = self.lowering_at(site.node, site.scope, file, resolver) {
+                out.push(lowering);
+            }
+        }
+        out
+    }
+
+    fn lowering_at(&self, call: Node<'t>, scope: ScopeId, file: &Path, resolver: Option<&dyn Resolver>) -> Option<Lowering<'t>> {
+        let func = call.child_by_field_name("function")?;
+        let args = Args::of(call, self.src);
+        let (kind, anchor, jitted, receiver, trace_args, platforms_key) = if func.kind() == "attribute"
+            && func.child_by_field_name("attribute").map(|a| text(a, self.src)) == Some("lower")
+        {
+            let anchor = func.child_by_field_name("attribute")?.byte_range();
+            let receiver = func.child_by_field_name("object")?;
+            match self.traced_receiver(receiver, scope) {
+                Some((jit_expr, trace_call, trace_scope)) => {
+                    let jitted = self.eval_jitted(jit_expr, trace_scope);
+                    let trace_args = Args::of(trace_call, self.src).positional;
+                    (LoweringKind::TracedLower, anchor, jitted, Some((jit_expr, trace_scope)), trace_args, "lowering_platforms")
+                }
+                None => match self.eval_jitted(receiver, scope) {
+                    Some(jitted) => (LoweringKind::JitLower, anchor, Some(jitted), Some((receiver, scope)), args.positional.clone(), ""),
+                    // `Traced.lower` is the only `.lower` taking this keyword.
+                    None if args.keyword("lowering_platforms").is_some() => {
+                        (LoweringKind::TracedLower, anchor, None, None, Vec::new(), "lowering_platforms")
+                    }
+                    None => return None,
+                },
+            }
+        } else if self.callee(call, scope).as_deref() == Some(names::EXPORT) {
+            let anchor = match func.kind() {
+                "attribute" => func.child_by_field_name("attribute")?.byte_range(),
+                _ => func.byte_range(),
+            };
+            let target = args.positional.first().copied().or_else(|| args.keyword("fun_jit"));
+            let jitted = target.and_then(|t| self.eval_jitted(t, scope));
+            let trace_args = call
+                .parent()
+                .filter(|p| p.kind() == "call")
+                .map(|outer| Args::of(outer, self.src).positional)
+                .unwrap_or_default();
+            (LoweringKind::Export, anchor, jitted, target.map(|t| (t, scope)), trace_args, "platforms")
+        } else {
+            return None;
+        };
+
+        let platforms_arg = (!platforms_key.is_empty())
+            .then(|| args.keyword_arg(platforms_key).zip(args.keyword(platforms_key)))
+            .flatten();
+        let platforms = match platforms_arg {
+            Some((_, value)) => self.eval_platforms(value, scope),
+            None => PlatformsValue::Default,
+        };
+        let seeds = self.lowering_seeds(jitted.as_ref(), receiver);
+        let reqs = self.reach(seeds, file, resolver);
+        Some(Lowering {
+            kind,
+            call,
+            scope,
+            anchor,
+            platforms_arg,
+            platforms,
+            jitted,
+            trace_args,
+            context: self.context_mesh(call, scope),
+            reqs,
+        })
+    }
+
+    /// `J.trace(args)` or a name bound to it -> (J, the trace call, scope).
+    fn traced_receiver(&self, receiver: Node<'t>, scope: ScopeId) -> Option<(Node<'t>, Node<'t>, ScopeId)> {
+        let mut current = (unparenthesize(receiver), scope);
+        for _ in 0..4 {
+            let (node, node_scope) = current;
+            match node.kind() {
+                "call" => {
+                    let func = node.child_by_field_name("function")?;
+                    if func.kind() == "attribute" && func.child_by_field_name("attribute").map(|a| text(a, self.src)) == Some("trace") {
+                        return Some((func.child_by_field_name("object")?, node, node_scope));
+                    }
+                    return None;
+                }
+                "identifier" => match self.binding_at(node_scope, text(node, self.src), node)? {
+                    Binding::Value { value, scope, .. } => current = (unparenthesize(*value), *scope),
+                    _ => return None,
+                },
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    fn lowering_seeds(&self, jitted: Option<&Jitted<'t>>, receiver: Option<(Node<'t>, ScopeId)>) -> Vec<(Target, Vec<super::Guard>)> {
+        let targets = match jitted {
+            Some(j) => match j.target {
+                Some(t) if matches!(t.kind(), "function_definition") => self.scope_of_def(t).map(Target::Local).into_iter().collect(),
+                Some(t) => self.value_targets(t, j.scope, 0),
+                None => Vec::new(),
+            },
+            // An imported jitted function: follow the name.
+            None => receiver.map(|(r, s)| self.resolve_ref(r, s, 0)).unwrap_or_default(),
+        };
+        targets.into_iter().map(|t| (t, Vec::new())).collect()
+    }
+
+    /// The mesh of the innermost enclosing `with` in the same scope.
+    pub fn context_mesh(&self, node: Node<'t>, scope: ScopeId) -> ContextMesh {
+        let stop = self.scopes[scope].node.id();
+        let mut current = node.parent();
+        while let Some(parent) = current {
+            if parent.id() == stop {
+                break;
+            }
+            if parent.kind() == "with_statement" && !parent.child_by_field_name("body").is_none_or(|b| b.start_byte() > node.start_byte()) {
+                for (item, _) in self.with_items.iter().filter(|(item, _)| item.start_byte() >= parent.start_byte() && item.end_byte() <= parent.end_byte()).rev() {
+                    if let Some(mesh) = self.with_item_mesh(*item, scope) {
+                        return mesh;
+                    }
+                }
+            }
+            current = parent.parent();
+        }
+        ContextMesh::None
+    }
+
+    /// The mesh a `with` item sets, if it is a mesh context manager.
+    pub fn with_item_mesh(&self, item: Node<'t>, scope: ScopeId) -> Option<ContextMesh> {
+        let item = unparenthesize(item);
+        if item.kind() == "call" {
+            match self.callee(item, scope).as_deref() {
+                Some(names::USE_ABSTRACT_MESH) => {
+                    let args = Args::of(item, self.src);
+                    let mesh = args.positional.first().copied().or_else(|| args.keyword("mesh"))?;
+                    return Some(match self.eval_mesh(mesh, scope) {
+                        MeshValue::Abstract(info) => ContextMesh::Abstract(info),
+                        MeshValue::Concrete => ContextMesh::Concrete,
+                        MeshValue::Unknown => ContextMesh::Unknown,
+                    });
+                }
+                Some(names::SET_MESH) => return Some(ContextMesh::Concrete),
+                Some(path) if path.starts_with("jax.sharding.") && path.ends_with("mesh") => return Some(ContextMesh::Unknown),
+                _ => return None,
+            }
+        }
+        // `with mesh:` on a concrete mesh.
+        match self.eval_mesh(item, scope) {
+            MeshValue::Concrete => Some(ContextMesh::Concrete),
+            _ => None,
+        }
+    }
+
+    /// What the lowered computation's shardings and arguments use.
+    pub fn mesh_use(&self, lowering: &Lowering<'t>) -> MeshUse {
+        let mut use_ = ShardingUse::default();
+        if let Some(jitted) = &lowering.jitted {
+            for key in ["in_shardings", "out_shardings"] {
+                if let Some((node, scope)) = jitted.keyword(key) {
+                    let s = self.eval_sharding(node, scope);
+                    use_.abstract_mesh |= s.abstract_mesh;
+                    use_.concrete_mesh |= s.concrete_mesh;
+                    use_.spec |= s.spec;
+                    use_.unknown |= s.unknown;
+                }
+            }
+            if jitted.keyword("backend").is_some() || jitted.keyword("device").is_some() {
+                use_.concrete_mesh = true;
+            }
+        }
+        let mut out = MeshUse { abstract_mesh: use_.abstract_mesh, concrete: use_.concrete_mesh, unknown: use_.unknown };
+        for arg in &lowering.trace_args {
+            match self.arg_kind(*arg, lowering.scope) {
+                ArgKind::Abstract(s) => {
+                    out.abstract_mesh |= s.abstract_mesh;
+                    out.concrete |= s.concrete_mesh;
+                    out.unknown |= s.unknown;
+                    use_.spec |= s.spec;
+                }
+                ArgKind::Concrete => out.concrete = true,
+                ArgKind::Other => {}
+            }
+        }
+        match &lowering.context {
+            ContextMesh::Abstract(_) => out.abstract_mesh = true,
+            ContextMesh::Concrete => out.concrete = true,
+            ContextMesh::Unknown => out.unknown = true,
+            ContextMesh::None => {
+                if use_.spec {
+                    // A bare PartitionSpec without a context mesh: another error.
+                    out.unknown = true;
+                }
+            }
+        }
+        out
+    }
+
+    fn arg_kind(&self, arg: Node<'t>, scope: ScopeId) -> ArgKind {
+        let mut current = (unparenthesize(arg), scope);
+        for _ in 0..8 {
+            let (node, node_scope) = current;
+            match node.kind() {
+                "call" => {
+                    let callee = self.callee(node, node_scope).unwrap_or_default();
+                    if callee == names::SHAPE_DTYPE_STRUCT {
+                        let args = Args::of(node, self.src);
+                        return match args.keyword("sharding") {
+                            Some(s) => ArgKind::Abstract(self.eval_sharding(s, node_scope)),
+                            None => ArgKind::Abstract(ShardingUse::default()),
+                        };
+                    }
+                    if callee == names::DEVICE_PUT || callee.starts_with("jax.numpy.") || callee.starts_with("numpy.") || callee.starts_with("jax.random.") {
+                        return ArgKind::Concrete;
+                    }
+                    return ArgKind::Other;
+                }
+                "identifier" | "attribute" => match self.follow_value(node, node_scope) {
+                    Some((value, vscope)) => current = (unparenthesize(value), vscope),
+                    None => return ArgKind::Other,
+                },
+                _ => return ArgKind::Other,
+            }
+        }
+        ArgKind::Other
+    }
+}
+
+enum ArgKind {
+    /// A `ShapeDtypeStruct`, with what its sharding uses.
+    Abstract(ShardingUse),
+    /// An array on a device (`jnp.ones(...)`, `jax.device_put(...)`).
+    Concrete,
+    Other,
+}
+
+/// Array constructors that run eagerly (and so need devices) outside a trace.
+const EAGER_OPS: &[&str] = &[
+    "zeros", "ones", "full", "empty", "arange", "linspace", "eye", "identity", "array", "asarray", "zeros_like",
+    "ones_like", "full_like", "empty_like",
+];
+
+impl<'t> Module<'t> {
+    /// Eager array constructors inside `with use_abstract_mesh(am):` where `am`
+    /// has an Explicit axis and no abstract device (E3 from `apply_primitive`).
+    pub fn eager_ops_under_abstract_mesh(&self) -> Vec<(Node<'t>, ContextMesh)> {
+        let mut out = Vec::new();
+        if self.with_items.is_empty() {
+            return out;
+        }
+        let mut traced: Option<std::collections::HashSet<ScopeId>> = None;
+        for site in &self.calls {
+            let Some(callee) = self.callee(site.node, site.scope) else { continue };
+            let Some(op) = callee.strip_prefix("jax.numpy.") else { continue };
+            if !EAGER_OPS.contains(&op) {
+                continue;
+            }
+            let context = self.context_mesh(site.node, site.scope);
+            let ContextMesh::Abstract(info) = &context else { continue };
+            if info.device_platform.is_some() || !info.has_explicit_axis {
+                continue;
+            }
+            let traced = traced.get_or_insert_with(|| self.traced_scopes());
+            if traced.contains(&site.scope) {
+                continue;
+            }
+            out.push((site.node, context));
+        }
+        out
+    }
+
+    /// Scopes that may run under a JAX trace: jitted defs, functions passed to
+    /// any `jax.*` API (jit, vmap, lax control flow, ...), and what they reach.
+    fn traced_scopes(&self) -> std::collections::HashSet<ScopeId> {
+        let mut seeds = Vec::new();
+        for (id, _) in self.scopes.iter().enumerate() {
+            if self.jitted_def(id).is_some() {
+                seeds.push(Target::Local(id));
+            }
+        }
+        for site in &self.calls {
+            if !self.callee(site.node, site.scope).is_some_and(|c| c.starts_with("jax.")) {
+                continue;
+            }
+            let args = Args::of(site.node, self.src);
+            for arg in args.positional.iter().chain(args.keywords.iter().map(|(_, v, _)| v)) {
+                seeds.extend(self.resolve_ref(*arg, site.scope, 0));
+            }
+        }
+        let facts = self.scope_facts();
+        let mut seen = std::collections::HashSet::new();
+        while let Some(target) = seeds.pop() {
+            if let Target::Local(id) = target {
+                if seen.insert(id) {
+                    seeds.extend(facts[id].edges.iter().map(|(t, _)| t.clone()));
+                    // Nested defs and lambdas run inside their parent's trace.
+                    seeds.extend(
+                        self.scopes
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, s)| s.parent == Some(id) && s.kind != super::ScopeKind::Class)
+                            .map(|(child, _)| Target::Local(child)),
+                    );
+                }
+            }
+        }
+        seen
+    }
+}

@@ -1,0 +1,578 @@
+//! The semantic model: what a module's code means for platform consistency.
+//!
+//! `Module::new` runs the fact query once over the tree and records scopes,
+//! bindings and calls. The submodules answer the questions rules ask:
+//! what a name resolves to (`resolve`), which constant value an expression
+//! has (`values`), what a function transitively reaches (`reach`), and where
+//! the module lowers or exports a computation, for which platforms (`lowering`).
+
+pub mod lowering;
+pub mod names;
+pub mod reach;
+pub mod summary;
+pub mod values;
+
+pub use lowering::{ContextMesh, Lowering, LoweringKind};
+pub use reach::{Guard, ReqKind, Requirement};
+pub use summary::{ModuleSummary, Resolver};
+pub use values::{MeshValue, PlatformsValue};
+
+use crate::syntax::queries::{fact_query, Capture};
+use crate::syntax::{dotted_name, text, unparenthesize, Span};
+use std::collections::HashMap;
+use streaming_iterator::StreamingIterator;
+use tree_sitter::{Node, QueryCursor, Tree};
+
+pub type ScopeId = usize;
+pub const MODULE_SCOPE: ScopeId = 0;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScopeKind {
+    Module,
+    Function,
+    Class,
+    Lambda,
+}
+
+#[derive(Debug)]
+pub struct Scope<'t> {
+    pub kind: ScopeKind,
+    pub node: Node<'t>,
+    pub parent: Option<ScopeId>,
+    pub name: String,
+    /// The class a method is defined in.
+    pub class: Option<ScopeId>,
+    /// Calls made directly in this scope (not in nested defs), indexes into `Module::calls`.
+    pub calls: Vec<usize>,
+    /// Expressions returned from this scope (`return inner`).
+    pub returned: Vec<Node<'t>>,
+}
+
+impl<'t> Scope<'t> {
+    /// Decorator expressions of a function or class (`@jax.jit` -> `jax.jit`).
+    pub fn decorators(&self) -> Vec<Node<'t>> {
+        let mut out = Vec::new();
+        if let Some(parent) = self.node.parent() {
+            if parent.kind() == "decorated_definition" {
+                let mut cursor = parent.walk();
+                for child in parent.named_children(&mut cursor) {
+                    if child.kind() == "decorator" {
+                        if let Some(expr) = child.named_child(0) {
+                            out.push(expr);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Parameter names with their default values, in order.
+    pub fn params(&self, src: &str) -> Vec<(String, Option<Node<'t>>)> {
+        let mut out = Vec::new();
+        let Some(params) = self.node.child_by_field_name("parameters") else {
+            return out;
+        };
+        let mut cursor = params.walk();
+        for param in params.named_children(&mut cursor) {
+            match param.kind() {
+                "identifier" => out.push((text(param, src).to_owned(), None)),
+                "typed_parameter" => {
+                    if let Some(name) = param.named_child(0) {
+                        out.push((text(name, src).to_owned(), None));
+                    }
+                }
+                "default_parameter" | "typed_default_parameter" => {
+                    if let Some(name) = param.child_by_field_name("name") {
+                        out.push((text(name, src).to_owned(), param.child_by_field_name("value")));
+                    }
+                }
+                // *args, **kwargs, / and * markers: not addressable by name here.
+                _ => out.push((String::new(), None)),
+            }
+        }
+        out
+    }
+}
+
+/// What a name is bound to in some scope.
+#[derive(Clone, Debug)]
+pub enum Binding<'t> {
+    /// An import: the canonical dotted path (relative imports keep their dots).
+    Import(String),
+    /// A `def` or `class` (the scope it opens).
+    Def(ScopeId),
+    /// An assignment; the value is evaluated in `scope`.
+    Value { value: Node<'t>, scope: ScopeId, target: Node<'t> },
+    /// A parameter of the function scope `scope`, at position `index`.
+    Param { scope: ScopeId, index: usize, default: Option<Node<'t>> },
+    /// Bound in a way we do not follow (loop targets, unpacking).
+    Opaque(Node<'t>),
+}
+
+impl Binding<'_> {
+    fn position(&self) -> usize {
+        match self {
+            Binding::Value { target, .. } | Binding::Opaque(target) => target.start_byte(),
+            _ => 0,
+        }
+    }
+}
+
+/// One call expression and the scope it is evaluated in.
+#[derive(Clone, Copy, Debug)]
+pub struct CallSite<'t> {
+    pub node: Node<'t>,
+    pub scope: ScopeId,
+}
+
+pub struct Module<'t> {
+    pub src: &'t str,
+    pub tree: &'t Tree,
+    pub scopes: Vec<Scope<'t>>,
+    scope_of_node: HashMap<usize, ScopeId>,
+    bindings: HashMap<(ScopeId, String), Vec<Binding<'t>>>,
+    /// `self.x = v` in a method and `x = v` in a class body, keyed by class scope.
+    attributes: HashMap<(ScopeId, String), Vec<Binding<'t>>>,
+    pub calls: Vec<CallSite<'t>>,
+    /// `with` items (the context manager expressions) and their scopes.
+    pub with_items: Vec<(Node<'t>, ScopeId)>,
+    /// Per-scope requirements and call edges, built on first use.
+    scope_facts: std::cell::OnceCell<Vec<reach::ScopeFacts>>,
+}
+
+impl<'t> Module<'t> {
+    pub fn new(src: &'t str, tree: &'t Tree) -> Self {
+        let root = tree.root_node();
+        let mut module = Module {
+            src,
+            tree,
+            scopes: vec![Scope {
+                kind: ScopeKind::Module,
+                node: root,
+                parent: None,
+                name: String::new(),
+                class: None,
+                calls: Vec::new(),
+                returned: Vec::new(),
+            }],
+            scope_of_node: HashMap::new(),
+            bindings: HashMap::new(),
+            attributes: HashMap::new(),
+            calls: Vec::new(),
+            with_items: Vec::new(),
+            scope_facts: std::cell::OnceCell::new(),
+        };
+        module.collect(root);
+        module
+    }
+
+    fn collect(&mut self, root: Node<'t>) {
+        let fq = fact_query();
+        let mut cursor = QueryCursor::new();
+        let src = self.src;
+        let mut matches = cursor.matches(&fq.query, root, src.as_bytes());
+        // Matches arrive in document order of their first node, so a scope is
+        // always registered before anything inside it.
+        while let Some(m) = matches.next() {
+            let get = |want: Capture| {
+                m.captures
+                    .iter()
+                    .find(|c| fq.captures[c.index as usize] == want)
+                    .map(|c| c.node)
+            };
+            if let Some(module) = get(Capture::ImportModule) {
+                let path = text(module, src).to_owned();
+                let scope = self.scope_at(module);
+                match get(Capture::ImportAlias) {
+                    Some(alias) => self.bind(scope, text(alias, src), Binding::Import(path)),
+                    None => {
+                        // `import a.b.c` binds `a` to the package `a`.
+                        let first = path.split('.').next().unwrap_or("").to_owned();
+                        self.bind(scope, &first, Binding::Import(first.clone()));
+                    }
+                }
+            } else if let (Some(from), Some(name)) = (get(Capture::FromModule), get(Capture::FromName)) {
+                let scope = self.scope_at(from);
+                let module = text(from, src);
+                let name_text = text(name, src);
+                let path = if module.ends_with('.') {
+                    format!("{module}{name_text}")
+                } else {
+                    format!("{module}.{name_text}")
+                };
+                let local = get(Capture::FromAlias).map(|a| text(a, src)).unwrap_or(name_text);
+                self.bind(scope, local, Binding::Import(path));
+            } else if let Some(node) = get(Capture::Function) {
+                self.add_scope(node, ScopeKind::Function);
+            } else if let Some(node) = get(Capture::Class) {
+                self.add_scope(node, ScopeKind::Class);
+            } else if let Some(node) = get(Capture::Lambda) {
+                self.add_scope(node, ScopeKind::Lambda);
+            } else if let (Some(target), Some(value)) = (get(Capture::BindingTarget), get(Capture::BindingValue)) {
+                let scope = self.scope_at(target);
+                self.bind_target(scope, target, Some(value));
+            } else if let Some(target) = get(Capture::LoopTarget) {
+                let scope = self.scope_at(target);
+                self.bind_target(scope, target, None);
+            } else if let Some(item) = get(Capture::WithItem) {
+                let scope = self.scope_at(item);
+                let value = if item.kind() == "as_pattern" {
+                    item.named_child(0).unwrap_or(item)
+                } else {
+                    item
+                };
+                self.with_items.push((value, scope));
+            } else if let Some(call) = get(Capture::Call) {
+                let scope = self.scope_at(call);
+                self.scopes[scope].calls.push(self.calls.len());
+                self.calls.push(CallSite { node: call, scope });
+            } else if let Some(value) = get(Capture::Returned) {
+                let scope = self.scope_at(value);
+                self.scopes[scope].returned.push(value);
+            }
+        }
+    }
+
+    fn add_scope(&mut self, node: Node<'t>, kind: ScopeKind) {
+        let parent = self.scope_at(node);
+        let name = node
+            .child_by_field_name("name")
+            .map(|n| text(n, self.src).to_owned())
+            .unwrap_or_else(|| "<lambda>".to_owned());
+        let class = (kind == ScopeKind::Function && self.scopes[parent].kind == ScopeKind::Class)
+            .then_some(parent);
+        let id = self.scopes.len();
+        self.scopes.push(Scope {
+            kind,
+            node,
+            parent: Some(parent),
+            name: name.clone(),
+            class,
+            calls: Vec::new(),
+            returned: Vec::new(),
+        });
+        self.scope_of_node.insert(node.id(), id);
+        if kind != ScopeKind::Lambda {
+            self.bind(parent, &name, Binding::Def(id));
+        }
+        let params = self.scopes[id].params(self.src);
+        for (index, (param, default)) in params.into_iter().enumerate() {
+            if !param.is_empty() {
+                self.bind(id, &param, Binding::Param { scope: id, index, default });
+            }
+        }
+    }
+
+    fn bind(&mut self, scope: ScopeId, name: &str, binding: Binding<'t>) {
+        self.bindings.entry((scope, name.to_owned())).or_default().push(binding);
+    }
+
+    fn bind_target(&mut self, scope: ScopeId, target: Node<'t>, value: Option<Node<'t>>) {
+        match (target.kind(), value) {
+            ("identifier", Some(value)) => {
+                let name = text(target, self.src).to_owned();
+                self.bind(scope, &name, Binding::Value { value, scope, target });
+                if self.scopes[scope].kind == ScopeKind::Class {
+                    self.attributes
+                        .entry((scope, name))
+                        .or_default()
+                        .push(Binding::Value { value, scope, target });
+                }
+            }
+            ("identifier", None) => {
+                let name = text(target, self.src).to_owned();
+                self.bind(scope, &name, Binding::Opaque(target));
+            }
+            ("attribute", _) => {
+                // `self.x = v` inside a method binds attribute `x` of the class.
+                let (Some(object), Some(attr)) =
+                    (target.child_by_field_name("object"), target.child_by_field_name("attribute"))
+                else {
+                    return;
+                };
+                let Some(class) = self.scopes[scope].class else { return };
+                let is_self = self.scopes[scope]
+                    .params(self.src)
+                    .first()
+                    .is_some_and(|(first, _)| first == text(object, self.src));
+                if !is_self {
+                    return;
+                }
+                let binding = match value {
+                    Some(value) => Binding::Value { value, scope, target },
+                    None => Binding::Opaque(target),
+                };
+                self.attributes
+                    .entry((class, text(attr, self.src).to_owned()))
+                    .or_default()
+                    .push(binding);
+            }
+            _ => {
+                // Unpacking and subscripts: every plain name inside becomes opaque.
+                let mut stack = vec![target];
+                while let Some(node) = stack.pop() {
+                    if node.kind() == "identifier" {
+                        let name = text(node, self.src).to_owned();
+                        self.bind(scope, &name, Binding::Opaque(node));
+                    } else if matches!(node.kind(), "pattern_list" | "tuple_pattern" | "list_pattern" | "list_splat_pattern" | "tuple" | "list") {
+                        let mut cursor = node.walk();
+                        stack.extend(node.named_children(&mut cursor));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The scope whose code evaluates `node`. Decorators, default values and a
+    /// def's name belong to the enclosing scope; the body to the def's own.
+    pub fn scope_at(&self, node: Node<'t>) -> ScopeId {
+        let mut child = node;
+        while let Some(parent) = child.parent() {
+            if matches!(parent.kind(), "function_definition" | "class_definition" | "lambda") {
+                let in_body = parent
+                    .child_by_field_name("body")
+                    .is_some_and(|body| body.id() == child.id());
+                if in_body {
+                    if let Some(&id) = self.scope_of_node.get(&parent.id()) {
+                        return id;
+                    }
+                }
+            }
+            child = parent;
+        }
+        MODULE_SCOPE
+    }
+
+    /// The scope a def/class/lambda node opens.
+    pub fn scope_of_def(&self, node: Node<'t>) -> Option<ScopeId> {
+        self.scope_of_node.get(&node.id()).copied()
+    }
+
+    /// Bindings of `name` visible from `scope` (Python's LEGB rule, classes
+    /// skipped for nested scopes), or `None` for builtins and unknown names.
+    pub fn lookup(&self, scope: ScopeId, name: &str) -> Option<&[Binding<'t>]> {
+        let mut current = Some(scope);
+        let mut first = true;
+        while let Some(id) = current {
+            let skip = !first && self.scopes[id].kind == ScopeKind::Class;
+            if !skip {
+                if let Some(found) = self.bindings.get(&(id, name.to_owned())) {
+                    return Some(found);
+                }
+            }
+            first = false;
+            current = self.scopes[id].parent;
+        }
+        None
+    }
+
+    /// The binding that `name` has at `use_node` in `scope`, when one can be
+    /// chosen: the last straight-line assignment before the use in the same
+    /// scope, or the only binding. `None` means unknown or ambiguous.
+    pub fn binding_at(&self, scope: ScopeId, name: &str, use_node: Node<'t>) -> Option<&Binding<'t>> {
+        let found = self.lookup(scope, name)?;
+        if found.len() == 1 {
+            return found.first();
+        }
+        let same_scope = self.bindings.get(&(scope, name.to_owned())).is_some_and(|b| std::ptr::eq(b.as_slice(), found));
+        if !same_scope {
+            return None;
+        }
+        let before: Vec<&Binding<'t>> = found
+            .iter()
+            .filter(|b| b.position() < use_node.start_byte())
+            .collect();
+        let last = *before.last()?;
+        match last {
+            Binding::Value { target, .. } if self.is_straight_line(*target, scope, use_node) => Some(last),
+            _ => None,
+        }
+    }
+
+    /// True if `node` is not inside a conditional or loop of its scope that
+    /// does not also contain `use_node`.
+    fn is_straight_line(&self, node: Node<'t>, scope: ScopeId, use_node: Node<'t>) -> bool {
+        let scope_node = self.scopes[scope].node;
+        let mut current = node.parent();
+        while let Some(parent) = current {
+            if parent.id() == scope_node.id() {
+                return true;
+            }
+            if matches!(
+                parent.kind(),
+                "if_statement" | "elif_clause" | "else_clause" | "for_statement" | "while_statement" | "try_statement" | "except_clause" | "match_statement"
+            ) && !(parent.start_byte() <= use_node.start_byte() && use_node.end_byte() <= parent.end_byte())
+            {
+                return false;
+            }
+            current = parent.parent();
+        }
+        true
+    }
+
+    /// Bindings of attribute `name` on instances of class `class`, including
+    /// classes it inherits from that are defined in this module.
+    pub fn attribute(&self, class: ScopeId, name: &str) -> Option<&[Binding<'t>]> {
+        let mut seen = Vec::new();
+        let mut queue = vec![class];
+        while let Some(id) = queue.pop() {
+            if seen.contains(&id) || seen.len() > 16 {
+                continue;
+            }
+            seen.push(id);
+            if let Some(found) = self.attributes.get(&(id, name.to_owned())) {
+                return Some(found);
+            }
+            queue.extend(self.base_classes(id));
+        }
+        None
+    }
+
+    /// A method (or nested class) named `name` of `class` or its local bases.
+    pub fn method(&self, class: ScopeId, name: &str) -> Option<ScopeId> {
+        let mut seen = Vec::new();
+        let mut queue = vec![class];
+        while let Some(id) = queue.pop() {
+            if seen.contains(&id) || seen.len() > 16 {
+                continue;
+            }
+            seen.push(id);
+            if let Some(bindings) = self.bindings.get(&(id, name.to_owned())) {
+                for binding in bindings.iter().rev() {
+                    if let Binding::Def(def) = binding {
+                        return Some(*def);
+                    }
+                }
+            }
+            queue.extend(self.base_classes(id));
+        }
+        None
+    }
+
+    fn base_classes(&self, class: ScopeId) -> Vec<ScopeId> {
+        let mut out = Vec::new();
+        let scope = &self.scopes[class];
+        let Some(supers) = scope.node.child_by_field_name("superclasses") else {
+            return out;
+        };
+        let mut cursor = supers.walk();
+        for base in supers.named_children(&mut cursor) {
+            if base.kind() == "identifier" {
+                if let Some(Binding::Def(id)) = self.binding_at(scope.parent.unwrap_or(0), text(base, self.src), base) {
+                    if self.scopes[*id].kind == ScopeKind::Class {
+                        out.push(*id);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The class whose method `scope` is (directly or through nested defs and
+    /// lambdas), with the name `self` has there.
+    pub fn enclosing_method_class(&self, scope: ScopeId) -> Option<(ScopeId, String)> {
+        let mut current = Some(scope);
+        while let Some(id) = current {
+            let s = &self.scopes[id];
+            if let Some(class) = s.class {
+                let first = s.params(self.src).into_iter().next()?.0;
+                return Some((class, first));
+            }
+            current = s.parent;
+        }
+        None
+    }
+
+    /// Canonical dotted path of an expression naming an imported object:
+    /// `pltpu.CompilerParams` -> `jax.experimental.pallas.tpu.CompilerParams`.
+    pub fn canonical(&self, node: Node<'t>, scope: ScopeId) -> Option<String> {
+        let node = unparenthesize(node);
+        match node.kind() {
+            "identifier" => match self.binding_at(scope, text(node, self.src), node)? {
+                Binding::Import(path) => Some(names::canonicalize(path).into_owned()),
+                Binding::Value { value, scope, .. } => {
+                    // `jit = jax.jit` style re-bindings of an API object.
+                    let value = unparenthesize(*value);
+                    if matches!(value.kind(), "identifier" | "attribute") && value.id() != node.id() {
+                        self.canonical(value, *scope)
+                    } else {
+                        None
+                    }
+                }
+                _ => None,
+            },
+            "attribute" => {
+                let object = node.child_by_field_name("object")?;
+                let attr = node.child_by_field_name("attribute")?;
+                let base = self.canonical(object, scope)?;
+                let joined = format!("{base}.{}", text(attr, self.src));
+                Some(names::canonicalize(&joined).into_owned())
+            }
+            _ => None,
+        }
+    }
+
+    /// The canonical path of a call's callee.
+    pub fn callee(&self, call: Node<'t>, scope: ScopeId) -> Option<String> {
+        self.canonical(call.child_by_field_name("function")?, scope)
+    }
+
+    /// The local name that `path` (a module such as `jax`) is imported under at
+    /// module level, for fixes that need to spell an API.
+    pub fn local_name_of(&self, path: &str) -> Option<String> {
+        self.bindings.iter().find_map(|((scope, name), bindings)| {
+            (*scope == MODULE_SCOPE
+                && bindings.iter().any(|b| matches!(b, Binding::Import(p) if p == path)))
+            .then(|| name.clone())
+        })
+    }
+
+    pub fn span(node: Node<'_>) -> Span {
+        node.byte_range()
+    }
+}
+
+/// Positional and keyword arguments of a call.
+pub struct Args<'t> {
+    pub positional: Vec<Node<'t>>,
+    pub keywords: Vec<(String, Node<'t>, Node<'t>)>,
+    /// `*args` / `**kwargs` present: positions and names are not all visible.
+    pub has_splat: bool,
+}
+
+impl<'t> Args<'t> {
+    pub fn of(call: Node<'t>, src: &str) -> Args<'t> {
+        let mut args = Args { positional: Vec::new(), keywords: Vec::new(), has_splat: false };
+        let Some(list) = call.child_by_field_name("arguments") else {
+            return args;
+        };
+        let mut cursor = list.walk();
+        for arg in list.named_children(&mut cursor) {
+            match arg.kind() {
+                "keyword_argument" => {
+                    if let (Some(name), Some(value)) = (arg.child_by_field_name("name"), arg.child_by_field_name("value")) {
+                        args.keywords.push((text(name, src).to_owned(), value, arg));
+                    }
+                }
+                "list_splat" | "dictionary_splat" => args.has_splat = true,
+                "comment" => {}
+                _ => args.positional.push(arg),
+            }
+        }
+        args
+    }
+
+    pub fn keyword(&self, name: &str) -> Option<Node<'t>> {
+        self.keywords.iter().find(|(n, _, _)| n == name).map(|(_, v, _)| *v)
+    }
+
+    pub fn keyword_arg(&self, name: &str) -> Option<Node<'t>> {
+        self.keywords.iter().find(|(n, _, _)| n == name).map(|(_, _, a)| *a)
+    }
+}
+
+/// Text of a dotted identifier chain, for messages.
+pub fn display_name(node: Node<'_>, src: &str) -> String {
+    dotted_name(node, src).unwrap_or_else(|| text(node, src).to_owned())
+}

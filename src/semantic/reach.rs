@@ -1,0 +1,545 @@
+//! Requirements (what only works on some platforms) and the call graph that
+//! carries them to a lowering: `pallas_call(compiler_params=...)`, host
+//! callbacks, device-requiring primitives, each with the guards on the path.
+
+use super::names::{self, ParamsFamily};
+use super::summary::Resolver;
+use super::{Args, Binding, Module, ScopeId, ScopeKind};
+use crate::syntax::{text, unparenthesize, Span};
+use std::collections::HashSet;
+use std::path::Path;
+use std::sync::Arc;
+use tree_sitter::Node;
+
+/// A condition under which code is traced.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Guard {
+    /// A `lax.platform_dependent` branch. `keys` are the platforms it serves
+    /// (empty for `default=`); `others` every platform key of that call.
+    Branch { keys: Vec<String>, others: Vec<String> },
+    /// Traced only on some hosts (`if jax.default_backend() == "tpu":`).
+    HostDependent,
+}
+
+impl Guard {
+    /// Whether code under this guard is lowered when the module is lowered for
+    /// `platforms`: `Some(true/false)`, or `None` when it depends on the host.
+    /// In a multi-platform lowering every kept branch is lowered for all the
+    /// platforms (facts, more #1), so one matching platform keeps it.
+    pub fn keeps(&self, platforms: &[String]) -> Option<bool> {
+        match self {
+            Guard::HostDependent => None,
+            Guard::Branch { keys, others } if keys.is_empty() => {
+                Some(platforms.iter().any(|p| !others.contains(p)))
+            }
+            Guard::Branch { keys, .. } => Some(platforms.iter().any(|p| keys.contains(p))),
+        }
+    }
+}
+
+/// `interpret=` of a `pallas_call`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Interpret {
+    No,
+    /// `interpret=True`: the interpreter path, valid on every platform.
+    Yes,
+    /// `InterpretParams()` / `InterpretGPUParams()`: built on `io_callback`.
+    Callback,
+    Unknown,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CompilerParams {
+    /// No `compiler_params=` (or `None`).
+    Absent,
+    Class(ParamsFamily),
+    /// The legacy dict form, `{"mosaic": ...}`.
+    Dict,
+    Unknown,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ReqKind {
+    PallasCall { params: CompilerParams, interpret: Interpret },
+    /// A host callback (`jax.pure_callback`, `io_callback`, `jax.debug.print`, ...).
+    HostCallback { api: &'static str },
+    /// A primitive that needs devices during lowering, other than callbacks.
+    DevicePrimitive { api: String },
+}
+
+impl ReqKind {
+    /// True for primitives in `prim_requires_devices_during_lowering`.
+    pub fn requires_devices(&self) -> bool {
+        match self {
+            ReqKind::HostCallback { api } => names::requires_devices(&canonical_callback(api)),
+            ReqKind::DevicePrimitive { .. } => true,
+            ReqKind::PallasCall { .. } => false,
+        }
+    }
+}
+
+fn canonical_callback(api: &str) -> String {
+    match api {
+        "io_callback" => "jax.experimental.io_callback".to_owned(),
+        other => other.to_owned(),
+    }
+}
+
+/// Something in the code that only works on some platforms.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Requirement {
+    pub kind: ReqKind,
+    /// The file it is in, when not the module being checked.
+    pub file: Option<Arc<Path>>,
+    /// The call that makes it (`pl.pallas_call(...)`, `jax.pure_callback(...)`).
+    pub span: Span,
+    /// The `compiler_params=` value, for related information.
+    pub detail: Option<Span>,
+    pub guards: Vec<Guard>,
+}
+
+impl Requirement {
+    /// Is it lowered when lowering for `platforms`? `None`: depends on the host.
+    pub fn kept_for(&self, platforms: &[String]) -> Option<bool> {
+        let mut kept = true;
+        for guard in &self.guards {
+            match guard.keeps(platforms) {
+                Some(true) => {}
+                Some(false) => kept = false,
+                None => return if kept { None } else { Some(false) },
+            }
+        }
+        Some(kept)
+    }
+}
+
+/// An edge of the call graph.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    Local(ScopeId),
+    /// An imported name, as a dotted path (relative ones keep their dots).
+    External(String),
+}
+
+#[derive(Debug, Default)]
+pub struct ScopeFacts {
+    pub reqs: Vec<Requirement>,
+    pub edges: Vec<(Target, Vec<Guard>)>,
+}
+
+/// What a set of entry points reaches.
+#[derive(Debug, Default)]
+pub struct Reached {
+    pub reqs: Vec<Requirement>,
+    /// Imported names reached, not yet followed, with the file that imports them.
+    pub externals: Vec<(String, Vec<Guard>)>,
+}
+
+const MAX_VISITS: usize = 4096;
+
+/// Libraries whose functions never reach user kernels or callbacks.
+fn is_library_path(path: &str) -> bool {
+    let root = path.split('.').next().unwrap_or("");
+    matches!(
+        root,
+        "jax" | "jaxlib" | "numpy" | "np" | "functools" | "math" | "os" | "sys" | "typing" | "dataclasses" | "collections" | "itertools" | "absl" | "flax" | "optax" | "scipy" | "ml_dtypes" | "einops"
+    )
+}
+
+impl<'t> Module<'t> {
+    pub(crate) fn scope_facts(&self) -> &[ScopeFacts] {
+        self.scope_facts.get_or_init(|| (0..self.scopes.len()).map(|id| self.build_scope_facts(id)).collect())
+    }
+
+    fn build_scope_facts(&self, id: ScopeId) -> ScopeFacts {
+        let mut facts = ScopeFacts::default();
+        let scope = &self.scopes[id];
+        // Decorators that make calling the def a requirement.
+        for decorator in scope.decorators() {
+            let outer = scope.parent.unwrap_or(0);
+            if decorator.kind() == "call" && self.callee(decorator, outer).as_deref() == Some(names::PARTIAL) {
+                let args = Args::of(decorator, self.src);
+                if let Some(first) = args.positional.first() {
+                    if self.canonical(*first, outer).as_deref() == Some(names::PALLAS_CALL) {
+                        facts.reqs.push(self.pallas_requirement(decorator, &args, outer, Vec::new()));
+                    }
+                }
+            }
+            if self.canonical(decorator, outer).as_deref() == Some("jax.experimental.custom_partitioning.custom_partitioning") {
+                facts.reqs.push(Requirement {
+                    kind: ReqKind::DevicePrimitive { api: "custom_partitioning".to_owned() },
+                    file: None,
+                    span: decorator.byte_range(),
+                    detail: None,
+                    guards: Vec::new(),
+                });
+            }
+        }
+        for &index in &scope.calls {
+            let call = self.calls[index].node;
+            let callee = self.callee(call, id);
+            let args = Args::of(call, self.src);
+            let guards = self.guards_of(call, id);
+            match callee.as_deref() {
+                Some(names::PALLAS_CALL) => {
+                    facts.reqs.push(self.pallas_requirement(call, &args, id, guards.clone()));
+                }
+                Some(path) if names::host_callback(path).is_some() => {
+                    facts.reqs.push(Requirement {
+                        kind: ReqKind::HostCallback { api: names::host_callback(path).unwrap_or("callback") },
+                        file: None,
+                        span: call.byte_range(),
+                        detail: None,
+                        guards: guards.clone(),
+                    });
+                }
+                Some(path) if names::requires_devices(path) => {
+                    facts.reqs.push(Requirement {
+                        kind: ReqKind::DevicePrimitive { api: path.to_owned() },
+                        file: None,
+                        span: call.byte_range(),
+                        detail: None,
+                        guards: guards.clone(),
+                    });
+                }
+                Some(names::PARTIAL) => {
+                    // partial(pl.pallas_call, ...) used as a value (decorators handled above).
+                    if let Some(first) = args.positional.first() {
+                        if self.canonical(*first, id).as_deref() == Some(names::PALLAS_CALL) && !self.is_decorator(call) {
+                            facts.reqs.push(self.pallas_requirement(call, &args, id, guards.clone()));
+                        }
+                    }
+                }
+                _ => {}
+            }
+            if let Some(func) = call.child_by_field_name("function") {
+                for target in self.resolve_ref(func, id, 0) {
+                    facts.edges.push((target, guards.clone()));
+                }
+            }
+            for arg in args.positional.iter().chain(args.keywords.iter().map(|(_, v, _)| v)) {
+                let arg_guards = self.guards_of(*arg, id);
+                for target in self.resolve_ref(*arg, id, 0) {
+                    facts.edges.push((target, arg_guards.clone()));
+                }
+            }
+        }
+        for &value in &scope.returned {
+            let guards = self.guards_of(value, id);
+            for target in self.resolve_ref(value, id, 0) {
+                facts.edges.push((target, guards.clone()));
+            }
+        }
+        facts
+    }
+
+    fn is_decorator(&self, node: Node<'t>) -> bool {
+        node.parent().is_some_and(|p| p.kind() == "decorator")
+    }
+
+    fn pallas_requirement(&self, call: Node<'t>, args: &Args<'t>, scope: ScopeId, guards: Vec<Guard>) -> Requirement {
+        let params_node = args.keyword("compiler_params");
+        let params = match params_node {
+            None => CompilerParams::Absent,
+            Some(node) => self.eval_compiler_params(node, scope),
+        };
+        let interpret = match args.keyword("interpret") {
+            None => {
+                if args.has_splat {
+                    Interpret::Unknown
+                } else {
+                    Interpret::No
+                }
+            }
+            Some(node) => self.eval_interpret(node, scope),
+        };
+        Requirement {
+            kind: ReqKind::PallasCall { params, interpret },
+            file: None,
+            span: call.byte_range(),
+            detail: params_node.map(|n| n.byte_range()),
+            guards,
+        }
+    }
+
+    fn eval_compiler_params(&self, node: Node<'t>, scope: ScopeId) -> CompilerParams {
+        let mut current = (unparenthesize(node), scope);
+        for _ in 0..12 {
+            let (node, scope) = current;
+            match node.kind() {
+                "none" => return CompilerParams::Absent,
+                "dictionary" => return CompilerParams::Dict,
+                "call" => {
+                    let callee = self.callee(node, scope);
+                    return match callee.as_deref() {
+                        Some("dict") | None if node.child_by_field_name("function").is_some_and(|f| text(f, self.src) == "dict") => {
+                            CompilerParams::Dict
+                        }
+                        Some(path) => names::compiler_params_family(path)
+                            .map(CompilerParams::Class)
+                            .unwrap_or(CompilerParams::Unknown),
+                        None => CompilerParams::Unknown,
+                    };
+                }
+                "identifier" | "attribute" => match self.follow_value(node, scope) {
+                    Some((value, vscope)) => current = (unparenthesize(value), vscope),
+                    None => return CompilerParams::Unknown,
+                },
+                _ => return CompilerParams::Unknown,
+            }
+        }
+        CompilerParams::Unknown
+    }
+
+    fn eval_interpret(&self, node: Node<'t>, scope: ScopeId) -> Interpret {
+        if let Some(value) = self.eval_bool(node, scope) {
+            return if value { Interpret::Yes } else { Interpret::No };
+        }
+        let mut current = (unparenthesize(node), scope);
+        for _ in 0..12 {
+            let (node, scope) = current;
+            if node.kind() == "call" {
+                let callee = self.callee(node, scope).unwrap_or_default();
+                return if callee.ends_with("InterpretParams") || callee.ends_with("InterpretGPUParams") {
+                    Interpret::Callback
+                } else {
+                    Interpret::Unknown
+                };
+            }
+            match self.follow_value(node, scope) {
+                Some(next) => current = (unparenthesize(next.0), next.1),
+                None => return Interpret::Unknown,
+            }
+        }
+        Interpret::Unknown
+    }
+
+    /// The guards between `node` and the top of its scope.
+    pub fn guards_of(&self, node: Node<'t>, scope: ScopeId) -> Vec<Guard> {
+        let mut guards = Vec::new();
+        let stop = self.scopes[scope].node.id();
+        let mut child = node;
+        while let Some(parent) = child.parent() {
+            if parent.id() == stop {
+                break;
+            }
+            match parent.kind() {
+                "keyword_argument" => {
+                    if let Some(guard) = self.branch_guard(parent, scope) {
+                        guards.push(guard);
+                    }
+                }
+                "if_statement" | "elif_clause" | "conditional_expression" | "while_statement" => {
+                    let condition = if parent.kind() == "conditional_expression" {
+                        parent.named_child(1)
+                    } else {
+                        parent.child_by_field_name("condition")
+                    };
+                    let in_condition = condition.is_some_and(|c| c.id() == child.id());
+                    if !in_condition && condition.is_some_and(|c| is_host_platform_test(text(c, self.src))) {
+                        guards.push(Guard::HostDependent);
+                    }
+                    // An `else` of a host test is host-dependent too.
+                    if parent.kind() == "if_statement" {
+                        let mut cursor = parent.walk();
+                        let elifs_host = parent.children_by_field_name("alternative", &mut cursor).any(|alt| {
+                            alt.kind() == "elif_clause"
+                                && alt
+                                    .child_by_field_name("condition")
+                                    .is_some_and(|c| is_host_platform_test(text(c, self.src)))
+                        });
+                        if elifs_host && !in_condition {
+                            guards.push(Guard::HostDependent);
+                        }
+                    }
+                }
+                _ => {}
+            }
+            child = parent;
+        }
+        guards.dedup();
+        guards
+    }
+
+    /// `tpu=f` inside `lax.platform_dependent(...)`.
+    fn branch_guard(&self, keyword: Node<'t>, scope: ScopeId) -> Option<Guard> {
+        let list = keyword.parent()?;
+        let call = list.parent()?;
+        if call.kind() != "call" || self.callee(call, scope).as_deref() != Some(names::PLATFORM_DEPENDENT) {
+            return None;
+        }
+        let name = text(keyword.child_by_field_name("name")?, self.src);
+        let args = Args::of(call, self.src);
+        let others: Vec<String> = args
+            .keywords
+            .iter()
+            .map(|(n, _, _)| n.clone())
+            .filter(|n| n != "default")
+            .collect();
+        let keys = if name == "default" { Vec::new() } else { vec![name.to_owned()] };
+        Some(Guard::Branch { keys, others })
+    }
+
+    /// The call-graph targets an expression refers to: local defs, lambdas,
+    /// methods via `self`, classes (their `__call__`/`__init__`), imported names.
+    pub(crate) fn resolve_ref(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Target> {
+        if depth > 8 {
+            return Vec::new();
+        }
+        let node = unparenthesize(node);
+        match node.kind() {
+            "lambda" => self.scope_of_def(node).map(Target::Local).into_iter().collect(),
+            "identifier" => {
+                let Some(binding) = self.binding_at(scope, text(node, self.src), node) else {
+                    return Vec::new();
+                };
+                match binding {
+                    Binding::Def(id) => self.def_targets(*id),
+                    Binding::Import(path) => {
+                        let path = names::canonicalize(path);
+                        if is_library_path(&path) {
+                            Vec::new()
+                        } else {
+                            vec![Target::External(path.into_owned())]
+                        }
+                    }
+                    Binding::Value { value, scope, .. } => self.value_targets(*value, *scope, depth + 1),
+                    _ => Vec::new(),
+                }
+            }
+            "attribute" => {
+                let (Some(object), Some(attr)) = (node.child_by_field_name("object"), node.child_by_field_name("attribute")) else {
+                    return Vec::new();
+                };
+                let attr = text(attr, self.src);
+                if let Some(class) = self.class_of_receiver(object, scope) {
+                    if let Some(method) = self.method(class, attr) {
+                        return self.def_targets(method);
+                    }
+                    if let Some([Binding::Value { value, scope, .. }]) = self.attribute(class, attr) {
+                        return self.value_targets(*value, *scope, depth + 1);
+                    }
+                    return Vec::new();
+                }
+                match self.canonical(node, scope) {
+                    Some(path) if !is_library_path(&path) => vec![Target::External(path)],
+                    _ => Vec::new(),
+                }
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Targets of a value a name is bound to: `k = partial(kernel, ...)`,
+    /// `f = jax.jit(g)`, `fn = make_kernel(...)` (the factory), `g = f`.
+    pub(crate) fn value_targets(&self, value: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Target> {
+        let value = unparenthesize(value);
+        match value.kind() {
+            "call" => {
+                let mut out = Vec::new();
+                if let Some(func) = value.child_by_field_name("function") {
+                    out.extend(self.resolve_ref(func, scope, depth + 1));
+                }
+                let args = Args::of(value, self.src);
+                for arg in args.positional.iter().chain(args.keywords.iter().map(|(_, v, _)| v)) {
+                    out.extend(self.resolve_ref(*arg, scope, depth + 1));
+                }
+                out
+            }
+            _ => self.resolve_ref(value, scope, depth + 1),
+        }
+    }
+
+    fn def_targets(&self, id: ScopeId) -> Vec<Target> {
+        if self.scopes[id].kind == ScopeKind::Class {
+            ["__call__", "__init__"]
+                .iter()
+                .filter_map(|m| self.method(id, m))
+                .map(Target::Local)
+                .collect()
+        } else {
+            vec![Target::Local(id)]
+        }
+    }
+
+    /// Everything reachable from `seeds` inside this module; imported names
+    /// are returned unfollowed.
+    pub fn reach_local(&self, seeds: Vec<(Target, Vec<Guard>)>) -> Reached {
+        let facts = self.scope_facts();
+        let mut reached = Reached::default();
+        let mut seen: HashSet<(Target, Vec<Guard>)> = HashSet::new();
+        let mut stack = seeds;
+        while let Some((target, guards)) = stack.pop() {
+            if seen.len() >= MAX_VISITS || !seen.insert((target.clone(), guards.clone())) {
+                continue;
+            }
+            match target {
+                Target::Local(id) => {
+                    for req in &facts[id].reqs {
+                        let mut req = req.clone();
+                        req.guards = concat(&guards, &req.guards);
+                        reached.reqs.push(req);
+                    }
+                    for (next, edge_guards) in &facts[id].edges {
+                        stack.push((next.clone(), concat(&guards, edge_guards)));
+                    }
+                }
+                Target::External(path) => reached.externals.push((path, guards)),
+            }
+        }
+        dedup(&mut reached.reqs);
+        reached
+    }
+
+    /// Everything reachable from `seeds`, following imports through `resolver`.
+    pub fn reach(&self, seeds: Vec<(Target, Vec<Guard>)>, file: &Path, resolver: Option<&dyn Resolver>) -> Vec<Requirement> {
+        let local = self.reach_local(seeds);
+        let mut reqs = local.reqs;
+        let Some(resolver) = resolver else { return reqs };
+        let file: Arc<Path> = Arc::from(file);
+        let mut work: Vec<(Arc<Path>, String, Vec<Guard>)> =
+            local.externals.into_iter().map(|(p, g)| (file.clone(), p, g)).collect();
+        let mut seen = HashSet::new();
+        while let Some((from, path, guards)) = work.pop() {
+            if seen.len() > 256 || !seen.insert((from.clone(), path.clone(), guards.clone())) {
+                continue;
+            }
+            let Some((summary, name)) = resolver.resolve(&from, &path) else { continue };
+            let Some(function) = summary.functions.get(&name) else { continue };
+            for req in &function.reqs {
+                let mut req = req.clone();
+                req.guards = concat(&guards, &req.guards);
+                req.file = Some(summary.file.clone());
+                reqs.push(req);
+            }
+            for (next, next_guards) in &function.externals {
+                work.push((summary.file.clone(), next.clone(), concat(&guards, next_guards)));
+            }
+        }
+        dedup(&mut reqs);
+        reqs
+    }
+}
+
+fn concat(a: &[Guard], b: &[Guard]) -> Vec<Guard> {
+    let mut out = a.to_vec();
+    for g in b {
+        if !out.contains(g) {
+            out.push(g.clone());
+        }
+    }
+    out
+}
+
+fn dedup(reqs: &mut Vec<Requirement>) {
+    let mut seen = HashSet::new();
+    reqs.retain(|r| seen.insert(r.clone()));
+}
+
+/// Does a condition test the host's platform (which makes both branches
+/// host-dependent)?
+fn is_host_platform_test(condition: &str) -> bool {
+    ["default_backend", "test_device_matches", "device_under_test", ".platform", "jax.devices(", "get_backend(", "is_tpu", "is_gpu", "on_tpu", "on_gpu"]
+        .iter()
+        .any(|needle| condition.contains(needle))
+}

@@ -1,0 +1,134 @@
+//! Per-module summaries for analysis across files: for each top-level name,
+//! what calling it reaches. Summaries hold no syntax trees, so an index of a
+//! whole workspace stays small, and they are computed from one module alone
+//! (imports stay as names), so computing one never waits on another.
+
+use super::reach::{Guard, Requirement, Target};
+use super::{Binding, Module, ScopeKind, MODULE_SCOPE};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+#[derive(Debug, Default)]
+pub struct FunctionSummary {
+    pub reqs: Vec<Requirement>,
+    /// Imported names this function reaches, relative to the module's file.
+    pub externals: Vec<(String, Vec<Guard>)>,
+}
+
+#[derive(Debug)]
+pub struct ModuleSummary {
+    pub file: Arc<Path>,
+    pub functions: HashMap<String, FunctionSummary>,
+}
+
+impl ModuleSummary {
+    pub fn build(module: &Module<'_>, file: &Path) -> ModuleSummary {
+        let mut functions = HashMap::new();
+        let file: Arc<Path> = Arc::from(file);
+        let names: Vec<(String, Binding<'_>)> = module
+            .module_bindings()
+            .filter_map(|(name, bindings)| bindings.last().map(|b| (name.to_owned(), b.clone())))
+            .collect();
+        for (name, binding) in names {
+            let seeds: Vec<Target> = match &binding {
+                Binding::Def(id) if module.scopes[*id].kind == ScopeKind::Class => ["__call__", "__init__"]
+                    .iter()
+                    .filter_map(|m| module.method(*id, m))
+                    .map(Target::Local)
+                    .collect(),
+                Binding::Def(id) => vec![Target::Local(*id)],
+                Binding::Value { value, scope, .. } => module.value_targets(*value, *scope, 0),
+                // Re-exports (`from .kernels import matmul` in `__init__.py`).
+                Binding::Import(path) => vec![Target::External(path.clone())],
+                _ => continue,
+            };
+            if seeds.is_empty() {
+                continue;
+            }
+            let reached = module.reach_local(seeds.into_iter().map(|t| (t, Vec::new())).collect());
+            if reached.reqs.is_empty() && reached.externals.is_empty() {
+                continue;
+            }
+            let reqs = reached
+                .reqs
+                .into_iter()
+                .map(|mut r| {
+                    r.file = Some(file.clone());
+                    r
+                })
+                .collect();
+            functions.insert(name, FunctionSummary { reqs, externals: reached.externals });
+        }
+        ModuleSummary { file, functions }
+    }
+}
+
+impl<'t> Module<'t> {
+    fn module_bindings(&self) -> impl Iterator<Item = (&str, &[Binding<'t>])> {
+        self.bindings
+            .iter()
+            .filter(|((scope, _), _)| *scope == MODULE_SCOPE)
+            .map(|((_, name), b)| (name.as_str(), b.as_slice()))
+    }
+}
+
+/// Finds the module an import names and its summary.
+pub trait Resolver: Sync {
+    /// For `path` as imported in `from_file` (`pkg.kernels.matmul`, or
+    /// `.kernels.matmul` for a relative import): the defining module's summary
+    /// and the name inside it.
+    fn resolve(&self, from_file: &Path, path: &str) -> Option<(Arc<ModuleSummary>, String)>;
+}
+
+/// The files that could hold module `path` imported from `from_file`, with
+/// the name inside the module: for `a.b.c` the module `a.b` (name `c`) in
+/// every ancestor directory of the importing file; for `..a.c` relative to
+/// the package of the importing file.
+pub fn candidate_files(from_file: &Path, path: &str) -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    let dots = path.chars().take_while(|c| *c == '.').count();
+    let rest = &path[dots..];
+    let Some((module, name)) = rest.rsplit_once('.').or(if dots > 0 { Some(("", rest)) } else { None }) else {
+        return out;
+    };
+    let module_rel: PathBuf = module.split('.').filter(|p| !p.is_empty()).collect();
+    let push = |base: &Path, out: &mut Vec<(PathBuf, String)>| {
+        if module_rel.as_os_str().is_empty() {
+            out.push((base.join("__init__.py"), name.to_owned()));
+        } else {
+            out.push((base.join(&module_rel).with_extension("py"), name.to_owned()));
+            out.push((base.join(&module_rel).join("__init__.py"), name.to_owned()));
+        }
+    };
+    let Some(dir) = from_file.parent() else { return out };
+    if dots > 0 {
+        let mut base = dir.to_path_buf();
+        for _ in 1..dots {
+            base = base.parent().map(Path::to_path_buf).unwrap_or(base);
+        }
+        push(&base, &mut out);
+    } else {
+        for base in dir.ancestors().take(12) {
+            push(base, &mut out);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn candidates_cover_absolute_and_relative_imports() {
+        let from = Path::new("/w/pkg/model/run.py");
+        let abs = candidate_files(from, "pkg.kernels.matmul");
+        assert!(abs.contains(&(PathBuf::from("/w/pkg/kernels.py"), "matmul".to_owned())));
+        assert!(abs.contains(&(PathBuf::from("/w/pkg/kernels/__init__.py"), "matmul".to_owned())));
+        let rel = candidate_files(from, "..kernels.matmul");
+        assert_eq!(rel[0], (PathBuf::from("/w/pkg/kernels.py"), "matmul".to_owned()));
+        let sibling = candidate_files(from, ".ops.k");
+        assert_eq!(sibling[0], (PathBuf::from("/w/pkg/model/ops.py"), "k".to_owned()));
+    }
+}

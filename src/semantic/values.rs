@@ -1,0 +1,571 @@
+//! Constant evaluation of the few kinds of values the rules need: platform
+//! names, booleans, meshes and shardings, and "what does this jit wrap".
+//! Anything not determined statically is `Unknown`; rules stay silent on it.
+
+use super::names::{self};
+use super::{Args, Binding, Module, ScopeId, ScopeKind};
+use crate::syntax::{string_value, text, unparenthesize};
+use tree_sitter::Node;
+
+const MAX_DEPTH: u32 = 12;
+
+/// A constant value given as lowering/export platforms.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlatformsValue {
+    /// `("cpu",)`, `("tpu", "cuda")`
+    Tuple(Vec<String>),
+    /// `["cpu"]`
+    List(Vec<String>),
+    /// `"cpu"` or `("cpu")`: a bare string, which JAX iterates per character.
+    Str(String),
+    /// `None` (or absent): JAX falls back to the default.
+    Default,
+    Unknown,
+}
+
+impl PlatformsValue {
+    /// The platforms JAX lowers for when the value is a proper sequence.
+    pub fn platforms(&self) -> Option<&[String]> {
+        match self {
+            PlatformsValue::Tuple(v) | PlatformsValue::List(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+/// A mesh (or the mesh a sharding is over).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MeshValue {
+    /// `AbstractMesh(...)` or `mesh.abstract_mesh`.
+    Abstract(AbstractMeshInfo),
+    /// A concrete device mesh (`jax.make_mesh`, `Mesh(devices, ...)`).
+    Concrete,
+    Unknown,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AbstractMeshInfo {
+    /// `Some(p)` with an `abstract_device` of known platform, `Some("")` with a
+    /// device of unknown platform (`concrete.abstract_mesh`), `None` without one.
+    pub device_platform: Option<String>,
+    /// JAX's repr, e.g. `AbstractMesh('dp': 4, 'tp': 4, axis_types=(Explicit, Explicit))`,
+    /// when the sizes and names are literals.
+    pub repr: Option<String>,
+    /// True if some axis is `Explicit` (the default); eager ops then need devices.
+    pub has_explicit_axis: bool,
+}
+
+/// What a sharding argument uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ShardingUse {
+    pub abstract_mesh: bool,
+    pub concrete_mesh: bool,
+    /// A bare `PartitionSpec`, which takes the context mesh.
+    pub spec: bool,
+    pub unknown: bool,
+}
+
+impl ShardingUse {
+    fn merge(&mut self, other: ShardingUse) {
+        self.abstract_mesh |= other.abstract_mesh;
+        self.concrete_mesh |= other.concrete_mesh;
+        self.spec |= other.spec;
+        self.unknown |= other.unknown;
+    }
+}
+
+/// A `jax.jit(...)`-wrapped function, as far as it can be seen.
+#[derive(Clone, Debug)]
+pub struct Jitted<'t> {
+    /// The wrapped function expression (a name, lambda, partial(...)) or, for
+    /// a decorated def, the def node itself.
+    pub target: Option<Node<'t>>,
+    /// The scope `target` is evaluated in.
+    pub scope: ScopeId,
+    /// Keyword arguments of every jit wrapper (`in_shardings`, `backend`, ...).
+    pub keywords: Vec<(String, Node<'t>, ScopeId)>,
+    /// Where the jit was applied (the call or decorator), for related info.
+    pub site: Node<'t>,
+}
+
+impl<'t> Jitted<'t> {
+    pub fn keyword(&self, name: &str) -> Option<(Node<'t>, ScopeId)> {
+        self.keywords
+            .iter()
+            .rev()
+            .find(|(n, _, _)| n == name)
+            .map(|(_, node, scope)| (*node, *scope))
+    }
+}
+
+impl<'t> Module<'t> {
+    /// Follows a name to the value it is bound to, if there is exactly one.
+    /// Parameters follow their default only when no call in this module
+    /// passes that parameter.
+    pub(crate) fn follow_value(&self, node: Node<'t>, scope: ScopeId) -> Option<(Node<'t>, ScopeId)> {
+        match node.kind() {
+            "identifier" => match self.binding_at(scope, text(node, self.src), node)? {
+                Binding::Value { value, scope, .. } => Some((*value, *scope)),
+                Binding::Param { scope: fscope, index, default } => {
+                    let default = (*default)?;
+                    let def_scope = self.scopes[*fscope].parent.unwrap_or(0);
+                    if self.param_is_passed(*fscope, *index, text(node, self.src)) {
+                        return None;
+                    }
+                    Some((default, def_scope))
+                }
+                _ => None,
+            },
+            "attribute" => {
+                let object = node.child_by_field_name("object")?;
+                let attr = text(node.child_by_field_name("attribute")?, self.src);
+                let class = self.class_of_receiver(object, scope)?;
+                let bindings = self.attribute(class, attr)?;
+                // Every assignment of the attribute must agree; take the one
+                // value if there is one.
+                match bindings {
+                    [Binding::Value { value, scope, .. }] => Some((*value, *scope)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// For `self.x` / `cls.x` / `ClassName.x`: the class scope.
+    pub fn class_of_receiver(&self, object: Node<'t>, scope: ScopeId) -> Option<ScopeId> {
+        if object.kind() != "identifier" {
+            return None;
+        }
+        let name = text(object, self.src);
+        if let Some((class, self_name)) = self.enclosing_method_class(scope) {
+            if name == self_name {
+                return Some(class);
+            }
+        }
+        match self.binding_at(scope, name, object)? {
+            Binding::Def(id) if self.scopes[*id].kind == ScopeKind::Class => Some(*id),
+            _ => None,
+        }
+    }
+
+    /// True if some call of the function `fscope` in this module passes the
+    /// parameter at `index` (by position or keyword), or could (`*args`).
+    fn param_is_passed(&self, fscope: ScopeId, index: usize, name: &str) -> bool {
+        let def_name = &self.scopes[fscope].name;
+        let is_method = self.scopes[fscope].class.is_some();
+        for site in &self.calls {
+            let Some(callee) = site.node.child_by_field_name("function") else { continue };
+            let callee_name = match callee.kind() {
+                "identifier" => text(callee, self.src),
+                "attribute" => callee
+                    .child_by_field_name("attribute")
+                    .map(|a| text(a, self.src))
+                    .unwrap_or(""),
+                _ => continue,
+            };
+            if callee_name != def_name {
+                continue;
+            }
+            let args = Args::of(site.node, self.src);
+            let position = if is_method && callee.kind() == "attribute" { index.saturating_sub(1) } else { index };
+            if args.has_splat || args.positional.len() > position || args.keyword(name).is_some() {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Evaluates lowering/export platforms.
+    pub fn eval_platforms(&self, node: Node<'t>, scope: ScopeId) -> PlatformsValue {
+        self.eval_platforms_depth(node, scope, 0)
+    }
+
+    fn eval_platforms_depth(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> PlatformsValue {
+        if depth > MAX_DEPTH {
+            return PlatformsValue::Unknown;
+        }
+        let inner = unparenthesize(node);
+        match inner.kind() {
+            "string" => string_value(inner, self.src)
+                .map(PlatformsValue::Str)
+                .unwrap_or(PlatformsValue::Unknown),
+            "none" => PlatformsValue::Default,
+            "tuple" | "list" => {
+                let mut items = Vec::new();
+                let mut cursor = inner.walk();
+                for item in inner.named_children(&mut cursor) {
+                    if item.kind() == "comment" {
+                        continue;
+                    }
+                    match self.eval_str(item, scope, depth + 1) {
+                        Some(s) => items.push(s),
+                        None => return PlatformsValue::Unknown,
+                    }
+                }
+                // `()` stays an (empty) tuple: JAX then uses the host's platform,
+                // but unlike `None` it does not raise E3 (checked under jax 0.12).
+                if inner.kind() == "list" {
+                    PlatformsValue::List(items)
+                } else {
+                    PlatformsValue::Tuple(items)
+                }
+            }
+            "call" => {
+                // tuple(x) / list(x) of a known sequence.
+                let Some(func) = inner.child_by_field_name("function") else {
+                    return PlatformsValue::Unknown;
+                };
+                let args = Args::of(inner, self.src);
+                let conv = text(func, self.src);
+                if (conv == "tuple" || conv == "list") && args.positional.len() == 1 && args.keywords.is_empty() {
+                    let items = match self.eval_platforms_depth(args.positional[0], scope, depth + 1) {
+                        PlatformsValue::Tuple(v) | PlatformsValue::List(v) => v,
+                        PlatformsValue::Str(s) => s.chars().map(String::from).collect(),
+                        _ => return PlatformsValue::Unknown,
+                    };
+                    return if conv == "tuple" { PlatformsValue::Tuple(items) } else { PlatformsValue::List(items) };
+                }
+                PlatformsValue::Unknown
+            }
+            "identifier" | "attribute" => match self.follow_value(inner, scope) {
+                Some((value, vscope)) => self.eval_platforms_depth(value, vscope, depth + 1),
+                None => PlatformsValue::Unknown,
+            },
+            _ => PlatformsValue::Unknown,
+        }
+    }
+
+    /// A constant string, followed through names.
+    pub fn eval_str(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> Option<String> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let inner = unparenthesize(node);
+        match inner.kind() {
+            "string" => string_value(inner, self.src),
+            "identifier" | "attribute" => {
+                let (value, vscope) = self.follow_value(inner, scope)?;
+                self.eval_str(value, vscope, depth + 1)
+            }
+            _ => None,
+        }
+    }
+
+    /// A constant boolean (`True`, `False`, `None` counts as false).
+    pub fn eval_bool(&self, node: Node<'t>, scope: ScopeId) -> Option<bool> {
+        let mut current = (unparenthesize(node), scope);
+        for _ in 0..MAX_DEPTH {
+            match current.0.kind() {
+                "true" => return Some(true),
+                "false" | "none" => return Some(false),
+                "identifier" | "attribute" => {
+                    let (value, vscope) = self.follow_value(current.0, current.1)?;
+                    current = (unparenthesize(value), vscope);
+                }
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// Evaluates a mesh expression.
+    pub fn eval_mesh(&self, node: Node<'t>, scope: ScopeId) -> MeshValue {
+        self.eval_mesh_depth(node, scope, 0)
+    }
+
+    fn eval_mesh_depth(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> MeshValue {
+        if depth > MAX_DEPTH {
+            return MeshValue::Unknown;
+        }
+        let inner = unparenthesize(node);
+        match inner.kind() {
+            "call" => {
+                let Some(callee) = self.callee(inner, scope) else {
+                    return MeshValue::Unknown;
+                };
+                if callee == names::ABSTRACT_MESH {
+                    return MeshValue::Abstract(self.abstract_mesh_info(inner, scope));
+                }
+                if matches!(
+                    callee.as_str(),
+                    "jax.sharding.make_mesh" | "jax.sharding.Mesh" | "jax.experimental.mesh_utils.create_device_mesh"
+                ) {
+                    return MeshValue::Concrete;
+                }
+                MeshValue::Unknown
+            }
+            "attribute" => {
+                let attr = inner
+                    .child_by_field_name("attribute")
+                    .map(|a| text(a, self.src))
+                    .unwrap_or("");
+                if attr == "abstract_mesh" {
+                    // A concrete mesh's abstract view carries its first device.
+                    return MeshValue::Abstract(AbstractMeshInfo {
+                        device_platform: Some(String::new()),
+                        repr: None,
+                        has_explicit_axis: true,
+                    });
+                }
+                match self.follow_value(inner, scope) {
+                    Some((value, vscope)) => self.eval_mesh_depth(value, vscope, depth + 1),
+                    None => MeshValue::Unknown,
+                }
+            }
+            "identifier" => match self.follow_value(inner, scope) {
+                Some((value, vscope)) => self.eval_mesh_depth(value, vscope, depth + 1),
+                None => MeshValue::Unknown,
+            },
+            _ => MeshValue::Unknown,
+        }
+    }
+
+    fn abstract_mesh_info(&self, call: Node<'t>, scope: ScopeId) -> AbstractMeshInfo {
+        let args = Args::of(call, self.src);
+        let device_platform = args.keyword("abstract_device").map(|device| {
+            let device = unparenthesize(device);
+            if device.kind() == "none" {
+                return None;
+            }
+            let platform = (device.kind() == "call")
+                .then(|| Args::of(device, self.src).keyword("platform"))
+                .flatten()
+                .and_then(|p| self.eval_str(p, scope, 0));
+            Some(platform.unwrap_or_default())
+        });
+        let device_platform = device_platform.flatten();
+        let sizes = args.positional.first().copied().or_else(|| args.keyword("axis_sizes"));
+        let names_node = args.positional.get(1).copied().or_else(|| args.keyword("axis_names"));
+        let types = args.positional.get(2).copied().or_else(|| args.keyword("axis_types"));
+        let axis_types: Option<Vec<String>> = match types {
+            None => None,
+            Some(t) => Some(self.axis_type_names(t, scope)),
+        };
+        let has_explicit_axis = match &axis_types {
+            None => true,
+            Some(v) => v.is_empty() || v.iter().any(|t| t == "Explicit" || t == "?"),
+        };
+        let repr = (|| {
+            let sizes = self.literal_ints(sizes?, scope)?;
+            let names_list = match self.eval_platforms(names_node?, scope) {
+                PlatformsValue::Tuple(v) | PlatformsValue::List(v) => v,
+                PlatformsValue::Str(s) => vec![s],
+                _ => return None,
+            };
+            if sizes.len() != names_list.len() {
+                return None;
+            }
+            let types: Vec<String> = match &axis_types {
+                None => vec!["Explicit".to_owned(); sizes.len()],
+                Some(v) if v.len() == sizes.len() && !v.iter().any(|t| t == "?") => v.clone(),
+                Some(v) if v.len() == 1 && v[0] != "?" => vec![v[0].clone(); sizes.len()],
+                _ => return None,
+            };
+            let axes: Vec<String> = names_list
+                .iter()
+                .zip(&sizes)
+                .map(|(n, s)| format!("'{n}': {s}"))
+                .collect();
+            let types = if types.len() == 1 { format!("{},", types[0]) } else { types.join(", ") };
+            Some(format!("AbstractMesh({}, axis_types=({types}))", axes.join(", ")))
+        })();
+        AbstractMeshInfo { device_platform, repr, has_explicit_axis }
+    }
+
+    /// `AxisType.Explicit` / `(AxisType.Auto, AxisType.Explicit)` -> names; "?" for unknown items.
+    fn axis_type_names(&self, node: Node<'t>, scope: ScopeId) -> Vec<String> {
+        let inner = unparenthesize(node);
+        let one = |n: Node<'t>| -> String {
+            let n = unparenthesize(n);
+            match n.kind() {
+                "attribute" => n
+                    .child_by_field_name("attribute")
+                    .map(|a| text(a, self.src).to_owned())
+                    .filter(|a| matches!(a.as_str(), "Explicit" | "Auto" | "Manual"))
+                    .unwrap_or_else(|| "?".to_owned()),
+                _ => "?".to_owned(),
+            }
+        };
+        match inner.kind() {
+            "tuple" | "list" => {
+                let mut cursor = inner.walk();
+                inner.named_children(&mut cursor).filter(|c| c.kind() != "comment").map(one).collect()
+            }
+            "identifier" => match self.follow_value(inner, scope) {
+                Some((value, vscope)) if value.id() != inner.id() => self.axis_type_names(value, vscope),
+                _ => vec!["?".to_owned()],
+            },
+            _ => vec![one(inner)],
+        }
+    }
+
+    fn literal_ints(&self, node: Node<'t>, scope: ScopeId) -> Option<Vec<i64>> {
+        let mut inner = unparenthesize(node);
+        for _ in 0..MAX_DEPTH {
+            if inner.kind() == "identifier" {
+                inner = unparenthesize(self.follow_value(inner, scope)?.0);
+            } else {
+                break;
+            }
+        }
+        match inner.kind() {
+            "tuple" | "list" => {
+                let mut cursor = inner.walk();
+                inner
+                    .named_children(&mut cursor)
+                    .filter(|c| c.kind() != "comment")
+                    .map(|c| text(c, self.src).parse().ok())
+                    .collect()
+            }
+            "integer" => Some(vec![text(inner, self.src).parse().ok()?]),
+            _ => None,
+        }
+    }
+
+    /// What meshes a sharding expression (or tuple/list/dict of them) uses.
+    pub fn eval_sharding(&self, node: Node<'t>, scope: ScopeId) -> ShardingUse {
+        self.eval_sharding_depth(node, scope, 0)
+    }
+
+    fn eval_sharding_depth(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> ShardingUse {
+        let mut out = ShardingUse::default();
+        if depth > MAX_DEPTH {
+            out.unknown = true;
+            return out;
+        }
+        let inner = unparenthesize(node);
+        match inner.kind() {
+            "none" => {}
+            "tuple" | "list" => {
+                let mut cursor = inner.walk();
+                for item in inner.named_children(&mut cursor) {
+                    if item.kind() != "comment" {
+                        out.merge(self.eval_sharding_depth(item, scope, depth + 1));
+                    }
+                }
+            }
+            "dictionary" => {
+                let mut cursor = inner.walk();
+                for pair in inner.named_children(&mut cursor) {
+                    if let Some(value) = pair.child_by_field_name("value") {
+                        out.merge(self.eval_sharding_depth(value, scope, depth + 1));
+                    }
+                }
+            }
+            "call" => match self.callee(inner, scope).as_deref() {
+                Some(names::NAMED_SHARDING) => {
+                    let args = Args::of(inner, self.src);
+                    match args.positional.first().copied().or_else(|| args.keyword("mesh")) {
+                        Some(mesh) => match self.eval_mesh(mesh, scope) {
+                            MeshValue::Abstract(_) => out.abstract_mesh = true,
+                            MeshValue::Concrete => out.concrete_mesh = true,
+                            MeshValue::Unknown => out.unknown = true,
+                        },
+                        None => out.unknown = true,
+                    }
+                }
+                Some(names::PARTITION_SPEC) => out.spec = true,
+                Some("jax.sharding.SingleDeviceSharding" | "jax.sharding.PositionalSharding") => out.concrete_mesh = true,
+                _ => out.unknown = true,
+            },
+            "identifier" | "attribute" => match self.follow_value(inner, scope) {
+                Some((value, vscope)) => out.merge(self.eval_sharding_depth(value, vscope, depth + 1)),
+                None => out.unknown = true,
+            },
+            _ => out.unknown = true,
+        }
+        out
+    }
+
+    /// What a lowering receiver wraps: `jax.jit(f, ...)`, a name bound to one,
+    /// a `@jax.jit`-decorated def, `functools.partial(jax.jit, ...)(f)`.
+    pub fn eval_jitted(&self, node: Node<'t>, scope: ScopeId) -> Option<Jitted<'t>> {
+        self.eval_jitted_depth(node, scope, 0)
+    }
+
+    fn eval_jitted_depth(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> Option<Jitted<'t>> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let inner = unparenthesize(node);
+        match inner.kind() {
+            "call" => {
+                let func = inner.child_by_field_name("function")?;
+                let args = Args::of(inner, self.src);
+                let mut keywords: Vec<(String, Node<'t>, ScopeId)> =
+                    args.keywords.iter().map(|(n, v, _)| (n.clone(), *v, scope)).collect();
+                if self.canonical(func, scope).as_deref() == Some(names::JIT) {
+                    return Some(Jitted { target: args.positional.first().copied(), scope, keywords, site: inner });
+                }
+                // functools.partial(jax.jit, **kw)(f)
+                let func_inner = unparenthesize(func);
+                if func_inner.kind() == "call" {
+                    if let Some(partial_kw) = self.partial_of_jit(func_inner, scope) {
+                        let mut all = partial_kw;
+                        all.append(&mut keywords);
+                        return Some(Jitted { target: args.positional.first().copied(), scope, keywords: all, site: inner });
+                    }
+                }
+                None
+            }
+            "identifier" => {
+                let binding = self.binding_at(scope, text(inner, self.src), inner)?;
+                match binding {
+                    Binding::Def(def) => self.jitted_def(*def),
+                    Binding::Value { value, scope, .. } => self.eval_jitted_depth(*value, *scope, depth + 1),
+                    _ => None,
+                }
+            }
+            "attribute" => {
+                let object = inner.child_by_field_name("object")?;
+                let attr = text(inner.child_by_field_name("attribute")?, self.src);
+                let class = self.class_of_receiver(object, scope)?;
+                if let Some(method) = self.method(class, attr) {
+                    return self.jitted_def(method);
+                }
+                let (value, vscope) = self.follow_value(inner, scope)?;
+                self.eval_jitted_depth(value, vscope, depth + 1)
+            }
+            _ => None,
+        }
+    }
+
+    /// `functools.partial(jax.jit, **kw)` -> the keywords.
+    fn partial_of_jit(&self, call: Node<'t>, scope: ScopeId) -> Option<Vec<(String, Node<'t>, ScopeId)>> {
+        if self.callee(call, scope).as_deref() != Some(names::PARTIAL) {
+            return None;
+        }
+        let args = Args::of(call, self.src);
+        let first = args.positional.first()?;
+        (self.canonical(*first, scope).as_deref() == Some(names::JIT))
+            .then(|| args.keywords.iter().map(|(n, v, _)| (n.clone(), *v, scope)).collect())
+    }
+
+    /// A def decorated with `@jax.jit` or `@partial(jax.jit, ...)`.
+    pub fn jitted_def(&self, def: ScopeId) -> Option<Jitted<'t>> {
+        let scope = &self.scopes[def];
+        let outer = scope.parent.unwrap_or(0);
+        for decorator in scope.decorators() {
+            let keywords = if self.canonical(decorator, outer).as_deref() == Some(names::JIT) {
+                Some(Vec::new())
+            } else if decorator.kind() == "call" {
+                self.partial_of_jit(decorator, outer).or_else(|| {
+                    (self.callee(decorator, outer).as_deref() == Some(names::JIT)).then(|| {
+                        Args::of(decorator, self.src)
+                            .keywords
+                            .iter()
+                            .map(|(n, v, _)| (n.clone(), *v, outer))
+                            .collect()
+                    })
+                })
+            } else {
+                None
+            };
+            if let Some(keywords) = keywords {
+                return Some(Jitted { target: Some(scope.node), scope: outer, keywords, site: decorator });
+            }
+        }
+        None
+    }
+}

@@ -1,0 +1,176 @@
+//! Byte offsets <-> (line, column) in any of the encodings LSP negotiates.
+//!
+//! Every conversion in the project goes through this one type so that the CLI
+//! (character columns), and the server (utf-8/16/32) agree on where a range is.
+
+/// How columns are counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// Bytes of UTF-8.
+    Utf8,
+    /// UTF-16 code units (LSP's default).
+    Utf16,
+    /// Unicode scalar values ("characters"; ruff's columns, LSP's utf-32).
+    Utf32,
+}
+
+/// A zero-based line and column, the column counted in some [`Encoding`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct LineCol {
+    pub line: u32,
+    pub col: u32,
+}
+
+/// Start offsets of every line of a text.
+#[derive(Clone, Debug, Default)]
+pub struct LineIndex {
+    line_starts: Vec<usize>,
+    len: usize,
+    /// True when the text is pure ASCII: every encoding then counts bytes.
+    ascii: bool,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> Self {
+        let mut line_starts = vec![0];
+        // Lines end at \n; a \r before it stays part of the previous line's
+        // content as far as offsets go, which is what LSP clients expect for CRLF.
+        line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
+        LineIndex {
+            line_starts,
+            len: text.len(),
+            ascii: text.is_ascii(),
+        }
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+
+    /// The zero-based line holding byte `offset` (clamped to the text).
+    pub fn line_of(&self, offset: usize) -> usize {
+        let offset = offset.min(self.len);
+        match self.line_starts.binary_search(&offset) {
+            Ok(line) => line,
+            Err(next) => next - 1,
+        }
+    }
+
+    /// Byte range of a line's content, without its line end.
+    pub fn line_range(&self, text: &str, line: usize) -> std::ops::Range<usize> {
+        let start = self.line_starts.get(line).copied().unwrap_or(self.len);
+        let mut end = self
+            .line_starts
+            .get(line + 1)
+            .map(|next| next - 1)
+            .unwrap_or(self.len);
+        if end > start && text.as_bytes().get(end - 1) == Some(&b'\r') {
+            end -= 1;
+        }
+        start..end.max(start)
+    }
+
+    /// Byte offset -> line/column in `enc`. Offsets inside a multi-byte
+    /// character are moved back to its start; offsets past the end are clamped.
+    pub fn line_col(&self, text: &str, offset: usize, enc: Encoding) -> LineCol {
+        let mut offset = offset.min(self.len);
+        while offset > 0 && !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = self.line_of(offset);
+        let start = self.line_starts[line];
+        let col = if self.ascii || enc == Encoding::Utf8 {
+            offset - start
+        } else {
+            column_width(&text[start..offset], enc)
+        };
+        LineCol {
+            line: line as u32,
+            col: col as u32,
+        }
+    }
+
+    /// Line/column in `enc` -> byte offset. Positions past a line's end are
+    /// clamped to the end of that line, lines past the end to the end of the text
+    /// (LSP says clients may send such positions; they must never panic us).
+    pub fn offset(&self, text: &str, pos: LineCol, enc: Encoding) -> usize {
+        let line = pos.line as usize;
+        if line >= self.line_starts.len() {
+            return self.len;
+        }
+        let range = self.line_range(text, line);
+        let content = &text[range.clone()];
+        let want = pos.col as usize;
+        if self.ascii || enc == Encoding::Utf8 {
+            let mut off = range.start + want.min(content.len());
+            while off > range.start && !text.is_char_boundary(off) {
+                off -= 1;
+            }
+            return off;
+        }
+        let mut units = 0usize;
+        for (i, ch) in content.char_indices() {
+            if units >= want {
+                return range.start + i;
+            }
+            units += char_width(ch, enc);
+        }
+        range.end
+    }
+}
+
+fn char_width(ch: char, enc: Encoding) -> usize {
+    match enc {
+        Encoding::Utf8 => ch.len_utf8(),
+        Encoding::Utf16 => ch.len_utf16(),
+        Encoding::Utf32 => 1,
+    }
+}
+
+fn column_width(s: &str, enc: Encoding) -> usize {
+    match enc {
+        Encoding::Utf8 => s.len(),
+        Encoding::Utf16 => s.chars().map(char::len_utf16).sum(),
+        Encoding::Utf32 => s.chars().count(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_in_every_encoding() {
+        let text = "a = 1\r\n# 日本 😀 x\n\tb = \"é\"\n";
+        let index = LineIndex::new(text);
+        for enc in [Encoding::Utf8, Encoding::Utf16, Encoding::Utf32] {
+            for (offset, _) in text.char_indices() {
+                let lc = index.line_col(text, offset, enc);
+                assert_eq!(index.offset(text, lc, enc), offset, "{enc:?} at {offset}");
+            }
+        }
+    }
+
+    #[test]
+    fn counts_surrogate_pairs_and_cjk() {
+        let text = "# 日本 😀 x\n";
+        let index = LineIndex::new(text);
+        let x = text.find('x').unwrap();
+        assert_eq!(index.line_col(text, x, Encoding::Utf16).col, 8);
+        assert_eq!(index.line_col(text, x, Encoding::Utf32).col, 7);
+        assert_eq!(index.line_col(text, x, Encoding::Utf8).col, 13);
+    }
+
+    #[test]
+    fn clamps_out_of_range_positions() {
+        let text = "ab\r\ncd";
+        let index = LineIndex::new(text);
+        assert_eq!(index.offset(text, LineCol { line: 0, col: 99 }, Encoding::Utf16), 2);
+        assert_eq!(index.offset(text, LineCol { line: 9, col: 0 }, Encoding::Utf16), 6);
+        assert_eq!(index.line_col(text, 99, Encoding::Utf8), LineCol { line: 1, col: 2 });
+        // Inside a multi-byte character: moved back to its start, not a panic.
+        let text = "é";
+        let index = LineIndex::new(text);
+        assert_eq!(index.line_col(text, 1, Encoding::Utf16).col, 0);
+    }
+}

@@ -1,0 +1,127 @@
+//! The syntax layer: parsing with tree-sitter, the compiled fact queries, and
+//! the line index. Only this module and `semantic/` know tree-sitter types.
+
+mod line_index;
+pub mod queries;
+
+pub use line_index::{Encoding, LineCol, LineIndex};
+
+use std::cell::RefCell;
+use tree_sitter::{Node, Parser, Tree};
+
+/// A half-open byte range in one file's text.
+pub type Span = std::ops::Range<usize>;
+
+thread_local! {
+    // A parser per thread: creating one costs more than parsing a small file.
+    static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
+}
+
+/// Parses Python source, reusing `old` (already edited) for an incremental parse.
+/// Returns `None` only if tree-sitter gives up (it does not on any input we have
+/// seen; callers treat it as "no findings").
+pub fn parse(text: &str, old: Option<&Tree>) -> Option<Tree> {
+    PARSER.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.is_none() {
+            let mut parser = Parser::new();
+            parser
+                .set_language(&tree_sitter_python::LANGUAGE.into())
+                .ok()?;
+            *slot = Some(parser);
+        }
+        slot.as_mut()?.parse(text, old)
+    })
+}
+
+/// The source text of a node ("" if the range is not valid UTF-8 boundaries,
+/// which tree-sitter never produces for valid UTF-8 input).
+pub fn text<'a>(node: Node<'_>, src: &'a str) -> &'a str {
+    src.get(node.byte_range()).unwrap_or("")
+}
+
+/// The value of a plain string literal (`"cpu"`, `'cpu'`, `r"cpu"`), or `None`
+/// for f-strings, byte strings, concatenations and anything that is not a string.
+pub fn string_value(node: Node<'_>, src: &str) -> Option<String> {
+    if node.kind() != "string" {
+        return None;
+    }
+    let mut value = String::new();
+    let mut cursor = node.walk();
+    for child in node.named_children(&mut cursor) {
+        match child.kind() {
+            "string_start" => {
+                let prefix = text(child, src).to_ascii_lowercase();
+                if prefix.contains('f') || prefix.contains('b') {
+                    return None;
+                }
+            }
+            "string_content" => value.push_str(text(child, src)),
+            "string_end" => {}
+            // Interpolations and escape sequences make the value non-literal
+            // for our purposes (platform names never need them).
+            _ => return None,
+        }
+    }
+    Some(value)
+}
+
+/// The innermost expression of a parenthesized one: `(("cpu"))` -> `"cpu"`.
+pub fn unparenthesize(mut node: Node<'_>) -> Node<'_> {
+    while node.kind() == "parenthesized_expression" {
+        match node.named_child(0) {
+            Some(inner) if inner.kind() != "comment" => node = inner,
+            _ => break,
+        }
+    }
+    node
+}
+
+/// Dotted name of an identifier/attribute chain: `jax.export.export`.
+pub fn dotted_name(node: Node<'_>, src: &str) -> Option<String> {
+    match node.kind() {
+        "identifier" => Some(text(node, src).to_owned()),
+        "attribute" => {
+            let object = node.child_by_field_name("object")?;
+            let attr = node.child_by_field_name("attribute")?;
+            let mut base = dotted_name(object, src)?;
+            base.push('.');
+            base.push_str(text(attr, src));
+            Some(base)
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_plain_strings_only() {
+        let src = "a = ('cpu', r\"tpu\", f\"{x}\", b'cuda', 'c' 'pu')";
+        let tree = parse(src, None).unwrap();
+        let mut strings = Vec::new();
+        let mut stack = vec![tree.root_node()];
+        while let Some(node) = stack.pop() {
+            if node.kind() == "string" {
+                strings.push((node.start_byte(), string_value(node, src)));
+            }
+            let mut cursor = node.walk();
+            stack.extend(node.children(&mut cursor));
+        }
+        strings.sort();
+        let values: Vec<_> = strings.into_iter().map(|(_, v)| v).collect();
+        assert_eq!(
+            values,
+            vec![
+                Some("cpu".to_owned()),
+                Some("tpu".to_owned()),
+                None,
+                None,
+                Some("c".to_owned()),
+                Some("pu".to_owned())
+            ]
+        );
+    }
+}
