@@ -16,14 +16,27 @@ const TRIGGERS: &[&str] = &["lower(", "export(", "use_abstract_mesh"];
 /// True if the file may hold a finding (the prefilter; files it skips are
 /// still parsed on demand when another file imports from them).
 pub fn may_have_findings(text: &str) -> bool {
-    TRIGGERS.iter().any(|t| memchr::memmem::find(text.as_bytes(), t.as_bytes()).is_some())
+    TRIGGERS
+        .iter()
+        .any(|t| memchr::memmem::find(text.as_bytes(), t.as_bytes()).is_some())
 }
 
 /// Findings for one parsed module, sorted by position, `# noqa` applied.
-pub fn analyze_tree(text: &str, tree: &Tree, file: &Path, settings: &Settings, resolver: Option<&dyn Resolver>) -> Vec<Finding> {
+pub fn analyze_tree(
+    text: &str,
+    tree: &Tree,
+    file: &Path,
+    settings: &Settings,
+    resolver: Option<&dyn Resolver>,
+) -> Vec<Finding> {
     let module = Module::new(text, tree);
     let lowerings = module.lowerings(file, resolver);
-    let ctx = Context { module: &module, lowerings: &lowerings, settings, file };
+    let ctx = Context {
+        module: &module,
+        lowerings: &lowerings,
+        settings,
+        file,
+    };
     let mut findings = Vec::new();
     for rule in rules::all() {
         if settings.enabled(rule.meta().code, file) {
@@ -38,7 +51,12 @@ pub fn analyze_tree(text: &str, tree: &Tree, file: &Path, settings: &Settings, r
 }
 
 /// Parses and analyzes `text` (the prefilter is the caller's choice).
-pub fn analyze(text: &str, file: &Path, settings: &Settings, resolver: Option<&dyn Resolver>) -> Vec<Finding> {
+pub fn analyze(
+    text: &str,
+    file: &Path,
+    settings: &Settings,
+    resolver: Option<&dyn Resolver>,
+) -> Vec<Finding> {
     match syntax::parse(text, None) {
         Some(tree) => analyze_tree(text, &tree, file, settings, resolver),
         None => Vec::new(),
@@ -49,8 +67,12 @@ pub fn analyze(text: &str, file: &Path, settings: &Settings, resolver: Option<&d
 fn is_suppressed(text: &str, index: &LineIndex, finding: &Finding) -> bool {
     let line = index.line_of(finding.span.start);
     let range = index.line_range(text, line);
-    let Some(line_text) = text.get(range) else { return false };
-    noqa_codes(line_text).is_some_and(|codes| codes.is_empty() || codes.iter().any(|c| c.eq_ignore_ascii_case(finding.code)))
+    let Some(line_text) = text.get(range) else {
+        return false;
+    };
+    noqa_codes(line_text).is_some_and(|codes| {
+        codes.is_empty() || codes.iter().any(|c| c.eq_ignore_ascii_case(finding.code))
+    })
 }
 
 /// The codes of a `# noqa` comment on a line: `Some(vec![])` for a bare
@@ -82,8 +104,14 @@ mod tests {
     #[test]
     fn parses_noqa_comments() {
         assert_eq!(noqa_codes("x = 1  # noqa"), Some(vec![]));
-        assert_eq!(noqa_codes("x = 1  # noqa: JP001, JP002"), Some(vec!["JP001".to_owned(), "JP002".to_owned()]));
-        assert_eq!(noqa_codes("x = 1  # NOQA:JP003 because"), Some(vec!["JP003".to_owned()]));
+        assert_eq!(
+            noqa_codes("x = 1  # noqa: JP001, JP002"),
+            Some(vec!["JP001".to_owned(), "JP002".to_owned()])
+        );
+        assert_eq!(
+            noqa_codes("x = 1  # NOQA:JP003 because"),
+            Some(vec!["JP003".to_owned()])
+        );
         assert_eq!(noqa_codes("x = 1  # a comment"), None);
     }
 }

@@ -99,7 +99,11 @@ impl SettingsCache<'_> {
         if let Some(found) = self.by_dir.get(&dir) {
             return found.clone();
         }
-        let discovered = if self.options.isolated { Ok(None) } else { Settings::discover(&dir) };
+        let discovered = if self.options.isolated {
+            Ok(None)
+        } else {
+            Settings::discover(&dir)
+        };
         let result = discovered
             .map(|s| Arc::new(self.apply_flags(s.unwrap_or_default())))
             .map_err(|ConfigError(e)| e);
@@ -123,12 +127,18 @@ impl SettingsCache<'_> {
 pub fn run_check(options: &CheckOptions) -> CheckRun {
     let mut errors = Vec::new();
     for code in options.select.iter().flatten().chain(&options.ignore) {
-        if !rules::all().iter().any(|r| r.meta().code.starts_with(code.as_str())) {
+        if !rules::all()
+            .iter()
+            .any(|r| r.meta().code.starts_with(code.as_str()))
+        {
             errors.push(format!("unknown rule code or prefix `{code}`"));
         }
     }
     let files = collect_files(&options.paths, &mut errors);
-    let settings = SettingsCache { options, by_dir: DashMap::new() };
+    let settings = SettingsCache {
+        options,
+        by_dir: DashMap::new(),
+    };
     let resolver = FsResolver::default();
     let results: Vec<Result<Option<FileReport>, String>> = files
         .par_iter()
@@ -142,31 +152,51 @@ pub fn run_check(options: &CheckOptions) -> CheckRun {
             Err(err) => errors.push(err),
         }
     }
-    let mut config_errors: Vec<String> = settings.by_dir.iter().filter_map(|e| e.value().clone().err()).collect();
+    let mut config_errors: Vec<String> = settings
+        .by_dir
+        .iter()
+        .filter_map(|e| e.value().clone().err())
+        .collect();
     config_errors.sort();
     config_errors.dedup();
     errors.extend(config_errors);
     CheckRun { reports, errors }
 }
 
-fn check_file(path: &Path, options: &CheckOptions, settings: &SettingsCache<'_>, resolver: &FsResolver) -> Result<Option<FileReport>, String> {
+fn check_file(
+    path: &Path,
+    options: &CheckOptions,
+    settings: &SettingsCache<'_>,
+    resolver: &FsResolver,
+) -> Result<Option<FileReport>, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
     let text: Arc<str> = match String::from_utf8(bytes) {
         Ok(text) => Arc::from(text),
-        Err(err) => return Err(format!("{}: not valid UTF-8 (byte {})", path.display(), err.utf8_error().valid_up_to())),
+        Err(err) => {
+            return Err(format!(
+                "{}: not valid UTF-8 (byte {})",
+                path.display(),
+                err.utf8_error().valid_up_to()
+            ))
+        }
     };
     if !analysis::may_have_findings(&text) {
         return Ok(None);
     }
     // A bad config is reported once (from the cache); its files are skipped.
-    let Ok(settings) = settings.for_file(path) else { return Ok(None) };
+    let Ok(settings) = settings.for_file(path) else {
+        return Ok(None);
+    };
     let mut findings = analysis::analyze(&text, path, &settings, Some(resolver));
     let (mut fixed, mut fixes_applied) = (None, 0);
     if (options.fix || options.diff) && !findings.is_empty() {
         let mut current = text.to_string();
         // Fixes can make room for others (overlaps): iterate to a fixed point.
         for _ in 0..10 {
-            let (edits, count) = select_fixes(findings.iter().map(|f| f.fixes.as_slice()), options.unsafe_fixes);
+            let (edits, count) = select_fixes(
+                findings.iter().map(|f| f.fixes.as_slice()),
+                options.unsafe_fixes,
+            );
             if count == 0 {
                 break;
             }
@@ -176,7 +206,8 @@ fn check_file(path: &Path, options: &CheckOptions, settings: &SettingsCache<'_>,
         }
         if fixes_applied > 0 {
             if options.fix && !options.diff {
-                std::fs::write(path, &current).map_err(|e| format!("{}: cannot write fixes: {e}", path.display()))?;
+                std::fs::write(path, &current)
+                    .map_err(|e| format!("{}: cannot write fixes: {e}", path.display()))?;
             }
             fixed = Some(current);
         }
@@ -184,7 +215,13 @@ fn check_file(path: &Path, options: &CheckOptions, settings: &SettingsCache<'_>,
     if findings.is_empty() && fixed.is_none() {
         return Ok(None);
     }
-    Ok(Some(FileReport { path: path.to_path_buf(), text, findings, fixed, fixes_applied }))
+    Ok(Some(FileReport {
+        path: path.to_path_buf(),
+        text,
+        findings,
+        fixed,
+        fixes_applied,
+    }))
 }
 
 /// Runs `check` and prints; returns the exit code.
@@ -217,7 +254,11 @@ fn print_run(run: &CheckRun, options: &CheckOptions, out: &mut dyn Write) -> std
             }
         }
         let applied: usize = run.reports.iter().map(|r| r.fixes_applied).sum();
-        writeln!(out, "Would fix {applied} error{}.", if applied == 1 { "" } else { "s" })?;
+        writeln!(
+            out,
+            "Would fix {applied} error{}.",
+            if applied == 1 { "" } else { "s" }
+        )?;
         return Ok(());
     }
     if options.statistics {
@@ -227,15 +268,26 @@ fn print_run(run: &CheckRun, options: &CheckOptions, out: &mut dyn Write) -> std
         OutputFormat::Text => print_text(run, options, out),
         OutputFormat::Json => {
             let items: Vec<Value> = run.reports.iter().flat_map(json_findings).collect();
-            writeln!(out, "{}", serde_json::to_string_pretty(&items).unwrap_or_default())
+            writeln!(
+                out,
+                "{}",
+                serde_json::to_string_pretty(&items).unwrap_or_default()
+            )
         }
-        OutputFormat::Sarif => writeln!(out, "{}", serde_json::to_string_pretty(&sarif(run)).unwrap_or_default()),
+        OutputFormat::Sarif => writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&sarif(run)).unwrap_or_default()
+        ),
         OutputFormat::Github => {
             for report in &run.reports {
                 let text = report.fixed.as_deref().unwrap_or(&report.text);
                 let index = LineIndex::new(text);
                 for f in &report.findings {
-                    let (start, end) = (pos(text, &index, f.span.start), pos(text, &index, f.span.end));
+                    let (start, end) = (
+                        pos(text, &index, f.span.start),
+                        pos(text, &index, f.span.end),
+                    );
                     writeln!(
                         out,
                         "::{} title=jax-lsp ({}),file={},line={},col={},endLine={},endColumn={}::{}: {} {}",
@@ -258,7 +310,9 @@ fn print_run(run: &CheckRun, options: &CheckOptions, out: &mut dyn Write) -> std
 }
 
 fn github_escape(s: &str) -> String {
-    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
 }
 
 /// 1-based row and character column of a byte offset.
@@ -275,7 +329,10 @@ fn print_text(run: &CheckRun, options: &CheckOptions, out: &mut dyn Write) -> st
         let index = LineIndex::new(text);
         for f in &report.findings {
             total += 1;
-            let safe = f.fixes.iter().any(|x| x.applicability == Applicability::Safe);
+            let safe = f
+                .fixes
+                .iter()
+                .any(|x| x.applicability == Applicability::Safe);
             fixable += usize::from(safe);
             let (row, col) = pos(text, &index, f.span.start);
             writeln!(
@@ -291,14 +348,22 @@ fn print_text(run: &CheckRun, options: &CheckOptions, out: &mut dyn Write) -> st
     }
     let applied: usize = run.reports.iter().map(|r| r.fixes_applied).sum();
     if options.fix && applied > 0 {
-        writeln!(out, "Fixed {applied} error{}.", if applied == 1 { "" } else { "s" })?;
+        writeln!(
+            out,
+            "Fixed {applied} error{}.",
+            if applied == 1 { "" } else { "s" }
+        )?;
     }
     if total == 0 {
         if run.errors.is_empty() && applied == 0 {
             writeln!(out, "All checks passed!")?;
         }
     } else {
-        writeln!(out, "Found {total} error{}.", if total == 1 { "" } else { "s" })?;
+        writeln!(
+            out,
+            "Found {total} error{}.",
+            if total == 1 { "" } else { "s" }
+        )?;
         if fixable > 0 {
             writeln!(out, "[*] {fixable} fixable with the `--fix` option.")?;
         }
@@ -307,22 +372,39 @@ fn print_text(run: &CheckRun, options: &CheckOptions, out: &mut dyn Write) -> st
 }
 
 /// ruff-style code frame: the finding's line with carets, and fix hints.
-fn write_frame(out: &mut dyn Write, text: &str, index: &LineIndex, f: &Finding) -> std::io::Result<()> {
+fn write_frame(
+    out: &mut dyn Write,
+    text: &str,
+    index: &LineIndex,
+    f: &Finding,
+) -> std::io::Result<()> {
     let line = index.line_of(f.span.start);
     let range = index.line_range(text, line);
     let line_text = &text[range.clone()];
     let number = (line + 1).to_string();
     let pad = " ".repeat(number.len());
-    let start_col = text[range.start..f.span.start.max(range.start)].chars().count();
+    let start_col = text[range.start..f.span.start.max(range.start)]
+        .chars()
+        .count();
     let end = f.span.end.min(range.end).max(f.span.start);
     let width = text[f.span.start..end].chars().count().max(1);
     let severity = f.severity.as_str();
     writeln!(out, "{pad} |")?;
     writeln!(out, "{number} | {}", line_text.replace('\t', " "))?;
-    writeln!(out, "{pad} | {}{} {} ({severity})", " ".repeat(start_col), "^".repeat(width), f.code)?;
+    writeln!(
+        out,
+        "{pad} | {}{} {} ({severity})",
+        " ".repeat(start_col),
+        "^".repeat(width),
+        f.code
+    )?;
     writeln!(out, "{pad} |")?;
     for fix in &f.fixes {
-        let tag = if fix.applicability == Applicability::Safe { "" } else { " (unsafe)" };
+        let tag = if fix.applicability == Applicability::Safe {
+            ""
+        } else {
+            " (unsafe)"
+        };
         writeln!(out, "{pad} = help: {}{tag}", fix.title)?;
     }
     writeln!(out)
@@ -333,13 +415,20 @@ fn print_statistics(run: &CheckRun, out: &mut dyn Write) -> std::io::Result<()> 
     for f in run.reports.iter().flat_map(|r| &r.findings) {
         let entry = counts.entry(f.code).or_default();
         entry.0 += 1;
-        entry.1 |= f.fixes.iter().any(|x| x.applicability == Applicability::Safe);
+        entry.1 |= f
+            .fixes
+            .iter()
+            .any(|x| x.applicability == Applicability::Safe);
     }
     let mut rows: Vec<_> = counts.into_iter().collect();
     rows.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(a.0.cmp(b.0)));
     for (code, (count, fixable)) in rows {
         let name = rules::by_code(code).map(|r| r.meta().name).unwrap_or("");
-        writeln!(out, "{count:>5}\t{code}\t{}{name}", if fixable { "[*] " } else { "[ ] " })?;
+        writeln!(
+            out,
+            "{count:>5}\t{code}\t{}{name}",
+            if fixable { "[*] " } else { "[ ] " }
+        )?;
     }
     Ok(())
 }

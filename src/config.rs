@@ -50,13 +50,22 @@ impl Settings {
             return false;
         }
         if !self.per_file_ignores.is_empty() {
-            let rel = self
-                .root
-                .as_deref()
-                .and_then(|root| file.strip_prefix(root).ok())
-                .unwrap_or(file);
+            let canonical;
+            let rel = match self.root.as_deref() {
+                Some(root) => match file.strip_prefix(root) {
+                    Ok(rel) => rel,
+                    Err(_) => {
+                        canonical =
+                            std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
+                        canonical.strip_prefix(root).unwrap_or(file)
+                    }
+                },
+                None => file,
+            };
             for (glob, codes) in &self.per_file_ignores {
-                if (glob.is_match(rel) || glob.is_match(file)) && codes.iter().any(|p| code.starts_with(p.as_str())) {
+                if (glob.is_match(rel) || glob.is_match(file))
+                    && codes.iter().any(|p| code.starts_with(p.as_str()))
+                {
                     return false;
                 }
             }
@@ -65,12 +74,20 @@ impl Settings {
     }
 
     /// Builds settings from a parsed `[tool.jax-lsp]` table.
-    pub fn from_raw(raw: RawConfig, source: &str, root: Option<PathBuf>) -> Result<Settings, ConfigError> {
+    pub fn from_raw(
+        raw: RawConfig,
+        source: &str,
+        root: Option<PathBuf>,
+    ) -> Result<Settings, ConfigError> {
         let check_codes = |key: &str, codes: &[String]| -> Result<(), ConfigError> {
             for code in codes {
-                let known = rules::all().iter().any(|r| r.meta().code.starts_with(code.as_str()));
+                let known = rules::all()
+                    .iter()
+                    .any(|r| r.meta().code.starts_with(code.as_str()));
                 if !known || code.is_empty() {
-                    return Err(ConfigError(format!("{source}: `{key}`: unknown rule code or prefix `{code}`")));
+                    return Err(ConfigError(format!(
+                        "{source}: `{key}`: unknown rule code or prefix `{code}`"
+                    )));
                 }
             }
             Ok(())
@@ -83,8 +100,11 @@ impl Settings {
         let mut per_file_ignores = Vec::new();
         for (pattern, codes) in raw.per_file_ignores.unwrap_or_default() {
             check_codes(&format!("per-file-ignores.\"{pattern}\""), &codes)?;
-            let glob = Glob::new(&pattern)
-                .map_err(|e| ConfigError(format!("{source}: `per-file-ignores`: bad pattern `{pattern}`: {e}")))?;
+            let glob = Glob::new(&pattern).map_err(|e| {
+                ConfigError(format!(
+                    "{source}: `per-file-ignores`: bad pattern `{pattern}`: {e}"
+                ))
+            })?;
             per_file_ignores.push((glob.compile_matcher(), codes));
         }
         let target_platforms = raw.target_platforms.unwrap_or_default();
@@ -95,25 +115,32 @@ impl Settings {
                 )));
             }
         }
-        Ok(Settings { select: raw.select, ignore, per_file_ignores, target_platforms, root })
+        Ok(Settings {
+            select: raw.select,
+            ignore,
+            per_file_ignores,
+            target_platforms,
+            root,
+        })
     }
 
     /// Reads `[tool.jax-lsp]` from a pyproject.toml; `Ok(None)` if it has none.
     pub fn from_pyproject(path: &Path) -> Result<Option<Settings>, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError(format!("{}: {e}", path.display())))?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ConfigError(format!("{}: {e}", path.display())))?;
         Self::from_pyproject_text(&text, path)
     }
 
     pub fn from_pyproject_text(text: &str, path: &Path) -> Result<Option<Settings>, ConfigError> {
         let source = path.display().to_string();
-        let doc: toml::Table = toml::from_str(text).map_err(|e| ConfigError(format!("{source}: invalid TOML: {e}")))?;
+        let doc: toml::Table = toml::from_str(text)
+            .map_err(|e| ConfigError(format!("{source}: invalid TOML: {e}")))?;
         let Some(section) = doc.get("tool").and_then(|t| t.get("jax-lsp")) else {
             return Ok(None);
         };
-        let raw: RawConfig = section
-            .clone()
-            .try_into()
-            .map_err(|e: toml::de::Error| ConfigError(format!("{source}: [tool.jax-lsp]: {}", e.message())))?;
+        let raw: RawConfig = section.clone().try_into().map_err(|e: toml::de::Error| {
+            ConfigError(format!("{source}: [tool.jax-lsp]: {}", e.message()))
+        })?;
         Self::from_raw(raw, &source, path.parent().map(Path::to_path_buf)).map(Some)
     }
 
@@ -138,13 +165,22 @@ mod tests {
     #[test]
     fn unknown_keys_and_codes_are_errors_naming_them() {
         let p = Path::new("/p/pyproject.toml");
-        let err = Settings::from_pyproject_text("[tool.jax-lsp]\nselekt = [\"JP001\"]\n", p).unwrap_err();
-        assert!(err.0.contains("selekt") && err.0.contains("/p/pyproject.toml"), "{err}");
-        let err = Settings::from_pyproject_text("[tool.jax-lsp]\nignore = [\"XX9\"]\n", p).unwrap_err();
+        let err =
+            Settings::from_pyproject_text("[tool.jax-lsp]\nselekt = [\"JP001\"]\n", p).unwrap_err();
+        assert!(
+            err.0.contains("selekt") && err.0.contains("/p/pyproject.toml"),
+            "{err}"
+        );
+        let err =
+            Settings::from_pyproject_text("[tool.jax-lsp]\nignore = [\"XX9\"]\n", p).unwrap_err();
         assert!(err.0.contains("XX9"), "{err}");
-        let err = Settings::from_pyproject_text("[tool.jax-lsp]\ntarget-platforms = [\"gpu\"]\n", p).unwrap_err();
+        let err =
+            Settings::from_pyproject_text("[tool.jax-lsp]\ntarget-platforms = [\"gpu\"]\n", p)
+                .unwrap_err();
         assert!(err.0.contains("gpu"), "{err}");
-        assert!(Settings::from_pyproject_text("[project]\nname = 'x'\n", p).unwrap().is_none());
+        assert!(Settings::from_pyproject_text("[project]\nname = 'x'\n", p)
+            .unwrap()
+            .is_none());
     }
 
     #[test]

@@ -10,12 +10,19 @@ pub fn find(query: &str) -> Option<&'static dyn Rule> {
     if let Some(rule) = rules::by_code(query) {
         return Some(rule);
     }
-    if let Some(rule) = rules::all().iter().copied().find(|r| r.meta().upstream_id == Some(query)) {
+    if let Some(rule) = rules::all()
+        .iter()
+        .copied()
+        .find(|r| r.meta().upstream_id == Some(query))
+    {
         return Some(rule);
     }
     // A pasted message: match each template with placeholders as wildcards.
     let pasted = query.lines().map(str::trim).collect::<Vec<_>>().join(" ");
-    rules::all().iter().copied().find(|r| template_regex(r.meta().template).is_match(&pasted))
+    rules::all()
+        .iter()
+        .copied()
+        .find(|r| template_regex(r.meta().template).is_match(&pasted))
 }
 
 fn template_regex(template: &str) -> regex::Regex {
@@ -24,7 +31,10 @@ fn template_regex(template: &str) -> regex::Regex {
     while let Some(open) = rest.find('{') {
         pattern.push_str(&regex::escape(&rest[..open]));
         pattern.push_str(".+?");
-        rest = rest[open..].find('}').map(|close| &rest[open + close + 1..]).unwrap_or("");
+        rest = rest[open..]
+            .find('}')
+            .map(|close| &rest[open + close + 1..])
+            .unwrap_or("");
     }
     pattern.push_str(&regex::escape(rest));
     // A paste may be cut short or carry a prefix like `ValueError: `.
@@ -34,7 +44,14 @@ fn template_regex(template: &str) -> regex::Regex {
 /// The explanation as Markdown, with a header.
 pub fn render(rule: &dyn Rule) -> String {
     let m = rule.meta();
-    let mut out = format!("# {} {}\n\n{}\n\nSeverity: {}. JAX says: `{}`\n", m.code, m.name, m.summary, m.severity.as_str(), m.template);
+    let mut out = format!(
+        "# {} {}\n\n{}\n\nSeverity: {}. JAX says: `{}`\n",
+        m.code,
+        m.name,
+        m.summary,
+        m.severity.as_str(),
+        m.template
+    );
     if let Some(id) = m.upstream_id {
         out.push_str(&format!("Upstream error id: `{id}`\n"));
     }
@@ -61,7 +78,13 @@ pub fn rules_table(as_json: bool) -> String {
     let mut out = String::new();
     for r in rules::all() {
         let m = r.meta();
-        out.push_str(&format!("{}  {:<32} {:<8} {}\n", m.code, m.name, m.severity.as_str(), m.summary));
+        out.push_str(&format!(
+            "{}  {:<32} {:<8} {}\n",
+            m.code,
+            m.name,
+            m.severity.as_str(),
+            m.summary
+        ));
     }
     out
 }
@@ -73,13 +96,20 @@ mod tests {
     #[test]
     fn finds_rules_by_code_id_and_message() {
         assert_eq!(find("jp002").map(|r| r.meta().code), Some("JP002"));
-        assert_eq!(find("1bdcdc8192178bcd").map(|r| r.meta().code), Some("JP002"));
+        assert_eq!(
+            find("1bdcdc8192178bcd").map(|r| r.meta().code),
+            Some("JP002")
+        );
         assert_eq!(
             find("ValueError: the platform for the specified backend cpu is different from the lowering platform cuda")
                 .map(|r| r.meta().code),
             Some("JP001")
         );
-        assert_eq!(find("Compiler params for platform tpu cannot be used for gpu lowering.").map(|r| r.meta().code), Some("JP002"));
+        assert_eq!(
+            find("Compiler params for platform tpu cannot be used for gpu lowering.")
+                .map(|r| r.meta().code),
+            Some("JP002")
+        );
         assert_eq!(
             find("ValueError: Passing lowering_platforms via jax.export or jit(f).trace(*args).lower(lowering_platforms=...) is required when only AbstractMesh exists in a jitted computation. Got context mesh: Mesh()")
                 .map(|r| r.meta().code),

@@ -45,7 +45,10 @@ pub fn apply_edits(text: &str, edits: &[Edit]) -> String {
 /// Picks fixes to apply together: the first fix of each list whose
 /// applicability is allowed, skipping any that overlaps one already taken.
 /// Returns the edits and how many fixes were taken.
-pub fn select_fixes<'a>(candidates: impl IntoIterator<Item = &'a [Fix]>, unsafe_ok: bool) -> (Vec<Edit>, usize) {
+pub fn select_fixes<'a>(
+    candidates: impl IntoIterator<Item = &'a [Fix]>,
+    unsafe_ok: bool,
+) -> (Vec<Edit>, usize) {
     let mut taken: Vec<Edit> = Vec::new();
     let mut count = 0;
     for fixes in candidates {
@@ -56,9 +59,10 @@ pub fn select_fixes<'a>(candidates: impl IntoIterator<Item = &'a [Fix]>, unsafe_
             continue;
         };
         let overlaps = fix.edits.iter().any(|e| {
-            taken
-                .iter()
-                .any(|t| e.span.start < t.span.end.max(t.span.start + 1) && t.span.start < e.span.end.max(e.span.start + 1))
+            taken.iter().any(|t| {
+                e.span.start < t.span.end.max(t.span.start + 1)
+                    && t.span.start < e.span.end.max(e.span.start + 1)
+            })
         });
         if overlaps {
             continue;
@@ -76,17 +80,44 @@ mod tests {
     #[test]
     fn applies_edits_in_order() {
         let edits = vec![
-            Edit { span: 4..9, text: "(\"cpu\",)".into() },
-            Edit { span: 0..0, text: "# x\n".into() },
+            Edit {
+                span: 4..9,
+                text: "(\"cpu\",)".into(),
+            },
+            Edit {
+                span: 0..0,
+                text: "# x\n".into(),
+            },
         ];
         assert_eq!(apply_edits("p = \"cpu\"", &edits), "# x\np = (\"cpu\",)");
     }
 
     #[test]
     fn overlapping_fixes_are_not_taken_together() {
-        let a = vec![Fix { title: "a".into(), edits: vec![Edit { span: 0..3, text: "x".into() }], applicability: Applicability::Safe }];
-        let b = vec![Fix { title: "b".into(), edits: vec![Edit { span: 2..4, text: "y".into() }], applicability: Applicability::Safe }];
-        let c = vec![Fix { title: "c".into(), edits: vec![Edit { span: 5..6, text: "z".into() }], applicability: Applicability::Unsafe }];
+        let a = vec![Fix {
+            title: "a".into(),
+            edits: vec![Edit {
+                span: 0..3,
+                text: "x".into(),
+            }],
+            applicability: Applicability::Safe,
+        }];
+        let b = vec![Fix {
+            title: "b".into(),
+            edits: vec![Edit {
+                span: 2..4,
+                text: "y".into(),
+            }],
+            applicability: Applicability::Safe,
+        }];
+        let c = vec![Fix {
+            title: "c".into(),
+            edits: vec![Edit {
+                span: 5..6,
+                text: "z".into(),
+            }],
+            applicability: Applicability::Unsafe,
+        }];
         let (edits, count) = select_fixes([a.as_slice(), b.as_slice(), c.as_slice()], false);
         assert_eq!(count, 1);
         assert_eq!(edits.len(), 1);

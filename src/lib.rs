@@ -4,13 +4,13 @@
 //! line index) -> `semantic` (facts) -> `rules` -> front ends (`check`,
 //! `explain`, `server`). See ARCHITECTURE.md.
 
-pub mod syntax;
-pub mod semantic;
 pub mod analysis;
+pub mod check;
 pub mod config;
 pub mod diagnostic;
-pub mod fix;
-pub mod rules;
-pub mod resolver;
-pub mod check;
 pub mod explain;
+pub mod fix;
+pub mod resolver;
+pub mod rules;
+pub mod semantic;
+pub mod syntax;

@@ -78,12 +78,19 @@ fn main() -> ExitCode {
             isolated,
         } => {
             if let Some(platforms) = &target_platforms {
-                if let Some(bad) = platforms.iter().find(|p| !jax_lsp::semantic::names::KNOWN_PLATFORMS.contains(&p.as_str())) {
+                if let Some(bad) = platforms
+                    .iter()
+                    .find(|p| !jax_lsp::semantic::names::KNOWN_PLATFORMS.contains(&p.as_str()))
+                {
                     eprintln!("error: --target-platforms: unknown platform `{bad}` (expected one of cpu, cuda, rocm, tpu, oneapi)");
                     return ExitCode::from(2);
                 }
             }
-            let paths = if paths.is_empty() { vec![PathBuf::from(".")] } else { paths };
+            let paths = if paths.is_empty() {
+                vec![PathBuf::from(".")]
+            } else {
+                paths
+            };
             check::main(CheckOptions {
                 paths,
                 format: output_format,

@@ -36,7 +36,10 @@ impl Default for FsResolver<Disk> {
 
 impl<S: SourceProvider> FsResolver<S> {
     pub fn new(source: S) -> Self {
-        FsResolver { source, summaries: DashMap::new() }
+        FsResolver {
+            source,
+            summaries: DashMap::new(),
+        }
     }
 
     /// Forgets a file's summary (it changed).
@@ -84,7 +87,9 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
                 continue;
             }
             // Unreadable or missing candidates are cached as `None`.
-            let Some(summary) = self.summary(&file) else { continue };
+            let Some(summary) = self.summary(&file) else {
+                continue;
+            };
             return Some((summary, name));
         }
         None

@@ -34,10 +34,15 @@ fn markers(text: &str, kind: &str) -> BTreeSet<(usize, String)> {
     let mut out = BTreeSet::new();
     for (i, line) in lines.iter().enumerate() {
         let trimmed = line.trim();
-        let Some(rest) = trimmed.strip_prefix(&format!("# {kind}:")) else { continue };
+        let Some(rest) = trimmed.strip_prefix(&format!("# {kind}:")) else {
+            continue;
+        };
         // The target is the next line that is not itself a marker.
         let mut target = i + 1;
-        while lines.get(target).is_some_and(|l| l.trim().starts_with("# ruleid:") || l.trim().starts_with("# ok:")) {
+        while lines
+            .get(target)
+            .is_some_and(|l| l.trim().starts_with("# ruleid:") || l.trim().starts_with("# ok:"))
+        {
             target += 1;
         }
         for code in rest.split(',') {
@@ -52,7 +57,12 @@ fn findings(path: &Path, text: &str) -> BTreeSet<(usize, String)> {
     let found = analysis::analyze(text, path, &Settings::default(), Some(&resolver));
     found
         .iter()
-        .map(|f| (text[..f.span.start].matches('\n').count() + 1, f.code.to_owned()))
+        .map(|f| {
+            (
+                text[..f.span.start].matches('\n').count() + 1,
+                f.code.to_owned(),
+            )
+        })
         .collect()
 }
 
@@ -69,17 +79,35 @@ fn fixtures_match_their_inline_expectations() {
         positives += expected.len();
         near_misses += ok.len();
         let found = findings(path, &text);
-        let name = path.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(path).display();
+        let name = path
+            .strip_prefix(env!("CARGO_MANIFEST_DIR"))
+            .unwrap_or(path)
+            .display();
         for missing in expected.difference(&found) {
-            failures.push(format!("{name}:{}: expected {} not reported", missing.0, missing.1));
+            failures.push(format!(
+                "{name}:{}: expected {} not reported",
+                missing.0, missing.1
+            ));
         }
         for extra in found.difference(&expected) {
-            let note = if ok.contains(extra) { " (marked ok)" } else { "" };
+            let note = if ok.contains(extra) {
+                " (marked ok)"
+            } else {
+                ""
+            };
             failures.push(format!("{name}:{}: unexpected {}{note}", extra.0, extra.1));
         }
     }
-    eprintln!("{} fixture files, {positives} positives, {near_misses} near misses", files.len());
-    assert!(failures.is_empty(), "{} fixture mismatches:\n{}", failures.len(), failures.join("\n"));
+    eprintln!(
+        "{} fixture files, {positives} positives, {near_misses} near misses",
+        files.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} fixture mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -88,11 +116,23 @@ fn every_rule_has_enough_fixtures() {
     for rule in jax_lsp::rules::all() {
         let code = rule.meta().code;
         let (mut pos, mut ok) = (0, 0);
-        for path in files.iter().filter(|p| p.parent().is_some_and(|d| d.ends_with(code))) {
+        for path in files
+            .iter()
+            .filter(|p| p.parent().is_some_and(|d| d.ends_with(code)))
+        {
             let text = std::fs::read_to_string(path).expect("fixture is UTF-8");
-            pos += markers(&text, "ruleid").iter().filter(|(_, c)| c == code).count();
-            ok += markers(&text, "ok").iter().filter(|(_, c)| c == code).count();
+            pos += markers(&text, "ruleid")
+                .iter()
+                .filter(|(_, c)| c == code)
+                .count();
+            ok += markers(&text, "ok")
+                .iter()
+                .filter(|(_, c)| c == code)
+                .count();
         }
-        assert!(pos >= 8 && ok >= 8, "{code}: {pos} positives and {ok} near misses (need 8 each)");
+        assert!(
+            pos >= 8 && ok >= 8,
+            "{code}: {pos} positives and {ok} near misses (need 8 each)"
+        );
     }
 }

@@ -68,7 +68,11 @@ fn jit_backend(ctx: &Context<'_, '_>, lowering: &Lowering<'_>) -> Option<String>
     let (device, scope) = jitted.keyword("device")?;
     // jax.devices("cpu")[0] / jax.local_devices(backend="cpu")[0]
     let device = unparenthesize(device);
-    let call = if device.kind() == "subscript" { device.child_by_field_name("value")? } else { device };
+    let call = if device.kind() == "subscript" {
+        device.child_by_field_name("value")?
+    } else {
+        device
+    };
     if call.kind() != "call" {
         return None;
     }
@@ -77,7 +81,11 @@ fn jit_backend(ctx: &Context<'_, '_>, lowering: &Lowering<'_>) -> Option<String>
         return None;
     }
     let args = Args::of(call, ctx.src());
-    let backend = args.positional.first().copied().or_else(|| args.keyword("backend"))?;
+    let backend = args
+        .positional
+        .first()
+        .copied()
+        .or_else(|| args.keyword("backend"))?;
     ctx.module.eval_str(backend, scope, 0)
 }
 
@@ -88,9 +96,13 @@ impl Rule for Jp001 {
 
     fn check(&self, ctx: &Context<'_, '_>, out: &mut Vec<Finding>) {
         for lowering in ctx.lowerings {
-            let Some(platforms) = lowering.platforms() else { continue };
+            let Some(platforms) = lowering.platforms() else {
+                continue;
+            };
             // Several platforms with a callback is JP007's error; unknown names JP006's.
-            let [platform] = platforms.as_slice() else { continue };
+            let [platform] = platforms.as_slice() else {
+                continue;
+            };
             if !KNOWN_PLATFORMS.contains(&platform.as_str()) {
                 continue;
             }
@@ -104,7 +116,9 @@ impl Rule for Jp001 {
                 })
                 .filter(|r| r.kept_for(&platforms) == Some(true))
                 .collect();
-            let Some(first) = callbacks.first() else { continue };
+            let Some(first) = callbacks.first() else {
+                continue;
+            };
             // An AbstractMesh-only computation has no backend: JP004 or nothing.
             let mesh = ctx.module.mesh_use(lowering);
             if mesh.abstract_mesh && !mesh.concrete {
@@ -116,9 +130,19 @@ impl Rule for Jp001 {
                 Some(_) => continue,
                 None if !ctx.settings.target_platforms.is_empty() => {
                     let targets = &ctx.settings.target_platforms;
-                    let Some(host) = targets.iter().find(|t| *t != platform) else { continue };
-                    let severity = if targets.contains(platform) { Severity::Warning } else { Severity::Error };
-                    (host.clone(), severity, " (on a host whose backend is one of `target-platforms`)".to_owned())
+                    let Some(host) = targets.iter().find(|t| *t != platform) else {
+                        continue;
+                    };
+                    let severity = if targets.contains(platform) {
+                        Severity::Warning
+                    } else {
+                        Severity::Error
+                    };
+                    (
+                        host.clone(),
+                        severity,
+                        " (on a host whose backend is one of `target-platforms`)".to_owned(),
+                    )
                 }
                 None if is_accelerator(platform) => (
                     "cpu".to_owned(),
@@ -134,17 +158,29 @@ impl Rule for Jp001 {
             let mut related: Vec<Related> = callbacks
                 .iter()
                 .take(3)
-                .map(|r| ctx.related_req(r, format!("host callback `{api}` reached from this lowering")))
+                .map(|r| {
+                    ctx.related_req(
+                        r,
+                        format!("host callback `{api}` reached from this lowering"),
+                    )
+                })
                 .collect();
             if let Some(jitted) = &lowering.jitted {
-                related.push(ctx.related_here(jitted.site, "the computation's backend is set here"));
+                related
+                    .push(ctx.related_here(jitted.site, "the computation's backend is set here"));
             }
             let mut fixes = Vec::new();
             if severity == Severity::Error {
                 if let Some((_, value)) = lowering.platforms_arg {
                     fixes.push(Fix {
-                        title: format!("Lower for the backend's platform: {}", tuple_source(&[backend.clone()])),
-                        edits: vec![Edit { span: value.byte_range(), text: tuple_source(&[backend.clone()]) }],
+                        title: format!(
+                            "Lower for the backend's platform: {}",
+                            tuple_source(&[backend.clone()])
+                        ),
+                        edits: vec![Edit {
+                            span: value.byte_range(),
+                            text: tuple_source(&[backend.clone()]),
+                        }],
                         applicability: Applicability::Unsafe,
                     });
                 }

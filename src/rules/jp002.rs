@@ -91,21 +91,31 @@ impl Rule for Jp002 {
             // Explicit platforms, or the project's platforms where JAX takes the host's.
             let scenarios: Vec<(Vec<String>, bool)> = match lowering.platforms() {
                 Some(platforms) => vec![(platforms, true)],
-                None if lowering.uses_host_platform() => {
-                    ctx.settings.target_platforms.iter().map(|p| (vec![p.clone()], false)).collect()
-                }
+                None if lowering.uses_host_platform() => ctx
+                    .settings
+                    .target_platforms
+                    .iter()
+                    .map(|p| (vec![p.clone()], false))
+                    .collect(),
                 None => Vec::new(),
             };
             let mut reported: Vec<&Requirement> = Vec::new();
             for (platforms, explicit) in &scenarios {
                 for req in &lowering.reqs {
-                    let ReqKind::PallasCall { params: CompilerParams::Class(family), interpret: Interpret::No } = &req.kind else {
+                    let ReqKind::PallasCall {
+                        params: CompilerParams::Class(family),
+                        interpret: Interpret::No,
+                    } = &req.kind
+                    else {
                         continue;
                     };
                     if req.kept_for(platforms) != Some(true) || reported.contains(&req) {
                         continue;
                     }
-                    let Some((platform, message)) = platforms.iter().find_map(|p| conflict(*family, p).map(|m| (p, m))) else {
+                    let Some((platform, message)) = platforms
+                        .iter()
+                        .find_map(|p| conflict(*family, p).map(|m| (p, m)))
+                    else {
                         continue;
                     };
                     reported.push(req);
@@ -113,7 +123,9 @@ impl Rule for Jp002 {
                     if !explicit {
                         message.push_str(&format!(" (lowered for the host's platform; `target-platforms` includes {platform})"));
                     }
-                    let mut related = vec![ctx.related_req(req, "the pallas_call whose compiler params conflict")];
+                    let mut related = vec![
+                        ctx.related_req(req, "the pallas_call whose compiler params conflict")
+                    ];
                     if let Some(detail) = &req.detail {
                         related.push(Related {
                             file: related[0].file.clone(),
@@ -121,7 +133,11 @@ impl Rule for Jp002 {
                             message: "compiler params given here".to_owned(),
                         });
                     }
-                    let fixes = if ctx.is_local(req) { fixes(ctx, req, *family, platforms.len() == 1) } else { Vec::new() };
+                    let fixes = if ctx.is_local(req) {
+                        fixes(ctx, req, *family, platforms.len() == 1)
+                    } else {
+                        Vec::new()
+                    };
                     out.push(Finding {
                         code: META.code,
                         severity: META.severity,
@@ -138,48 +154,80 @@ impl Rule for Jp002 {
 
 /// The two unsafe rewrites of `pl.pallas_call(...)(args)`: per-platform
 /// selection with an interpreted fallback.
-fn fixes(ctx: &Context<'_, '_>, req: &Requirement, family: ParamsFamily, single_platform: bool) -> Vec<Fix> {
+fn fixes(
+    ctx: &Context<'_, '_>,
+    req: &Requirement,
+    family: ParamsFamily,
+    single_platform: bool,
+) -> Vec<Fix> {
     let src = ctx.src();
     let keys: &[&str] = match family {
         ParamsFamily::Tpu => &["tpu"],
         ParamsFamily::Triton => &["cuda", "rocm"],
         ParamsFamily::MosaicGpu => return Vec::new(),
     };
-    let Some(jax) = ctx.module.local_name_of("jax") else { return Vec::new() };
+    let Some(jax) = ctx.module.local_name_of("jax") else {
+        return Vec::new();
+    };
     let root = ctx.module.tree.root_node();
-    let Some(pallas) = root.descendant_for_byte_range(req.span.start, req.span.end) else { return Vec::new() };
+    let Some(pallas) = root.descendant_for_byte_range(req.span.start, req.span.end) else {
+        return Vec::new();
+    };
     if pallas.byte_range() != req.span || pallas.kind() != "call" {
         return Vec::new();
     }
     // Only the direct form `pl.pallas_call(...)(args)`.
-    let Some(invocation) = pallas.parent().filter(|p| p.kind() == "call" && p.child_by_field_name("function") == Some(pallas)) else {
+    let Some(invocation) = pallas
+        .parent()
+        .filter(|p| p.kind() == "call" && p.child_by_field_name("function") == Some(pallas))
+    else {
         return Vec::new();
     };
-    let (Some(call_args), Some(insert)) = (arguments_text(invocation, src), super::insert_keyword(pallas, src, "interpret=True")) else {
+    let (Some(call_args), Some(insert)) = (
+        arguments_text(invocation, src),
+        super::insert_keyword(pallas, src, "interpret=True"),
+    ) else {
         return Vec::new();
     };
     let kernel = text(pallas, src);
     let relative = insert.span.start - pallas.start_byte();
-    let interpreted = format!("{}{}{}", &kernel[..relative], insert.text, &kernel[relative..]);
+    let interpreted = format!(
+        "{}{}{}",
+        &kernel[..relative],
+        insert.text,
+        &kernel[relative..]
+    );
     let mut fixes = Vec::new();
     if single_platform {
         let branches: Vec<String> = keys.iter().map(|k| format!("{k}={kernel}")).collect();
         fixes.push(Fix {
-            title: format!("Select the kernel with `{jax}.lax.platform_dependent` (interpreted elsewhere)"),
+            title: format!(
+                "Select the kernel with `{jax}.lax.platform_dependent` (interpreted elsewhere)"
+            ),
             edits: vec![Edit {
                 span: invocation.byte_range(),
-                text: format!("{jax}.lax.platform_dependent({call_args}, {}, default={interpreted})", branches.join(", ")),
+                text: format!(
+                    "{jax}.lax.platform_dependent({call_args}, {}, default={interpreted})",
+                    branches.join(", ")
+                ),
             }],
             applicability: Applicability::Unsafe,
         });
     }
     let test = keys
         .iter()
-        .map(|k| format!("{jax}.default_backend() == \"{}\"", if *k == "tpu" { "tpu" } else { "gpu" }))
+        .map(|k| {
+            format!(
+                "{jax}.default_backend() == \"{}\"",
+                if *k == "tpu" { "tpu" } else { "gpu" }
+            )
+        })
         .next()
         .unwrap_or_default();
     fixes.push(Fix {
-        title: format!("Run the kernel only when `{jax}.default_backend()` matches (interpreted elsewhere)"),
+        title: format!(
+            "Run the kernel only when `{jax}.default_backend()` matches (interpreted elsewhere)"
+        ),
         edits: vec![Edit {
             span: invocation.byte_range(),
             text: format!("({kernel} if {test} else {interpreted})({call_args})"),

@@ -65,7 +65,8 @@ fn context_repr(context: &ContextMesh) -> String {
 }
 
 pub fn message(context: &ContextMesh) -> String {
-    META.template.replace("{context_mesh}", &context_repr(context))
+    META.template
+        .replace("{context_mesh}", &context_repr(context))
 }
 
 impl Rule for Jp003 {
@@ -84,7 +85,10 @@ impl Rule for Jp003 {
             }
             let mut related = Vec::new();
             if let Some(jitted) = &lowering.jitted {
-                related.push(ctx.related_here(jitted.site, "the jitted computation whose shardings only use an AbstractMesh"));
+                related.push(ctx.related_here(
+                    jitted.site,
+                    "the jitted computation whose shardings only use an AbstractMesh",
+                ));
             }
             out.push(Finding {
                 code: META.code,
@@ -99,7 +103,10 @@ impl Rule for Jp003 {
             out.push(Finding {
                 code: META.code,
                 severity: META.severity,
-                message: format!("{} (an eager operation inside `use_abstract_mesh`)", message(&context)),
+                message: format!(
+                    "{} (an eager operation inside `use_abstract_mesh`)",
+                    message(&context)
+                ),
                 span: call.byte_range(),
                 related: Vec::new(),
                 fixes: Vec::new(),
@@ -113,7 +120,10 @@ impl Rule for Jp003 {
 fn fixes(ctx: &Context<'_, '_>, lowering: &Lowering<'_>) -> Vec<Fix> {
     let src = ctx.src();
     let candidates: Vec<String> = if ctx.settings.target_platforms.is_empty() {
-        ["cpu", "cuda", "tpu"].iter().map(|s| (*s).to_owned()).collect()
+        ["cpu", "cuda", "tpu"]
+            .iter()
+            .map(|s| (*s).to_owned())
+            .collect()
     } else {
         ctx.settings.target_platforms.clone()
     };
@@ -124,8 +134,13 @@ fn fixes(ctx: &Context<'_, '_>, lowering: &Lowering<'_>) -> Vec<Fix> {
             LoweringKind::TracedLower => {
                 // Replace an explicit `lowering_platforms=None`, else add the keyword.
                 match lowering.platforms_arg {
-                    Some((_, value_node)) => Some(Edit { span: value_node.byte_range(), text: value.clone() }),
-                    None => insert_keyword(lowering.call, src, &format!("lowering_platforms={value}")),
+                    Some((_, value_node)) => Some(Edit {
+                        span: value_node.byte_range(),
+                        text: value.clone(),
+                    }),
+                    None => {
+                        insert_keyword(lowering.call, src, &format!("lowering_platforms={value}"))
+                    }
                 }
             }
             // `jit(f).lower(x)` has no lowering_platforms: go through trace.

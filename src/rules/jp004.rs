@@ -3,7 +3,7 @@
 
 use super::{Context, Rule, RuleMeta};
 use crate::diagnostic::{Finding, Severity};
-use crate::semantic::{LoweringKind, ReqKind};
+use crate::semantic::{Guard, LoweringKind, ReqKind};
 
 pub struct Jp004;
 
@@ -57,24 +57,29 @@ impl Rule for Jp004 {
 
     fn check(&self, ctx: &Context<'_, '_>, out: &mut Vec<Finding>) {
         for lowering in ctx.lowerings {
-            let platforms = match (lowering.platforms(), lowering.kind) {
-                (Some(p), _) => p,
-                // export supplies the host's platform itself.
-                (None, LoweringKind::Export) if lowering.uses_host_platform() => Vec::new(),
-                _ => continue,
-            };
+            // Lowering platforms must be supplied: explicitly, by export (always),
+            // or inferred from the context mesh's abstract device.
+            let supplied = lowering.platforms().is_some()
+                || lowering.kind == LoweringKind::Export
+                || (lowering.platforms_missing() && lowering.context_has_device());
+            if !supplied {
+                continue;
+            }
             let mesh = ctx.module.mesh_use(lowering);
             if !(mesh.abstract_mesh && !mesh.concrete && !mesh.unknown) {
                 continue;
             }
-            let kept = |r: &crate::semantic::Requirement| {
-                if platforms.is_empty() {
-                    r.guards.is_empty()
-                } else {
-                    r.kept_for(&platforms) == Some(true)
-                }
+            // The device check scans the whole jaxpr before lowering, so
+            // `platform_dependent` branches do not hide a callback; only code
+            // that is not traced at all (a host-dependent branch) is skipped.
+            let kept = |r: &crate::semantic::Requirement| !r.guards.contains(&Guard::HostDependent);
+            let Some(req) = lowering
+                .reqs
+                .iter()
+                .find(|r| r.kind.requires_devices() && kept(r))
+            else {
+                continue;
             };
-            let Some(req) = lowering.reqs.iter().find(|r| r.kind.requires_devices() && kept(r)) else { continue };
             let api = match &req.kind {
                 ReqKind::HostCallback { api } => (*api).to_owned(),
                 ReqKind::DevicePrimitive { api } => api.clone(),
@@ -83,9 +88,14 @@ impl Rule for Jp004 {
             out.push(Finding {
                 code: META.code,
                 severity: META.severity,
-                message: format!("{} (`{api}` needs devices; the computation only has an AbstractMesh)", META.template),
+                message: format!(
+                    "{} (`{api}` needs devices; the computation only has an AbstractMesh)",
+                    META.template
+                ),
                 span: lowering.anchor.clone(),
-                related: vec![ctx.related_req(req, format!("`{api}` requires devices during lowering"))],
+                related: vec![
+                    ctx.related_req(req, format!("`{api}` requires devices during lowering"))
+                ],
                 fixes: Vec::new(),
             });
         }

@@ -60,8 +60,13 @@ impl Rule for Jp005 {
     fn check(&self, ctx: &Context<'_, '_>, out: &mut Vec<Finding>) {
         let src = ctx.src();
         for lowering in ctx.lowerings {
-            let Some((keyword, value)) = lowering.platforms_arg else { continue };
-            let keyword_name = keyword.child_by_field_name("name").map(|n| text(n, src)).unwrap_or("lowering_platforms");
+            let Some((keyword, value)) = lowering.platforms_arg else {
+                continue;
+            };
+            let keyword_name = keyword
+                .child_by_field_name("name")
+                .map(|n| text(n, src))
+                .unwrap_or("lowering_platforms");
             let inner = unparenthesize(value);
             let is_literal = matches!(inner.kind(), "string" | "list");
             let (message, replacement) = match (&lowering.platforms, lowering.kind) {
@@ -84,7 +89,11 @@ impl Rule for Jp005 {
                         "TypeError: unhashable type: 'list' ({keyword_name} of `Traced.lower` must be a tuple, got {})",
                         text(value, src)
                     );
-                    let replacement = if is_literal { tuple_source(items) } else { format!("tuple({})", text(inner, src)) };
+                    let replacement = if is_literal {
+                        tuple_source(items)
+                    } else {
+                        format!("tuple({})", text(inner, src))
+                    };
                     (message, replacement)
                 }
                 _ => continue,
@@ -97,7 +106,10 @@ impl Rule for Jp005 {
                 related: Vec::new(),
                 fixes: vec![Fix {
                     title: format!("Use a tuple: {keyword_name}={replacement}"),
-                    edits: vec![Edit { span: value.byte_range(), text: replacement }],
+                    edits: vec![Edit {
+                        span: value.byte_range(),
+                        text: replacement,
+                    }],
                     applicability: Applicability::Safe,
                 }],
             });

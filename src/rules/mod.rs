@@ -33,7 +33,10 @@ pub struct RuleMeta {
 
 impl RuleMeta {
     pub fn url(&self) -> String {
-        format!("https://github.com/jax-lsp/jax-lsp/blob/main/docs/rules.md#{}", self.code.to_ascii_lowercase())
+        format!(
+            "https://github.com/jax-lsp/jax-lsp/blob/main/docs/rules.md#{}",
+            self.code.to_ascii_lowercase()
+        )
     }
 }
 
@@ -53,14 +56,22 @@ impl<'t> Context<'_, 't> {
     /// Related information pointing at a requirement (possibly in another file).
     pub fn related_req(&self, req: &Requirement, message: impl Into<String>) -> Related {
         Related {
-            file: req.file.as_ref().map(|f| f.to_path_buf()).filter(|f| f.as_path() != self.file),
+            file: req
+                .file
+                .as_ref()
+                .map(|f| f.to_path_buf())
+                .filter(|f| f.as_path() != self.file),
             span: req.span.clone(),
             message: message.into(),
         }
     }
 
     pub fn related_here(&self, node: Node<'_>, message: impl Into<String>) -> Related {
-        Related { file: None, span: node.byte_range(), message: message.into() }
+        Related {
+            file: None,
+            span: node.byte_range(),
+            message: message.into(),
+        }
     }
 
     /// True if a requirement is in the file being checked (fixes may edit it).
@@ -76,11 +87,20 @@ pub trait Rule: Sync {
 
 /// All rules, in code order.
 pub fn all() -> &'static [&'static dyn Rule] {
-    &[&jp001::Jp001, &jp002::Jp002, &jp003::Jp003, &jp004::Jp004, &jp005::Jp005]
+    &[
+        &jp001::Jp001,
+        &jp002::Jp002,
+        &jp003::Jp003,
+        &jp004::Jp004,
+        &jp005::Jp005,
+    ]
 }
 
 pub fn by_code(code: &str) -> Option<&'static dyn Rule> {
-    all().iter().copied().find(|r| r.meta().code.eq_ignore_ascii_case(code))
+    all()
+        .iter()
+        .copied()
+        .find(|r| r.meta().code.eq_ignore_ascii_case(code))
 }
 
 /// `("cpu",)` / `("tpu", "cuda")` as Python source.

@@ -53,9 +53,15 @@ impl Lowering<'_> {
     /// JAX mangles (a bare string) or rejects (a list in `Traced.lower`).
     pub fn platforms(&self) -> Option<Vec<String>> {
         match (&self.platforms, self.kind) {
-            (PlatformsValue::Tuple(v), LoweringKind::TracedLower | LoweringKind::Export) if !v.is_empty() => Some(v.clone()),
+            (PlatformsValue::Tuple(v), LoweringKind::TracedLower | LoweringKind::Export)
+                if !v.is_empty() =>
+            {
+                Some(v.clone())
+            }
             (PlatformsValue::List(v), LoweringKind::Export) if !v.is_empty() => Some(v.clone()),
-            (PlatformsValue::Default, LoweringKind::TracedLower | LoweringKind::JitLower) => self.context_platform().map(|p| vec![p]),
+            (PlatformsValue::Default, LoweringKind::TracedLower | LoweringKind::JitLower) => {
+                self.context_platform().map(|p| vec![p])
+            }
             _ => None,
         }
     }
@@ -76,7 +82,10 @@ impl Lowering<'_> {
             return None;
         }
         match &self.context {
-            ContextMesh::Abstract(AbstractMeshInfo { device_platform: Some(p), .. }) if !p.is_empty() => Some(p.clone()),
+            ContextMesh::Abstract(AbstractMeshInfo {
+                device_platform: Some(p),
+                ..
+            }) if !p.is_empty() => Some(p.clone()),
             _ => None,
         }
     }
@@ -84,7 +93,13 @@ impl Lowering<'_> {
     /// True if the context mesh has an abstract device, from which
     /// `Traced.lower` takes the platform (E3 is then impossible).
     pub fn context_has_device(&self) -> bool {
-        matches!(self.context, ContextMesh::Abstract(AbstractMeshInfo { device_platform: Some(_), .. }))
+        matches!(
+            self.context,
+            ContextMesh::Abstract(AbstractMeshInfo {
+                device_platform: Some(_),
+                ..
+            })
+        )
     }
 
     /// True if no `lowering_platforms` reaches `lower_sharding_computation`
@@ -119,11 +134,21 @@ impl<'t> Module<'t> {
         out
     }
 
-    fn lowering_at(&self, call: Node<'t>, scope: ScopeId, file: &Path, resolver: Option<&dyn Resolver>) -> Option<Lowering<'t>> {
+    fn lowering_at(
+        &self,
+        call: Node<'t>,
+        scope: ScopeId,
+        file: &Path,
+        resolver: Option<&dyn Resolver>,
+    ) -> Option<Lowering<'t>> {
         let func = call.child_by_field_name("function")?;
         let args = Args::of(call, self.src);
-        let (kind, anchor, jitted, receiver, trace_args, platforms_key) = if func.kind() == "attribute"
-            && func.child_by_field_name("attribute").map(|a| text(a, self.src)) == Some("lower")
+        let (kind, anchor, jitted, receiver, trace_args, platforms_key) = if func.kind()
+            == "attribute"
+            && func
+                .child_by_field_name("attribute")
+                .map(|a| text(a, self.src))
+                == Some("lower")
         {
             let anchor = func.child_by_field_name("attribute")?.byte_range();
             let receiver = func.child_by_field_name("object")?;
@@ -131,14 +156,33 @@ impl<'t> Module<'t> {
                 Some((jit_expr, trace_call, trace_scope)) => {
                     let jitted = self.eval_jitted(jit_expr, trace_scope);
                     let trace_args = Args::of(trace_call, self.src).positional;
-                    (LoweringKind::TracedLower, anchor, jitted, Some((jit_expr, trace_scope)), trace_args, "lowering_platforms")
+                    (
+                        LoweringKind::TracedLower,
+                        anchor,
+                        jitted,
+                        Some((jit_expr, trace_scope)),
+                        trace_args,
+                        "lowering_platforms",
+                    )
                 }
                 None => match self.eval_jitted(receiver, scope) {
-                    Some(jitted) => (LoweringKind::JitLower, anchor, Some(jitted), Some((receiver, scope)), args.positional.clone(), ""),
+                    Some(jitted) => (
+                        LoweringKind::JitLower,
+                        anchor,
+                        Some(jitted),
+                        Some((receiver, scope)),
+                        args.positional.clone(),
+                        "",
+                    ),
                     // `Traced.lower` is the only `.lower` taking this keyword.
-                    None if args.keyword("lowering_platforms").is_some() => {
-                        (LoweringKind::TracedLower, anchor, None, None, Vec::new(), "lowering_platforms")
-                    }
+                    None if args.keyword("lowering_platforms").is_some() => (
+                        LoweringKind::TracedLower,
+                        anchor,
+                        None,
+                        None,
+                        Vec::new(),
+                        "lowering_platforms",
+                    ),
                     None => return None,
                 },
             }
@@ -147,20 +191,34 @@ impl<'t> Module<'t> {
                 "attribute" => func.child_by_field_name("attribute")?.byte_range(),
                 _ => func.byte_range(),
             };
-            let target = args.positional.first().copied().or_else(|| args.keyword("fun_jit"));
+            let target = args
+                .positional
+                .first()
+                .copied()
+                .or_else(|| args.keyword("fun_jit"));
             let jitted = target.and_then(|t| self.eval_jitted(t, scope));
             let trace_args = call
                 .parent()
                 .filter(|p| p.kind() == "call")
                 .map(|outer| Args::of(outer, self.src).positional)
                 .unwrap_or_default();
-            (LoweringKind::Export, anchor, jitted, target.map(|t| (t, scope)), trace_args, "platforms")
+            (
+                LoweringKind::Export,
+                anchor,
+                jitted,
+                target.map(|t| (t, scope)),
+                trace_args,
+                "platforms",
+            )
         } else {
             return None;
         };
 
         let platforms_arg = (!platforms_key.is_empty())
-            .then(|| args.keyword_arg(platforms_key).zip(args.keyword(platforms_key)))
+            .then(|| {
+                args.keyword_arg(platforms_key)
+                    .zip(args.keyword(platforms_key))
+            })
             .flatten();
         let platforms = match platforms_arg {
             Some((_, value)) => self.eval_platforms(value, scope),
@@ -183,20 +241,31 @@ impl<'t> Module<'t> {
     }
 
     /// `J.trace(args)` or a name bound to it -> (J, the trace call, scope).
-    fn traced_receiver(&self, receiver: Node<'t>, scope: ScopeId) -> Option<(Node<'t>, Node<'t>, ScopeId)> {
+    fn traced_receiver(
+        &self,
+        receiver: Node<'t>,
+        scope: ScopeId,
+    ) -> Option<(Node<'t>, Node<'t>, ScopeId)> {
         let mut current = (unparenthesize(receiver), scope);
         for _ in 0..4 {
             let (node, node_scope) = current;
             match node.kind() {
                 "call" => {
                     let func = node.child_by_field_name("function")?;
-                    if func.kind() == "attribute" && func.child_by_field_name("attribute").map(|a| text(a, self.src)) == Some("trace") {
+                    if func.kind() == "attribute"
+                        && func
+                            .child_by_field_name("attribute")
+                            .map(|a| text(a, self.src))
+                            == Some("trace")
+                    {
                         return Some((func.child_by_field_name("object")?, node, node_scope));
                     }
                     return None;
                 }
                 "identifier" => match self.binding_at(node_scope, text(node, self.src), node)? {
-                    Binding::Value { value, scope, .. } => current = (unparenthesize(*value), *scope),
+                    Binding::Value { value, scope, .. } => {
+                        current = (unparenthesize(*value), *scope)
+                    }
                     _ => return None,
                 },
                 _ => return None,
@@ -205,15 +274,25 @@ impl<'t> Module<'t> {
         None
     }
 
-    fn lowering_seeds(&self, jitted: Option<&Jitted<'t>>, receiver: Option<(Node<'t>, ScopeId)>) -> Vec<(Target, Vec<super::Guard>)> {
+    fn lowering_seeds(
+        &self,
+        jitted: Option<&Jitted<'t>>,
+        receiver: Option<(Node<'t>, ScopeId)>,
+    ) -> Vec<(Target, Vec<super::Guard>)> {
         let targets = match jitted {
             Some(j) => match j.target {
-                Some(t) if matches!(t.kind(), "function_definition") => self.scope_of_def(t).map(Target::Local).into_iter().collect(),
+                Some(t) if matches!(t.kind(), "function_definition") => self
+                    .scope_of_def(t)
+                    .map(Target::Local)
+                    .into_iter()
+                    .collect(),
                 Some(t) => self.value_targets(t, j.scope, 0),
                 None => Vec::new(),
             },
             // An imported jitted function: follow the name.
-            None => receiver.map(|(r, s)| self.resolve_ref(r, s, 0)).unwrap_or_default(),
+            None => receiver
+                .map(|(r, s)| self.resolve_ref(r, s, 0))
+                .unwrap_or_default(),
         };
         targets.into_iter().map(|t| (t, Vec::new())).collect()
     }
@@ -226,8 +305,20 @@ impl<'t> Module<'t> {
             if parent.id() == stop {
                 break;
             }
-            if parent.kind() == "with_statement" && !parent.child_by_field_name("body").is_none_or(|b| b.start_byte() > node.start_byte()) {
-                for (item, _) in self.with_items.iter().filter(|(item, _)| item.start_byte() >= parent.start_byte() && item.end_byte() <= parent.end_byte()).rev() {
+            if parent.kind() == "with_statement"
+                && !parent
+                    .child_by_field_name("body")
+                    .is_none_or(|b| b.start_byte() > node.start_byte())
+            {
+                for (item, _) in self
+                    .with_items
+                    .iter()
+                    .filter(|(item, _)| {
+                        item.start_byte() >= parent.start_byte()
+                            && item.end_byte() <= parent.end_byte()
+                    })
+                    .rev()
+                {
                     if let Some(mesh) = self.with_item_mesh(*item, scope) {
                         return mesh;
                     }
@@ -245,7 +336,11 @@ impl<'t> Module<'t> {
             match self.callee(item, scope).as_deref() {
                 Some(names::USE_ABSTRACT_MESH) => {
                     let args = Args::of(item, self.src);
-                    let mesh = args.positional.first().copied().or_else(|| args.keyword("mesh"))?;
+                    let mesh = args
+                        .positional
+                        .first()
+                        .copied()
+                        .or_else(|| args.keyword("mesh"))?;
                     return Some(match self.eval_mesh(mesh, scope) {
                         MeshValue::Abstract(info) => ContextMesh::Abstract(info),
                         MeshValue::Concrete => ContextMesh::Concrete,
@@ -253,7 +348,9 @@ impl<'t> Module<'t> {
                     });
                 }
                 Some(names::SET_MESH) => return Some(ContextMesh::Concrete),
-                Some(path) if path.starts_with("jax.sharding.") && path.ends_with("mesh") => return Some(ContextMesh::Unknown),
+                Some(path) if path.starts_with("jax.sharding.") && path.ends_with("mesh") => {
+                    return Some(ContextMesh::Unknown)
+                }
                 _ => return None,
             }
         }
@@ -281,7 +378,11 @@ impl<'t> Module<'t> {
                 use_.concrete_mesh = true;
             }
         }
-        let mut out = MeshUse { abstract_mesh: use_.abstract_mesh, concrete: use_.concrete_mesh, unknown: use_.unknown };
+        let mut out = MeshUse {
+            abstract_mesh: use_.abstract_mesh,
+            concrete: use_.concrete_mesh,
+            unknown: use_.unknown,
+        };
         for arg in &lowering.trace_args {
             match self.arg_kind(*arg, lowering.scope) {
                 ArgKind::Abstract(s) => {
@@ -322,7 +423,11 @@ impl<'t> Module<'t> {
                             None => ArgKind::Abstract(ShardingUse::default()),
                         };
                     }
-                    if callee == names::DEVICE_PUT || callee.starts_with("jax.numpy.") || callee.starts_with("numpy.") || callee.starts_with("jax.random.") {
+                    if callee == names::DEVICE_PUT
+                        || callee.starts_with("jax.numpy.")
+                        || callee.starts_with("numpy.")
+                        || callee.starts_with("jax.random.")
+                    {
                         return ArgKind::Concrete;
                     }
                     return ArgKind::Other;
@@ -348,8 +453,20 @@ enum ArgKind {
 
 /// Array constructors that run eagerly (and so need devices) outside a trace.
 const EAGER_OPS: &[&str] = &[
-    "zeros", "ones", "full", "empty", "arange", "linspace", "eye", "identity", "array", "asarray", "zeros_like",
-    "ones_like", "full_like", "empty_like",
+    "zeros",
+    "ones",
+    "full",
+    "empty",
+    "arange",
+    "linspace",
+    "eye",
+    "identity",
+    "array",
+    "asarray",
+    "zeros_like",
+    "ones_like",
+    "full_like",
+    "empty_like",
 ];
 
 impl<'t> Module<'t> {
@@ -362,14 +479,22 @@ impl<'t> Module<'t> {
         }
         let mut traced: Option<std::collections::HashSet<ScopeId>> = None;
         for site in &self.calls {
-            let Some(callee) = self.callee(site.node, site.scope) else { continue };
-            let Some(op) = callee.strip_prefix("jax.numpy.") else { continue };
+            let Some(callee) = self.callee(site.node, site.scope) else {
+                continue;
+            };
+            let Some(op) = callee.strip_prefix("jax.numpy.") else {
+                continue;
+            };
             if !EAGER_OPS.contains(&op) {
                 continue;
             }
             let context = self.context_mesh(site.node, site.scope);
-            let ContextMesh::Abstract(info) = &context else { continue };
-            if info.device_platform.is_some() || !info.has_explicit_axis {
+            let ContextMesh::Abstract(info) = &context else {
+                continue;
+            };
+            // Eager dispatch does not take the platform from an abstract
+            // device (only `Traced.lower` does): any Explicit axis raises.
+            if !info.has_explicit_axis {
                 continue;
             }
             let traced = traced.get_or_insert_with(|| self.traced_scopes());
@@ -391,11 +516,18 @@ impl<'t> Module<'t> {
             }
         }
         for site in &self.calls {
-            if !self.callee(site.node, site.scope).is_some_and(|c| c.starts_with("jax.")) {
+            if !self
+                .callee(site.node, site.scope)
+                .is_some_and(|c| c.starts_with("jax."))
+            {
                 continue;
             }
             let args = Args::of(site.node, self.src);
-            for arg in args.positional.iter().chain(args.keywords.iter().map(|(_, v, _)| v)) {
+            for arg in args
+                .positional
+                .iter()
+                .chain(args.keywords.iter().map(|(_, v, _)| v))
+            {
                 seeds.extend(self.resolve_ref(*arg, site.scope, 0));
             }
         }
@@ -410,7 +542,9 @@ impl<'t> Module<'t> {
                         self.scopes
                             .iter()
                             .enumerate()
-                            .filter(|(_, s)| s.parent == Some(id) && s.kind != super::ScopeKind::Class)
+                            .filter(|(_, s)| {
+                                s.parent == Some(id) && s.kind != super::ScopeKind::Class
+                            })
                             .map(|(child, _)| Target::Local(child)),
                     );
                 }

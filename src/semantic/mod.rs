@@ -84,7 +84,10 @@ impl<'t> Scope<'t> {
                 }
                 "default_parameter" | "typed_default_parameter" => {
                     if let Some(name) = param.child_by_field_name("name") {
-                        out.push((text(name, src).to_owned(), param.child_by_field_name("value")));
+                        out.push((
+                            text(name, src).to_owned(),
+                            param.child_by_field_name("value"),
+                        ));
                     }
                 }
                 // *args, **kwargs, / and * markers: not addressable by name here.
@@ -103,9 +106,17 @@ pub enum Binding<'t> {
     /// A `def` or `class` (the scope it opens).
     Def(ScopeId),
     /// An assignment; the value is evaluated in `scope`.
-    Value { value: Node<'t>, scope: ScopeId, target: Node<'t> },
+    Value {
+        value: Node<'t>,
+        scope: ScopeId,
+        target: Node<'t>,
+    },
     /// A parameter of the function scope `scope`, at position `index`.
-    Param { scope: ScopeId, index: usize, default: Option<Node<'t>> },
+    Param {
+        scope: ScopeId,
+        index: usize,
+        default: Option<Node<'t>>,
+    },
     /// Bound in a way we do not follow (loop targets, unpacking).
     Opaque(Node<'t>),
 }
@@ -192,7 +203,9 @@ impl<'t> Module<'t> {
                         self.bind(scope, &first, Binding::Import(first.clone()));
                     }
                 }
-            } else if let (Some(from), Some(name)) = (get(Capture::FromModule), get(Capture::FromName)) {
+            } else if let (Some(from), Some(name)) =
+                (get(Capture::FromModule), get(Capture::FromName))
+            {
                 let scope = self.scope_at(from);
                 let module = text(from, src);
                 let name_text = text(name, src);
@@ -201,7 +214,9 @@ impl<'t> Module<'t> {
                 } else {
                     format!("{module}.{name_text}")
                 };
-                let local = get(Capture::FromAlias).map(|a| text(a, src)).unwrap_or(name_text);
+                let local = get(Capture::FromAlias)
+                    .map(|a| text(a, src))
+                    .unwrap_or(name_text);
                 self.bind(scope, local, Binding::Import(path));
             } else if let Some(node) = get(Capture::Function) {
                 self.add_scope(node, ScopeKind::Function);
@@ -209,7 +224,9 @@ impl<'t> Module<'t> {
                 self.add_scope(node, ScopeKind::Class);
             } else if let Some(node) = get(Capture::Lambda) {
                 self.add_scope(node, ScopeKind::Lambda);
-            } else if let (Some(target), Some(value)) = (get(Capture::BindingTarget), get(Capture::BindingValue)) {
+            } else if let (Some(target), Some(value)) =
+                (get(Capture::BindingTarget), get(Capture::BindingValue))
+            {
                 let scope = self.scope_at(target);
                 self.bind_target(scope, target, Some(value));
             } else if let Some(target) = get(Capture::LoopTarget) {
@@ -259,25 +276,48 @@ impl<'t> Module<'t> {
         let params = self.scopes[id].params(self.src);
         for (index, (param, default)) in params.into_iter().enumerate() {
             if !param.is_empty() {
-                self.bind(id, &param, Binding::Param { scope: id, index, default });
+                self.bind(
+                    id,
+                    &param,
+                    Binding::Param {
+                        scope: id,
+                        index,
+                        default,
+                    },
+                );
             }
         }
     }
 
     fn bind(&mut self, scope: ScopeId, name: &str, binding: Binding<'t>) {
-        self.bindings.entry((scope, name.to_owned())).or_default().push(binding);
+        self.bindings
+            .entry((scope, name.to_owned()))
+            .or_default()
+            .push(binding);
     }
 
     fn bind_target(&mut self, scope: ScopeId, target: Node<'t>, value: Option<Node<'t>>) {
         match (target.kind(), value) {
             ("identifier", Some(value)) => {
                 let name = text(target, self.src).to_owned();
-                self.bind(scope, &name, Binding::Value { value, scope, target });
+                self.bind(
+                    scope,
+                    &name,
+                    Binding::Value {
+                        value,
+                        scope,
+                        target,
+                    },
+                );
                 if self.scopes[scope].kind == ScopeKind::Class {
                     self.attributes
                         .entry((scope, name))
                         .or_default()
-                        .push(Binding::Value { value, scope, target });
+                        .push(Binding::Value {
+                            value,
+                            scope,
+                            target,
+                        });
                 }
             }
             ("identifier", None) => {
@@ -286,12 +326,15 @@ impl<'t> Module<'t> {
             }
             ("attribute", _) => {
                 // `self.x = v` inside a method binds attribute `x` of the class.
-                let (Some(object), Some(attr)) =
-                    (target.child_by_field_name("object"), target.child_by_field_name("attribute"))
-                else {
+                let (Some(object), Some(attr)) = (
+                    target.child_by_field_name("object"),
+                    target.child_by_field_name("attribute"),
+                ) else {
                     return;
                 };
-                let Some(class) = self.scopes[scope].class else { return };
+                let Some(class) = self.scopes[scope].class else {
+                    return;
+                };
                 let is_self = self.scopes[scope]
                     .params(self.src)
                     .first()
@@ -300,7 +343,11 @@ impl<'t> Module<'t> {
                     return;
                 }
                 let binding = match value {
-                    Some(value) => Binding::Value { value, scope, target },
+                    Some(value) => Binding::Value {
+                        value,
+                        scope,
+                        target,
+                    },
                     None => Binding::Opaque(target),
                 };
                 self.attributes
@@ -315,7 +362,15 @@ impl<'t> Module<'t> {
                     if node.kind() == "identifier" {
                         let name = text(node, self.src).to_owned();
                         self.bind(scope, &name, Binding::Opaque(node));
-                    } else if matches!(node.kind(), "pattern_list" | "tuple_pattern" | "list_pattern" | "list_splat_pattern" | "tuple" | "list") {
+                    } else if matches!(
+                        node.kind(),
+                        "pattern_list"
+                            | "tuple_pattern"
+                            | "list_pattern"
+                            | "list_splat_pattern"
+                            | "tuple"
+                            | "list"
+                    ) {
                         let mut cursor = node.walk();
                         stack.extend(node.named_children(&mut cursor));
                     }
@@ -329,7 +384,10 @@ impl<'t> Module<'t> {
     pub fn scope_at(&self, node: Node<'t>) -> ScopeId {
         let mut child = node;
         while let Some(parent) = child.parent() {
-            if matches!(parent.kind(), "function_definition" | "class_definition" | "lambda") {
+            if matches!(
+                parent.kind(),
+                "function_definition" | "class_definition" | "lambda"
+            ) {
                 let in_body = parent
                     .child_by_field_name("body")
                     .is_some_and(|body| body.id() == child.id());
@@ -370,12 +428,20 @@ impl<'t> Module<'t> {
     /// The binding that `name` has at `use_node` in `scope`, when one can be
     /// chosen: the last straight-line assignment before the use in the same
     /// scope, or the only binding. `None` means unknown or ambiguous.
-    pub fn binding_at(&self, scope: ScopeId, name: &str, use_node: Node<'t>) -> Option<&Binding<'t>> {
+    pub fn binding_at(
+        &self,
+        scope: ScopeId,
+        name: &str,
+        use_node: Node<'t>,
+    ) -> Option<&Binding<'t>> {
         let found = self.lookup(scope, name)?;
         if found.len() == 1 {
             return found.first();
         }
-        let same_scope = self.bindings.get(&(scope, name.to_owned())).is_some_and(|b| std::ptr::eq(b.as_slice(), found));
+        let same_scope = self
+            .bindings
+            .get(&(scope, name.to_owned()))
+            .is_some_and(|b| std::ptr::eq(b.as_slice(), found));
         if !same_scope {
             return None;
         }
@@ -385,7 +451,9 @@ impl<'t> Module<'t> {
             .collect();
         let last = *before.last()?;
         match last {
-            Binding::Value { target, .. } if self.is_straight_line(*target, scope, use_node) => Some(last),
+            Binding::Value { target, .. } if self.is_straight_line(*target, scope, use_node) => {
+                Some(last)
+            }
             _ => None,
         }
     }
@@ -401,8 +469,16 @@ impl<'t> Module<'t> {
             }
             if matches!(
                 parent.kind(),
-                "if_statement" | "elif_clause" | "else_clause" | "for_statement" | "while_statement" | "try_statement" | "except_clause" | "match_statement"
-            ) && !(parent.start_byte() <= use_node.start_byte() && use_node.end_byte() <= parent.end_byte())
+                "if_statement"
+                    | "elif_clause"
+                    | "else_clause"
+                    | "for_statement"
+                    | "while_statement"
+                    | "try_statement"
+                    | "except_clause"
+                    | "match_statement"
+            ) && !(parent.start_byte() <= use_node.start_byte()
+                && use_node.end_byte() <= parent.end_byte())
             {
                 return false;
             }
@@ -459,7 +535,9 @@ impl<'t> Module<'t> {
         let mut cursor = supers.walk();
         for base in supers.named_children(&mut cursor) {
             if base.kind() == "identifier" {
-                if let Some(Binding::Def(id)) = self.binding_at(scope.parent.unwrap_or(0), text(base, self.src), base) {
+                if let Some(Binding::Def(id)) =
+                    self.binding_at(scope.parent.unwrap_or(0), text(base, self.src), base)
+                {
                     if self.scopes[*id].kind == ScopeKind::Class {
                         out.push(*id);
                     }
@@ -494,7 +572,8 @@ impl<'t> Module<'t> {
                 Binding::Value { value, scope, .. } => {
                     // `jit = jax.jit` style re-bindings of an API object.
                     let value = unparenthesize(*value);
-                    if matches!(value.kind(), "identifier" | "attribute") && value.id() != node.id() {
+                    if matches!(value.kind(), "identifier" | "attribute") && value.id() != node.id()
+                    {
                         self.canonical(value, *scope)
                     } else {
                         None
@@ -523,7 +602,9 @@ impl<'t> Module<'t> {
     pub fn local_name_of(&self, path: &str) -> Option<String> {
         self.bindings.iter().find_map(|((scope, name), bindings)| {
             (*scope == MODULE_SCOPE
-                && bindings.iter().any(|b| matches!(b, Binding::Import(p) if p == path)))
+                && bindings
+                    .iter()
+                    .any(|b| matches!(b, Binding::Import(p) if p == path)))
             .then(|| name.clone())
         })
     }
@@ -543,7 +624,11 @@ pub struct Args<'t> {
 
 impl<'t> Args<'t> {
     pub fn of(call: Node<'t>, src: &str) -> Args<'t> {
-        let mut args = Args { positional: Vec::new(), keywords: Vec::new(), has_splat: false };
+        let mut args = Args {
+            positional: Vec::new(),
+            keywords: Vec::new(),
+            has_splat: false,
+        };
         let Some(list) = call.child_by_field_name("arguments") else {
             return args;
         };
@@ -551,7 +636,10 @@ impl<'t> Args<'t> {
         for arg in list.named_children(&mut cursor) {
             match arg.kind() {
                 "keyword_argument" => {
-                    if let (Some(name), Some(value)) = (arg.child_by_field_name("name"), arg.child_by_field_name("value")) {
+                    if let (Some(name), Some(value)) = (
+                        arg.child_by_field_name("name"),
+                        arg.child_by_field_name("value"),
+                    ) {
                         args.keywords.push((text(name, src).to_owned(), value, arg));
                     }
                 }
@@ -564,11 +652,17 @@ impl<'t> Args<'t> {
     }
 
     pub fn keyword(&self, name: &str) -> Option<Node<'t>> {
-        self.keywords.iter().find(|(n, _, _)| n == name).map(|(_, v, _)| *v)
+        self.keywords
+            .iter()
+            .find(|(n, _, _)| n == name)
+            .map(|(_, v, _)| *v)
     }
 
     pub fn keyword_arg(&self, name: &str) -> Option<Node<'t>> {
-        self.keywords.iter().find(|(n, _, _)| n == name).map(|(_, _, a)| *a)
+        self.keywords
+            .iter()
+            .find(|(n, _, _)| n == name)
+            .map(|(_, _, a)| *a)
     }
 }
 

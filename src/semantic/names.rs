@@ -8,9 +8,18 @@
 pub fn canonicalize(path: &str) -> std::borrow::Cow<'_, str> {
     // Longest-prefix aliases: a module (or object) reachable under two names.
     const PREFIXES: &[(&str, &str)] = &[
-        ("jax._src.pallas.mosaic.core.", "jax.experimental.pallas.tpu."),
-        ("jax._src.pallas.triton.core.", "jax.experimental.pallas.triton."),
-        ("jax._src.pallas.mosaic_gpu.core.", "jax.experimental.pallas.mosaic_gpu."),
+        (
+            "jax._src.pallas.mosaic.core.",
+            "jax.experimental.pallas.tpu.",
+        ),
+        (
+            "jax._src.pallas.triton.core.",
+            "jax.experimental.pallas.triton.",
+        ),
+        (
+            "jax._src.pallas.mosaic_gpu.core.",
+            "jax.experimental.pallas.mosaic_gpu.",
+        ),
         ("jax._src.pallas.pallas_call.", "jax.experimental.pallas."),
         ("jax._src.pallas.helpers.", "jax.experimental.pallas."),
         ("jax._src.pallas.core.", "jax.experimental.pallas."),
@@ -42,7 +51,10 @@ pub fn canonicalize(path: &str) -> std::borrow::Cow<'_, str> {
         ("jax.experimental.pure_callback", "jax.pure_callback"),
         ("jax.callback.io_callback", "jax.experimental.io_callback"),
         ("jax.io_callback", "jax.experimental.io_callback"),
-        ("jax.experimental.pallas.tpu.TPUCompilerParams", "jax.experimental.pallas.tpu.CompilerParams"),
+        (
+            "jax.experimental.pallas.tpu.TPUCompilerParams",
+            "jax.experimental.pallas.tpu.CompilerParams",
+        ),
     ];
     for (from, to) in EXACT {
         if path == *from {
@@ -145,7 +157,10 @@ mod tests {
             "jax.experimental.pallas.tpu.CompilerParams"
         );
         assert_eq!(canonicalize("jax.P"), "jax.sharding.PartitionSpec");
-        assert_eq!(canonicalize("jax.experimental.export.export"), "jax.export.export");
+        assert_eq!(
+            canonicalize("jax.experimental.export.export"),
+            "jax.export.export"
+        );
         assert_eq!(canonicalize("jax.numpy.zeros"), "jax.numpy.zeros");
         assert_eq!(canonicalize("mypkg.kernels"), "mypkg.kernels");
     }

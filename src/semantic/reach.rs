@@ -16,7 +16,10 @@ use tree_sitter::Node;
 pub enum Guard {
     /// A `lax.platform_dependent` branch. `keys` are the platforms it serves
     /// (empty for `default=`); `others` every platform key of that call.
-    Branch { keys: Vec<String>, others: Vec<String> },
+    Branch {
+        keys: Vec<String>,
+        others: Vec<String>,
+    },
     /// Traced only on some hosts (`if jax.default_backend() == "tpu":`).
     HostDependent,
 }
@@ -60,7 +63,10 @@ pub enum CompilerParams {
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ReqKind {
-    PallasCall { params: CompilerParams, interpret: Interpret },
+    PallasCall {
+        params: CompilerParams,
+        interpret: Interpret,
+    },
     /// A host callback (`jax.pure_callback`, `io_callback`, `jax.debug.print`, ...).
     HostCallback { api: &'static str },
     /// A primitive that needs devices during lowering, other than callbacks.
@@ -142,13 +148,34 @@ fn is_library_path(path: &str) -> bool {
     let root = path.split('.').next().unwrap_or("");
     matches!(
         root,
-        "jax" | "jaxlib" | "numpy" | "np" | "functools" | "math" | "os" | "sys" | "typing" | "dataclasses" | "collections" | "itertools" | "absl" | "flax" | "optax" | "scipy" | "ml_dtypes" | "einops"
+        "jax"
+            | "jaxlib"
+            | "numpy"
+            | "np"
+            | "functools"
+            | "math"
+            | "os"
+            | "sys"
+            | "typing"
+            | "dataclasses"
+            | "collections"
+            | "itertools"
+            | "absl"
+            | "flax"
+            | "optax"
+            | "scipy"
+            | "ml_dtypes"
+            | "einops"
     )
 }
 
 impl<'t> Module<'t> {
     pub(crate) fn scope_facts(&self) -> &[ScopeFacts] {
-        self.scope_facts.get_or_init(|| (0..self.scopes.len()).map(|id| self.build_scope_facts(id)).collect())
+        self.scope_facts.get_or_init(|| {
+            (0..self.scopes.len())
+                .map(|id| self.build_scope_facts(id))
+                .collect()
+        })
     }
 
     fn build_scope_facts(&self, id: ScopeId) -> ScopeFacts {
@@ -157,17 +184,28 @@ impl<'t> Module<'t> {
         // Decorators that make calling the def a requirement.
         for decorator in scope.decorators() {
             let outer = scope.parent.unwrap_or(0);
-            if decorator.kind() == "call" && self.callee(decorator, outer).as_deref() == Some(names::PARTIAL) {
+            if decorator.kind() == "call"
+                && self.callee(decorator, outer).as_deref() == Some(names::PARTIAL)
+            {
                 let args = Args::of(decorator, self.src);
                 if let Some(first) = args.positional.first() {
                     if self.canonical(*first, outer).as_deref() == Some(names::PALLAS_CALL) {
-                        facts.reqs.push(self.pallas_requirement(decorator, &args, outer, Vec::new()));
+                        facts.reqs.push(self.pallas_requirement(
+                            decorator,
+                            &args,
+                            outer,
+                            Vec::new(),
+                        ));
                     }
                 }
             }
-            if self.canonical(decorator, outer).as_deref() == Some("jax.experimental.custom_partitioning.custom_partitioning") {
+            if self.canonical(decorator, outer).as_deref()
+                == Some("jax.experimental.custom_partitioning.custom_partitioning")
+            {
                 facts.reqs.push(Requirement {
-                    kind: ReqKind::DevicePrimitive { api: "custom_partitioning".to_owned() },
+                    kind: ReqKind::DevicePrimitive {
+                        api: "custom_partitioning".to_owned(),
+                    },
                     file: None,
                     span: decorator.byte_range(),
                     detail: None,
@@ -182,11 +220,15 @@ impl<'t> Module<'t> {
             let guards = self.guards_of(call, id);
             match callee.as_deref() {
                 Some(names::PALLAS_CALL) => {
-                    facts.reqs.push(self.pallas_requirement(call, &args, id, guards.clone()));
+                    facts
+                        .reqs
+                        .push(self.pallas_requirement(call, &args, id, guards.clone()));
                 }
                 Some(path) if names::host_callback(path).is_some() => {
                     facts.reqs.push(Requirement {
-                        kind: ReqKind::HostCallback { api: names::host_callback(path).unwrap_or("callback") },
+                        kind: ReqKind::HostCallback {
+                            api: names::host_callback(path).unwrap_or("callback"),
+                        },
                         file: None,
                         span: call.byte_range(),
                         detail: None,
@@ -195,7 +237,9 @@ impl<'t> Module<'t> {
                 }
                 Some(path) if names::requires_devices(path) => {
                     facts.reqs.push(Requirement {
-                        kind: ReqKind::DevicePrimitive { api: path.to_owned() },
+                        kind: ReqKind::DevicePrimitive {
+                            api: path.to_owned(),
+                        },
                         file: None,
                         span: call.byte_range(),
                         detail: None,
@@ -205,8 +249,15 @@ impl<'t> Module<'t> {
                 Some(names::PARTIAL) => {
                     // partial(pl.pallas_call, ...) used as a value (decorators handled above).
                     if let Some(first) = args.positional.first() {
-                        if self.canonical(*first, id).as_deref() == Some(names::PALLAS_CALL) && !self.is_decorator(call) {
-                            facts.reqs.push(self.pallas_requirement(call, &args, id, guards.clone()));
+                        if self.canonical(*first, id).as_deref() == Some(names::PALLAS_CALL)
+                            && !self.is_decorator(call)
+                        {
+                            facts.reqs.push(self.pallas_requirement(
+                                call,
+                                &args,
+                                id,
+                                guards.clone(),
+                            ));
                         }
                     }
                 }
@@ -217,7 +268,11 @@ impl<'t> Module<'t> {
                     facts.edges.push((target, guards.clone()));
                 }
             }
-            for arg in args.positional.iter().chain(args.keywords.iter().map(|(_, v, _)| v)) {
+            for arg in args
+                .positional
+                .iter()
+                .chain(args.keywords.iter().map(|(_, v, _)| v))
+            {
                 let arg_guards = self.guards_of(*arg, id);
                 for target in self.resolve_ref(*arg, id, 0) {
                     facts.edges.push((target, arg_guards.clone()));
@@ -237,7 +292,13 @@ impl<'t> Module<'t> {
         node.parent().is_some_and(|p| p.kind() == "decorator")
     }
 
-    fn pallas_requirement(&self, call: Node<'t>, args: &Args<'t>, scope: ScopeId, guards: Vec<Guard>) -> Requirement {
+    fn pallas_requirement(
+        &self,
+        call: Node<'t>,
+        args: &Args<'t>,
+        scope: ScopeId,
+        guards: Vec<Guard>,
+    ) -> Requirement {
         let params_node = args.keyword("compiler_params");
         let params = match params_node {
             None => CompilerParams::Absent,
@@ -272,7 +333,11 @@ impl<'t> Module<'t> {
                 "call" => {
                     let callee = self.callee(node, scope);
                     return match callee.as_deref() {
-                        Some("dict") | None if node.child_by_field_name("function").is_some_and(|f| text(f, self.src) == "dict") => {
+                        Some("dict") | None
+                            if node
+                                .child_by_field_name("function")
+                                .is_some_and(|f| text(f, self.src) == "dict") =>
+                        {
                             CompilerParams::Dict
                         }
                         Some(path) => names::compiler_params_family(path)
@@ -300,7 +365,9 @@ impl<'t> Module<'t> {
             let (node, scope) = current;
             if node.kind() == "call" {
                 let callee = self.callee(node, scope).unwrap_or_default();
-                return if callee.ends_with("InterpretParams") || callee.ends_with("InterpretGPUParams") {
+                return if callee.ends_with("InterpretParams")
+                    || callee.ends_with("InterpretGPUParams")
+                {
                     Interpret::Callback
                 } else {
                     Interpret::Unknown
@@ -336,18 +403,22 @@ impl<'t> Module<'t> {
                         parent.child_by_field_name("condition")
                     };
                     let in_condition = condition.is_some_and(|c| c.id() == child.id());
-                    if !in_condition && condition.is_some_and(|c| is_host_platform_test(text(c, self.src))) {
+                    if !in_condition
+                        && condition.is_some_and(|c| is_host_platform_test(text(c, self.src)))
+                    {
                         guards.push(Guard::HostDependent);
                     }
                     // An `else` of a host test is host-dependent too.
                     if parent.kind() == "if_statement" {
                         let mut cursor = parent.walk();
-                        let elifs_host = parent.children_by_field_name("alternative", &mut cursor).any(|alt| {
-                            alt.kind() == "elif_clause"
-                                && alt
-                                    .child_by_field_name("condition")
-                                    .is_some_and(|c| is_host_platform_test(text(c, self.src)))
-                        });
+                        let elifs_host = parent
+                            .children_by_field_name("alternative", &mut cursor)
+                            .any(|alt| {
+                                alt.kind() == "elif_clause"
+                                    && alt
+                                        .child_by_field_name("condition")
+                                        .is_some_and(|c| is_host_platform_test(text(c, self.src)))
+                            });
                         if elifs_host && !in_condition {
                             guards.push(Guard::HostDependent);
                         }
@@ -365,7 +436,9 @@ impl<'t> Module<'t> {
     fn branch_guard(&self, keyword: Node<'t>, scope: ScopeId) -> Option<Guard> {
         let list = keyword.parent()?;
         let call = list.parent()?;
-        if call.kind() != "call" || self.callee(call, scope).as_deref() != Some(names::PLATFORM_DEPENDENT) {
+        if call.kind() != "call"
+            || self.callee(call, scope).as_deref() != Some(names::PLATFORM_DEPENDENT)
+        {
             return None;
         }
         let name = text(keyword.child_by_field_name("name")?, self.src);
@@ -376,7 +449,11 @@ impl<'t> Module<'t> {
             .map(|(n, _, _)| n.clone())
             .filter(|n| n != "default")
             .collect();
-        let keys = if name == "default" { Vec::new() } else { vec![name.to_owned()] };
+        let keys = if name == "default" {
+            Vec::new()
+        } else {
+            vec![name.to_owned()]
+        };
         Some(Guard::Branch { keys, others })
     }
 
@@ -388,7 +465,11 @@ impl<'t> Module<'t> {
         }
         let node = unparenthesize(node);
         match node.kind() {
-            "lambda" => self.scope_of_def(node).map(Target::Local).into_iter().collect(),
+            "lambda" => self
+                .scope_of_def(node)
+                .map(Target::Local)
+                .into_iter()
+                .collect(),
             "identifier" => {
                 let Some(binding) = self.binding_at(scope, text(node, self.src), node) else {
                     return Vec::new();
@@ -403,12 +484,17 @@ impl<'t> Module<'t> {
                             vec![Target::External(path.into_owned())]
                         }
                     }
-                    Binding::Value { value, scope, .. } => self.value_targets(*value, *scope, depth + 1),
+                    Binding::Value { value, scope, .. } => {
+                        self.value_targets(*value, *scope, depth + 1)
+                    }
                     _ => Vec::new(),
                 }
             }
             "attribute" => {
-                let (Some(object), Some(attr)) = (node.child_by_field_name("object"), node.child_by_field_name("attribute")) else {
+                let (Some(object), Some(attr)) = (
+                    node.child_by_field_name("object"),
+                    node.child_by_field_name("attribute"),
+                ) else {
                     return Vec::new();
                 };
                 let attr = text(attr, self.src);
@@ -416,7 +502,8 @@ impl<'t> Module<'t> {
                     if let Some(method) = self.method(class, attr) {
                         return self.def_targets(method);
                     }
-                    if let Some([Binding::Value { value, scope, .. }]) = self.attribute(class, attr) {
+                    if let Some([Binding::Value { value, scope, .. }]) = self.attribute(class, attr)
+                    {
                         return self.value_targets(*value, *scope, depth + 1);
                     }
                     return Vec::new();
@@ -441,7 +528,11 @@ impl<'t> Module<'t> {
                     out.extend(self.resolve_ref(func, scope, depth + 1));
                 }
                 let args = Args::of(value, self.src);
-                for arg in args.positional.iter().chain(args.keywords.iter().map(|(_, v, _)| v)) {
+                for arg in args
+                    .positional
+                    .iter()
+                    .chain(args.keywords.iter().map(|(_, v, _)| v))
+                {
                     out.extend(self.resolve_ref(*arg, scope, depth + 1));
                 }
                 out
@@ -492,20 +583,34 @@ impl<'t> Module<'t> {
     }
 
     /// Everything reachable from `seeds`, following imports through `resolver`.
-    pub fn reach(&self, seeds: Vec<(Target, Vec<Guard>)>, file: &Path, resolver: Option<&dyn Resolver>) -> Vec<Requirement> {
+    pub fn reach(
+        &self,
+        seeds: Vec<(Target, Vec<Guard>)>,
+        file: &Path,
+        resolver: Option<&dyn Resolver>,
+    ) -> Vec<Requirement> {
         let local = self.reach_local(seeds);
         let mut reqs = local.reqs;
-        let Some(resolver) = resolver else { return reqs };
+        let Some(resolver) = resolver else {
+            return reqs;
+        };
         let file: Arc<Path> = Arc::from(file);
-        let mut work: Vec<(Arc<Path>, String, Vec<Guard>)> =
-            local.externals.into_iter().map(|(p, g)| (file.clone(), p, g)).collect();
+        let mut work: Vec<(Arc<Path>, String, Vec<Guard>)> = local
+            .externals
+            .into_iter()
+            .map(|(p, g)| (file.clone(), p, g))
+            .collect();
         let mut seen = HashSet::new();
         while let Some((from, path, guards)) = work.pop() {
             if seen.len() > 256 || !seen.insert((from.clone(), path.clone(), guards.clone())) {
                 continue;
             }
-            let Some((summary, name)) = resolver.resolve(&from, &path) else { continue };
-            let Some(function) = summary.functions.get(&name) else { continue };
+            let Some((summary, name)) = resolver.resolve(&from, &path) else {
+                continue;
+            };
+            let Some(function) = summary.functions.get(&name) else {
+                continue;
+            };
             for req in &function.reqs {
                 let mut req = req.clone();
                 req.guards = concat(&guards, &req.guards);
@@ -513,7 +618,11 @@ impl<'t> Module<'t> {
                 reqs.push(req);
             }
             for (next, next_guards) in &function.externals {
-                work.push((summary.file.clone(), next.clone(), concat(&guards, next_guards)));
+                work.push((
+                    summary.file.clone(),
+                    next.clone(),
+                    concat(&guards, next_guards),
+                ));
             }
         }
         dedup(&mut reqs);
@@ -539,7 +648,18 @@ fn dedup(reqs: &mut Vec<Requirement>) {
 /// Does a condition test the host's platform (which makes both branches
 /// host-dependent)?
 fn is_host_platform_test(condition: &str) -> bool {
-    ["default_backend", "test_device_matches", "device_under_test", ".platform", "jax.devices(", "get_backend(", "is_tpu", "is_gpu", "on_tpu", "on_gpu"]
-        .iter()
-        .any(|needle| condition.contains(needle))
+    [
+        "default_backend",
+        "test_device_matches",
+        "device_under_test",
+        ".platform",
+        "jax.devices(",
+        "get_backend(",
+        "is_tpu",
+        "is_gpu",
+        "on_tpu",
+        "on_gpu",
+    ]
+    .iter()
+    .any(|needle| condition.contains(needle))
 }

@@ -32,11 +32,13 @@ impl ModuleSummary {
             .collect();
         for (name, binding) in names {
             let seeds: Vec<Target> = match &binding {
-                Binding::Def(id) if module.scopes[*id].kind == ScopeKind::Class => ["__call__", "__init__"]
-                    .iter()
-                    .filter_map(|m| module.method(*id, m))
-                    .map(Target::Local)
-                    .collect(),
+                Binding::Def(id) if module.scopes[*id].kind == ScopeKind::Class => {
+                    ["__call__", "__init__"]
+                        .iter()
+                        .filter_map(|m| module.method(*id, m))
+                        .map(Target::Local)
+                        .collect()
+                }
                 Binding::Def(id) => vec![Target::Local(*id)],
                 Binding::Value { value, scope, .. } => module.value_targets(*value, *scope, 0),
                 // Re-exports (`from .kernels import matmul` in `__init__.py`).
@@ -58,7 +60,13 @@ impl ModuleSummary {
                     r
                 })
                 .collect();
-            functions.insert(name, FunctionSummary { reqs, externals: reached.externals });
+            functions.insert(
+                name,
+                FunctionSummary {
+                    reqs,
+                    externals: reached.externals,
+                },
+            );
         }
         ModuleSummary { file, functions }
     }
@@ -89,7 +97,10 @@ pub fn candidate_files(from_file: &Path, path: &str) -> Vec<(PathBuf, String)> {
     let mut out = Vec::new();
     let dots = path.chars().take_while(|c| *c == '.').count();
     let rest = &path[dots..];
-    let Some((module, name)) = rest.rsplit_once('.').or(if dots > 0 { Some(("", rest)) } else { None }) else {
+    let Some((module, name)) =
+        rest.rsplit_once('.')
+            .or(if dots > 0 { Some(("", rest)) } else { None })
+    else {
         return out;
     };
     let module_rel: PathBuf = module.split('.').filter(|p| !p.is_empty()).collect();
@@ -101,7 +112,9 @@ pub fn candidate_files(from_file: &Path, path: &str) -> Vec<(PathBuf, String)> {
             out.push((base.join(&module_rel).join("__init__.py"), name.to_owned()));
         }
     };
-    let Some(dir) = from_file.parent() else { return out };
+    let Some(dir) = from_file.parent() else {
+        return out;
+    };
     if dots > 0 {
         let mut base = dir.to_path_buf();
         for _ in 1..dots {
@@ -125,10 +138,19 @@ mod tests {
         let from = Path::new("/w/pkg/model/run.py");
         let abs = candidate_files(from, "pkg.kernels.matmul");
         assert!(abs.contains(&(PathBuf::from("/w/pkg/kernels.py"), "matmul".to_owned())));
-        assert!(abs.contains(&(PathBuf::from("/w/pkg/kernels/__init__.py"), "matmul".to_owned())));
+        assert!(abs.contains(&(
+            PathBuf::from("/w/pkg/kernels/__init__.py"),
+            "matmul".to_owned()
+        )));
         let rel = candidate_files(from, "..kernels.matmul");
-        assert_eq!(rel[0], (PathBuf::from("/w/pkg/kernels.py"), "matmul".to_owned()));
+        assert_eq!(
+            rel[0],
+            (PathBuf::from("/w/pkg/kernels.py"), "matmul".to_owned())
+        );
         let sibling = candidate_files(from, ".ops.k");
-        assert_eq!(sibling[0], (PathBuf::from("/w/pkg/model/ops.py"), "k".to_owned()));
+        assert_eq!(
+            sibling[0],
+            (PathBuf::from("/w/pkg/model/ops.py"), "k".to_owned())
+        );
     }
 }

@@ -102,17 +102,27 @@ impl<'t> Module<'t> {
     /// Follows a name to the value it is bound to, if there is exactly one.
     /// Parameters follow their default only when no call in this module
     /// passes that parameter.
-    pub(crate) fn follow_value(&self, node: Node<'t>, scope: ScopeId) -> Option<(Node<'t>, ScopeId)> {
+    pub(crate) fn follow_value(
+        &self,
+        node: Node<'t>,
+        scope: ScopeId,
+    ) -> Option<(Node<'t>, ScopeId)> {
         match node.kind() {
             "identifier" => match self.binding_at(scope, text(node, self.src), node)? {
                 Binding::Value { value, scope, .. } => Some((*value, *scope)),
-                Binding::Param { scope: fscope, index, default } => {
-                    let default = (*default)?;
+                Binding::Param {
+                    scope: fscope,
+                    index,
+                    default,
+                } => {
                     let def_scope = self.scopes[*fscope].parent.unwrap_or(0);
-                    if self.param_is_passed(*fscope, *index, text(node, self.src)) {
-                        return None;
+                    match self.param_arguments(*fscope, *index, text(node, self.src)) {
+                        // No call passes it: the default applies.
+                        Some(args) if args.is_empty() => default.map(|d| (d, def_scope)),
+                        // Exactly one call site passes it: follow that argument.
+                        Some(args) if args.len() == 1 => Some(args[0]),
+                        _ => None,
                     }
-                    Some((default, def_scope))
                 }
                 _ => None,
             },
@@ -149,13 +159,22 @@ impl<'t> Module<'t> {
         }
     }
 
-    /// True if some call of the function `fscope` in this module passes the
-    /// parameter at `index` (by position or keyword), or could (`*args`).
-    fn param_is_passed(&self, fscope: ScopeId, index: usize, name: &str) -> bool {
+    /// The arguments that calls of the function `fscope` in this module pass
+    /// for the parameter at `index` (by position or keyword), with the scope
+    /// of each call. `None` when some call may pass it invisibly (`*args`).
+    fn param_arguments(
+        &self,
+        fscope: ScopeId,
+        index: usize,
+        name: &str,
+    ) -> Option<Vec<(Node<'t>, ScopeId)>> {
         let def_name = &self.scopes[fscope].name;
         let is_method = self.scopes[fscope].class.is_some();
+        let mut out = Vec::new();
         for site in &self.calls {
-            let Some(callee) = site.node.child_by_field_name("function") else { continue };
+            let Some(callee) = site.node.child_by_field_name("function") else {
+                continue;
+            };
             let callee_name = match callee.kind() {
                 "identifier" => text(callee, self.src),
                 "attribute" => callee
@@ -168,12 +187,39 @@ impl<'t> Module<'t> {
                 continue;
             }
             let args = Args::of(site.node, self.src);
-            let position = if is_method && callee.kind() == "attribute" { index.saturating_sub(1) } else { index };
-            if args.has_splat || args.positional.len() > position || args.keyword(name).is_some() {
-                return true;
+            let position = if is_method && callee.kind() == "attribute" {
+                index.checked_sub(1)?
+            } else {
+                index
+            };
+            if let Some(value) = args.keyword(name) {
+                out.push((value, site.scope));
+            } else if let Some(value) = args.positional.get(position) {
+                out.push((*value, site.scope));
+            } else if args.has_splat {
+                return None;
             }
         }
-        false
+        Some(out)
+    }
+
+    /// For a call of a function defined in this module: the function's scope
+    /// and the expressions it returns.
+    pub(crate) fn local_returns(
+        &self,
+        call: Node<'t>,
+        scope: ScopeId,
+    ) -> Option<(ScopeId, &[Node<'t>])> {
+        let func = call.child_by_field_name("function")?;
+        if func.kind() != "identifier" {
+            return None;
+        }
+        match self.binding_at(scope, text(func, self.src), func)? {
+            Binding::Def(def) if self.scopes[*def].kind == ScopeKind::Function => {
+                Some((*def, self.scopes[*def].returned.as_slice()))
+            }
+            _ => None,
+        }
     }
 
     /// Evaluates lowering/export platforms.
@@ -218,13 +264,21 @@ impl<'t> Module<'t> {
                 };
                 let args = Args::of(inner, self.src);
                 let conv = text(func, self.src);
-                if (conv == "tuple" || conv == "list") && args.positional.len() == 1 && args.keywords.is_empty() {
-                    let items = match self.eval_platforms_depth(args.positional[0], scope, depth + 1) {
-                        PlatformsValue::Tuple(v) | PlatformsValue::List(v) => v,
-                        PlatformsValue::Str(s) => s.chars().map(String::from).collect(),
-                        _ => return PlatformsValue::Unknown,
+                if (conv == "tuple" || conv == "list")
+                    && args.positional.len() == 1
+                    && args.keywords.is_empty()
+                {
+                    let items =
+                        match self.eval_platforms_depth(args.positional[0], scope, depth + 1) {
+                            PlatformsValue::Tuple(v) | PlatformsValue::List(v) => v,
+                            PlatformsValue::Str(s) => s.chars().map(String::from).collect(),
+                            _ => return PlatformsValue::Unknown,
+                        };
+                    return if conv == "tuple" {
+                        PlatformsValue::Tuple(items)
+                    } else {
+                        PlatformsValue::List(items)
                     };
-                    return if conv == "tuple" { PlatformsValue::Tuple(items) } else { PlatformsValue::List(items) };
                 }
                 PlatformsValue::Unknown
             }
@@ -289,11 +343,16 @@ impl<'t> Module<'t> {
                 }
                 if matches!(
                     callee.as_str(),
-                    "jax.sharding.make_mesh" | "jax.sharding.Mesh" | "jax.experimental.mesh_utils.create_device_mesh"
+                    "jax.sharding.make_mesh"
+                        | "jax.sharding.Mesh"
+                        | "jax.experimental.mesh_utils.create_device_mesh"
                 ) {
                     return MeshValue::Concrete;
                 }
-                MeshValue::Unknown
+                match self.local_returns(inner, scope) {
+                    Some((def, [value])) => self.eval_mesh_depth(*value, def, depth + 1),
+                    _ => MeshValue::Unknown,
+                }
             }
             "attribute" => {
                 let attr = inner
@@ -324,7 +383,18 @@ impl<'t> Module<'t> {
     fn abstract_mesh_info(&self, call: Node<'t>, scope: ScopeId) -> AbstractMeshInfo {
         let args = Args::of(call, self.src);
         let device_platform = args.keyword("abstract_device").map(|device| {
-            let device = unparenthesize(device);
+            let mut device = (unparenthesize(device), scope);
+            for _ in 0..MAX_DEPTH {
+                match self.follow_value(device.0, device.1) {
+                    Some((value, vscope))
+                        if matches!(device.0.kind(), "identifier" | "attribute") =>
+                    {
+                        device = (unparenthesize(value), vscope)
+                    }
+                    _ => break,
+                }
+            }
+            let (device, scope) = device;
             if device.kind() == "none" {
                 return None;
             }
@@ -335,9 +405,21 @@ impl<'t> Module<'t> {
             Some(platform.unwrap_or_default())
         });
         let device_platform = device_platform.flatten();
-        let sizes = args.positional.first().copied().or_else(|| args.keyword("axis_sizes"));
-        let names_node = args.positional.get(1).copied().or_else(|| args.keyword("axis_names"));
-        let types = args.positional.get(2).copied().or_else(|| args.keyword("axis_types"));
+        let sizes = args
+            .positional
+            .first()
+            .copied()
+            .or_else(|| args.keyword("axis_sizes"));
+        let names_node = args
+            .positional
+            .get(1)
+            .copied()
+            .or_else(|| args.keyword("axis_names"));
+        let types = args
+            .positional
+            .get(2)
+            .copied()
+            .or_else(|| args.keyword("axis_types"));
         let axis_types: Option<Vec<String>> = match types {
             None => None,
             Some(t) => Some(self.axis_type_names(t, scope)),
@@ -367,10 +449,21 @@ impl<'t> Module<'t> {
                 .zip(&sizes)
                 .map(|(n, s)| format!("'{n}': {s}"))
                 .collect();
-            let types = if types.len() == 1 { format!("{},", types[0]) } else { types.join(", ") };
-            Some(format!("AbstractMesh({}, axis_types=({types}))", axes.join(", ")))
+            let types = if types.len() == 1 {
+                format!("{},", types[0])
+            } else {
+                types.join(", ")
+            };
+            Some(format!(
+                "AbstractMesh({}, axis_types=({types}))",
+                axes.join(", ")
+            ))
         })();
-        AbstractMeshInfo { device_platform, repr, has_explicit_axis }
+        AbstractMeshInfo {
+            device_platform,
+            repr,
+            has_explicit_axis,
+        }
     }
 
     /// `AxisType.Explicit` / `(AxisType.Auto, AxisType.Explicit)` -> names; "?" for unknown items.
@@ -390,10 +483,16 @@ impl<'t> Module<'t> {
         match inner.kind() {
             "tuple" | "list" => {
                 let mut cursor = inner.walk();
-                inner.named_children(&mut cursor).filter(|c| c.kind() != "comment").map(one).collect()
+                inner
+                    .named_children(&mut cursor)
+                    .filter(|c| c.kind() != "comment")
+                    .map(one)
+                    .collect()
             }
             "identifier" => match self.follow_value(inner, scope) {
-                Some((value, vscope)) if value.id() != inner.id() => self.axis_type_names(value, vscope),
+                Some((value, vscope)) if value.id() != inner.id() => {
+                    self.axis_type_names(value, vscope)
+                }
                 _ => vec!["?".to_owned()],
             },
             _ => vec![one(inner)],
@@ -456,7 +555,12 @@ impl<'t> Module<'t> {
             "call" => match self.callee(inner, scope).as_deref() {
                 Some(names::NAMED_SHARDING) => {
                     let args = Args::of(inner, self.src);
-                    match args.positional.first().copied().or_else(|| args.keyword("mesh")) {
+                    match args
+                        .positional
+                        .first()
+                        .copied()
+                        .or_else(|| args.keyword("mesh"))
+                    {
                         Some(mesh) => match self.eval_mesh(mesh, scope) {
                             MeshValue::Abstract(_) => out.abstract_mesh = true,
                             MeshValue::Concrete => out.concrete_mesh = true,
@@ -466,11 +570,22 @@ impl<'t> Module<'t> {
                     }
                 }
                 Some(names::PARTITION_SPEC) => out.spec = true,
-                Some("jax.sharding.SingleDeviceSharding" | "jax.sharding.PositionalSharding") => out.concrete_mesh = true,
-                _ => out.unknown = true,
+                Some("jax.sharding.SingleDeviceSharding" | "jax.sharding.PositionalSharding") => {
+                    out.concrete_mesh = true
+                }
+                _ => match self.local_returns(inner, scope) {
+                    Some((def, returned)) if !returned.is_empty() => {
+                        for value in returned {
+                            out.merge(self.eval_sharding_depth(*value, def, depth + 1));
+                        }
+                    }
+                    _ => out.unknown = true,
+                },
             },
             "identifier" | "attribute" => match self.follow_value(inner, scope) {
-                Some((value, vscope)) => out.merge(self.eval_sharding_depth(value, vscope, depth + 1)),
+                Some((value, vscope)) => {
+                    out.merge(self.eval_sharding_depth(value, vscope, depth + 1))
+                }
                 None => out.unknown = true,
             },
             _ => out.unknown = true,
@@ -493,10 +608,24 @@ impl<'t> Module<'t> {
             "call" => {
                 let func = inner.child_by_field_name("function")?;
                 let args = Args::of(inner, self.src);
-                let mut keywords: Vec<(String, Node<'t>, ScopeId)> =
-                    args.keywords.iter().map(|(n, v, _)| (n.clone(), *v, scope)).collect();
+                let mut keywords: Vec<(String, Node<'t>, ScopeId)> = args
+                    .keywords
+                    .iter()
+                    .map(|(n, v, _)| (n.clone(), *v, scope))
+                    .collect();
                 if self.canonical(func, scope).as_deref() == Some(names::JIT) {
-                    return Some(Jitted { target: args.positional.first().copied(), scope, keywords, site: inner });
+                    return Some(Jitted {
+                        target: args.positional.first().copied(),
+                        scope,
+                        keywords,
+                        site: inner,
+                    });
+                }
+                // A factory: `make_step(8)` where `make_step` returns `jax.jit(step)`.
+                if let Some((def, returned)) = self.local_returns(inner, scope) {
+                    return returned
+                        .iter()
+                        .find_map(|value| self.eval_jitted_depth(*value, def, depth + 1));
                 }
                 // functools.partial(jax.jit, **kw)(f)
                 let func_inner = unparenthesize(func);
@@ -504,7 +633,12 @@ impl<'t> Module<'t> {
                     if let Some(partial_kw) = self.partial_of_jit(func_inner, scope) {
                         let mut all = partial_kw;
                         all.append(&mut keywords);
-                        return Some(Jitted { target: args.positional.first().copied(), scope, keywords: all, site: inner });
+                        return Some(Jitted {
+                            target: args.positional.first().copied(),
+                            scope,
+                            keywords: all,
+                            site: inner,
+                        });
                     }
                 }
                 None
@@ -513,7 +647,9 @@ impl<'t> Module<'t> {
                 let binding = self.binding_at(scope, text(inner, self.src), inner)?;
                 match binding {
                     Binding::Def(def) => self.jitted_def(*def),
-                    Binding::Value { value, scope, .. } => self.eval_jitted_depth(*value, *scope, depth + 1),
+                    Binding::Value { value, scope, .. } => {
+                        self.eval_jitted_depth(*value, *scope, depth + 1)
+                    }
                     _ => None,
                 }
             }
@@ -532,14 +668,22 @@ impl<'t> Module<'t> {
     }
 
     /// `functools.partial(jax.jit, **kw)` -> the keywords.
-    fn partial_of_jit(&self, call: Node<'t>, scope: ScopeId) -> Option<Vec<(String, Node<'t>, ScopeId)>> {
+    fn partial_of_jit(
+        &self,
+        call: Node<'t>,
+        scope: ScopeId,
+    ) -> Option<Vec<(String, Node<'t>, ScopeId)>> {
         if self.callee(call, scope).as_deref() != Some(names::PARTIAL) {
             return None;
         }
         let args = Args::of(call, self.src);
         let first = args.positional.first()?;
-        (self.canonical(*first, scope).as_deref() == Some(names::JIT))
-            .then(|| args.keywords.iter().map(|(n, v, _)| (n.clone(), *v, scope)).collect())
+        (self.canonical(*first, scope).as_deref() == Some(names::JIT)).then(|| {
+            args.keywords
+                .iter()
+                .map(|(n, v, _)| (n.clone(), *v, scope))
+                .collect()
+        })
     }
 
     /// A def decorated with `@jax.jit` or `@partial(jax.jit, ...)`.
@@ -563,7 +707,12 @@ impl<'t> Module<'t> {
                 None
             };
             if let Some(keywords) = keywords {
-                return Some(Jitted { target: Some(scope.node), scope: outer, keywords, site: decorator });
+                return Some(Jitted {
+                    target: Some(scope.node),
+                    scope: outer,
+                    keywords,
+                    site: decorator,
+                });
             }
         }
         None

@@ -165,9 +165,18 @@ mod tests {
     fn clamps_out_of_range_positions() {
         let text = "ab\r\ncd";
         let index = LineIndex::new(text);
-        assert_eq!(index.offset(text, LineCol { line: 0, col: 99 }, Encoding::Utf16), 2);
-        assert_eq!(index.offset(text, LineCol { line: 9, col: 0 }, Encoding::Utf16), 6);
-        assert_eq!(index.line_col(text, 99, Encoding::Utf8), LineCol { line: 1, col: 2 });
+        assert_eq!(
+            index.offset(text, LineCol { line: 0, col: 99 }, Encoding::Utf16),
+            2
+        );
+        assert_eq!(
+            index.offset(text, LineCol { line: 9, col: 0 }, Encoding::Utf16),
+            6
+        );
+        assert_eq!(
+            index.line_col(text, 99, Encoding::Utf8),
+            LineCol { line: 1, col: 2 }
+        );
         // Inside a multi-byte character: moved back to its start, not a panic.
         let text = "é";
         let index = LineIndex::new(text);

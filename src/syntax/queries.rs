@@ -85,13 +85,19 @@ pub struct FactQuery {
 pub fn fact_query() -> &'static FactQuery {
     static QUERY: OnceLock<FactQuery> = OnceLock::new();
     QUERY.get_or_init(|| {
-        let source: String = SOURCES.iter().map(|(_, text)| *text).collect::<Vec<_>>().join("\n");
+        let source: String = SOURCES
+            .iter()
+            .map(|(_, text)| *text)
+            .collect::<Vec<_>>()
+            .join("\n");
         let query = Query::new(&tree_sitter_python::LANGUAGE.into(), &source)
             .expect("embedded queries compile (checked by tests)");
         let captures = query
             .capture_names()
             .iter()
-            .map(|name| Capture::from_name(name).expect("every capture is known (checked by tests)"))
+            .map(|name| {
+                Capture::from_name(name).expect("every capture is known (checked by tests)")
+            })
             .collect();
         FactQuery { query, captures }
     })
@@ -116,7 +122,10 @@ mod tests {
         let query = &fact_query().query;
         let names: Vec<&str> = query.capture_names().to_vec();
         for name in &names {
-            assert!(Capture::from_name(name).is_some(), "capture @{name} is not handled");
+            assert!(
+                Capture::from_name(name).is_some(),
+                "capture @{name} is not handled"
+            );
         }
         for capture in Capture::ALL {
             assert!(

@@ -1,0 +1,385 @@
+//! The `jax-lsp` command line, run as a user runs it.
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Output};
+
+const BAD_STRING: &str = r#"import jax
+
+def f(x):
+    return x + 1
+
+# 日本語 ✓ (non-ASCII before the finding on the same line)
+lowered = jax.jit(f).trace(1).lower(lowering_platforms="cpu")  # é
+"#;
+
+const CLEAN: &str = r#"import jax
+
+def f(x):
+    return x + 1
+
+lowered = jax.jit(f).trace(1).lower(lowering_platforms=("cpu",))
+name = "CPU".lower()
+"#;
+
+fn jax_lsp(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_jax-lsp"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (name, text) in files {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
+    dir
+}
+
+#[test]
+fn text_output_has_location_code_frame_and_exit_1() {
+    let dir = project(&[("bad.py", BAD_STRING), ("clean.py", CLEAN)]);
+    let out = jax_lsp(dir.path(), &["check", "."]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("bad.py:7:56: JP005 [*] lowering_platforms=\"cpu\" is a string, not a tuple: JAX lowers for platforms ('c', 'p', 'u')"), "{text}");
+    assert!(text.contains("^^^^^ JP005 (error)"), "{text}");
+    assert!(text.contains("Found 1 error."), "{text}");
+    assert!(!text.contains("clean.py"), "{text}");
+}
+
+#[test]
+fn clean_code_exits_0() {
+    let dir = project(&[("clean.py", CLEAN)]);
+    let out = jax_lsp(dir.path(), &["check", "clean.py"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout(&out).contains("All checks passed!"));
+}
+
+#[test]
+fn json_uses_ruff_fields_with_character_columns() {
+    let dir = project(&[("bad.py", BAD_STRING)]);
+    let out = jax_lsp(dir.path(), &["check", "--output-format", "json", "bad.py"]);
+    assert_eq!(out.status.code(), Some(1));
+    let items: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    let item = &items[0];
+    assert_eq!(item["code"], "JP005");
+    assert_eq!(item["severity"], "error");
+    assert_eq!(item["filename"], "bad.py");
+    assert_eq!(item["location"]["row"], 7);
+    assert_eq!(item["location"]["column"], 56);
+    assert_eq!(item["end_location"]["column"], 61);
+    assert_eq!(item["fix"]["applicability"], "safe");
+    assert_eq!(item["fix"]["edits"][0]["content"], "(\"cpu\",)");
+    assert!(item["url"].as_str().is_some_and(|u| u.contains("jp005")));
+    // The multi-line comment line before does not shift rows; CJK does not shift columns.
+    let dir = project(&[(
+        "x.py",
+        &BAD_STRING.replace("lowered = ", "s = \"😀\"; lowered = "),
+    )]);
+    let out = jax_lsp(dir.path(), &["check", "--output-format", "json", "x.py"]);
+    let items: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    assert_eq!(
+        items[0]["location"]["column"],
+        56 + 9,
+        "one character per emoji"
+    );
+}
+
+#[test]
+fn sarif_and_github_formats() {
+    let dir = project(&[("bad.py", BAD_STRING)]);
+    let out = jax_lsp(dir.path(), &["check", "--output-format", "sarif", "bad.py"]);
+    let sarif: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    assert_eq!(sarif["version"], "2.1.0");
+    let result = &sarif["runs"][0]["results"][0];
+    assert_eq!(result["ruleId"], "JP005");
+    assert_eq!(
+        result["locations"][0]["physicalLocation"]["region"]["startLine"],
+        7
+    );
+    assert!(sarif["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .is_some_and(|r| r.len() >= 5));
+    let out = jax_lsp(
+        dir.path(),
+        &["check", "--output-format", "github", "bad.py"],
+    );
+    let text = stdout(&out);
+    assert!(
+        text.starts_with(
+            "::error title=jax-lsp (JP005),file=bad.py,line=7,col=56,endLine=7,endColumn=61::"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn fix_rewrites_the_file_and_diff_does_not() {
+    let dir = project(&[("bad.py", BAD_STRING)]);
+    let out = jax_lsp(dir.path(), &["check", "--diff", "bad.py"]);
+    assert_eq!(out.status.code(), Some(1));
+    let diff = stdout(&out);
+    assert!(
+        diff.contains("+lowered = jax.jit(f).trace(1).lower(lowering_platforms=(\"cpu\",))  # é"),
+        "{diff}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("bad.py")).expect("read"),
+        BAD_STRING
+    );
+
+    let out = jax_lsp(dir.path(), &["check", "--fix", "bad.py"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(stdout(&out).contains("Fixed 1 error."));
+    let fixed = std::fs::read_to_string(dir.path().join("bad.py")).expect("read");
+    assert!(fixed.contains("lowering_platforms=(\"cpu\",)"));
+    assert_eq!(
+        jax_lsp(dir.path(), &["check", "bad.py"]).status.code(),
+        Some(0)
+    );
+}
+
+#[test]
+fn unsafe_fixes_only_on_request() {
+    let kernel = r#"import jax
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+
+def kernel(x_ref, o_ref):
+    o_ref[...] = x_ref[...]
+
+def add(x):
+    return pl.pallas_call(kernel, out_shape=x, compiler_params=pltpu.CompilerParams())(x)
+
+lowered = jax.jit(add).trace(1.0).lower(lowering_platforms=("cuda",))
+"#;
+    let dir = project(&[("k.py", kernel)]);
+    let out = jax_lsp(dir.path(), &["check", "--fix", "k.py"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("k.py")).expect("read"),
+        kernel
+    );
+    let out = jax_lsp(dir.path(), &["check", "--fix", "--unsafe-fixes", "k.py"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let fixed = std::fs::read_to_string(dir.path().join("k.py")).expect("read");
+    assert!(
+        fixed.contains("jax.lax.platform_dependent(x, tpu=pl.pallas_call("),
+        "{fixed}"
+    );
+    assert!(fixed.contains("interpret=True"), "{fixed}");
+}
+
+#[test]
+fn select_ignore_statistics_and_exit_zero() {
+    let dir = project(&[("bad.py", BAD_STRING)]);
+    assert_eq!(
+        jax_lsp(dir.path(), &["check", "--ignore", "JP005", "."])
+            .status
+            .code(),
+        Some(0)
+    );
+    assert_eq!(
+        jax_lsp(dir.path(), &["check", "--select", "JP001,JP002", "."])
+            .status
+            .code(),
+        Some(0)
+    );
+    assert_eq!(
+        jax_lsp(dir.path(), &["check", "--select", "JP", "."])
+            .status
+            .code(),
+        Some(1)
+    );
+    assert_eq!(
+        jax_lsp(dir.path(), &["check", "--exit-zero", "."])
+            .status
+            .code(),
+        Some(0)
+    );
+    let out = jax_lsp(dir.path(), &["check", "--statistics", "."]);
+    assert!(
+        stdout(&out).contains("1\tJP005\t[*] platforms-not-a-tuple"),
+        "{}",
+        stdout(&out)
+    );
+    let out = jax_lsp(dir.path(), &["check", "--select", "XY1", "."]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("XY1"));
+}
+
+#[test]
+fn noqa_suppresses() {
+    let dir = project(&[
+        ("a.py", &BAD_STRING.replace("# é", "# noqa: JP005")),
+        ("b.py", &BAD_STRING.replace("# é", "# noqa")),
+        ("c.py", &BAD_STRING.replace("# é", "# noqa: JP001")),
+    ]);
+    let out = jax_lsp(dir.path(), &["check", "--output-format", "json", "."]);
+    let items: Value = serde_json::from_str(&stdout(&out)).expect("json");
+    let files: Vec<&str> = items
+        .as_array()
+        .expect("array")
+        .iter()
+        .filter_map(|i| i["filename"].as_str())
+        .collect();
+    assert_eq!(files, vec!["./c.py"]);
+}
+
+#[test]
+fn bad_inputs_are_named_and_the_rest_is_checked() {
+    let dir = project(&[("bad.py", BAD_STRING)]);
+    std::fs::write(dir.path().join("latin1.py"), b"x = '\xe9'\nlower(\n").expect("write");
+    let out = jax_lsp(dir.path(), &["check", ".", "missing.py"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("latin1.py: not valid UTF-8"), "{err}");
+    assert!(
+        err.contains("missing.py: No such file or directory"),
+        "{err}"
+    );
+    assert!(
+        stdout(&out).contains("bad.py:7:56: JP005"),
+        "the readable file is still checked"
+    );
+}
+
+#[test]
+fn pyproject_config_applies_and_errors_name_file_and_key() {
+    let sharded = r#"import jax
+import jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+
+def kernel(x_ref, o_ref):
+    o_ref[...] = x_ref[...]
+
+def add(x):
+    return pl.pallas_call(kernel, out_shape=x, compiler_params=pltpu.CompilerParams())(x)
+
+lowered = jax.jit(add).trace(jnp.ones(8)).lower()
+"#;
+    // Without config the host's platform is unknown: silent.
+    let dir = project(&[("pkg/k.py", sharded)]);
+    assert_eq!(jax_lsp(dir.path(), &["check", "."]).status.code(), Some(0));
+    // The project says it runs on GPUs: TPU params on the host's platform fail.
+    let dir = project(&[
+        (
+            "pyproject.toml",
+            "[tool.jax-lsp]\ntarget-platforms = [\"cuda\"]\n",
+        ),
+        ("pkg/k.py", sharded),
+    ]);
+    let out = jax_lsp(dir.path(), &["check", "."]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(stdout(&out)
+        .contains("JP002 Compiler params for platform tpu cannot be used for gpu lowering."));
+    // per-file-ignores
+    let dir = project(&[
+        ("pyproject.toml", "[tool.jax-lsp]\ntarget-platforms = [\"cuda\"]\n[tool.jax-lsp.per-file-ignores]\n\"pkg/*.py\" = [\"JP002\"]\n"),
+        ("pkg/k.py", sharded),
+    ]);
+    assert_eq!(jax_lsp(dir.path(), &["check", "."]).status.code(), Some(0));
+    // An unknown key is an error naming the file and the key.
+    let dir = project(&[
+        (
+            "pyproject.toml",
+            "[tool.jax-lsp]\ntarget_platform = [\"cuda\"]\n",
+        ),
+        ("k.py", BAD_STRING),
+    ]);
+    let out = jax_lsp(dir.path(), &["check", "."]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("pyproject.toml") && err.contains("target_platform"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_kernel_in_another_module_is_followed_even_when_prefiltered() {
+    let kernels = r#"from jax.experimental import pallas as pl
+from jax.experimental.pallas import triton as pltriton
+
+def _body(x_ref, o_ref):
+    o_ref[...] = x_ref[...] * 2
+
+def double(x):
+    return pl.pallas_call(_body, out_shape=x, compiler_params=pltriton.CompilerParams(num_warps=4))(x)
+"#;
+    let main = r#"import jax
+from .kernels import double
+
+def model(x):
+    return double(x) + 1
+
+lowered = jax.jit(model).trace(1.0).lower(lowering_platforms=("tpu",))
+"#;
+    let dir = project(&[
+        ("pkg/__init__.py", ""),
+        ("pkg/kernels.py", kernels),
+        ("pkg/main.py", main),
+    ]);
+    let out = jax_lsp(dir.path(), &["check", "--output-format", "json", "."]);
+    let items: Value = serde_json::from_str(&stdout(&out)).expect("json");
+    assert_eq!(items.as_array().map(Vec::len), Some(1), "{items}");
+    assert_eq!(items[0]["code"], "JP002");
+    assert_eq!(items[0]["filename"], "./pkg/main.py");
+    assert_eq!(
+        items[0]["message"],
+        "Compiler params for platform gpu cannot be used for tpu lowering."
+    );
+}
+
+#[test]
+fn explain_accepts_codes_ids_and_messages() {
+    let dir = project(&[]);
+    for query in [
+        "JP002",
+        "1bdcdc8192178bcd",
+        "Compiler params for platform tpu cannot be used for gpu lowering.",
+    ] {
+        let out = jax_lsp(dir.path(), &["explain", query]);
+        assert_eq!(out.status.code(), Some(0), "{query}");
+        let text = stdout(&out);
+        assert!(text.starts_with("# JP002 pallas-params-platform"), "{text}");
+        for section in [
+            "## What it means",
+            "## When it happens",
+            "## How to fix",
+            "## Example",
+            "## JAX source",
+        ] {
+            assert!(text.contains(section), "{section} missing");
+        }
+    }
+    assert_eq!(
+        jax_lsp(dir.path(), &["explain", "no such thing"])
+            .status
+            .code(),
+        Some(2)
+    );
+    let out = jax_lsp(dir.path(), &["rules", "--json"]);
+    let rules: Value = serde_json::from_str(&stdout(&out)).expect("json");
+    let codes: Vec<&str> = rules
+        .as_array()
+        .expect("array")
+        .iter()
+        .filter_map(|r| r["code"].as_str())
+        .collect();
+    assert_eq!(codes, vec!["JP001", "JP002", "JP003", "JP004", "JP005"]);
+}
