@@ -425,7 +425,6 @@ impl<'t> Module<'t> {
                     }
                     if callee == names::DEVICE_PUT
                         || callee.starts_with("jax.numpy.")
-                        || callee.starts_with("numpy.")
                         || callee.starts_with("jax.random.")
                     {
                         return ArgKind::Concrete;
@@ -498,12 +497,53 @@ impl<'t> Module<'t> {
                 continue;
             }
             let traced = traced.get_or_insert_with(|| self.traced_scopes());
-            if traced.contains(&site.scope) {
+            if traced.contains(&site.scope)
+                || self.may_have_outer_concrete_mesh(site.node, site.scope)
+            {
                 continue;
             }
             out.push((site.node, context));
         }
         out
+    }
+
+    /// True if a concrete mesh may be set around `node`: an enclosing `with` in
+    /// its scope sets one, or an enclosing def or class has a decorator naming a
+    /// mesh (`@jtu.with_explicit_mesh(...)`), which sets one for the whole call.
+    fn may_have_outer_concrete_mesh(&self, node: Node<'t>, scope: ScopeId) -> bool {
+        let stop = self.scopes[scope].node.id();
+        let mut current = node.parent();
+        while let Some(parent) = current {
+            if parent.id() == stop {
+                break;
+            }
+            if parent.kind() == "with_statement" {
+                let concrete = self.with_items.iter().any(|(item, item_scope)| {
+                    item.start_byte() >= parent.start_byte()
+                        && item.end_byte() <= parent.end_byte()
+                        && matches!(
+                            self.with_item_mesh(*item, *item_scope),
+                            Some(ContextMesh::Concrete | ContextMesh::Unknown)
+                        )
+                });
+                if concrete {
+                    return true;
+                }
+            }
+            current = parent.parent();
+        }
+        let mut scope = Some(scope);
+        while let Some(id) = scope {
+            if self.scopes[id]
+                .decorators()
+                .iter()
+                .any(|d| text(*d, self.src).contains("mesh"))
+            {
+                return true;
+            }
+            scope = self.scopes[id].parent;
+        }
+        false
     }
 
     /// Scopes that may run under a JAX trace: jitted defs, functions passed to

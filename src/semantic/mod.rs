@@ -565,6 +565,14 @@ impl<'t> Module<'t> {
     /// Canonical dotted path of an expression naming an imported object:
     /// `pltpu.CompilerParams` -> `jax.experimental.pallas.tpu.CompilerParams`.
     pub fn canonical(&self, node: Node<'t>, scope: ScopeId) -> Option<String> {
+        self.canonical_depth(node, scope, 0)
+    }
+
+    fn canonical_depth(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> Option<String> {
+        // Re-bindings can cycle (`x = x.y`); real aliases are a few steps deep.
+        if depth > 8 {
+            return None;
+        }
         let node = unparenthesize(node);
         match node.kind() {
             "identifier" => match self.binding_at(scope, text(node, self.src), node)? {
@@ -574,7 +582,7 @@ impl<'t> Module<'t> {
                     let value = unparenthesize(*value);
                     if matches!(value.kind(), "identifier" | "attribute") && value.id() != node.id()
                     {
-                        self.canonical(value, *scope)
+                        self.canonical_depth(value, *scope, depth + 1)
                     } else {
                         None
                     }
@@ -584,7 +592,7 @@ impl<'t> Module<'t> {
             "attribute" => {
                 let object = node.child_by_field_name("object")?;
                 let attr = node.child_by_field_name("attribute")?;
-                let base = self.canonical(object, scope)?;
+                let base = self.canonical_depth(object, scope, depth + 1)?;
                 let joined = format!("{base}.{}", text(attr, self.src));
                 Some(names::canonicalize(&joined).into_owned())
             }

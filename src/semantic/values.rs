@@ -424,10 +424,14 @@ impl<'t> Module<'t> {
             None => None,
             Some(t) => Some(self.axis_type_names(t, scope)),
         };
-        let has_explicit_axis = match &axis_types {
-            None => true,
-            Some(v) => v.is_empty() || v.iter().any(|t| t == "Explicit" || t == "?"),
-        };
+        // A mesh without axes (`AbstractMesh((), ())`) has no Explicit axis.
+        let no_axes =
+            sizes.is_some_and(|n| self.literal_ints(n, scope).is_some_and(|v| v.is_empty()));
+        let has_explicit_axis = !no_axes
+            && match &axis_types {
+                None => true,
+                Some(v) => v.is_empty() || v.iter().any(|t| t == "Explicit" || t == "?"),
+            };
         let repr = (|| {
             let sizes = self.literal_ints(sizes?, scope)?;
             let names_list = match self.eval_platforms(names_node?, scope) {
