@@ -9,16 +9,17 @@ use crate::syntax::{self, LineIndex};
 use std::path::Path;
 use tree_sitter::Tree;
 
-/// Byte patterns without which a file has no lowering site and no eager
-/// AbstractMesh use, so no finding of any rule. Cheap to test before parsing.
-const TRIGGERS: &[&str] = &["lower(", "export(", "use_abstract_mesh"];
-
-/// True if the file may hold a finding (the prefilter; files it skips are
-/// still parsed on demand when another file imports from them).
+/// True if the file may hold a finding: the prefilter, a few substring
+/// searches that skip most files before parsing. A lowering site needs
+/// `lower(` with a jit or trace in sight (a jitted receiver can only be
+/// recognized through one), or `export(`; eager AbstractMesh misuse needs
+/// `use_abstract_mesh`. Files it skips are still parsed on demand when a
+/// checked file imports a kernel or callback from them.
 pub fn may_have_findings(text: &str) -> bool {
-    TRIGGERS
-        .iter()
-        .any(|t| memchr::memmem::find(text.as_bytes(), t.as_bytes()).is_some())
+    let has = |needle: &str| memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some();
+    (has("lower(") && (has("jit") || has(".trace(") || has("lowering_platforms")))
+        || has("export(")
+        || has("use_abstract_mesh")
 }
 
 /// Findings for one parsed module, sorted by position, `# noqa` applied.
@@ -89,7 +90,6 @@ pub fn noqa_codes(line: &str) -> Option<Vec<String>> {
     let codes: Vec<String> = list
         .split(|c: char| c == ',' || c.is_whitespace())
         .map(str::trim)
-        .take_while(|c| !c.is_empty() || true)
         .filter(|c| !c.is_empty())
         .take_while(|c| c.chars().all(|ch| ch.is_ascii_alphanumeric()))
         .map(str::to_owned)

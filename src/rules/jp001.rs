@@ -175,11 +175,11 @@ impl Rule for Jp001 {
                     fixes.push(Fix {
                         title: format!(
                             "Lower for the backend's platform: {}",
-                            tuple_source(&[backend.clone()])
+                            tuple_source(std::slice::from_ref(&backend))
                         ),
                         edits: vec![Edit {
                             span: value.byte_range(),
-                            text: tuple_source(&[backend.clone()]),
+                            text: tuple_source(std::slice::from_ref(&backend)),
                         }],
                         applicability: Applicability::Unsafe,
                     });

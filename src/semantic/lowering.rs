@@ -306,9 +306,9 @@ impl<'t> Module<'t> {
                 break;
             }
             if parent.kind() == "with_statement"
-                && !parent
+                && parent
                     .child_by_field_name("body")
-                    .is_none_or(|b| b.start_byte() > node.start_byte())
+                    .is_some_and(|b| b.start_byte() <= node.start_byte())
             {
                 for (item, _) in self
                     .with_items

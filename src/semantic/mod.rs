@@ -150,6 +150,14 @@ pub struct Module<'t> {
     pub with_items: Vec<(Node<'t>, ScopeId)>,
     /// Per-scope requirements and call edges, built on first use.
     scope_facts: std::cell::OnceCell<Vec<reach::ScopeFacts>>,
+    /// Guards of calls, arguments and returned values, built on first use.
+    guards: std::cell::OnceCell<HashMap<usize, Vec<reach::Guard>>>,
+    /// While collecting: the scopes open at the current position, innermost
+    /// last, and the last start offset seen (matches come in document order).
+    open: Vec<ScopeId>,
+    last_start: usize,
+    /// The scope each call is evaluated in, by node id.
+    call_scope: HashMap<usize, ScopeId>,
 }
 
 impl<'t> Module<'t> {
@@ -173,6 +181,10 @@ impl<'t> Module<'t> {
             calls: Vec::new(),
             with_items: Vec::new(),
             scope_facts: std::cell::OnceCell::new(),
+            guards: std::cell::OnceCell::new(),
+            open: Vec::new(),
+            last_start: 0,
+            call_scope: HashMap::new(),
         };
         module.collect(root);
         module
@@ -194,7 +206,7 @@ impl<'t> Module<'t> {
             };
             if let Some(module) = get(Capture::ImportModule) {
                 let path = text(module, src).to_owned();
-                let scope = self.scope_at(module);
+                let scope = self.scope_while_collecting(module);
                 match get(Capture::ImportAlias) {
                     Some(alias) => self.bind(scope, text(alias, src), Binding::Import(path)),
                     None => {
@@ -206,7 +218,7 @@ impl<'t> Module<'t> {
             } else if let (Some(from), Some(name)) =
                 (get(Capture::FromModule), get(Capture::FromName))
             {
-                let scope = self.scope_at(from);
+                let scope = self.scope_while_collecting(from);
                 let module = text(from, src);
                 let name_text = text(name, src);
                 let path = if module.ends_with('.') {
@@ -227,13 +239,13 @@ impl<'t> Module<'t> {
             } else if let (Some(target), Some(value)) =
                 (get(Capture::BindingTarget), get(Capture::BindingValue))
             {
-                let scope = self.scope_at(target);
+                let scope = self.scope_while_collecting(target);
                 self.bind_target(scope, target, Some(value));
             } else if let Some(target) = get(Capture::LoopTarget) {
-                let scope = self.scope_at(target);
+                let scope = self.scope_while_collecting(target);
                 self.bind_target(scope, target, None);
             } else if let Some(item) = get(Capture::WithItem) {
-                let scope = self.scope_at(item);
+                let scope = self.scope_while_collecting(item);
                 let value = if item.kind() == "as_pattern" {
                     item.named_child(0).unwrap_or(item)
                 } else {
@@ -241,18 +253,19 @@ impl<'t> Module<'t> {
                 };
                 self.with_items.push((value, scope));
             } else if let Some(call) = get(Capture::Call) {
-                let scope = self.scope_at(call);
+                let scope = self.scope_while_collecting(call);
                 self.scopes[scope].calls.push(self.calls.len());
+                self.call_scope.insert(call.id(), scope);
                 self.calls.push(CallSite { node: call, scope });
             } else if let Some(value) = get(Capture::Returned) {
-                let scope = self.scope_at(value);
+                let scope = self.scope_while_collecting(value);
                 self.scopes[scope].returned.push(value);
             }
         }
     }
 
     fn add_scope(&mut self, node: Node<'t>, kind: ScopeKind) {
-        let parent = self.scope_at(node);
+        let parent = self.scope_while_collecting(node);
         let name = node
             .child_by_field_name("name")
             .map(|n| text(n, self.src).to_owned())
@@ -270,6 +283,7 @@ impl<'t> Module<'t> {
             returned: Vec::new(),
         });
         self.scope_of_node.insert(node.id(), id);
+        self.open.push(id);
         if kind != ScopeKind::Lambda {
             self.bind(parent, &name, Binding::Def(id));
         }
@@ -377,6 +391,32 @@ impl<'t> Module<'t> {
                 }
             }
         }
+    }
+
+    /// `scope_at` for nodes met in document order while collecting: a stack of
+    /// open scopes instead of walking parents (which tree-sitter does from the
+    /// root, so a walk up costs O(depth^2)).
+    fn scope_while_collecting(&mut self, node: Node<'t>) -> ScopeId {
+        let (start, end) = (node.start_byte(), node.end_byte());
+        if start < self.last_start {
+            return self.scope_at(node);
+        }
+        self.last_start = start;
+        while let Some(&top) = self.open.last() {
+            if self.scopes[top].node.end_byte() <= start {
+                self.open.pop();
+            } else {
+                break;
+            }
+        }
+        for &id in self.open.iter().rev() {
+            if let Some(body) = self.scopes[id].node.child_by_field_name("body") {
+                if body.start_byte() <= start && end <= body.end_byte() {
+                    return id;
+                }
+            }
+        }
+        MODULE_SCOPE
     }
 
     /// The scope whose code evaluates `node`. Decorators, default values and a

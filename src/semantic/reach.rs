@@ -6,8 +6,9 @@ use super::names::{self, ParamsFamily};
 use super::summary::Resolver;
 use super::{Args, Binding, Module, ScopeId, ScopeKind};
 use crate::syntax::{text, unparenthesize, Span};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
+use std::rc::Rc;
 use std::sync::Arc;
 use tree_sitter::Node;
 
@@ -381,80 +382,129 @@ impl<'t> Module<'t> {
         Interpret::Unknown
     }
 
-    /// The guards between `node` and the top of its scope.
-    pub fn guards_of(&self, node: Node<'t>, scope: ScopeId) -> Vec<Guard> {
-        let mut guards = Vec::new();
-        let stop = self.scopes[scope].node.id();
-        let mut child = node;
-        while let Some(parent) = child.parent() {
-            if parent.id() == stop {
-                break;
-            }
-            match parent.kind() {
-                "keyword_argument" => {
-                    if let Some(guard) = self.branch_guard(parent, scope) {
-                        guards.push(guard);
-                    }
-                }
-                "if_statement" | "elif_clause" | "conditional_expression" | "while_statement" => {
-                    let condition = if parent.kind() == "conditional_expression" {
-                        parent.named_child(1)
-                    } else {
-                        parent.child_by_field_name("condition")
-                    };
-                    let in_condition = condition.is_some_and(|c| c.id() == child.id());
-                    if !in_condition
-                        && condition.is_some_and(|c| is_host_platform_test(text(c, self.src)))
-                    {
-                        guards.push(Guard::HostDependent);
-                    }
-                    // An `else` of a host test is host-dependent too.
-                    if parent.kind() == "if_statement" {
-                        let mut cursor = parent.walk();
-                        let elifs_host = parent
-                            .children_by_field_name("alternative", &mut cursor)
-                            .any(|alt| {
-                                alt.kind() == "elif_clause"
-                                    && alt
-                                        .child_by_field_name("condition")
-                                        .is_some_and(|c| is_host_platform_test(text(c, self.src)))
-                            });
-                        if elifs_host && !in_condition {
-                            guards.push(Guard::HostDependent);
-                        }
-                    }
-                }
-                _ => {}
-            }
-            child = parent;
-        }
-        guards.dedup();
-        guards
+    /// The guards between `node` and the top of its scope. Answered for calls,
+    /// call arguments and returned values (what the call graph is built from).
+    pub fn guards_of(&self, node: Node<'t>, _scope: ScopeId) -> Vec<Guard> {
+        self.guards
+            .get_or_init(|| self.build_guards())
+            .get(&node.id())
+            .cloned()
+            .unwrap_or_default()
     }
 
-    /// `tpu=f` inside `lax.platform_dependent(...)`.
-    fn branch_guard(&self, keyword: Node<'t>, scope: ScopeId) -> Option<Guard> {
-        let list = keyword.parent()?;
-        let call = list.parent()?;
-        if call.kind() != "call"
-            || self.callee(call, scope).as_deref() != Some(names::PLATFORM_DEPENDENT)
-        {
-            return None;
+    /// One walk over the tree, top-down, carrying the guards in force: the
+    /// branches of `lax.platform_dependent` and host-platform tests. A def,
+    /// class or lambda body starts over (its own code runs when it is called).
+    fn build_guards(&self) -> HashMap<usize, Vec<Guard>> {
+        let mut out = HashMap::new();
+        let none: Rc<Vec<Guard>> = Rc::new(Vec::new());
+        // (node, guards in force, whether it is an operand: an argument or a returned value)
+        let mut stack: Vec<(Node<'t>, Rc<Vec<Guard>>, bool)> =
+            vec![(self.tree.root_node(), none.clone(), false)];
+        let mut cursor = self.tree.walk();
+        while let Some((node, guards, operand)) = stack.pop() {
+            let kind = node.kind();
+            let record = kind == "call" || operand;
+            let operand_children = matches!(
+                kind,
+                "argument_list" | "keyword_argument" | "return_statement"
+            );
+            if record && !guards.is_empty() {
+                out.insert(node.id(), guards.as_ref().clone());
+            }
+            // What each child inherits.
+            let branch_call = kind == "call"
+                && self.callee(node, self.scope_of_call(node)).as_deref()
+                    == Some(names::PLATFORM_DEPENDENT);
+            let host_test = match kind {
+                "if_statement" | "elif_clause" | "while_statement" => node
+                    .child_by_field_name("condition")
+                    .is_some_and(|c| is_host_platform_test(text(c, self.src))),
+                "conditional_expression" => node
+                    .named_child(1)
+                    .is_some_and(|c| is_host_platform_test(text(c, self.src))),
+                _ => false,
+            };
+            let host_elif = kind == "if_statement" && {
+                let mut c = node.walk();
+                let found = node
+                    .children_by_field_name("alternative", &mut c)
+                    .any(|alt| {
+                        alt.kind() == "elif_clause"
+                            && alt
+                                .child_by_field_name("condition")
+                                .is_some_and(|c| is_host_platform_test(text(c, self.src)))
+                    });
+                found
+            };
+            let condition = match kind {
+                "conditional_expression" => node.named_child(1),
+                _ => node.child_by_field_name("condition"),
+            };
+            let body = matches!(kind, "function_definition" | "class_definition" | "lambda")
+                .then(|| node.child_by_field_name("body"))
+                .flatten();
+            cursor.reset(node);
+            let mut children = Vec::new();
+            if cursor.goto_first_child() {
+                loop {
+                    children.push(cursor.node());
+                    if !cursor.goto_next_sibling() {
+                        break;
+                    }
+                }
+            }
+            for child in children.into_iter().rev() {
+                let mut inherited = guards.clone();
+                if body.is_some_and(|b| b.id() == child.id()) {
+                    inherited = none.clone();
+                } else if (host_test || host_elif) && condition.is_none_or(|c| c.id() != child.id())
+                {
+                    let mut g = inherited.as_ref().clone();
+                    if !g.contains(&Guard::HostDependent) {
+                        g.push(Guard::HostDependent);
+                    }
+                    inherited = Rc::new(g);
+                } else if branch_call && child.kind() == "argument_list" {
+                    // Keyword arguments get their branch guard below, one level down.
+                    let args = Args::of(node, self.src);
+                    let others: Vec<String> = args
+                        .keywords
+                        .iter()
+                        .map(|(n, _, _)| n.clone())
+                        .filter(|n| n != "default")
+                        .collect();
+                    let mut c2 = child.walk();
+                    for arg in child.named_children(&mut c2) {
+                        let mut g = guards.as_ref().clone();
+                        if arg.kind() == "keyword_argument" {
+                            let name = arg
+                                .child_by_field_name("name")
+                                .map(|n| text(n, self.src))
+                                .unwrap_or("");
+                            let keys = if name == "default" {
+                                Vec::new()
+                            } else {
+                                vec![name.to_owned()]
+                            };
+                            g.push(Guard::Branch {
+                                keys,
+                                others: others.clone(),
+                            });
+                        }
+                        stack.push((arg, Rc::new(g), true));
+                    }
+                    continue;
+                }
+                stack.push((child, inherited, operand_children));
+            }
         }
-        let name = text(keyword.child_by_field_name("name")?, self.src);
-        let args = Args::of(call, self.src);
-        let others: Vec<String> = args
-            .keywords
-            .iter()
-            .map(|(n, _, _)| n.clone())
-            .filter(|n| n != "default")
-            .collect();
-        let keys = if name == "default" {
-            Vec::new()
-        } else {
-            vec![name.to_owned()]
-        };
-        Some(Guard::Branch { keys, others })
+        out
+    }
+
+    /// The scope a call is evaluated in (for resolving its callee).
+    fn scope_of_call(&self, call: Node<'t>) -> ScopeId {
+        self.call_scope.get(&call.id()).copied().unwrap_or(0)
     }
 
     /// The call-graph targets an expression refers to: local defs, lambdas,

@@ -420,10 +420,7 @@ impl<'t> Module<'t> {
             .get(2)
             .copied()
             .or_else(|| args.keyword("axis_types"));
-        let axis_types: Option<Vec<String>> = match types {
-            None => None,
-            Some(t) => Some(self.axis_type_names(t, scope)),
-        };
+        let axis_types: Option<Vec<String>> = types.map(|t| self.axis_type_names(t, scope));
         // A mesh without axes (`AbstractMesh((), ())`) has no Explicit axis.
         let no_axes =
             sizes.is_some_and(|n| self.literal_ints(n, scope).is_some_and(|v| v.is_empty()));

@@ -1,0 +1,124 @@
+//! Check throughput over a directory, next to a bare single-threaded
+//! tree-sitter parse of the same files, measured in the same run.
+//!
+//!     cargo bench --bench throughput -- [DIR] [--runs N]
+//!
+//! DIR defaults to `examples/`. For the real-code number, unpack the
+//! `jax==0.12.0.1` wheel (`pip download --no-deps jax==0.12.0.1`) and pass
+//! its directory. Reported: the median of N runs (default 5) of
+//! - parse:  every .py file parsed once, one thread, texts already in memory;
+//! - check:  `jax-lsp check` end to end (walk, read, prefilter, parallel
+//!           analysis, cross-file summaries), as the CLI runs it;
+//! - full:   parse + analysis of every file, one thread, no prefilter.
+
+use jax_lsp::analysis;
+use jax_lsp::check::{collect_files, run_check, CheckOptions, OutputFormat};
+use jax_lsp::config::Settings;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+fn main() {
+    let mut dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/examples"));
+    let mut runs = 5;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--runs" => runs = args.next().and_then(|n| n.parse().ok()).unwrap_or(runs),
+            flag if flag.starts_with("--") => {}
+            path => dir = PathBuf::from(path),
+        }
+    }
+    let mut errors = Vec::new();
+    let files = collect_files(std::slice::from_ref(&dir), &mut errors);
+    let texts: Vec<(PathBuf, String)> = files
+        .iter()
+        .filter_map(|p| {
+            std::fs::read(p)
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok())
+                .map(|t| (p.clone(), t))
+        })
+        .collect();
+    let bytes: usize = texts.iter().map(|(_, t)| t.len()).sum();
+    println!(
+        "{}: {} files, {:.1} MB, {} threads available",
+        dir.display(),
+        texts.len(),
+        bytes as f64 / 1e6,
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    );
+
+    let options = CheckOptions {
+        paths: vec![dir.clone()],
+        format: OutputFormat::Json,
+        select: None,
+        ignore: Vec::new(),
+        target_platforms: None,
+        fix: false,
+        unsafe_fixes: false,
+        diff: false,
+        statistics: false,
+        exit_zero: true,
+        isolated: true,
+    };
+    let settings = Settings::default();
+    let (mut parse, mut check, mut full) = (Vec::new(), Vec::new(), Vec::new());
+    let mut findings = 0;
+    // Interleaved, so machine noise hits all three alike.
+    for _ in 0..runs {
+        let start = Instant::now();
+        let mut nodes = 0usize;
+        for (_, text) in &texts {
+            if let Some(tree) = jax_lsp::syntax::parse(text, None) {
+                nodes += tree.root_node().child_count();
+            }
+        }
+        parse.push(start.elapsed());
+        std::hint::black_box(nodes);
+
+        let start = Instant::now();
+        let run = run_check(&options);
+        check.push(start.elapsed());
+        findings = run.reports.iter().map(|r| r.findings.len()).sum::<usize>();
+
+        let start = Instant::now();
+        let mut all = 0;
+        for (path, text) in &texts {
+            all += analysis::analyze(text, path, &settings, None).len();
+        }
+        full.push(start.elapsed());
+        std::hint::black_box(all);
+    }
+    let (parse, check, full) = (median(parse), median(check), median(full));
+    let mbps = |d: Duration| bytes as f64 / 1e6 / d.as_secs_f64();
+    println!(
+        "parse (1 thread, bare tree-sitter): {:>9.1} ms  {:>7.1} MB/s",
+        parse.as_secs_f64() * 1e3,
+        mbps(parse)
+    );
+    println!(
+        "check (jax-lsp check, end to end):  {:>9.1} ms  {:>7.1} MB/s  {findings} findings",
+        check.as_secs_f64() * 1e3,
+        mbps(check)
+    );
+    println!(
+        "full  (1 thread, no prefilter):     {:>9.1} ms  {:>7.1} MB/s",
+        full.as_secs_f64() * 1e3,
+        mbps(full)
+    );
+    println!(
+        "check / parse = {:.3}",
+        check.as_secs_f64() / parse.as_secs_f64()
+    );
+    println!(
+        "full  / parse = {:.3}",
+        full.as_secs_f64() / parse.as_secs_f64()
+    );
+}
