@@ -79,19 +79,25 @@ fn is_suppressed(text: &str, index: &LineIndex, finding: &Finding) -> bool {
 /// The codes of a `# noqa` comment on a line: `Some(vec![])` for a bare
 /// `# noqa`, `None` without one.
 pub fn noqa_codes(line: &str) -> Option<Vec<String>> {
-    let hash = line.find('#')?;
-    let comment = &line[hash..];
-    let lower = comment.to_ascii_lowercase();
-    let at = lower.find("noqa")?;
-    let rest = &comment[at + 4..];
+    // The last `#` followed by `noqa` (a `#` inside a string before it does not count).
+    let lower = line.to_ascii_lowercase();
+    let at = lower
+        .rmatch_indices("noqa")
+        .map(|(i, _)| i)
+        .find(|&i| lower[..i].trim_end().ends_with('#'))?;
+    let rest = &line[at + 4..];
     let Some(list) = rest.trim_start().strip_prefix(':') else {
         return Some(Vec::new());
     };
+    // Codes are letters then digits (`JP003`); the list ends at anything else.
+    let is_code = |c: &str| {
+        let digits = c.trim_start_matches(|ch: char| ch.is_ascii_alphabetic());
+        digits.len() < c.len() && !digits.is_empty() && digits.chars().all(|ch| ch.is_ascii_digit())
+    };
     let codes: Vec<String> = list
         .split(|c: char| c == ',' || c.is_whitespace())
-        .map(str::trim)
         .filter(|c| !c.is_empty())
-        .take_while(|c| c.chars().all(|ch| ch.is_ascii_alphanumeric()))
+        .take_while(|c| is_code(c))
         .map(str::to_owned)
         .collect();
     Some(codes)

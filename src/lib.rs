@@ -13,4 +13,5 @@ pub mod fix;
 pub mod resolver;
 pub mod rules;
 pub mod semantic;
+pub mod server;
 pub mod syntax;

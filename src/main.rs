@@ -54,6 +54,12 @@ enum Command {
         #[arg(required = true, num_args = 1..)]
         query: Vec<String>,
     },
+    /// Run the language server on stdin/stdout.
+    Server {
+        /// Use stdio (the only transport; accepted for editor clients).
+        #[arg(long)]
+        stdio: bool,
+    },
     /// List the rules.
     Rules {
         #[arg(long)]
@@ -118,6 +124,7 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Command::Server { stdio: _ } => jax_lsp::server::run(),
         Command::Rules { json } => {
             print!("{}", explain::rules_table(json));
             if json {

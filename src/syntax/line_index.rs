@@ -144,7 +144,12 @@ mod tests {
         let text = "a = 1\r\n# 日本 😀 x\n\tb = \"é\"\n";
         let index = LineIndex::new(text);
         for enc in [Encoding::Utf8, Encoding::Utf16, Encoding::Utf32] {
-            for (offset, _) in text.char_indices() {
+            for (offset, ch) in text.char_indices() {
+                // The \n of a CRLF is not addressable: a column never points
+                // between \r and \n (it clamps to the line's end).
+                if ch == '\n' && text[..offset].ends_with('\r') {
+                    continue;
+                }
                 let lc = index.line_col(text, offset, enc);
                 assert_eq!(index.offset(text, lc, enc), offset, "{enc:?} at {offset}");
             }
@@ -158,7 +163,7 @@ mod tests {
         let x = text.find('x').unwrap();
         assert_eq!(index.line_col(text, x, Encoding::Utf16).col, 8);
         assert_eq!(index.line_col(text, x, Encoding::Utf32).col, 7);
-        assert_eq!(index.line_col(text, x, Encoding::Utf8).col, 13);
+        assert_eq!(index.line_col(text, x, Encoding::Utf8).col, 14);
     }
 
     #[test]

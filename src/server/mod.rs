@@ -1,0 +1,999 @@
+//! The language server (`jax-lsp server`): tower-lsp over stdio.
+//!
+//! The only module that knows LSP types. Documents live in a `DashMap`; each
+//! `didChange` is applied completely before any `.await` (tower-lsp may run
+//! handlers concurrently). Analysis runs debounced, on an immutable snapshot
+//! (text + tree + version), in `spawn_blocking`, with panics caught; results
+//! for a superseded generation of a document are dropped.
+//!
+//! - `document`: text, line index, tree, version; the edit path.
+//! - `convert`: byte ranges <-> LSP positions, findings -> diagnostics.
+//! - `settings`: client settings over `[tool.jax-lsp]`.
+//! - `hover`, `actions`: hover text and code actions.
+
+mod actions;
+pub mod convert;
+pub mod document;
+mod hover;
+mod log;
+mod settings;
+mod transport;
+
+use self::actions::{EditStyle, FIX_ALL_KIND};
+use self::convert::{Lines, ReadText};
+use self::document::Document;
+use self::log::Logger;
+use self::settings::{ClientSettings, SettingsStore};
+use crate::analysis;
+use crate::diagnostic::Finding;
+use crate::resolver::{Disk, FsResolver, SourceProvider};
+use crate::semantic::summary::{candidate_files, ModuleSummary};
+use crate::semantic::Resolver;
+use crate::syntax::{Encoding, LineIndex};
+use dashmap::DashMap;
+use serde_json::Value;
+use std::collections::HashSet;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+use tower_lsp::jsonrpc::Result as RpcResult;
+use tower_lsp::lsp_types::*;
+use tower_lsp::{Client, LanguageServer, LspService};
+use tree_sitter::Tree;
+
+/// Quiet time after an edit before a document is analyzed.
+const DEBOUNCE: Duration = Duration::from_millis(50);
+
+/// Runs the server on stdin/stdout until the client exits. Returns the exit
+/// code: 0 after `shutdown` + `exit`, 1 if the input ended without `shutdown`.
+pub fn run() -> i32 {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return 2;
+        }
+    };
+    let clean = runtime.block_on(transport::serve(
+        tokio::io::stdin(),
+        tokio::io::stdout(),
+        || LspService::new(Backend::new),
+    ));
+    // The stdin reader may still be blocked in a read: don't wait for it.
+    runtime.shutdown_background();
+    if clean {
+        0
+    } else {
+        1
+    }
+}
+
+/// `workspace.diagnostics.refreshSupport` as the client sent it (the
+/// transport sets it; lsp-types 0.94 misspells the field).
+static RAW_DIAGNOSTICS_REFRESH: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+/// What was agreed with the client in `initialize`.
+#[derive(Clone, Copy, Debug)]
+struct Negotiated {
+    enc: Encoding,
+    /// The client pulls diagnostics (`textDocument/diagnostic`).
+    pull: bool,
+    refresh: bool,
+    document_changes: bool,
+    watch_files: bool,
+    configuration: bool,
+}
+
+impl Default for Negotiated {
+    fn default() -> Self {
+        Negotiated {
+            enc: Encoding::Utf16,
+            pull: false,
+            refresh: false,
+            document_changes: false,
+            watch_files: false,
+            configuration: false,
+        }
+    }
+}
+
+/// The result of analyzing one snapshot of a document.
+pub struct Analysis {
+    /// The document generation analyzed (changes with every edit of it, of a
+    /// module it imports, or of the configuration).
+    gen: u64,
+    version: i32,
+    findings: Vec<Finding>,
+    diagnostics: Vec<Diagnostic>,
+    /// Files whose contents may change the findings (import candidates).
+    deps: HashSet<PathBuf>,
+}
+
+struct DocEntry {
+    doc: Document,
+    path: PathBuf,
+    gen: u64,
+    /// Bumped by every applied text change (to know whether a parsed tree
+    /// still belongs to the text).
+    text_rev: u64,
+    analysis: Option<Arc<Analysis>>,
+    large_reported: bool,
+}
+
+/// An immutable view of a document for analysis.
+struct Snapshot {
+    uri: Url,
+    path: PathBuf,
+    version: i32,
+    gen: u64,
+    text_rev: u64,
+    text: Arc<str>,
+    index: Arc<LineIndex>,
+    tree: Option<Tree>,
+    dirty: bool,
+    too_large: bool,
+}
+
+type Docs = Arc<DashMap<Url, DocEntry>>;
+type Paths = Arc<DashMap<PathBuf, Url>>;
+
+/// Module text for the resolver: open documents first, then the disk.
+struct OpenDocs {
+    docs: Docs,
+    paths: Paths,
+}
+
+impl OpenDocs {
+    fn open_text(&self, path: &Path) -> Option<Arc<str>> {
+        let uri = self.paths.get(path)?.clone();
+        let entry = self.docs.get(&uri)?;
+        Some(Arc::from(entry.doc.text.as_str()))
+    }
+}
+
+impl SourceProvider for OpenDocs {
+    fn read(&self, path: &Path) -> Option<Arc<str>> {
+        self.open_text(path).or_else(|| Disk.read(path))
+    }
+}
+
+/// Records the files a module's imports could come from.
+struct Recording<'a> {
+    inner: &'a FsResolver<OpenDocs>,
+    deps: Mutex<HashSet<PathBuf>>,
+}
+
+impl Resolver for Recording<'_> {
+    fn resolve(&self, from_file: &Path, path: &str) -> Option<(Arc<ModuleSummary>, String)> {
+        let found = self.inner.resolve(from_file, path);
+        let mut deps = self.deps.lock().unwrap_or_else(|e| e.into_inner());
+        deps.extend(
+            candidate_files(from_file, path)
+                .into_iter()
+                .map(|(file, _)| file),
+        );
+        if let Some((summary, _)) = &found {
+            deps.insert(summary.file.to_path_buf());
+        }
+        found
+    }
+}
+
+struct State {
+    client: Client,
+    log: Logger,
+    docs: Docs,
+    paths: Paths,
+    resolver: FsResolver<OpenDocs>,
+    settings: SettingsStore,
+    negotiated: OnceLock<Negotiated>,
+    next_gen: AtomicU64,
+    /// Panic injection for tests: analysis of a text containing this panics.
+    panic_marker: Option<String>,
+}
+
+pub struct Backend {
+    state: Arc<State>,
+}
+
+impl Backend {
+    pub fn new(client: Client) -> Backend {
+        let docs: Docs = Arc::default();
+        let paths: Paths = Arc::default();
+        let resolver = FsResolver::new(OpenDocs {
+            docs: docs.clone(),
+            paths: paths.clone(),
+        });
+        Backend {
+            state: Arc::new(State {
+                log: Logger::new(Some(client.clone())),
+                client,
+                docs,
+                paths,
+                resolver,
+                settings: SettingsStore::default(),
+                negotiated: OnceLock::new(),
+                next_gen: AtomicU64::new(1),
+                panic_marker: std::env::var("JAX_LSP_TEST_PANIC_MARKER")
+                    .ok()
+                    .filter(|m| !m.is_empty()),
+            }),
+        }
+    }
+}
+
+fn uri_path(uri: &Url) -> PathBuf {
+    uri.to_file_path()
+        .unwrap_or_else(|_| PathBuf::from(uri.path()))
+}
+
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_owned())
+}
+
+impl ReadText for State {
+    fn read_text(&self, path: &Path) -> Option<(Arc<str>, Arc<LineIndex>)> {
+        let text = self.resolver.source().read(path)?;
+        let index = Arc::new(LineIndex::new(&text));
+        Some((text, index))
+    }
+}
+
+impl State {
+    fn negotiated(&self) -> Negotiated {
+        self.negotiated.get().copied().unwrap_or_default()
+    }
+
+    fn enc(&self) -> Encoding {
+        self.negotiated().enc
+    }
+
+    fn style(&self) -> EditStyle {
+        EditStyle {
+            document_changes: self.negotiated().document_changes,
+        }
+    }
+
+    fn new_gen(&self) -> u64 {
+        self.next_gen.fetch_add(1, Ordering::Relaxed)
+    }
+
+    fn current_gen(&self, uri: &Url) -> Option<u64> {
+        self.docs.get(uri).map(|e| e.gen)
+    }
+
+    fn show(&self, typ: MessageType, message: String) {
+        let client = self.client.clone();
+        if let Ok(handle) = tokio::runtime::Handle::try_current() {
+            handle.spawn(async move { client.show_message(typ, message).await });
+        }
+    }
+
+    fn snapshot(&self, uri: &Url) -> Option<Snapshot> {
+        let entry = self.docs.get(uri)?;
+        Some(Snapshot {
+            uri: uri.clone(),
+            path: entry.path.clone(),
+            version: entry.doc.version,
+            gen: entry.gen,
+            text_rev: entry.text_rev,
+            text: Arc::from(entry.doc.text.as_str()),
+            index: Arc::new(entry.doc.index.clone()),
+            tree: entry.doc.tree.clone(),
+            dirty: entry.doc.dirty,
+            too_large: entry.doc.too_large(),
+        })
+    }
+
+    /// Analyzes a snapshot (on a blocking thread). Never panics.
+    fn run_analysis(&self, snap: &Snapshot) -> (Analysis, Option<Tree>) {
+        let started = Instant::now();
+        let mut deps = HashSet::new();
+        let mut parsed = None;
+        let mut findings = Vec::new();
+        if !snap.too_large {
+            let outcome = catch_unwind(AssertUnwindSafe(|| {
+                if let Some(marker) = &self.panic_marker {
+                    if snap.text.contains(marker.as_str()) {
+                        panic!("test panic ({marker})");
+                    }
+                }
+                let tree = document::reparse(&snap.text, snap.tree.as_ref(), snap.dirty)?;
+                // Settings first: a broken config is reported even for files
+                // the prefilter skips.
+                let settings = self.settings.for_file(&snap.path, &|message| {
+                    self.log
+                        .error(format_args!("configuration error: {message}"));
+                    self.show(
+                        MessageType::ERROR,
+                        format!("jax-lsp: {message} (using the default settings)"),
+                    );
+                });
+                let mut found = Vec::new();
+                let mut deps = HashSet::new();
+                if analysis::may_have_findings(&snap.text) {
+                    let recording = Recording {
+                        inner: &self.resolver,
+                        deps: Mutex::default(),
+                    };
+                    found = analysis::analyze_tree(
+                        &snap.text,
+                        &tree,
+                        &snap.path,
+                        &settings,
+                        Some(&recording),
+                    );
+                    deps = recording
+                        .deps
+                        .into_inner()
+                        .unwrap_or_else(|e| e.into_inner());
+                }
+                Some((tree, found, deps))
+            }));
+            match outcome {
+                Ok(Some((tree, found, d))) => {
+                    parsed = Some(tree);
+                    findings = found;
+                    deps = d;
+                }
+                Ok(None) => {}
+                Err(payload) => self.log.error(format_args!(
+                    "analysis panicked for {} (version {}): {}; no diagnostics for this version",
+                    snap.path.display(),
+                    snap.version,
+                    panic_text(payload.as_ref())
+                )),
+            }
+        }
+        let lines = Lines {
+            text: &snap.text,
+            index: &snap.index,
+            enc: self.enc(),
+        };
+        let diagnostics = catch_unwind(AssertUnwindSafe(|| {
+            findings
+                .iter()
+                .map(|f| convert::to_diagnostic(f, &snap.uri, snap.version, lines, self))
+                .collect()
+        }))
+        .unwrap_or_else(|payload| {
+            self.log.error(format_args!(
+                "converting diagnostics panicked for {}: {}",
+                snap.path.display(),
+                panic_text(payload.as_ref())
+            ));
+            Vec::new()
+        });
+        self.log.debug(format_args!(
+            "analyzed {} version {} in {:?}: {} finding(s)",
+            snap.path.display(),
+            snap.version,
+            started.elapsed(),
+            findings.len()
+        ));
+        (
+            Analysis {
+                gen: snap.gen,
+                version: snap.version,
+                findings,
+                diagnostics,
+                deps,
+            },
+            parsed,
+        )
+    }
+
+    /// Analyzes the document's current snapshot (or returns the stored result
+    /// if it is current). The result may be stale by the time it returns.
+    async fn analyze(self: &Arc<Self>, uri: &Url) -> Option<Arc<Analysis>> {
+        {
+            let entry = self.docs.get(uri)?;
+            if let Some(a) = entry.analysis.as_ref().filter(|a| a.gen == entry.gen) {
+                return Some(a.clone());
+            }
+        }
+        let snap = self.snapshot(uri)?;
+        let state = self.clone();
+        let joined = tokio::task::spawn_blocking(move || {
+            let (analysis, tree) = state.run_analysis(&snap);
+            (snap, analysis, tree)
+        })
+        .await;
+        let (snap, analysis, tree) = match joined {
+            Ok(r) => r,
+            Err(e) => {
+                self.log
+                    .error(format_args!("analysis task failed for {uri}: {e}"));
+                return None;
+            }
+        };
+        let analysis = Arc::new(analysis);
+        if let Some(mut entry) = self.docs.get_mut(uri) {
+            if entry.text_rev == snap.text_rev && entry.doc.dirty {
+                if let Some(tree) = tree {
+                    entry.doc.tree = Some(tree);
+                    entry.doc.dirty = false;
+                }
+            }
+            if entry.gen == analysis.gen {
+                entry.analysis = Some(analysis.clone());
+            }
+        }
+        Some(analysis)
+    }
+
+    /// An analysis of the document's current generation (retrying a few
+    /// times if the document keeps changing under it).
+    async fn current_analysis(self: &Arc<Self>, uri: &Url) -> Option<Arc<Analysis>> {
+        let mut last = None;
+        for _ in 0..3 {
+            let analysis = self.analyze(uri).await?;
+            let current = self.current_gen(uri) == Some(analysis.gen);
+            last = Some(analysis);
+            if current {
+                break;
+            }
+        }
+        last
+    }
+
+    /// Analyzes after `delay` unless the document changed meanwhile;
+    /// publishes in push mode; with `edited`, re-checks the documents that
+    /// import this one.
+    fn schedule(self: &Arc<Self>, uri: Url, gen: u64, delay: Duration, edited: bool) {
+        let state = self.clone();
+        tokio::spawn(async move {
+            if !delay.is_zero() {
+                tokio::time::sleep(delay).await;
+            }
+            if state.current_gen(&uri) != Some(gen) {
+                return; // superseded by a newer change
+            }
+            if edited {
+                let path = uri_path(&uri);
+                state.recheck_dependents(&path, Some(&uri));
+            }
+            if state.negotiated().pull {
+                return;
+            }
+            let Some(analysis) = state.analyze(&uri).await else {
+                return;
+            };
+            if state.current_gen(&uri) != Some(analysis.gen) {
+                return; // stale: a newer generation will publish
+            }
+            state
+                .client
+                .publish_diagnostics(uri, analysis.diagnostics.clone(), Some(analysis.version))
+                .await;
+        });
+    }
+
+    /// `path` changed: documents whose imports may read it get a new
+    /// generation and are re-checked (push) or re-pulled (pull).
+    fn recheck_dependents(self: &Arc<Self>, path: &Path, except: Option<&Url>) {
+        self.resolver.invalidate(path);
+        let dependents: Vec<Url> = self
+            .docs
+            .iter()
+            .filter(|e| {
+                Some(e.key()) != except
+                    && e.analysis.as_ref().is_some_and(|a| a.deps.contains(path))
+            })
+            .map(|e| e.key().clone())
+            .collect();
+        if dependents.is_empty() {
+            return;
+        }
+        self.log.debug(format_args!(
+            "{} changed: re-checking {} document(s)",
+            path.display(),
+            dependents.len()
+        ));
+        self.bump_and_recheck(dependents);
+    }
+
+    /// Gives documents a new generation and re-checks them.
+    fn bump_and_recheck(self: &Arc<Self>, uris: Vec<Url>) {
+        let mut bumped = Vec::new();
+        for uri in uris {
+            let gen = self.new_gen();
+            if let Some(mut entry) = self.docs.get_mut(&uri) {
+                entry.gen = gen;
+                bumped.push((uri, gen));
+            }
+        }
+        if self.negotiated().pull {
+            if self.negotiated().refresh && !bumped.is_empty() {
+                let client = self.client.clone();
+                tokio::spawn(async move {
+                    let _ = client.workspace_diagnostic_refresh().await;
+                });
+            }
+        } else {
+            for (uri, gen) in bumped {
+                self.schedule(uri, gen, Duration::ZERO, false);
+            }
+        }
+    }
+
+    fn recheck_all(self: &Arc<Self>) {
+        let all: Vec<Url> = self.docs.iter().map(|e| e.key().clone()).collect();
+        self.bump_and_recheck(all);
+    }
+
+    fn set_client_settings(self: &Arc<Self>, value: &Value) -> bool {
+        match ClientSettings::from_json(value) {
+            Ok(Some(settings)) => {
+                if let Some(level) = settings.log_level {
+                    self.log.set_level_from_settings(level);
+                }
+                self.settings.set_client(settings);
+                true
+            }
+            Ok(None) => false,
+            Err(message) => {
+                self.log.error(format_args!("{message}"));
+                self.show(
+                    MessageType::ERROR,
+                    format!("jax-lsp: {message} (ignoring the client settings)"),
+                );
+                self.settings.set_client(ClientSettings::default());
+                true
+            }
+        }
+    }
+
+    async fn fetch_configuration(self: &Arc<Self>) {
+        let items = vec![ConfigurationItem {
+            scope_uri: None,
+            section: Some("jax-lsp".to_owned()),
+        }];
+        match self.client.configuration(items).await {
+            Ok(values) => {
+                let value = values.into_iter().next().unwrap_or(Value::Null);
+                if !value.is_null() {
+                    self.set_client_settings(&serde_json::json!({ "jax-lsp": value }));
+                    self.recheck_all();
+                }
+            }
+            Err(e) => self
+                .log
+                .warn(format_args!("workspace/configuration failed: {e}")),
+        }
+    }
+
+    fn lines_of<'a>(&self, doc: &'a Document) -> Lines<'a> {
+        Lines {
+            text: &doc.text,
+            index: &doc.index,
+            enc: self.enc(),
+        }
+    }
+}
+
+#[tower_lsp::async_trait]
+impl LanguageServer for Backend {
+    async fn initialize(&self, params: InitializeParams) -> RpcResult<InitializeResult> {
+        let state = &self.state;
+        let caps = &params.capabilities;
+        let enc = convert::negotiate_encoding(caps);
+        let text_doc = caps.text_document.as_ref();
+        let workspace = caps.workspace.as_ref();
+        let negotiated = Negotiated {
+            enc,
+            pull: text_doc.and_then(|t| t.diagnostic.as_ref()).is_some(),
+            refresh: workspace
+                .and_then(|w| w.diagnostic.as_ref())
+                .and_then(|d| d.refresh_support)
+                .unwrap_or(false)
+                || RAW_DIAGNOSTICS_REFRESH.load(Ordering::Relaxed),
+            document_changes: workspace
+                .and_then(|w| w.workspace_edit.as_ref())
+                .and_then(|e| e.document_changes)
+                .unwrap_or(false),
+            watch_files: workspace
+                .and_then(|w| w.did_change_watched_files.as_ref())
+                .and_then(|d| d.dynamic_registration)
+                .unwrap_or(false),
+            configuration: workspace.and_then(|w| w.configuration).unwrap_or(false),
+        };
+        let _ = state.negotiated.set(negotiated);
+        if let Some(options) = &params.initialization_options {
+            state.set_client_settings(options);
+        }
+        state.log.info(format_args!(
+            "initialize: client {}, position encoding {:?}, {} diagnostics",
+            params
+                .client_info
+                .as_ref()
+                .map(|c| c.name.as_str())
+                .unwrap_or("unknown"),
+            enc,
+            if negotiated.pull { "pull" } else { "push" }
+        ));
+        let capabilities = ServerCapabilities {
+            position_encoding: Some(convert::encoding_kind(enc)),
+            text_document_sync: Some(TextDocumentSyncCapability::Options(
+                TextDocumentSyncOptions {
+                    open_close: Some(true),
+                    change: Some(TextDocumentSyncKind::INCREMENTAL),
+                    save: Some(TextDocumentSyncSaveOptions::Supported(true)),
+                    ..Default::default()
+                },
+            )),
+            hover_provider: Some(HoverProviderCapability::Simple(true)),
+            code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+                code_action_kinds: Some(vec![
+                    CodeActionKind::QUICKFIX,
+                    CodeActionKind::new(FIX_ALL_KIND),
+                ]),
+                resolve_provider: Some(false),
+                ..Default::default()
+            })),
+            diagnostic_provider: negotiated.pull.then(|| {
+                DiagnosticServerCapabilities::Options(DiagnosticOptions {
+                    identifier: Some("jax-lsp".to_owned()),
+                    inter_file_dependencies: true,
+                    workspace_diagnostics: false,
+                    ..Default::default()
+                })
+            }),
+            workspace: Some(WorkspaceServerCapabilities {
+                workspace_folders: Some(WorkspaceFoldersServerCapabilities {
+                    supported: Some(true),
+                    change_notifications: Some(OneOf::Left(true)),
+                }),
+                file_operations: None,
+            }),
+            ..Default::default()
+        };
+        Ok(InitializeResult {
+            capabilities,
+            server_info: Some(ServerInfo {
+                name: "jax-lsp".to_owned(),
+                version: Some(env!("CARGO_PKG_VERSION").to_owned()),
+            }),
+        })
+    }
+
+    async fn initialized(&self, _: InitializedParams) {
+        let state = self.state.clone();
+        state.log.enable_client();
+        let negotiated = state.negotiated();
+        tokio::spawn(async move {
+            if negotiated.watch_files {
+                let options = DidChangeWatchedFilesRegistrationOptions {
+                    watchers: ["**/pyproject.toml", "**/*.py"]
+                        .into_iter()
+                        .map(|glob| FileSystemWatcher {
+                            glob_pattern: GlobPattern::String(glob.to_owned()),
+                            kind: None,
+                        })
+                        .collect(),
+                };
+                let registration = Registration {
+                    id: "jax-lsp-watch".to_owned(),
+                    method: "workspace/didChangeWatchedFiles".to_owned(),
+                    register_options: serde_json::to_value(options).ok(),
+                };
+                if let Err(e) = state.client.register_capability(vec![registration]).await {
+                    state
+                        .log
+                        .warn(format_args!("could not register file watchers: {e}"));
+                }
+            }
+            if negotiated.configuration {
+                state.fetch_configuration().await;
+            }
+        });
+    }
+
+    async fn shutdown(&self) -> RpcResult<()> {
+        self.state.log.info(format_args!("shutdown"));
+        Ok(())
+    }
+
+    async fn did_open(&self, params: DidOpenTextDocumentParams) {
+        let state = &self.state;
+        let item = params.text_document;
+        let path = uri_path(&item.uri);
+        let gen = state.new_gen();
+        let mut doc = Document::new(item.text, item.version);
+        let too_large = doc.too_large();
+        if too_large {
+            doc.tree = None;
+        }
+        state.docs.insert(
+            item.uri.clone(),
+            DocEntry {
+                doc,
+                path: path.clone(),
+                gen,
+                text_rev: 0,
+                analysis: None,
+                large_reported: too_large,
+            },
+        );
+        state.paths.insert(path.clone(), item.uri.clone());
+        if too_large {
+            state.show(
+                MessageType::WARNING,
+                format!(
+                    "jax-lsp: {} is larger than 5 MB; it is not analyzed.",
+                    path.display()
+                ),
+            );
+        }
+        state.log.debug(format_args!(
+            "opened {} (version {})",
+            item.uri, item.version
+        ));
+        state.schedule(item.uri, gen, Duration::ZERO, true);
+    }
+
+    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+        let state = &self.state;
+        let uri = params.text_document.uri;
+        let version = params.text_document.version;
+        let enc = state.enc();
+        // Everything up to the end of this block runs without an `.await`.
+        let applied = {
+            let Some(mut entry) = state.docs.get_mut(&uri) else {
+                state.log.warn(format_args!(
+                    "didChange for a document that is not open: {uri}; ignored"
+                ));
+                return;
+            };
+            if version <= entry.doc.version {
+                let current = entry.doc.version;
+                drop(entry);
+                state.log.warn(format_args!(
+                    "didChange for {uri} version {version}, but the document is at version {current}; ignored"
+                ));
+                return;
+            }
+            let mut notes = Vec::new();
+            for change in params.content_changes {
+                match change.range {
+                    Some(range) => {
+                        if let Some(note) =
+                            entry
+                                .doc
+                                .apply_change(range.start, range.end, &change.text, enc)
+                        {
+                            notes.push(note.0);
+                        }
+                    }
+                    None => entry.doc.replace_all(&change.text),
+                }
+            }
+            entry.doc.version = version;
+            entry.text_rev += 1;
+            entry.gen = state.new_gen();
+            let newly_large = entry.doc.too_large() && !entry.large_reported;
+            if newly_large {
+                entry.large_reported = true;
+            }
+            (entry.gen, entry.path.clone(), notes, newly_large)
+        };
+        let (gen, path, notes, newly_large) = applied;
+        for note in notes {
+            state
+                .log
+                .warn(format_args!("didChange {uri} version {version}: {note}"));
+        }
+        if newly_large {
+            state.show(
+                MessageType::WARNING,
+                format!(
+                    "jax-lsp: {} is larger than 5 MB; it is not analyzed.",
+                    path.display()
+                ),
+            );
+        }
+        // The module's summary is stale for the files importing it.
+        state.resolver.invalidate(&path);
+        state.schedule(uri, gen, DEBOUNCE, true);
+    }
+
+    async fn did_save(&self, params: DidSaveTextDocumentParams) {
+        let path = uri_path(&params.text_document.uri);
+        if path.file_name().is_some_and(|n| n == "pyproject.toml") {
+            self.state.settings.invalidate();
+            self.state.recheck_all();
+        }
+    }
+
+    async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        let state = &self.state;
+        let uri = params.text_document.uri;
+        let Some((_, entry)) = state.docs.remove(&uri) else {
+            return;
+        };
+        state.paths.remove_if(&entry.path, |_, u| *u == uri);
+        state.log.debug(format_args!("closed {uri}"));
+        // Importers now read the file from disk.
+        state.recheck_dependents(&entry.path, None);
+        if !state.negotiated().pull {
+            state
+                .client
+                .publish_diagnostics(uri, Vec::new(), None)
+                .await;
+        }
+    }
+
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        let state = self.state.clone();
+        let changed = state.set_client_settings(&params.settings);
+        if changed {
+            state.recheck_all();
+        } else if state.negotiated().configuration {
+            // The client sent no settings (the pull model): ask for them.
+            tokio::spawn(async move { state.fetch_configuration().await });
+        }
+    }
+
+    async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
+        let state = &self.state;
+        let mut config_changed = false;
+        for change in params.changes {
+            let path = uri_path(&change.uri);
+            if path.file_name().is_some_and(|n| n == "pyproject.toml") {
+                config_changed = true;
+            } else if path.extension().is_some_and(|e| e == "py")
+                && !state.paths.contains_key(&path)
+            {
+                state.recheck_dependents(&path, None);
+            }
+        }
+        if config_changed {
+            state.log.info(format_args!(
+                "pyproject.toml changed: reloading the configuration"
+            ));
+            state.settings.invalidate();
+            state.recheck_all();
+        }
+    }
+
+    async fn did_change_workspace_folders(&self, _: DidChangeWorkspaceFoldersParams) {
+        // Settings are discovered from each file's directory; a new folder
+        // may hold a pyproject.toml that applies to open files.
+        self.state.settings.invalidate();
+        self.state.recheck_all();
+    }
+
+    async fn diagnostic(
+        &self,
+        params: DocumentDiagnosticParams,
+    ) -> RpcResult<DocumentDiagnosticReportResult> {
+        let state = &self.state;
+        let uri = params.text_document.uri;
+        let report = match state.current_analysis(&uri).await {
+            None => DocumentDiagnosticReport::Full(RelatedFullDocumentDiagnosticReport::default()),
+            Some(analysis) => {
+                let id = analysis.gen.to_string();
+                if params.previous_result_id.as_deref() == Some(id.as_str()) {
+                    DocumentDiagnosticReport::Unchanged(RelatedUnchangedDocumentDiagnosticReport {
+                        related_documents: None,
+                        unchanged_document_diagnostic_report: UnchangedDocumentDiagnosticReport {
+                            result_id: id,
+                        },
+                    })
+                } else {
+                    DocumentDiagnosticReport::Full(RelatedFullDocumentDiagnosticReport {
+                        related_documents: None,
+                        full_document_diagnostic_report: FullDocumentDiagnosticReport {
+                            result_id: Some(id),
+                            items: analysis.diagnostics.clone(),
+                        },
+                    })
+                }
+            }
+        };
+        Ok(DocumentDiagnosticReportResult::Report(report))
+    }
+
+    async fn hover(&self, params: HoverParams) -> RpcResult<Option<Hover>> {
+        let state = &self.state;
+        let uri = params.text_document_position_params.text_document.uri;
+        let pos = params.text_document_position_params.position;
+        let analysis = state.current_analysis(&uri).await;
+        let Some(entry) = state.docs.get(&uri) else {
+            return Ok(None);
+        };
+        let doc = &entry.doc;
+        let lines = state.lines_of(doc);
+        let offset = lines.offset(pos);
+        let findings = analysis
+            .as_ref()
+            .filter(|a| a.version == doc.version)
+            .map(|a| a.findings.as_slice());
+        let tree = doc.tree.as_ref().filter(|_| !doc.dirty);
+        let Some((markdown, span)) = hover::hover_at(&doc.text, &doc.index, tree, findings, offset)
+        else {
+            return Ok(None);
+        };
+        Ok(Some(Hover {
+            contents: HoverContents::Markup(MarkupContent {
+                kind: MarkupKind::Markdown,
+                value: markdown,
+            }),
+            range: Some(lines.range(&span)),
+        }))
+    }
+
+    async fn code_action(&self, params: CodeActionParams) -> RpcResult<Option<CodeActionResponse>> {
+        let state = &self.state;
+        let uri = params.text_document.uri;
+        let only = params.context.only.as_deref();
+        let want_quickfix = actions::wanted(only, CodeActionKind::QUICKFIX.as_str());
+        let want_fix_all = actions::wanted(only, FIX_ALL_KIND);
+        let ours: Vec<Diagnostic> = params
+            .context
+            .diagnostics
+            .iter()
+            .filter(|d| convert::diagnostic_code(d).is_some())
+            .cloned()
+            .collect();
+        // Without diagnostics from the client, use ours under the range.
+        let analysis = if want_fix_all || ours.is_empty() {
+            state.current_analysis(&uri).await
+        } else {
+            None
+        };
+        let Some(entry) = state.docs.get(&uri) else {
+            return Ok(None);
+        };
+        let doc = &entry.doc;
+        let lines = state.lines_of(doc);
+        let current = analysis.as_ref().filter(|a| a.version == doc.version);
+        let mut out = Vec::new();
+        if want_quickfix {
+            let diagnostics = if !ours.is_empty() {
+                ours
+            } else {
+                let range = lines.span(params.range);
+                current
+                    .map(|a| {
+                        a.findings
+                            .iter()
+                            .zip(&a.diagnostics)
+                            .filter(|(f, _)| f.span.start <= range.end && range.start <= f.span.end)
+                            .map(|(_, d)| d.clone())
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            };
+            out.extend(actions::quick_fixes(
+                &diagnostics,
+                &uri,
+                doc.version,
+                lines,
+                state.style(),
+            ));
+        }
+        if want_fix_all {
+            if let Some(a) = current {
+                out.extend(actions::fix_all(
+                    &a.findings,
+                    &uri,
+                    doc.version,
+                    lines,
+                    state.style(),
+                ));
+            }
+        }
+        Ok(Some(out))
+    }
+}
