@@ -6,10 +6,10 @@
 //! DIR defaults to `examples/`. For the real-code number, unpack the
 //! `jax==0.12.0.1` wheel (`pip download --no-deps jax==0.12.0.1`) and pass
 //! its directory. Reported: the median of N runs (default 5) of
-//! - parse:  every .py file parsed once, one thread, texts already in memory;
-//! - check:  `jax-lsp check` end to end (walk, read, prefilter, parallel
-//!           analysis, cross-file summaries), as the CLI runs it;
-//! - full:   parse + analysis of every file, one thread, no prefilter.
+//! - parse: every .py file parsed once, one thread, texts already in memory;
+//! - check: `jax-lsp check` end to end (walk, read, prefilter, parallel
+//!   analysis, cross-file summaries), as the CLI runs it;
+//! - full: parse + analysis of every file, one thread, no prefilter.
 
 use jax_lsp::analysis;
 use jax_lsp::check::{collect_files, run_check, CheckOptions, OutputFormat};
