@@ -112,7 +112,7 @@ impl Rule for Jp001 {
                 .filter(|r| match &r.kind {
                     ReqKind::HostCallback { .. } => true,
                     ReqKind::PallasCall { interpret, .. } => *interpret == Interpret::Callback,
-                    ReqKind::DevicePrimitive { .. } => false,
+                    _ => false,
                 })
                 .filter(|r| r.kept_for(&platforms) == Some(true))
                 .collect();

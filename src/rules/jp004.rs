@@ -83,7 +83,7 @@ impl Rule for Jp004 {
             let api = match &req.kind {
                 ReqKind::HostCallback { api } => (*api).to_owned(),
                 ReqKind::DevicePrimitive { api } => api.clone(),
-                ReqKind::PallasCall { .. } => continue,
+                _ => continue,
             };
             out.push(Finding {
                 code: META.code,

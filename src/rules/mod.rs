@@ -7,6 +7,12 @@ mod jp002;
 mod jp003;
 mod jp004;
 mod jp005;
+mod jp006;
+mod jp007;
+mod jp008;
+mod jp009;
+mod jp010;
+mod jp011;
 
 use crate::config::Settings;
 use crate::diagnostic::{Finding, Related, Severity};
@@ -93,6 +99,12 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &jp003::Jp003,
         &jp004::Jp004,
         &jp005::Jp005,
+        &jp006::Jp006,
+        &jp007::Jp007,
+        &jp008::Jp008,
+        &jp009::Jp009,
+        &jp010::Jp010,
+        &jp011::Jp011,
     ]
 }
 

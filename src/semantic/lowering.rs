@@ -593,3 +593,89 @@ impl<'t> Module<'t> {
         seen
     }
 }
+
+impl<'t> Lowering<'t> {
+    /// The platform names given literally, each with the node to point at:
+    /// the string itself inside a tuple/list literal, else the argument.
+    pub fn platform_literals(&self, src: &str) -> Vec<(String, Node<'t>)> {
+        let Some((_, value)) = self.platforms_arg else {
+            return Vec::new();
+        };
+        let inner = unparenthesize(value);
+        if matches!(inner.kind(), "tuple" | "list") {
+            let mut cursor = inner.walk();
+            let items: Vec<Node<'t>> = inner
+                .named_children(&mut cursor)
+                .filter(|c| c.kind() != "comment")
+                .collect();
+            let names = self.platforms.platforms().unwrap_or_default();
+            if names.len() == items.len() {
+                return names.iter().cloned().zip(items).collect();
+            }
+            return items
+                .into_iter()
+                .filter_map(|item| crate::syntax::string_value(item, src).map(|s| (s, item)))
+                .collect();
+        }
+        self.platforms
+            .platforms()
+            .unwrap_or_default()
+            .iter()
+            .map(|p| (p.clone(), value))
+            .collect()
+    }
+
+    /// Every platform JAX lowers for, including a bare string's characters
+    /// (for rules about multi-platform lowering).
+    pub fn lowered_platforms(&self) -> Option<Vec<String>> {
+        match &self.platforms {
+            PlatformsValue::Str(s) if self.kind != LoweringKind::JitLower => {
+                Some(s.chars().map(String::from).collect())
+            }
+            _ => self.platforms(),
+        }
+    }
+}
+
+impl<'t> Module<'t> {
+    /// `.compile(...)` calls on a lowering's result: `....lower(...).compile()`
+    /// or `lowered = ....lower(...)` then `lowered.compile()`. Returns the
+    /// lowering's index and the compile call.
+    pub fn compile_calls(&self, lowerings: &[Lowering<'t>]) -> Vec<(usize, Node<'t>)> {
+        let mut out = Vec::new();
+        if lowerings.is_empty() {
+            return out;
+        }
+        for site in &self.calls {
+            let Some(func) = site.node.child_by_field_name("function") else {
+                continue;
+            };
+            if func.kind() != "attribute"
+                || func
+                    .child_by_field_name("attribute")
+                    .map(|a| text(a, self.src))
+                    != Some("compile")
+            {
+                continue;
+            }
+            let Some(receiver) = func.child_by_field_name("object").map(unparenthesize) else {
+                continue;
+            };
+            let target = match receiver.kind() {
+                "call" => Some(receiver),
+                "identifier" => {
+                    match self.binding_at(site.scope, text(receiver, self.src), receiver) {
+                        Some(Binding::Value { value, .. }) => Some(unparenthesize(*value)),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            let Some(target) = target else { continue };
+            if let Some(index) = lowerings.iter().position(|l| l.call.id() == target.id()) {
+                out.push((index, site.node));
+            }
+        }
+        out
+    }
+}

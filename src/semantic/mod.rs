@@ -13,7 +13,7 @@ pub mod summary;
 pub mod values;
 
 pub use lowering::{ContextMesh, Lowering, LoweringKind};
-pub use reach::{Guard, ReqKind, Requirement};
+pub use reach::{Guard, KernelMesh, ReqKind, Requirement};
 pub use summary::{ModuleSummary, Resolver};
 pub use values::{MeshValue, PlatformsValue};
 
@@ -90,8 +90,10 @@ impl<'t> Scope<'t> {
                         ));
                     }
                 }
-                // *args, **kwargs, / and * markers: not addressable by name here.
-                _ => out.push((String::new(), None)),
+                // `*args` and a bare `*` end the positional parameters; `**kwargs`
+                // and `/` take no position. Marked, not named.
+                "list_splat_pattern" | "keyword_separator" => out.push(("*".to_owned(), None)),
+                _ => out.push(("/".to_owned(), None)),
             }
         }
         out
@@ -289,7 +291,7 @@ impl<'t> Module<'t> {
         }
         let params = self.scopes[id].params(self.src);
         for (index, (param, default)) in params.into_iter().enumerate() {
-            if !param.is_empty() {
+            if param != "*" && param != "/" {
                 self.bind(
                     id,
                     &param,

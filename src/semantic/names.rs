@@ -86,6 +86,9 @@ pub const DEVICE_PUT: &str = "jax.device_put";
 pub const DEVICES: &str = "jax.devices";
 pub const LOCAL_DEVICES: &str = "jax.local_devices";
 pub const PARTIAL: &str = "functools.partial";
+pub const BUFFER_CALLBACK: &str = "jax.experimental.buffer_callback.buffer_callback";
+pub const PALLAS_KERNEL: &str = "jax.experimental.pallas.kernel";
+pub const MOSAIC_GPU_KERNEL: &str = "jax.experimental.pallas.mosaic_gpu.kernel";
 
 /// `pallas_call(compiler_params=...)` classes and the platform family they lower for.
 pub fn compiler_params_family(path: &str) -> Option<ParamsFamily> {
@@ -129,6 +132,39 @@ pub fn requires_devices(path: &str) -> bool {
             | "jax.debug.inspect_array_sharding"
             | "jax.experimental.custom_partitioning.custom_partitioning"
     )
+}
+
+/// Linear-algebra operations whose primitives register lowering rules per
+/// platform (cpu/cuda/rocm/tpu) with no default, so an unknown platform name
+/// finds none (checked for eig and eigh under jax 0.12).
+pub fn is_platform_specific_op(path: &str) -> bool {
+    const LINALG: &[&str] = &[
+        "eig",
+        "eigh",
+        "eigvals",
+        "eigvalsh",
+        "svd",
+        "qr",
+        "cholesky",
+        "lu",
+        "lu_factor",
+        "det",
+        "slogdet",
+        "inv",
+        "solve",
+        "lstsq",
+        "pinv",
+        "matrix_rank",
+        "schur",
+        "hessenberg",
+        "tridiagonal",
+        "tridiagonal_solve",
+    ];
+    let name = path.rsplit('.').next().unwrap_or("");
+    (path.starts_with("jax.numpy.linalg.")
+        || path.starts_with("jax.scipy.linalg.")
+        || path.starts_with("jax.lax.linalg."))
+        && LINALG.contains(&name)
 }
 
 /// Platform names JAX has lowering rules for.

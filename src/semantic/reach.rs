@@ -72,6 +72,28 @@ pub enum ReqKind {
     HostCallback { api: &'static str },
     /// A primitive that needs devices during lowering, other than callbacks.
     DevicePrimitive { api: String },
+    /// `jax.experimental.buffer_callback.buffer_callback(...)`: cpu and cuda only.
+    BufferCallback,
+    /// `lax.platform_dependent(..., tpu=..., default=...)`: its branch keys.
+    PlatformDependent {
+        keys: Vec<String>,
+        has_default: bool,
+    },
+    /// `pl.kernel(..., mesh=...)` / `plgpu.kernel(...)`: lowered through `mpmd_map`.
+    PallasKernel { mesh: KernelMesh },
+    /// An operation whose primitive has lowering rules only for JAX's known
+    /// platforms (LAPACK-style linear algebra): an unknown platform name fails.
+    PlatformSpecificOp { api: String },
+}
+
+/// The mesh a Pallas `kernel` runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KernelMesh {
+    /// `pltpu.TensorCoreMesh(...)` / `pltpu.create_tensorcore_mesh(...)`
+    Tpu,
+    /// `plgpu.Mesh(...)`, `plgpu.WarpMesh(...)`, or `plgpu.kernel` itself.
+    Gpu,
+    Unknown,
 }
 
 impl ReqKind {
@@ -80,7 +102,7 @@ impl ReqKind {
         match self {
             ReqKind::HostCallback { api } => names::requires_devices(&canonical_callback(api)),
             ReqKind::DevicePrimitive { .. } => true,
-            ReqKind::PallasCall { .. } => false,
+            _ => false,
         }
     }
 }
@@ -190,11 +212,23 @@ impl<'t> Module<'t> {
             {
                 let args = Args::of(decorator, self.src);
                 if let Some(first) = args.positional.first() {
-                    if self.canonical(*first, outer).as_deref() == Some(names::PALLAS_CALL) {
+                    let inner = self.canonical(*first, outer);
+                    if inner.as_deref() == Some(names::PALLAS_CALL) {
                         facts.reqs.push(self.pallas_requirement(
                             decorator,
                             &args,
                             outer,
+                            Vec::new(),
+                        ));
+                    }
+                    if let Some(path @ (names::PALLAS_KERNEL | names::MOSAIC_GPU_KERNEL)) =
+                        inner.as_deref()
+                    {
+                        facts.reqs.push(self.kernel_requirement(
+                            decorator,
+                            &args,
+                            outer,
+                            path,
                             Vec::new(),
                         ));
                     }
@@ -247,11 +281,65 @@ impl<'t> Module<'t> {
                         guards: guards.clone(),
                     });
                 }
+                Some(path) if names::is_platform_specific_op(path) => {
+                    facts.reqs.push(Requirement {
+                        kind: ReqKind::PlatformSpecificOp {
+                            api: path.to_owned(),
+                        },
+                        file: None,
+                        span: call.byte_range(),
+                        detail: None,
+                        guards: guards.clone(),
+                    })
+                }
+                Some(names::BUFFER_CALLBACK) => facts.reqs.push(Requirement {
+                    kind: ReqKind::BufferCallback,
+                    file: None,
+                    span: call.byte_range(),
+                    detail: None,
+                    guards: guards.clone(),
+                }),
+                Some(names::PLATFORM_DEPENDENT) => {
+                    let keys: Vec<String> = args
+                        .keywords
+                        .iter()
+                        .map(|(n, _, _)| n.clone())
+                        .filter(|n| n != "default")
+                        .collect();
+                    facts.reqs.push(Requirement {
+                        kind: ReqKind::PlatformDependent {
+                            has_default: args.keyword("default").is_some() || args.has_splat,
+                            keys,
+                        },
+                        file: None,
+                        span: call.byte_range(),
+                        detail: None,
+                        guards: guards.clone(),
+                    });
+                }
+                Some(path @ (names::PALLAS_KERNEL | names::MOSAIC_GPU_KERNEL)) => {
+                    facts
+                        .reqs
+                        .push(self.kernel_requirement(call, &args, id, path, guards.clone()));
+                }
                 Some(names::PARTIAL) => {
-                    // partial(pl.pallas_call, ...) used as a value (decorators handled above).
+                    // partial(pl.pallas_call / pl.kernel, ...) used as a value (decorators handled above).
                     if let Some(first) = args.positional.first() {
-                        if self.canonical(*first, id).as_deref() == Some(names::PALLAS_CALL)
-                            && !self.is_decorator(call)
+                        let inner = self.canonical(*first, id);
+                        if let Some(path @ (names::PALLAS_KERNEL | names::MOSAIC_GPU_KERNEL)) =
+                            inner.as_deref()
+                        {
+                            if !self.is_decorator(call) {
+                                facts.reqs.push(self.kernel_requirement(
+                                    call,
+                                    &args,
+                                    id,
+                                    path,
+                                    guards.clone(),
+                                ));
+                            }
+                        }
+                        if inner.as_deref() == Some(names::PALLAS_CALL) && !self.is_decorator(call)
                         {
                             facts.reqs.push(self.pallas_requirement(
                                 call,
@@ -322,6 +410,59 @@ impl<'t> Module<'t> {
             detail: params_node.map(|n| n.byte_range()),
             guards,
         }
+    }
+
+    fn kernel_requirement(
+        &self,
+        call: Node<'t>,
+        args: &Args<'t>,
+        scope: ScopeId,
+        path: &str,
+        guards: Vec<Guard>,
+    ) -> Requirement {
+        let mesh = if path == names::MOSAIC_GPU_KERNEL {
+            KernelMesh::Gpu
+        } else {
+            match args.keyword("mesh") {
+                Some(mesh) => self.kernel_mesh(mesh, scope),
+                None => KernelMesh::Unknown,
+            }
+        };
+        Requirement {
+            kind: ReqKind::PallasKernel { mesh },
+            file: None,
+            span: call.byte_range(),
+            detail: args.keyword("mesh").map(|m| m.byte_range()),
+            guards,
+        }
+    }
+
+    fn kernel_mesh(&self, node: Node<'t>, scope: ScopeId) -> KernelMesh {
+        let mut current = (unparenthesize(node), scope);
+        for _ in 0..12 {
+            let (node, scope) = current;
+            match node.kind() {
+                "call" => {
+                    return match self.callee(node, scope).as_deref() {
+                        Some(
+                            "jax.experimental.pallas.tpu.TensorCoreMesh"
+                            | "jax.experimental.pallas.tpu.create_tensorcore_mesh",
+                        ) => KernelMesh::Tpu,
+                        Some(
+                            "jax.experimental.pallas.mosaic_gpu.Mesh"
+                            | "jax.experimental.pallas.mosaic_gpu.WarpMesh",
+                        ) => KernelMesh::Gpu,
+                        _ => KernelMesh::Unknown,
+                    }
+                }
+                "identifier" | "attribute" => match self.follow_value(node, scope) {
+                    Some((value, vscope)) => current = (unparenthesize(value), vscope),
+                    None => return KernelMesh::Unknown,
+                },
+                _ => return KernelMesh::Unknown,
+            }
+        }
+        KernelMesh::Unknown
     }
 
     fn eval_compiler_params(&self, node: Node<'t>, scope: ScopeId) -> CompilerParams {
@@ -536,6 +677,17 @@ impl<'t> Module<'t> {
                     }
                     Binding::Value { value, scope, .. } => {
                         self.value_targets(*value, *scope, depth + 1)
+                    }
+                    Binding::Param { .. } => {
+                        // `self` in a method is an instance of the class.
+                        if let Some(class) = self.class_of_receiver(node, scope) {
+                            return self.def_targets(class);
+                        }
+                        // A function passed in by this module's single call site.
+                        match self.follow_value(node, scope) {
+                            Some((value, vscope)) => self.value_targets(value, vscope, depth + 1),
+                            None => Vec::new(),
+                        }
                     }
                     _ => Vec::new(),
                 }

@@ -168,8 +168,18 @@ impl<'t> Module<'t> {
         index: usize,
         name: &str,
     ) -> Option<Vec<(Node<'t>, ScopeId)>> {
-        let def_name = &self.scopes[fscope].name;
-        let is_method = self.scopes[fscope].class.is_some();
+        let scope = &self.scopes[fscope];
+        let params = scope.params(self.src);
+        let before = &params[..index.min(params.len())];
+        let keyword_only = before.iter().any(|(p, _)| p == "*");
+        // The position a caller fills, counting only real parameters.
+        let real_index = before.iter().filter(|(p, _)| p != "*" && p != "/").count();
+        // `__init__` is called through the class name.
+        let (def_name, through_class) = match (scope.class, scope.name.as_str()) {
+            (Some(class), "__init__") => (self.scopes[class].name.as_str(), true),
+            _ => (scope.name.as_str(), false),
+        };
+        let is_method = scope.class.is_some();
         let mut out = Vec::new();
         for site in &self.calls {
             let Some(callee) = site.node.child_by_field_name("function") else {
@@ -187,14 +197,15 @@ impl<'t> Module<'t> {
                 continue;
             }
             let args = Args::of(site.node, self.src);
-            let position = if is_method && callee.kind() == "attribute" {
-                index.checked_sub(1)?
+            // `self` is bound by `obj.method(...)` and by `Class(...)`.
+            let position = if is_method && (through_class || callee.kind() == "attribute") {
+                real_index.checked_sub(1)?
             } else {
-                index
+                real_index
             };
             if let Some(value) = args.keyword(name) {
                 out.push((value, site.scope));
-            } else if let Some(value) = args.positional.get(position) {
+            } else if let (false, Some(value)) = (keyword_only, args.positional.get(position)) {
                 out.push((*value, site.scope));
             } else if args.has_splat {
                 return None;
@@ -335,9 +346,20 @@ impl<'t> Module<'t> {
         let inner = unparenthesize(node);
         match inner.kind() {
             "call" => {
+                if let Some((def, [value])) = self.local_returns(inner, scope) {
+                    return self.eval_mesh_depth(*value, def, depth + 1);
+                }
                 let Some(callee) = self.callee(inner, scope) else {
                     return MeshValue::Unknown;
                 };
+                if callee == "jax.sharding.get_abstract_mesh" {
+                    // The current abstract mesh: its device, if any, is not visible.
+                    return MeshValue::Abstract(AbstractMeshInfo {
+                        device_platform: Some(String::new()),
+                        repr: None,
+                        has_explicit_axis: false,
+                    });
+                }
                 if callee == names::ABSTRACT_MESH {
                     return MeshValue::Abstract(self.abstract_mesh_info(inner, scope));
                 }

@@ -1,0 +1,104 @@
+//! JP010 pallas-cpu-needs-interpret: a Pallas kernel lowered for cpu without `interpret=True`.
+
+use super::{insert_keyword, Context, Rule, RuleMeta};
+use crate::diagnostic::{Finding, Severity};
+use crate::fix::{Applicability, Fix};
+use crate::semantic::reach::Interpret;
+use crate::semantic::ReqKind;
+
+pub struct Jp010;
+
+static META: RuleMeta = RuleMeta {
+    code: "JP010",
+    name: "pallas-cpu-needs-interpret",
+    severity: Severity::Error,
+    template: "Only interpret mode is supported on CPU backend.",
+    summary: "A pallas_call without interpret=True is lowered for cpu.",
+    upstream_id: None,
+    explanation: r#"## What it means
+
+Pallas has no CPU compiler: on `cpu` a `pallas_call` only runs in interpret mode.
+Whatever its compiler params, a kernel reached from a lowering for `cpu` must be
+called with `interpret=True`.
+
+## When it happens
+
+At lowering for `cpu` (`.lower(lowering_platforms=("cpu",))`, `jax.export(...,
+platforms=["cpu", "tpu"])`), and when a plain `jit(f)(x)` runs on a CPU host.
+A `lax.platform_dependent(x, tpu=kernel, default=...)` branch is pruned in a
+single-platform `cpu` lowering, but not in a multi-platform one.
+
+## How to fix
+
+Pass `interpret=True` for CPU (for example `interpret=jax.default_backend() == "cpu"`),
+or keep the kernel out of the CPU lowering with `platform_dependent` in a
+single-platform lowering.
+
+## Example
+
+```python
+def f(x):
+    return pl.pallas_call(kernel, out_shape=x)(x)
+jax.jit(f).trace(x).lower(lowering_platforms=("cpu",))
+# ValueError: Only interpret mode is supported on CPU backend.
+```
+
+## JAX source
+
+`jax/_src/pallas/pallas_call.py:896`.
+"#,
+};
+
+impl Rule for Jp010 {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, ctx: &Context<'_, '_>, out: &mut Vec<Finding>) {
+        for lowering in ctx.lowerings {
+            let Some(platforms) = lowering.platforms() else {
+                continue;
+            };
+            if !platforms.iter().any(|p| p == "cpu") {
+                continue;
+            }
+            for req in &lowering.reqs {
+                let ReqKind::PallasCall {
+                    interpret: Interpret::No,
+                    ..
+                } = &req.kind
+                else {
+                    continue;
+                };
+                if req.kept_for(&platforms) != Some(true) {
+                    continue;
+                }
+                let mut fixes = Vec::new();
+                if ctx.is_local(req) {
+                    let root = ctx.module.tree.root_node();
+                    if let Some(call) = root.descendant_for_byte_range(req.span.start, req.span.end)
+                    {
+                        if call.byte_range() == req.span && call.kind() == "call" {
+                            if let Some(edit) = insert_keyword(call, ctx.src(), "interpret=True") {
+                                fixes.push(Fix {
+                                    title: "Add interpret=True to the pallas_call".to_owned(),
+                                    edits: vec![edit],
+                                    applicability: Applicability::Unsafe,
+                                });
+                            }
+                        }
+                    }
+                }
+                out.push(Finding {
+                    code: META.code,
+                    severity: META.severity,
+                    message: META.template.to_owned(),
+                    span: lowering.anchor.clone(),
+                    related: vec![ctx.related_req(req, "this pallas_call has no interpret=True")],
+                    fixes,
+                });
+                break;
+            }
+        }
+    }
+}
