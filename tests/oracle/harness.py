@@ -18,6 +18,12 @@ one item whose items are all 1-character strings, the observer raises
 ``ValueError("oracle: JAX lowered for platforms <tuple> split from a string")``.
 pxla calls ``mlir.lower_jaxpr_to_module`` through the module attribute, so
 patching the attribute is enough.  Every other call goes through unchanged.
+
+For fixtures in a ``JP012`` directory only, ``DeprecationWarning`` is turned
+into an error (``warnings.simplefilter("error", DeprecationWarning)``, set
+after ``import jax``), so the deprecation of ``jax.jit(..., backend=/device=)``
+is raised and reported like any other error.  Fixtures of other rules keep
+Python's default warning filters.
 """
 
 import contextlib
@@ -58,10 +64,21 @@ def install_observer():
     mlir.lower_jaxpr_to_module = observed
 
 
+def deprecations_are_errors(path):
+    """JP012's mistake is only a DeprecationWarning; make it raise for its fixtures."""
+    import os
+
+    return os.path.basename(os.path.dirname(os.path.abspath(path))) == "JP012"
+
+
 def run(path):
+    import warnings
+
     import jax
 
     install_observer()
+    if deprecations_are_errors(path):
+        warnings.simplefilter("error", DeprecationWarning)
     result = {"raised": False, "type": None, "message": None, "jax": jax.__version__}
     try:
         with contextlib.redirect_stdout(sys.stderr):

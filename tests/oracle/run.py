@@ -13,6 +13,9 @@ interpreter (``harness.py``), a few at a time, with a per-file timeout.
   end without raising.
 * A header ``# oracle-skip: <reason>`` skips the file (use only when the
   failure needs hardware this host lacks).
+* JP012's mistake is a DeprecationWarning: for files in a ``JP012`` directory
+  harness.py turns DeprecationWarning into an error, so positives raise it and
+  near misses must not emit any DeprecationWarning.
 
 Prints one line per file and closes with ``N passed, N failed, N skipped``.
 Exit status: 0 when nothing failed, 1 when something failed, 2 on usage errors.
@@ -53,6 +56,33 @@ PREDICTED = {
     r"to be present during lowering",
     # JAX is silent here; harness.py's observer raises the first alternative.
     "JP005": r"oracle: JAX lowered for platforms .* split from a string|TypeError: unhashable type: 'list'",
+    # An unknown name fails only where a platform-specific rule is needed (debug_print, eigh,
+    # pallas_call, host callbacks) or on Exported.call; 'gpu' fails on a host without a GPU.
+    "JP006": r"MLIR translation rule for primitive '.*' not found for platform"
+    r"|Unknown backend: 'gpu' requested|`EmitPythonCallback` not supported on"
+    r"|Unsupported platform:|was exported for platforms",
+    # pure_callback/io_callback, or the JAX bug hit by jax.debug.print/debug.callback.
+    "JP007": r"multi-platform lowering for python_callback"
+    r"|can only concatenate list \(not \"tuple\"\) to list",
+    "JP008": r"Use 'cuda', 'rocm', or 'oneapi' for lax\.platform_dependent"
+    r"|MLIR translation rule for primitive .* not found for platform",
+    "JP009": r"Expected mesh of type `jax\.sharding\.Mesh`\. Got <class 'jax\._src\.mesh\.AbstractMesh'>",
+    "JP010": r"Only interpret mode is supported on CPU backend",
+    "JP011": r"`buffer_callback` not supported on|multi-platform lowering for buffer_callback",
+    # JAX only warns; harness.py turns DeprecationWarning into an error for JP012 fixtures.
+    "JP012": r"backend and device argument on jit is deprecated"
+    r"|can't specify both a device and a backend for jit"
+    r"|If backend or device is specified on jit, then (in|out)_shardings should not be specified"
+    r"|Mesh context manager should not be used with jit when backend or device",
+    # A dict of hashable leaves passes tracing and fails at lowering (mlir.py LoweringCacheKey); a
+    # list leaf (e.g. allow_input_fusion=[...]) already fails at trace time (partial_eval.py).
+    "JP013": r"TypeError: unhashable type: 'dict'"
+    r"|TypeError: As of JAX v0\.7, parameters to jaxpr equations must have __hash__ and __eq__ methods\."
+    r" In a call to primitive pallas_call, the value of parameter compiler_params was not hashable",
+    "JP014": r"is not supported by the Mosaic GPU backend|mpmd_map does not support multi-platform lowering"
+    r"|mesh is not supported in the Triton backend|mpmd_map requires the mesh to define"
+    r"|Unsupported platform",
+    "JP015": r"safe_zip\(\) argument|device_assignment cannot be .None. during compilation",
 }
 
 MARKER = re.compile(r"^\s*#\s*(ruleid|ok):\s*(JP\d{3})\s*$")
