@@ -12,14 +12,42 @@ use tree_sitter::Tree;
 /// True if the file may hold a finding: the prefilter, a few substring
 /// searches that skip most files before parsing. A lowering site needs
 /// `lower(` with a jit or trace in sight (a jitted receiver can only be
-/// recognized through one), or `export(`; eager AbstractMesh misuse needs
-/// `use_abstract_mesh`. Files it skips are still parsed on demand when a
-/// checked file imports a kernel or callback from them.
+/// recognized through one), or `export(`; the other rules need the API they
+/// are about (`use_abstract_mesh`, `platform_dependent`, `set_mesh`,
+/// `compiler_params`, `jit(..., backend=/device=)`). Files it skips are still
+/// parsed on demand when a checked file imports a kernel or callback from them.
 pub fn may_have_findings(text: &str) -> bool {
     let has = |needle: &str| memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some();
     (has("lower(") && (has("jit") || has(".trace(") || has("lowering_platforms")))
         || has("export(")
         || has("use_abstract_mesh")
+        || has("platform_dependent")
+        || has("set_mesh")
+        || has("compiler_params")
+        || (has("jit") && (has("backend=") || has("device=")))
+}
+
+#[cfg(test)]
+mod prefilter_tests {
+    use super::may_have_findings;
+
+    #[test]
+    fn prefilter_keeps_every_fixture() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        for dir in std::fs::read_dir(root).expect("fixtures").flatten() {
+            for file in std::fs::read_dir(dir.path()).expect("rule dir").flatten() {
+                let text = std::fs::read_to_string(file.path()).expect("utf-8");
+                if text.contains("# ruleid:") {
+                    assert!(
+                        may_have_findings(&text),
+                        "{} skipped by the prefilter",
+                        file.path().display()
+                    );
+                }
+            }
+        }
+        assert!(!may_have_findings("name = 'CPU'.lower()\nimport os\n"));
+    }
 }
 
 /// Findings for one parsed module, sorted by position, `# noqa` applied.

@@ -78,12 +78,21 @@ impl Rule for Jp006 {
         for lowering in ctx.lowerings {
             // Unknown names fail only where something has platform-specific
             // rules, or when the export is used; `gpu` fails on any host without one.
-            let platform_specific = lowering.kind == LoweringKind::Export
+            // An export whose platforms are all unknown can never be called;
+            // one that also names a real platform works there (jax's own tests
+            // export for ("tpu", "cpu", "cuda", "other")).
+            let literals = lowering.platform_literals(src);
+            let unusable_export = lowering.kind == LoweringKind::Export
+                && !literals.is_empty()
+                && literals
+                    .iter()
+                    .all(|(n, _)| !KNOWN_PLATFORMS.contains(&n.as_str()) && n != "gpu");
+            let platform_specific = unusable_export
                 || lowering.reqs.iter().any(|r| {
                     r.guards.is_empty()
                         || r.kept_for(&lowering.platforms().unwrap_or_default()) != Some(false)
                 });
-            for (name, node) in lowering.platform_literals(src) {
+            for (name, node) in literals {
                 if KNOWN_PLATFORMS.contains(&name.as_str()) {
                     continue;
                 }

@@ -79,7 +79,17 @@ impl Rule for Jp010 {
                     if let Some(call) = root.descendant_for_byte_range(req.span.start, req.span.end)
                     {
                         if call.byte_range() == req.span && call.kind() == "call" {
-                            if let Some(edit) = insert_keyword(call, ctx.src(), "interpret=True") {
+                            // Replace an existing `interpret=...` value, else add the keyword.
+                            let existing =
+                                crate::semantic::Args::of(call, ctx.src()).keyword("interpret");
+                            let edit = match existing {
+                                Some(value) => Some(crate::fix::Edit {
+                                    span: value.byte_range(),
+                                    text: "True".to_owned(),
+                                }),
+                                None => insert_keyword(call, ctx.src(), "interpret=True"),
+                            };
+                            if let Some(edit) = edit {
                                 fixes.push(Fix {
                                     title: "Add interpret=True to the pallas_call".to_owned(),
                                     edits: vec![edit],

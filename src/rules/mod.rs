@@ -13,6 +13,10 @@ mod jp008;
 mod jp009;
 mod jp010;
 mod jp011;
+mod jp012;
+mod jp013;
+mod jp014;
+mod jp015;
 
 use crate::config::Settings;
 use crate::diagnostic::{Finding, Related, Severity};
@@ -105,6 +109,10 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &jp009::Jp009,
         &jp010::Jp010,
         &jp011::Jp011,
+        &jp012::Jp012,
+        &jp013::Jp013,
+        &jp014::Jp014,
+        &jp015::Jp015,
     ]
 }
 

@@ -672,7 +672,17 @@ impl<'t> Module<'t> {
                 _ => None,
             };
             let Some(target) = target else { continue };
-            if let Some(index) = lowerings.iter().position(|l| l.call.id() == target.id()) {
+            // `lowered = self.lower(...)` where the method returns the lowering.
+            let returned: Vec<Node<'t>> = match self.local_returns(target, site.scope) {
+                Some((_, values)) if lowerings.iter().all(|l| l.call.id() != target.id()) => {
+                    values.iter().map(|v| unparenthesize(*v)).collect()
+                }
+                _ => vec![target],
+            };
+            if let Some(index) = lowerings
+                .iter()
+                .position(|l| returned.iter().any(|t| l.call.id() == t.id()))
+            {
                 out.push((index, site.node));
             }
         }

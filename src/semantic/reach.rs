@@ -234,6 +234,21 @@ impl<'t> Module<'t> {
                     }
                 }
             }
+            // `@pl.kernel(out_type=..., mesh=...)` / `@plgpu.kernel(...)` with keywords only.
+            if decorator.kind() == "call" {
+                if let Some(path @ (names::PALLAS_KERNEL | names::MOSAIC_GPU_KERNEL)) =
+                    self.callee(decorator, outer).as_deref()
+                {
+                    let args = Args::of(decorator, self.src);
+                    facts.reqs.push(self.kernel_requirement(
+                        decorator,
+                        &args,
+                        outer,
+                        path,
+                        Vec::new(),
+                    ));
+                }
+            }
             if self.canonical(decorator, outer).as_deref()
                 == Some("jax.experimental.custom_partitioning.custom_partitioning")
             {
@@ -407,7 +422,7 @@ impl<'t> Module<'t> {
             kind: ReqKind::PallasCall { params, interpret },
             file: None,
             span: call.byte_range(),
-            detail: params_node.map(|n| n.byte_range()),
+            detail: params_node.map(|n| unparenthesize(n).byte_range()),
             guards,
         }
     }
@@ -473,6 +488,10 @@ impl<'t> Module<'t> {
                 "none" => return CompilerParams::Absent,
                 "dictionary" => return CompilerParams::Dict,
                 "call" => {
+                    if let Some((def, [value])) = self.local_returns(node, scope) {
+                        current = (unparenthesize(*value), def);
+                        continue;
+                    }
                     let callee = self.callee(node, scope);
                     return match callee.as_deref() {
                         Some("dict") | None

@@ -222,15 +222,23 @@ impl<'t> Module<'t> {
         scope: ScopeId,
     ) -> Option<(ScopeId, &[Node<'t>])> {
         let func = call.child_by_field_name("function")?;
-        if func.kind() != "identifier" {
-            return None;
-        }
-        match self.binding_at(scope, text(func, self.src), func)? {
-            Binding::Def(def) if self.scopes[*def].kind == ScopeKind::Function => {
-                Some((*def, self.scopes[*def].returned.as_slice()))
+        let def = match func.kind() {
+            "identifier" => match self.binding_at(scope, text(func, self.src), func)? {
+                Binding::Def(def) => *def,
+                _ => return None,
+            },
+            // `self.helper(...)`
+            "attribute" => {
+                let class = self.class_of_receiver(func.child_by_field_name("object")?, scope)?;
+                self.method(
+                    class,
+                    text(func.child_by_field_name("attribute")?, self.src),
+                )?
             }
-            _ => None,
-        }
+            _ => return None,
+        };
+        (self.scopes[def].kind == ScopeKind::Function)
+            .then(|| (def, self.scopes[def].returned.as_slice()))
     }
 
     /// Evaluates lowering/export platforms.

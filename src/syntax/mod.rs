@@ -69,9 +69,13 @@ pub fn string_value(node: Node<'_>, src: &str) -> Option<String> {
 /// The innermost expression of a parenthesized one: `(("cpu"))` -> `"cpu"`.
 pub fn unparenthesize(mut node: Node<'_>) -> Node<'_> {
     while node.kind() == "parenthesized_expression" {
-        match node.named_child(0) {
-            Some(inner) if inner.kind() != "comment" => node = inner,
-            _ => break,
+        let mut cursor = node.walk();
+        let inner = node
+            .named_children(&mut cursor)
+            .find(|c| c.kind() != "comment");
+        match inner {
+            Some(inner) => node = inner,
+            None => break,
         }
     }
     node

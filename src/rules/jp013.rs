@@ -1,0 +1,202 @@
+//! JP013 legacy-dict-compiler-params: `compiler_params={"mosaic": ...}`.
+
+use super::{Context, Rule, RuleMeta};
+use crate::diagnostic::{Finding, Related, Severity};
+use crate::fix::{Applicability, Edit, Fix};
+use crate::semantic::reach::CompilerParams;
+use crate::semantic::ReqKind;
+use crate::syntax::{string_value, text, unparenthesize};
+use tree_sitter::Node;
+
+pub struct Jp013;
+
+static META: RuleMeta = RuleMeta {
+    code: "JP013",
+    name: "legacy-dict-compiler-params",
+    severity: Severity::Error,
+    template: "TypeError: unhashable type: 'dict'",
+    summary: "pallas_call compiler_params given as a dict ({\"mosaic\": ...} / {\"triton\": ...}), a form JAX no longer accepts.",
+    upstream_id: None,
+    explanation: r#"## What it means
+
+Older Pallas took `compiler_params=dict(mosaic=dict(...))` or `{"triton": {...}}`.
+jax 0.12 expects an instance of the platform's `CompilerParams` class
+(`pltpu.CompilerParams`, `pltriton.CompilerParams`, `plgpu.CompilerParams`); a dict
+is not hashable and breaks the lowering cache, on every platform and even with
+`interpret=True`.
+
+## When it happens
+
+When the kernel is lowered or run: `TypeError: unhashable type: 'dict'`
+(`mlir.py:775`), or at trace time when a leaf is a list (`parameters to jaxpr
+equations must have __hash__ and __eq__ methods`).
+
+## How to fix
+
+`compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel",))` for TPU,
+`pltriton.CompilerParams(num_warps=4)` for Triton. The fix rewrites a literal dict
+when the module imports the matching Pallas module (unsafe: check the field names).
+
+## Example
+
+```python
+pl.pallas_call(kernel, out_shape=o, compiler_params=dict(mosaic=dict(dimension_semantics=("parallel",))))
+pl.pallas_call(kernel, out_shape=o, compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel",)))
+```
+
+## JAX source
+
+`jax/_src/interpreters/mlir.py:775` (`LoweringCacheKey`); the classes at
+`jax/experimental/pallas/tpu.py:21`, `triton.py:18`, `mosaic_gpu.py:25`.
+"#,
+};
+
+impl Rule for Jp013 {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, ctx: &Context<'_, '_>, out: &mut Vec<Finding>) {
+        let module = ctx.module;
+        let root = module.tree.root_node();
+        let mut seen = Vec::new();
+        for facts in module.scope_facts() {
+            for req in &facts.reqs {
+                let ReqKind::PallasCall {
+                    params: CompilerParams::Dict,
+                    ..
+                } = &req.kind
+                else {
+                    continue;
+                };
+                let Some(detail) = req.detail.clone() else {
+                    continue;
+                };
+                if seen.contains(&detail) {
+                    continue;
+                }
+                seen.push(detail.clone());
+                let fixes = root
+                    .descendant_for_byte_range(detail.start, detail.end)
+                    .filter(|n| n.byte_range() == detail)
+                    .and_then(|value| class_fix(ctx, value))
+                    .into_iter()
+                    .collect();
+                out.push(Finding {
+                    code: META.code,
+                    severity: META.severity,
+                    message: format!(
+                        "{} (`compiler_params` must be a `CompilerParams` object, not a dict)",
+                        META.template
+                    ),
+                    span: detail,
+                    related: vec![Related {
+                        file: None,
+                        span: req.span.clone(),
+                        message: "the pallas_call".to_owned(),
+                    }],
+                    fixes,
+                });
+            }
+        }
+    }
+}
+
+/// `dict(mosaic=dict(a=1))` / `{"mosaic": {"a": 1}}` -> `pltpu.CompilerParams(a=1)`.
+fn class_fix(ctx: &Context<'_, '_>, value: Node<'_>) -> Option<Fix> {
+    let src = ctx.src();
+    let value = unparenthesize(value);
+    let (backend, inner) = single_entry(value, src)?;
+    let (module_path, label) = match backend.as_str() {
+        "mosaic" | "mosaic_tpu" | "tpu" => ("jax.experimental.pallas.tpu", "pltpu"),
+        "triton" => ("jax.experimental.pallas.triton", "pltriton"),
+        "mosaic_gpu" => ("jax.experimental.pallas.mosaic_gpu", "plgpu"),
+        _ => return None,
+    };
+    let alias = ctx.module.local_name_of(module_path)?;
+    let fields = keyword_source(unparenthesize(inner), src)?;
+    let _ = label;
+    Some(Fix {
+        title: format!("Use `{alias}.CompilerParams(...)`"),
+        edits: vec![Edit {
+            span: value.byte_range(),
+            text: format!("{alias}.CompilerParams({fields})"),
+        }],
+        applicability: Applicability::Unsafe,
+    })
+}
+
+/// The one `key: value` of `dict(key=value)` or `{"key": value}`.
+fn single_entry<'t>(node: Node<'t>, src: &str) -> Option<(String, Node<'t>)> {
+    match node.kind() {
+        "call"
+            if node
+                .child_by_field_name("function")
+                .is_some_and(|f| text(f, src) == "dict") =>
+        {
+            let args = crate::semantic::Args::of(node, src);
+            match (args.positional.as_slice(), args.keywords.as_slice()) {
+                ([], [(key, value, _)]) => Some((key.clone(), *value)),
+                _ => None,
+            }
+        }
+        "dictionary" => {
+            let mut cursor = node.walk();
+            let pairs: Vec<Node<'t>> = node
+                .named_children(&mut cursor)
+                .filter(|c| c.kind() == "pair")
+                .collect();
+            let [pair] = pairs.as_slice() else {
+                return None;
+            };
+            let key = string_value(pair.child_by_field_name("key")?, src)?;
+            Some((key, pair.child_by_field_name("value")?))
+        }
+        _ => None,
+    }
+}
+
+/// `dict(a=1, b=2)` / `{"a": 1, "b": 2}` -> `a=1, b=2`.
+fn keyword_source(node: Node<'_>, src: &str) -> Option<String> {
+    match node.kind() {
+        "call"
+            if node
+                .child_by_field_name("function")
+                .is_some_and(|f| text(f, src) == "dict") =>
+        {
+            let args = crate::semantic::Args::of(node, src);
+            if !args.positional.is_empty() || args.has_splat {
+                return None;
+            }
+            Some(
+                args.keywords
+                    .iter()
+                    .map(|(k, v, _)| format!("{k}={}", text(*v, src)))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            )
+        }
+        "dictionary" => {
+            let mut cursor = node.walk();
+            let mut parts = Vec::new();
+            for pair in node.named_children(&mut cursor) {
+                if pair.kind() == "comment" {
+                    continue;
+                }
+                if pair.kind() != "pair" {
+                    return None;
+                }
+                let key = string_value(pair.child_by_field_name("key")?, src)?;
+                if !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                    return None;
+                }
+                parts.push(format!(
+                    "{key}={}",
+                    text(pair.child_by_field_name("value")?, src)
+                ));
+            }
+            Some(parts.join(", "))
+        }
+        _ => None,
+    }
+}
