@@ -4,6 +4,13 @@ use jax_lsp::explain;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum RulesFormat {
+    Text,
+    Json,
+    Markdown,
+}
+
 /// Finds JAX/Pallas platform-consistency mistakes before JAX lowers the program.
 #[derive(Parser)]
 #[command(name = "jax-lsp", version, about)]
@@ -62,8 +69,11 @@ enum Command {
     },
     /// List the rules.
     Rules {
+        /// Same as --format json.
         #[arg(long)]
         json: bool,
+        #[arg(long, value_enum, default_value_t = RulesFormat::Text)]
+        format: RulesFormat,
     },
 }
 
@@ -125,10 +135,11 @@ fn main() -> ExitCode {
             }
         }
         Command::Server { stdio: _ } => jax_lsp::server::run(),
-        Command::Rules { json } => {
-            print!("{}", explain::rules_table(json));
-            if json {
-                println!();
+        Command::Rules { json, format } => {
+            match (json, format) {
+                (true, _) | (_, RulesFormat::Json) => println!("{}", explain::rules_table(true)),
+                (_, RulesFormat::Markdown) => print!("{}", explain::rules_markdown()),
+                (_, RulesFormat::Text) => print!("{}", explain::rules_table(false)),
             }
             0
         }

@@ -384,3 +384,17 @@ fn explain_accepts_codes_ids_and_messages() {
     let expected: Vec<String> = (1..=15).map(|n| format!("JP{n:03}")).collect();
     assert_eq!(codes, expected);
 }
+
+#[test]
+fn committed_rule_docs_are_fresh() {
+    let dir = project(&[]);
+    let out = jax_lsp(dir.path(), &["rules", "--format", "markdown"]);
+    assert_eq!(out.status.code(), Some(0));
+    let committed =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/rules.md"))
+            .expect("docs/rules.md");
+    assert!(
+        committed == stdout(&out),
+        "docs/rules.md is stale: run `cargo run -- rules --format markdown > docs/rules.md`"
+    );
+}

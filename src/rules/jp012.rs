@@ -49,14 +49,23 @@ step(jax.device_put(params, jax.local_devices(backend="cpu")[0]))
 "#,
 };
 
-/// True if a keyword's value is (statically) `None`.
-fn is_none(module: &Module<'_>, value: Node<'_>, scope: ScopeId) -> bool {
-    let inner = unparenthesize(value);
-    inner.kind() == "none"
-        || (inner.kind() == "identifier"
-            && module
-                .follow_value(inner, scope)
-                .is_some_and(|(v, _)| unparenthesize(v).kind() == "none"))
+/// True if a keyword's value is known not to be `None`: a literal or call,
+/// or a name bound to one. A forwarded parameter of unknown value (flax's
+/// `nnx.jit(..., backend=backend)` with `backend=None` by default) is not.
+fn is_given(module: &Module<'_>, value: Node<'_>, scope: ScopeId) -> bool {
+    let mut current = (unparenthesize(value), scope);
+    for _ in 0..12 {
+        let (node, scope) = current;
+        match node.kind() {
+            "none" => return false,
+            "identifier" | "attribute" => match module.follow_value(node, scope) {
+                Some((next, next_scope)) => current = (unparenthesize(next), next_scope),
+                None => return false,
+            },
+            _ => return true,
+        }
+    }
+    false
 }
 
 impl Rule for Jp012 {
@@ -82,7 +91,7 @@ impl Rule for Jp012 {
                 .into_iter()
                 .filter_map(|k| {
                     args.keyword(k)
-                        .filter(|v| !is_none(module, *v, site.scope))
+                        .filter(|v| is_given(module, *v, site.scope))
                         .map(|_| (k, args.keyword_arg(k)))
                 })
                 .filter_map(|(k, arg)| arg.map(|a| (k, a)))
@@ -95,7 +104,7 @@ impl Rule for Jp012 {
                 (Severity::Error, format!("can't specify both a device and a backend for jit, got device={} and backend={}", value("device"), value("backend")))
             } else if let Some(key) = ["in_shardings", "out_shardings"].into_iter().find(|k| {
                 args.keyword(k)
-                    .is_some_and(|v| !is_none(module, v, site.scope))
+                    .is_some_and(|v| is_given(module, v, site.scope))
             }) {
                 (Severity::Error, format!("If backend or device is specified on jit, then {key} should not be specified."))
             } else if under_mesh_context(module, site.node, site.scope) {
