@@ -128,8 +128,8 @@ impl Rule for Jp001 {
                 Some(b) if b == "gpu" || !KNOWN_PLATFORMS.contains(&b.as_str()) => continue,
                 Some(b) if b != *platform => (b, Severity::Error, String::new()),
                 Some(_) => continue,
-                None if !ctx.settings.target_platforms.is_empty() => {
-                    let targets = &ctx.settings.target_platforms;
+                None if !ctx.host_platforms(lowering).is_empty() => {
+                    let targets = &ctx.host_platforms(lowering);
                     let Some(host) = targets.iter().find(|t| *t != platform) else {
                         continue;
                     };
@@ -141,7 +141,8 @@ impl Rule for Jp001 {
                     (
                         host.clone(),
                         severity,
-                        " (on a host whose backend is one of `target-platforms`)".to_owned(),
+                        " (on a host whose backend is one of the platforms this code runs on)"
+                            .to_owned(),
                     )
                 }
                 None if is_accelerator(platform) => (

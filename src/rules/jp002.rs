@@ -92,8 +92,7 @@ impl Rule for Jp002 {
             let scenarios: Vec<(Vec<String>, bool)> = match lowering.platforms() {
                 Some(platforms) => vec![(platforms, true)],
                 None if lowering.uses_host_platform() => ctx
-                    .settings
-                    .target_platforms
+                    .host_platforms(lowering)
                     .iter()
                     .map(|p| (vec![p.clone()], false))
                     .collect(),
@@ -121,7 +120,9 @@ impl Rule for Jp002 {
                     reported.push(req);
                     let mut message = message;
                     if !explicit {
-                        message.push_str(&format!(" (lowered for the host's platform; `target-platforms` includes {platform})"));
+                        message.push_str(&format!(
+                            " (lowered for the host's platform; this code runs on {platform})"
+                        ));
                     }
                     let mut related = vec![
                         ctx.related_req(req, "the pallas_call whose compiler params conflict")

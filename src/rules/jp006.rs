@@ -96,6 +96,14 @@ impl Rule for Jp006 {
                 if KNOWN_PLATFORMS.contains(&name.as_str()) {
                     continue;
                 }
+                // `gpu` resolves where the code runs on GPU hosts only.
+                let gpu_hosts = {
+                    let hosts = ctx.host_platforms(lowering);
+                    !hosts.is_empty() && hosts.iter().all(|h| h == "cuda" || h == "rocm")
+                };
+                if name == "gpu" && gpu_hosts {
+                    continue;
+                }
                 let (severity, message) = if name == "gpu" {
                     (
                         Severity::Warning,

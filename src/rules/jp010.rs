@@ -56,8 +56,15 @@ impl Rule for Jp010 {
 
     fn check(&self, ctx: &Context<'_, '_>, out: &mut Vec<Finding>) {
         for lowering in ctx.lowerings {
-            let Some(platforms) = lowering.platforms() else {
-                continue;
+            // Explicit platforms, or a host that may be a CPU one.
+            let platforms = match lowering.platforms() {
+                Some(platforms) => platforms,
+                None if lowering.uses_host_platform()
+                    && ctx.host_platforms(lowering).iter().any(|p| p == "cpu") =>
+                {
+                    vec!["cpu".to_owned()]
+                }
+                None => continue,
             };
             if !platforms.iter().any(|p| p == "cpu") {
                 continue;

@@ -84,6 +84,15 @@ impl<'t> Context<'_, 't> {
         }
     }
 
+    /// The host platforms a lowering may run on, where JAX takes the platform
+    /// from the host: what the code says (test decorators, `default_backend()`
+    /// branches and early exits), else the project's `target-platforms`.
+    pub fn host_platforms(&self, lowering: &Lowering<'t>) -> Vec<String> {
+        self.module
+            .host_platforms(lowering.call, lowering.scope)
+            .unwrap_or_else(|| self.settings.target_platforms.clone())
+    }
+
     /// True if a requirement is in the file being checked (fixes may edit it).
     pub fn is_local(&self, req: &Requirement) -> bool {
         req.file.as_deref().is_none_or(|f| f == self.file)

@@ -6,6 +6,7 @@
 //! has (`values`), what a function transitively reaches (`reach`), and where
 //! the module lowers or exports a computation, for which platforms (`lowering`).
 
+mod host;
 pub mod lowering;
 pub mod names;
 pub mod reach;

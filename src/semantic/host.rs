@@ -1,0 +1,262 @@
+//! The platforms code runs on, as the code itself says: test decorators
+//! (`@jtu.run_on_devices("tpu")`, `@jtu.skip_on_devices(...)`,
+//! `@pytest.mark.skipif(jax.default_backend() != "tpu", ...)`), branches on
+//! `jax.default_backend()` / `jtu.test_device_matches([...])`, and early exits
+//! (`if not jtu.test_device_matches(["tpu"]): self.skipTest(...)`). Rules use
+//! it where JAX takes the platform from the host, like `target-platforms`.
+
+use super::{Args, Module, ScopeId};
+use crate::syntax::{string_value, text, unparenthesize};
+use tree_sitter::Node;
+
+/// The hosts a test or guard can name (`gpu` stands for cuda and rocm).
+const HOSTS: &[&str] = &["cpu", "cuda", "rocm", "tpu"];
+
+fn expand(names: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for name in names {
+        let add: &[&str] = match name.as_str() {
+            "gpu" => &["cuda", "rocm"],
+            "cpu" => &["cpu"],
+            "cuda" => &["cuda"],
+            "rocm" => &["rocm"],
+            "tpu" => &["tpu"],
+            _ => &[],
+        };
+        for a in add {
+            if !out.iter().any(|o| o == a) {
+                out.push((*a).to_owned());
+            }
+        }
+    }
+    out
+}
+
+fn complement(names: &[String]) -> Vec<String> {
+    HOSTS
+        .iter()
+        .filter(|h| !names.iter().any(|n| n == *h))
+        .map(|h| (*h).to_owned())
+        .collect()
+}
+
+fn intersect(a: Option<Vec<String>>, b: Vec<String>) -> Option<Vec<String>> {
+    Some(match a {
+        None => b,
+        Some(a) => a.into_iter().filter(|x| b.contains(x)).collect(),
+    })
+}
+
+impl<'t> Module<'t> {
+    /// The host platforms `node` (in `scope`) can run on, when the code
+    /// restricts them; `None` when it does not say.
+    pub fn host_platforms(&self, node: Node<'t>, scope: ScopeId) -> Option<Vec<String>> {
+        let mut known: Option<Vec<String>> = None;
+        // Decorators of the enclosing defs and classes.
+        let mut current = Some(scope);
+        while let Some(id) = current {
+            for decorator in self.scopes[id].decorators() {
+                if let Some(platforms) =
+                    self.decorator_platforms(decorator, self.scopes[id].parent.unwrap_or(0))
+                {
+                    known = intersect(known, platforms);
+                }
+            }
+            current = self.scopes[id].parent;
+        }
+        // Enclosing branches and early exits, up to the scope.
+        let stop = self.scopes[scope].node.id();
+        let mut child = node;
+        while let Some(parent) = child.parent() {
+            if parent.id() == stop {
+                break;
+            }
+            if matches!(
+                parent.kind(),
+                "if_statement" | "elif_clause" | "else_clause" | "block"
+            ) {
+                if let Some(platforms) = self.branch_platforms(parent, child) {
+                    known = intersect(known, platforms);
+                }
+            }
+            if parent.kind() == "block" {
+                // `if <not on tpu>: skip/return` earlier in the same block.
+                let mut cursor = parent.walk();
+                for stmt in parent.named_children(&mut cursor) {
+                    if stmt.start_byte() >= child.start_byte() {
+                        break;
+                    }
+                    if let Some(platforms) = self.early_exit_platforms(stmt) {
+                        known = intersect(known, platforms);
+                    }
+                }
+            }
+            child = parent;
+        }
+        known
+    }
+
+    /// `@jtu.run_on_devices("tpu")`, `@jtu.skip_on_devices("gpu")`,
+    /// `@pytest.mark.skipif(<host test>, ...)`, `@unittest.skipIf(...)`.
+    fn decorator_platforms(&self, decorator: Node<'t>, scope: ScopeId) -> Option<Vec<String>> {
+        if decorator.kind() != "call" {
+            return None;
+        }
+        let func = decorator.child_by_field_name("function")?;
+        let name = text(func, self.src);
+        let args = Args::of(decorator, self.src);
+        let strings: Vec<String> = args
+            .positional
+            .iter()
+            .filter_map(|a| self.eval_str(*a, scope, 0))
+            .collect();
+        if name.ends_with("run_on_devices") {
+            return Some(expand(&strings));
+        }
+        if name.ends_with("skip_on_devices") {
+            return Some(complement(&expand(&strings)));
+        }
+        if name.ends_with("skipif") || name.ends_with("skipIf") {
+            // Skipped when the condition holds: runs where it does not.
+            let (platforms, holds) = self.host_test(*args.positional.first()?)?;
+            return Some(if holds {
+                complement(&platforms)
+            } else {
+                platforms
+            });
+        }
+        if name.ends_with("skipUnless") {
+            let (platforms, holds) = self.host_test(*args.positional.first()?)?;
+            return Some(if holds {
+                platforms
+            } else {
+                complement(&platforms)
+            });
+        }
+        None
+    }
+
+    /// A condition that tests the host: the platforms it names and whether it
+    /// holds on them (`default_backend() == "tpu"` -> (["tpu"], true);
+    /// `!=` -> (["tpu"], false); `not test_device_matches(["gpu"])` -> (cuda/rocm, false)).
+    fn host_test(&self, condition: Node<'t>) -> Option<(Vec<String>, bool)> {
+        let condition = unparenthesize(condition);
+        match condition.kind() {
+            "not_operator" => {
+                let (p, holds) = self.host_test(condition.child_by_field_name("argument")?)?;
+                Some((p, !holds))
+            }
+            "comparison_operator" => {
+                let left = condition.named_child(0)?;
+                let right = condition.named_child(1)?;
+                let op = {
+                    let mut cursor = condition.walk();
+                    let ops: Vec<&str> = condition
+                        .children(&mut cursor)
+                        .filter(|c| !c.is_named())
+                        .map(|c| c.kind())
+                        .collect();
+                    ops.first().copied()?
+                };
+                let (call, value) = if text(left, self.src).contains("default_backend")
+                    || text(left, self.src).contains("device_under_test")
+                {
+                    (left, right)
+                } else if text(right, self.src).contains("default_backend")
+                    || text(right, self.src).contains("device_under_test")
+                {
+                    (right, left)
+                } else {
+                    return None;
+                };
+                let _ = call;
+                let names: Vec<String> = match unparenthesize(value).kind() {
+                    "string" => vec![string_value(unparenthesize(value), self.src)?],
+                    "tuple" | "list" | "set" => {
+                        let mut cursor = value.walk();
+                        unparenthesize(value)
+                            .named_children(&mut cursor)
+                            .filter_map(|c| string_value(c, self.src))
+                            .collect()
+                    }
+                    _ => return None,
+                };
+                let platforms = expand(&names);
+                match op {
+                    "==" | "in" => Some((platforms, true)),
+                    "!=" | "not" => Some((platforms, false)),
+                    _ => None,
+                }
+            }
+            "call" => {
+                let func = text(condition.child_by_field_name("function")?, self.src);
+                if !func.ends_with("test_device_matches") {
+                    return None;
+                }
+                let args = Args::of(condition, self.src);
+                let list = unparenthesize(*args.positional.first()?);
+                let mut cursor = list.walk();
+                let names: Vec<String> = list
+                    .named_children(&mut cursor)
+                    .filter_map(|c| string_value(c, self.src))
+                    .collect();
+                Some((expand(&names), true))
+            }
+            _ => None,
+        }
+    }
+
+    /// Inside `if <host test>:` (or its else) -> the platforms of that branch.
+    fn branch_platforms(&self, parent: Node<'t>, child: Node<'t>) -> Option<Vec<String>> {
+        match parent.kind() {
+            "if_statement" | "elif_clause" => {
+                let condition = parent.child_by_field_name("condition")?;
+                if condition.id() == child.id() {
+                    return None;
+                }
+                let consequence = parent.child_by_field_name("consequence")?;
+                let (platforms, holds) = self.host_test(condition)?;
+                // The consequence runs where the test holds, an `else` where it does not.
+                let runs_where_true = if consequence.id() == child.id() {
+                    true
+                } else if child.kind() == "else_clause" {
+                    false
+                } else {
+                    return None;
+                };
+                Some(if runs_where_true == holds {
+                    platforms
+                } else {
+                    complement(&platforms)
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// `if <host test>: return / raise / self.skipTest(...) / pytest.skip(...)`
+    /// -> the code after it runs where the test does not hold.
+    fn early_exit_platforms(&self, stmt: Node<'t>) -> Option<Vec<String>> {
+        if stmt.kind() != "if_statement" || stmt.child_by_field_name("alternative").is_some() {
+            return None;
+        }
+        let consequence = stmt.child_by_field_name("consequence")?;
+        let exits = {
+            let mut cursor = consequence.walk();
+            let last = consequence.named_children(&mut cursor).last()?;
+            let t = text(last, self.src);
+            matches!(last.kind(), "return_statement" | "raise_statement")
+                || t.contains("skipTest(")
+                || t.contains("skip(")
+        };
+        if !exits {
+            return None;
+        }
+        let (platforms, holds) = self.host_test(stmt.child_by_field_name("condition")?)?;
+        Some(if holds {
+            complement(&platforms)
+        } else {
+            platforms
+        })
+    }
+}
