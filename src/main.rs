@@ -77,6 +77,12 @@ enum Command {
     },
 }
 
+/// Writes to stdout, ignoring a closed pipe (`jax-lsp explain JP003 | head`).
+fn print_out(text: &str) {
+    use std::io::Write;
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let code = match cli.command {
@@ -125,7 +131,7 @@ fn main() -> ExitCode {
             let query = query.join(" ");
             match explain::find(&query) {
                 Some(rule) => {
-                    println!("{}", explain::render(rule));
+                    print_out(&format!("{}\n", explain::render(rule)));
                     0
                 }
                 None => {
@@ -137,9 +143,11 @@ fn main() -> ExitCode {
         Command::Server { stdio: _ } => jax_lsp::server::run(),
         Command::Rules { json, format } => {
             match (json, format) {
-                (true, _) | (_, RulesFormat::Json) => println!("{}", explain::rules_table(true)),
-                (_, RulesFormat::Markdown) => print!("{}", explain::rules_markdown()),
-                (_, RulesFormat::Text) => print!("{}", explain::rules_table(false)),
+                (true, _) | (_, RulesFormat::Json) => {
+                    print_out(&format!("{}\n", explain::rules_table(true)))
+                }
+                (_, RulesFormat::Markdown) => print_out(&explain::rules_markdown()),
+                (_, RulesFormat::Text) => print_out(&explain::rules_table(false)),
             }
             0
         }

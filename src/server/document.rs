@@ -2,9 +2,8 @@
 //! path that keeps them in step (text splice + `Tree::edit`; the reparse with
 //! the edited old tree happens later, off the async threads).
 
-use crate::syntax::{self, Encoding, LineCol, LineIndex};
+use crate::syntax::{self, Encoding, LineCol, LineIndex, Tree};
 use tower_lsp::lsp_types::Position;
-use tree_sitter::{InputEdit, Point, Tree};
 
 /// Files larger than this are not parsed or analyzed.
 pub const MAX_ANALYZED_BYTES: usize = 5 * 1024 * 1024;
@@ -97,25 +96,20 @@ impl Document {
         let new_end_byte = start + new_text.len();
         let new_end_position = self.point(new_end_byte);
         if let Some(tree) = &mut self.tree {
-            tree.edit(&InputEdit {
-                start_byte: start,
-                old_end_byte: end,
+            syntax::edit_tree(
+                tree,
+                start,
+                end,
                 new_end_byte,
-                start_position,
-                old_end_position,
-                new_end_position,
-            });
+                [start_position, old_end_position, new_end_position],
+            );
         }
         self.dirty = true;
     }
 
-    /// tree-sitter's point (row, byte column) of a byte offset in the current text.
-    fn point(&self, offset: usize) -> Point {
-        let lc = self.index.line_col(&self.text, offset, Encoding::Utf8);
-        Point {
-            row: lc.line as usize,
-            column: lc.col as usize,
-        }
+    /// (line, utf-8 column) of a byte offset in the current text.
+    fn point(&self, offset: usize) -> LineCol {
+        self.index.line_col(&self.text, offset, Encoding::Utf8)
     }
 
     /// Reparses if needed (incrementally, from the edited old tree).

@@ -4,8 +4,8 @@
 use crate::diagnostic::Finding;
 use crate::explain;
 use crate::rules;
+use crate::syntax::{self, Tree};
 use crate::syntax::{LineIndex, Span};
-use tree_sitter::Tree;
 
 /// Byte spans (in `line`, which has no line end) of the codes listed in a
 /// `# noqa: A, B` comment, parsed like `analysis::noqa_codes`.
@@ -52,15 +52,7 @@ pub fn noqa_code_spans(line: &str) -> Vec<Span> {
 /// tree, answers yes (an upstream id is 16 hex digits: in Python it can only
 /// stand alone inside a comment or a string anyway).
 fn in_comment_or_string(tree: Option<&Tree>, offset: usize) -> bool {
-    let Some(tree) = tree else { return true };
-    let mut node = tree.root_node().descendant_for_byte_range(offset, offset);
-    while let Some(n) = node {
-        if matches!(n.kind(), "comment" | "string" | "string_content") {
-            return true;
-        }
-        node = n.parent();
-    }
-    false
+    tree.is_none_or(|tree| syntax::in_comment_or_string(tree, offset))
 }
 
 /// The hover text (Markdown) and the byte span it applies to.

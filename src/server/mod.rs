@@ -29,6 +29,7 @@ use crate::diagnostic::Finding;
 use crate::resolver::{Disk, FsResolver, SourceProvider};
 use crate::semantic::summary::{candidate_files, ModuleSummary};
 use crate::semantic::Resolver;
+use crate::syntax::Tree;
 use crate::syntax::{Encoding, LineIndex};
 use dashmap::DashMap;
 use serde_json::Value;
@@ -41,7 +42,6 @@ use std::time::{Duration, Instant};
 use tower_lsp::jsonrpc::Result as RpcResult;
 use tower_lsp::lsp_types::*;
 use tower_lsp::{Client, LanguageServer, LspService};
-use tree_sitter::Tree;
 
 /// Quiet time after an edit before a document is analyzed.
 const DEBOUNCE: Duration = Duration::from_millis(50);
@@ -590,14 +590,18 @@ impl LanguageServer for Backend {
         let enc = convert::negotiate_encoding(caps);
         let text_doc = caps.text_document.as_ref();
         let workspace = caps.workspace.as_ref();
+        let refresh = workspace
+            .and_then(|w| w.diagnostic.as_ref())
+            .and_then(|d| d.refresh_support)
+            .unwrap_or(false)
+            || RAW_DIAGNOSTICS_REFRESH.load(Ordering::Relaxed);
         let negotiated = Negotiated {
             enc,
-            pull: text_doc.and_then(|t| t.diagnostic.as_ref()).is_some(),
-            refresh: workspace
-                .and_then(|w| w.diagnostic.as_ref())
-                .and_then(|d| d.refresh_support)
-                .unwrap_or(false)
-                || RAW_DIAGNOSTICS_REFRESH.load(Ordering::Relaxed),
+            // Pull only when we can also ask the client to pull again (after a
+            // settings or dependency change); otherwise push. Neovim 0.11 pulls
+            // but has no refresh support, and would show stale results.
+            pull: refresh && text_doc.and_then(|t| t.diagnostic.as_ref()).is_some(),
+            refresh,
             document_changes: workspace
                 .and_then(|w| w.workspace_edit.as_ref())
                 .and_then(|e| e.document_changes)

@@ -30,10 +30,15 @@ impl ClientSettings {
                 Some(inner) => inner,
                 None => value,
             },
+            Value::Array(items) if items.is_empty() => value,
             _ => return Err(format!("{CLIENT_SOURCE}: expected an object")),
         };
-        let Value::Object(map) = section else {
-            return Err(format!("{CLIENT_SOURCE}: expected an object"));
+        // Lua clients (Neovim) send an empty table, `{}` to the user, as `[]`.
+        let empty = serde_json::Map::new();
+        let map = match section {
+            Value::Object(map) => map,
+            Value::Array(items) if items.is_empty() => &empty,
+            _ => return Err(format!("{CLIENT_SOURCE}: expected an object")),
         };
         const KEYS: &[&str] = &[
             "select",

@@ -7,7 +7,9 @@ pub mod queries;
 pub use line_index::{Encoding, LineCol, LineIndex};
 
 use std::cell::RefCell;
-use tree_sitter::{Node, Parser, Tree};
+/// A parsed syntax tree (opaque to front ends: they pass it back to this layer).
+pub use tree_sitter::Tree;
+use tree_sitter::{InputEdit, Node, Parser, Point};
 
 /// A half-open byte range in one file's text.
 pub type Span = std::ops::Range<usize>;
@@ -32,6 +34,42 @@ pub fn parse(text: &str, old: Option<&Tree>) -> Option<Tree> {
         }
         slot.as_mut()?.parse(text, old)
     })
+}
+
+/// Records in `tree` that bytes `start..old_end` were replaced by text now
+/// ending at `new_end`, so the next `parse(text, Some(tree))` reuses the rest.
+/// Positions are (line, utf-8 column), as `LineIndex` gives them.
+pub fn edit_tree(
+    tree: &mut Tree,
+    start: usize,
+    old_end: usize,
+    new_end: usize,
+    positions: [LineCol; 3],
+) {
+    let point = |lc: LineCol| Point {
+        row: lc.line as usize,
+        column: lc.col as usize,
+    };
+    tree.edit(&InputEdit {
+        start_byte: start,
+        old_end_byte: old_end,
+        new_end_byte: new_end,
+        start_position: point(positions[0]),
+        old_end_position: point(positions[1]),
+        new_end_position: point(positions[2]),
+    });
+}
+
+/// Is `offset` inside a comment or a string literal?
+pub fn in_comment_or_string(tree: &Tree, offset: usize) -> bool {
+    let mut node = tree.root_node().descendant_for_byte_range(offset, offset);
+    while let Some(n) = node {
+        if matches!(n.kind(), "comment" | "string" | "string_content") {
+            return true;
+        }
+        node = n.parent();
+    }
+    false
 }
 
 /// The source text of a node ("" if the range is not valid UTF-8 boundaries,
