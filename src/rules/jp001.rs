@@ -60,16 +60,74 @@ jax.jit(f).trace(x).lower(lowering_platforms=("tpu",))   # on a CPU host
 };
 
 /// The backend `jit(backend=...)` / `jit(device=jax.devices("cpu")[0])` names.
-fn jit_backend(ctx: &Context<'_, '_>, lowering: &Lowering<'_>) -> Option<String> {
-    let jitted = lowering.jitted.as_ref()?;
-    if let Some((node, scope)) = jitted.keyword("backend") {
-        return ctx.module.eval_str(node, scope, 0);
+/// The backend the computation is placed on, when the code says:
+/// `jit(backend=...)`, `jit(device=jax.devices("cpu")[0])`, or arguments
+/// committed with `jax.device_put(x, jax.devices("cpu")[0])`.
+fn placed_backend(ctx: &Context<'_, '_>, lowering: &Lowering<'_>) -> Option<String> {
+    if let Some(jitted) = lowering.jitted.as_ref() {
+        if let Some((node, scope)) = jitted.keyword("backend") {
+            return ctx.module.eval_str(node, scope, 0);
+        }
+        if let Some((device, scope)) = jitted.keyword("device") {
+            return device_platform(ctx, device, scope);
+        }
     }
-    let (device, scope) = jitted.keyword("device")?;
-    // jax.devices("cpu")[0] / jax.local_devices(backend="cpu")[0]
-    let device = unparenthesize(device);
+    // Committed arguments: all that name a device must agree.
+    let mut found: Option<String> = None;
+    for arg in &lowering.trace_args {
+        let Some((call, scope)) = follow_to_call(ctx, *arg, lowering.scope) else {
+            continue;
+        };
+        if ctx.module.callee(call, scope).as_deref() != Some(names::DEVICE_PUT) {
+            continue;
+        }
+        let args = Args::of(call, ctx.src());
+        let Some(device) = args
+            .positional
+            .get(1)
+            .copied()
+            .or_else(|| args.keyword("device"))
+        else {
+            continue;
+        };
+        let platform = device_platform(ctx, device, scope)?;
+        if found.as_ref().is_some_and(|f| *f != platform) {
+            return None;
+        }
+        found = Some(platform);
+    }
+    found
+}
+
+/// An expression through names to the call it is bound to.
+fn follow_to_call<'t>(
+    ctx: &Context<'_, 't>,
+    node: tree_sitter::Node<'t>,
+    scope: crate::semantic::ScopeId,
+) -> Option<(tree_sitter::Node<'t>, crate::semantic::ScopeId)> {
+    let mut current = (unparenthesize(node), scope);
+    for _ in 0..8 {
+        match current.0.kind() {
+            "call" | "subscript" => return Some(current),
+            "identifier" | "attribute" => {
+                let (value, vscope) = ctx.module.follow_value(current.0, current.1)?;
+                current = (unparenthesize(value), vscope);
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// `jax.devices("cpu")[0]` / `jax.local_devices(backend="cpu")[0]` -> "cpu".
+fn device_platform(
+    ctx: &Context<'_, '_>,
+    device: tree_sitter::Node<'_>,
+    scope: crate::semantic::ScopeId,
+) -> Option<String> {
+    let (device, scope) = follow_to_call(ctx, device, scope)?;
     let call = if device.kind() == "subscript" {
-        device.child_by_field_name("value")?
+        unparenthesize(device.child_by_field_name("value")?)
     } else {
         device
     };
@@ -124,7 +182,7 @@ impl Rule for Jp001 {
             if mesh.abstract_mesh && !mesh.concrete {
                 continue;
             }
-            let (backend, severity, note) = match jit_backend(ctx, lowering) {
+            let (backend, severity, note) = match placed_backend(ctx, lowering) {
                 Some(b) if b == "gpu" || !KNOWN_PLATFORMS.contains(&b.as_str()) => continue,
                 Some(b) if b != *platform => (b, Severity::Error, String::new()),
                 Some(_) => continue,
