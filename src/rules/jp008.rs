@@ -59,7 +59,7 @@ impl Rule for Jp008 {
         let module = ctx.module;
         let src = ctx.src();
         // gpu= anywhere: raised whenever the call runs.
-        for site in &module.calls {
+        for site in module.call_sites_named(&["platform_dependent", "partial"]) {
             let args = Args::of(site.node, src);
             let callee = module.callee(site.node, site.scope);
             // Also `functools.partial(lax.platform_dependent, gpu=...)`.

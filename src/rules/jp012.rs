@@ -76,7 +76,7 @@ impl Rule for Jp012 {
     fn check(&self, ctx: &Context<'_, '_>, out: &mut Vec<Finding>) {
         let module = ctx.module;
         let src = ctx.src();
-        for site in &module.calls {
+        for site in module.call_sites_named(&["jit", "pjit", "partial"]) {
             let args = Args::of(site.node, src);
             let callee = module.callee(site.node, site.scope);
             let is_jit = callee.as_deref() == Some(names::JIT)

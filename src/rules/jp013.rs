@@ -4,7 +4,7 @@ use super::{Context, Rule, RuleMeta};
 use crate::diagnostic::{Finding, Related, Severity};
 use crate::fix::{Applicability, Edit, Fix};
 use crate::semantic::reach::CompilerParams;
-use crate::semantic::ReqKind;
+use crate::semantic::{names, Args};
 use crate::syntax::{string_value, text, unparenthesize};
 use tree_sitter::Node;
 
@@ -58,46 +58,39 @@ impl Rule for Jp013 {
 
     fn check(&self, ctx: &Context<'_, '_>, out: &mut Vec<Finding>) {
         let module = ctx.module;
-        let root = module.tree.root_node();
-        let mut seen = Vec::new();
-        for facts in module.scope_facts() {
-            for req in &facts.reqs {
-                let ReqKind::PallasCall {
-                    params: CompilerParams::Dict,
-                    ..
-                } = &req.kind
-                else {
-                    continue;
-                };
-                let Some(detail) = req.detail.clone() else {
-                    continue;
-                };
-                if seen.contains(&detail) {
-                    continue;
-                }
-                seen.push(detail.clone());
-                let fixes = root
-                    .descendant_for_byte_range(detail.start, detail.end)
-                    .filter(|n| n.byte_range() == detail)
-                    .and_then(|value| class_fix(ctx, value))
-                    .into_iter()
-                    .collect();
-                out.push(Finding {
-                    code: META.code,
-                    severity: META.severity,
-                    message: format!(
-                        "{} (`compiler_params` must be a `CompilerParams` object, not a dict)",
-                        META.template
-                    ),
-                    span: detail,
-                    related: vec![Related {
-                        file: None,
-                        span: req.span.clone(),
-                        message: "the pallas_call".to_owned(),
-                    }],
-                    fixes,
-                });
+        let src = ctx.src();
+        // `pl.pallas_call(..., compiler_params=...)` and `partial(pl.pallas_call, compiler_params=...)`.
+        for site in module.call_sites_named(&["pallas_call", "partial"]) {
+            let args = Args::of(site.node, src);
+            let is_pallas = match module.callee(site.node, site.scope).as_deref() {
+                Some(names::PALLAS_CALL) => true,
+                Some(names::PARTIAL) => args.positional.first().is_some_and(|f| {
+                    module.canonical(*f, site.scope).as_deref() == Some(names::PALLAS_CALL)
+                }),
+                _ => false,
+            };
+            let Some(params) = args.keyword("compiler_params").filter(|_| is_pallas) else {
+                continue;
+            };
+            if module.eval_compiler_params(params, site.scope) != CompilerParams::Dict {
+                continue;
             }
+            let value = unparenthesize(params);
+            out.push(Finding {
+                code: META.code,
+                severity: META.severity,
+                message: format!(
+                    "{} (`compiler_params` must be a `CompilerParams` object, not a dict)",
+                    META.template
+                ),
+                span: value.byte_range(),
+                related: vec![Related {
+                    file: None,
+                    span: site.node.byte_range(),
+                    message: "the pallas_call".to_owned(),
+                }],
+                fixes: class_fix(ctx, value).into_iter().collect(),
+            });
         }
     }
 }

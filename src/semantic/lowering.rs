@@ -126,7 +126,8 @@ impl<'t> Module<'t> {
     /// Every lowering site in the module.
     pub fn lowerings(&self, file: &Path, resolver: Option<&dyn Resolver>) -> Vec<Lowering<'t>> {
         let mut out = Vec::new();
-        for site in &self.calls {
+        // Only `.lower(...)` and `export(...)` calls can be lowering sites.
+        for site in self.call_sites_named(&["lower", "export"]) {
             if let Some(lowering) = self.lowering_at(site.node, site.scope, file, resolver) {
                 out.push(lowering);
             }
@@ -477,7 +478,7 @@ impl<'t> Module<'t> {
             return out;
         }
         let mut traced: Option<std::collections::HashSet<ScopeId>> = None;
-        for site in &self.calls {
+        for site in self.call_sites_named(EAGER_OPS) {
             let Some(callee) = self.callee(site.node, site.scope) else {
                 continue;
             };
@@ -646,7 +647,7 @@ impl<'t> Module<'t> {
         if lowerings.is_empty() {
             return out;
         }
-        for site in &self.calls {
+        for site in self.call_sites_named(&["compile"]) {
             let Some(func) = site.node.child_by_field_name("function") else {
                 continue;
             };

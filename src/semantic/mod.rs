@@ -47,6 +47,7 @@ pub struct Scope<'t> {
     pub calls: Vec<usize>,
     /// Expressions returned from this scope (`return inner`).
     pub returned: Vec<Node<'t>>,
+    param_list: Vec<(String, Option<Node<'t>>)>,
 }
 
 impl<'t> Scope<'t> {
@@ -68,10 +69,15 @@ impl<'t> Scope<'t> {
         out
     }
 
-    /// Parameter names with their default values, in order.
-    pub fn params(&self, src: &str) -> Vec<(String, Option<Node<'t>>)> {
+    /// Parameter names with their default values, in order (`*` marks the
+    /// end of positional parameters, `/` other markers).
+    pub fn params(&self) -> &[(String, Option<Node<'t>>)] {
+        &self.param_list
+    }
+
+    fn read_params(node: Node<'t>, src: &str) -> Vec<(String, Option<Node<'t>>)> {
         let mut out = Vec::new();
-        let Some(params) = self.node.child_by_field_name("parameters") else {
+        let Some(params) = node.child_by_field_name("parameters") else {
             return out;
         };
         let mut cursor = params.walk();
@@ -161,6 +167,8 @@ pub struct Module<'t> {
     last_start: usize,
     /// The scope each call is evaluated in, by node id.
     call_scope: HashMap<usize, ScopeId>,
+    /// Calls by the last name of their callee (`f` for `f(...)` and `obj.f(...)`).
+    calls_by_name: std::cell::OnceCell<HashMap<String, Vec<usize>>>,
 }
 
 impl<'t> Module<'t> {
@@ -177,6 +185,7 @@ impl<'t> Module<'t> {
                 class: None,
                 calls: Vec::new(),
                 returned: Vec::new(),
+                param_list: Vec::new(),
             }],
             scope_of_node: HashMap::new(),
             bindings: HashMap::new(),
@@ -188,6 +197,7 @@ impl<'t> Module<'t> {
             open: Vec::new(),
             last_start: 0,
             call_scope: HashMap::new(),
+            calls_by_name: std::cell::OnceCell::new(),
         };
         module.collect(root);
         module
@@ -284,13 +294,14 @@ impl<'t> Module<'t> {
             class,
             calls: Vec::new(),
             returned: Vec::new(),
+            param_list: Scope::read_params(node, self.src),
         });
         self.scope_of_node.insert(node.id(), id);
         self.open.push(id);
         if kind != ScopeKind::Lambda {
             self.bind(parent, &name, Binding::Def(id));
         }
-        let params = self.scopes[id].params(self.src);
+        let params = self.scopes[id].params().to_vec();
         for (index, (param, default)) in params.into_iter().enumerate() {
             if param != "*" && param != "/" {
                 self.bind(
@@ -353,7 +364,7 @@ impl<'t> Module<'t> {
                     return;
                 };
                 let is_self = self.scopes[scope]
-                    .params(self.src)
+                    .params()
                     .first()
                     .is_some_and(|(first, _)| first == text(object, self.src));
                 if !is_self {
@@ -443,6 +454,54 @@ impl<'t> Module<'t> {
             child = parent;
         }
         MODULE_SCOPE
+    }
+
+    /// Calls whose callee's last name is `name` (`f(...)`, `obj.f(...)`).
+    pub fn calls_named(&self, name: &str) -> &[usize] {
+        let index = self.calls_by_name.get_or_init(|| {
+            let mut index: HashMap<String, Vec<usize>> = HashMap::new();
+            for (i, site) in self.calls.iter().enumerate() {
+                let Some(callee) = site.node.child_by_field_name("function") else {
+                    continue;
+                };
+                let last = match callee.kind() {
+                    "identifier" => Some(callee),
+                    "attribute" => callee.child_by_field_name("attribute"),
+                    _ => None,
+                };
+                if let Some(last) = last {
+                    index
+                        .entry(text(last, self.src).to_owned())
+                        .or_default()
+                        .push(i);
+                }
+            }
+            index
+        });
+        index.get(name).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// The call sites whose callee's last name is one of `names`, in order.
+    /// Names imported under an alias count too (`from jax import jit as jjit`).
+    pub fn call_sites_named(&self, names: &[&str]) -> Vec<CallSite<'t>> {
+        let aliases: Vec<&str> = self
+            .bindings
+            .iter()
+            .filter(|(_, bindings)| {
+                bindings.iter().any(|b| {
+                    matches!(b, Binding::Import(path) if names.contains(&path.rsplit('.').next().unwrap_or("")))
+                })
+            })
+            .map(|((_, local), _)| local.as_str())
+            .collect();
+        let mut indices: Vec<usize> = names
+            .iter()
+            .chain(aliases.iter())
+            .flat_map(|n| self.calls_named(n).iter().copied())
+            .collect();
+        indices.sort_unstable();
+        indices.dedup();
+        indices.into_iter().map(|i| self.calls[i]).collect()
     }
 
     /// The scope a def/class/lambda node opens.
@@ -597,7 +656,7 @@ impl<'t> Module<'t> {
         while let Some(id) = current {
             let s = &self.scopes[id];
             if let Some(class) = s.class {
-                let first = s.params(self.src).into_iter().next()?.0;
+                let first = s.params().first()?.0.clone();
                 return Some((class, first));
             }
             current = s.parent;

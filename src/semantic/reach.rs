@@ -480,7 +480,7 @@ impl<'t> Module<'t> {
         KernelMesh::Unknown
     }
 
-    fn eval_compiler_params(&self, node: Node<'t>, scope: ScopeId) -> CompilerParams {
+    pub(crate) fn eval_compiler_params(&self, node: Node<'t>, scope: ScopeId) -> CompilerParams {
         let mut current = (unparenthesize(node), scope);
         for _ in 0..12 {
             let (node, scope) = current;

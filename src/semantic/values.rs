@@ -169,7 +169,7 @@ impl<'t> Module<'t> {
         name: &str,
     ) -> Option<Vec<(Node<'t>, ScopeId)>> {
         let scope = &self.scopes[fscope];
-        let params = scope.params(self.src);
+        let params = scope.params();
         let before = &params[..index.min(params.len())];
         let keyword_only = before.iter().any(|(p, _)| p == "*");
         // The position a caller fills, counting only real parameters.
@@ -181,21 +181,11 @@ impl<'t> Module<'t> {
         };
         let is_method = scope.class.is_some();
         let mut out = Vec::new();
-        for site in &self.calls {
+        for &call in self.calls_named(def_name) {
+            let site = &self.calls[call];
             let Some(callee) = site.node.child_by_field_name("function") else {
                 continue;
             };
-            let callee_name = match callee.kind() {
-                "identifier" => text(callee, self.src),
-                "attribute" => callee
-                    .child_by_field_name("attribute")
-                    .map(|a| text(a, self.src))
-                    .unwrap_or(""),
-                _ => continue,
-            };
-            if callee_name != def_name {
-                continue;
-            }
             let args = Args::of(site.node, self.src);
             // `self` is bound by `obj.method(...)` and by `Class(...)`.
             let position = if is_method && (through_class || callee.kind() == "attribute") {
