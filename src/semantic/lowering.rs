@@ -572,12 +572,11 @@ impl<'t> Module<'t> {
                 seeds.extend(self.resolve_ref(*arg, site.scope, 0));
             }
         }
-        let facts = self.scope_facts();
         let mut seen = std::collections::HashSet::new();
         while let Some(target) = seeds.pop() {
             if let Target::Local(id) = target {
                 if seen.insert(id) {
-                    seeds.extend(facts[id].edges.iter().map(|(t, _)| t.clone()));
+                    seeds.extend(self.facts_of(id).edges.iter().map(|(t, _)| t.clone()));
                     // Nested defs and lambdas run inside their parent's trace.
                     seeds.extend(
                         self.scopes

@@ -158,9 +158,9 @@ pub struct Module<'t> {
     /// `with` items (the context manager expressions) and their scopes.
     pub with_items: Vec<(Node<'t>, ScopeId)>,
     /// Per-scope requirements and call edges, built on first use.
-    scope_facts: std::cell::OnceCell<Vec<reach::ScopeFacts>>,
+    scope_facts: Vec<std::cell::OnceCell<reach::ScopeFacts>>,
     /// Guards of calls, arguments and returned values, built on first use.
-    guards: std::cell::OnceCell<HashMap<usize, Vec<reach::Guard>>>,
+    guards: Vec<std::cell::OnceCell<HashMap<usize, Vec<reach::Guard>>>>,
     /// While collecting: the scopes open at the current position, innermost
     /// last, and the last start offset seen (matches come in document order).
     open: Vec<ScopeId>,
@@ -192,14 +192,22 @@ impl<'t> Module<'t> {
             attributes: HashMap::new(),
             calls: Vec::new(),
             with_items: Vec::new(),
-            scope_facts: std::cell::OnceCell::new(),
-            guards: std::cell::OnceCell::new(),
+            scope_facts: Vec::new(),
+            guards: Vec::new(),
             open: Vec::new(),
             last_start: 0,
             call_scope: HashMap::new(),
             calls_by_name: std::cell::OnceCell::new(),
         };
         module.collect(root);
+        // Facts and guards are built per scope on first use: a lowering
+        // usually reaches a few of a module's scopes.
+        module.scope_facts = (0..module.scopes.len())
+            .map(|_| std::cell::OnceCell::new())
+            .collect();
+        module.guards = (0..module.scopes.len())
+            .map(|_| std::cell::OnceCell::new())
+            .collect();
         module
     }
 
@@ -502,6 +510,18 @@ impl<'t> Module<'t> {
         indices.sort_unstable();
         indices.dedup();
         indices.into_iter().map(|i| self.calls[i]).collect()
+    }
+
+    /// True if `scope` is `ancestor` or nested inside it.
+    pub fn scope_within(&self, scope: ScopeId, ancestor: ScopeId) -> bool {
+        let mut current = Some(scope);
+        while let Some(id) = current {
+            if id == ancestor {
+                return true;
+            }
+            current = self.scopes[id].parent;
+        }
+        false
     }
 
     /// The scope a def/class/lambda node opens.

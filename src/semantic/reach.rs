@@ -193,12 +193,9 @@ fn is_library_path(path: &str) -> bool {
 }
 
 impl<'t> Module<'t> {
-    pub(crate) fn scope_facts(&self) -> &[ScopeFacts] {
-        self.scope_facts.get_or_init(|| {
-            (0..self.scopes.len())
-                .map(|id| self.build_scope_facts(id))
-                .collect()
-        })
+    /// The requirements and call edges of one scope (built on first use).
+    pub(crate) fn facts_of(&self, id: ScopeId) -> &ScopeFacts {
+        self.scope_facts[id].get_or_init(|| self.build_scope_facts(id))
     }
 
     fn build_scope_facts(&self, id: ScopeId) -> ScopeFacts {
@@ -544,23 +541,30 @@ impl<'t> Module<'t> {
 
     /// The guards between `node` and the top of its scope. Answered for calls,
     /// call arguments and returned values (what the call graph is built from).
-    pub fn guards_of(&self, node: Node<'t>, _scope: ScopeId) -> Vec<Guard> {
-        self.guards
-            .get_or_init(|| self.build_guards())
+    pub fn guards_of(&self, node: Node<'t>, scope: ScopeId) -> Vec<Guard> {
+        self.guards[scope]
+            .get_or_init(|| self.build_guards(scope))
             .get(&node.id())
             .cloned()
             .unwrap_or_default()
     }
 
-    /// One walk over the tree, top-down, carrying the guards in force: the
-    /// branches of `lax.platform_dependent` and host-platform tests. A def,
-    /// class or lambda body starts over (its own code runs when it is called).
-    fn build_guards(&self) -> HashMap<usize, Vec<Guard>> {
+    /// One walk over a scope's code, top-down, carrying the guards in force:
+    /// the branches of `lax.platform_dependent` and host-platform tests.
+    /// Nested def, class and lambda bodies are other scopes: not entered.
+    fn build_guards(&self, scope: ScopeId) -> HashMap<usize, Vec<Guard>> {
         let mut out = HashMap::new();
         let none: Rc<Vec<Guard>> = Rc::new(Vec::new());
+        let start = if scope == super::MODULE_SCOPE {
+            Some(self.tree.root_node())
+        } else {
+            self.scopes[scope].node.child_by_field_name("body")
+        };
         // (node, guards in force, whether it is an operand: an argument or a returned value)
-        let mut stack: Vec<(Node<'t>, Rc<Vec<Guard>>, bool)> =
-            vec![(self.tree.root_node(), none.clone(), false)];
+        let mut stack: Vec<(Node<'t>, Rc<Vec<Guard>>, bool)> = start
+            .into_iter()
+            .map(|n| (n, none.clone(), false))
+            .collect();
         let mut cursor = self.tree.walk();
         while let Some((node, guards, operand)) = stack.pop() {
             let kind = node.kind();
@@ -617,7 +621,8 @@ impl<'t> Module<'t> {
             for child in children.into_iter().rev() {
                 let mut inherited = guards.clone();
                 if body.is_some_and(|b| b.id() == child.id()) {
-                    inherited = none.clone();
+                    // Another scope's code.
+                    continue;
                 } else if (host_test || host_elif) && condition.is_none_or(|c| c.id() != child.id())
                 {
                     let mut g = inherited.as_ref().clone();
@@ -748,13 +753,22 @@ impl<'t> Module<'t> {
                 if let Some(func) = value.child_by_field_name("function") {
                     out.extend(self.resolve_ref(func, scope, depth + 1));
                 }
-                let args = Args::of(value, self.src);
-                for arg in args
-                    .positional
-                    .iter()
-                    .chain(args.keywords.iter().map(|(_, v, _)| v))
-                {
-                    out.extend(self.resolve_ref(*arg, scope, depth + 1));
+                // The arguments are functions only for function transformers
+                // (`partial(kernel, ...)`, `jax.jit(f)`, `jax.vmap(f)`); for other
+                // calls they are data, and following them would only multiply work
+                // (chains of assignments) without reaching anything new.
+                let transformer = self
+                    .callee(value, scope)
+                    .is_some_and(|c| c == names::PARTIAL || c.starts_with("jax."));
+                if transformer {
+                    let args = Args::of(value, self.src);
+                    for arg in args
+                        .positional
+                        .iter()
+                        .chain(args.keywords.iter().map(|(_, v, _)| v))
+                    {
+                        out.extend(self.resolve_ref(*arg, scope, depth + 1));
+                    }
                 }
                 out
             }
@@ -777,7 +791,6 @@ impl<'t> Module<'t> {
     /// Everything reachable from `seeds` inside this module; imported names
     /// are returned unfollowed.
     pub fn reach_local(&self, seeds: Vec<(Target, Vec<Guard>)>) -> Reached {
-        let facts = self.scope_facts();
         let mut reached = Reached::default();
         let mut seen: HashSet<(Target, Vec<Guard>)> = HashSet::new();
         let mut stack = seeds;
@@ -787,12 +800,12 @@ impl<'t> Module<'t> {
             }
             match target {
                 Target::Local(id) => {
-                    for req in &facts[id].reqs {
+                    for req in &self.facts_of(id).reqs {
                         let mut req = req.clone();
                         req.guards = concat(&guards, &req.guards);
                         reached.reqs.push(req);
                     }
-                    for (next, edge_guards) in &facts[id].edges {
+                    for (next, edge_guards) in &self.facts_of(id).edges {
                         stack.push((next.clone(), concat(&guards, edge_guards)));
                     }
                 }

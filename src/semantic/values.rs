@@ -181,8 +181,20 @@ impl<'t> Module<'t> {
         };
         let is_method = scope.class.is_some();
         let mut out = Vec::new();
+        // Only calls that can see this def: in the scope it is defined in, or
+        // nested inside it (tests define many a local `def f`).
+        let home = scope.parent.unwrap_or(0);
+        let home = if through_class {
+            self.scopes[scope.class.unwrap_or(0)].parent.unwrap_or(0)
+        } else {
+            home
+        };
+        let home = if is_method && !through_class { 0 } else { home };
         for &call in self.calls_named(def_name) {
             let site = &self.calls[call];
+            if !self.scope_within(site.scope, home) {
+                continue;
+            }
             let Some(callee) = site.node.child_by_field_name("function") else {
                 continue;
             };
