@@ -10,21 +10,25 @@ use std::path::Path;
 use tree_sitter::Tree;
 
 /// True if the file may hold a finding: the prefilter, a few substring
-/// searches that skip most files before parsing. A lowering site needs
-/// `lower(` with a jit or trace in sight (a jitted receiver can only be
-/// recognized through one), or `export(`; the other rules need the API they
-/// are about (`use_abstract_mesh`, `platform_dependent`, `set_mesh`,
-/// `compiler_params`, `jit(..., backend=/device=)`). Files it skips are still
-/// parsed on demand when a checked file imports a kernel or callback from them.
+/// searches that skip most files before parsing. Each clause is what some
+/// rule cannot do without:
+/// - a lowering site: `.lower(` with a jit or trace in sight (a jitted
+///   receiver is only recognized through one), or `export(`;
+/// - an AbstractMesh in a `use_abstract_mesh` / `set_mesh` (JP003 eager ops, JP009);
+/// - `platform_dependent(gpu=...)` (JP008), a dict `compiler_params` (JP013,
+///   whose keys name `mosaic` or `triton`), `jit(..., backend=/device=)` (JP012).
+///
+/// Files it skips are still parsed on demand when a checked file imports a
+/// kernel or callback from them.
 pub fn may_have_findings(text: &str) -> bool {
     let has = |needle: &str| memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some();
-    (has("lower(") && (has("jit") || has(".trace(") || has("lowering_platforms")))
+    let abstract_mesh = || has("AbstractMesh") || has("abstract_mesh");
+    (has(".lower(") && (has("jit") || has(".trace(") || has("lowering_platforms")))
         || has("export(")
-        || has("use_abstract_mesh")
-        || has("platform_dependent")
-        || has("set_mesh")
-        || has("compiler_params")
-        || (has("jit") && (has("backend=") || has("device=")))
+        || ((has("use_abstract_mesh") || has("set_mesh")) && abstract_mesh())
+        || (has("platform_dependent") && has("gpu="))
+        || (has("compiler_params") && (has("mosaic") || has("triton")))
+        || ((has("jit(") || has("jit,")) && (has("backend=") || has("device=")))
 }
 
 #[cfg(test)]
