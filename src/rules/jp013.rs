@@ -100,15 +100,14 @@ fn class_fix(ctx: &Context<'_, '_>, value: Node<'_>) -> Option<Fix> {
     let src = ctx.src();
     let value = unparenthesize(value);
     let (backend, inner) = single_entry(value, src)?;
-    let (module_path, label) = match backend.as_str() {
-        "mosaic" | "mosaic_tpu" | "tpu" => ("jax.experimental.pallas.tpu", "pltpu"),
-        "triton" => ("jax.experimental.pallas.triton", "pltriton"),
-        "mosaic_gpu" => ("jax.experimental.pallas.mosaic_gpu", "plgpu"),
+    let module_path = match backend.as_str() {
+        "mosaic" | "mosaic_tpu" | "tpu" => "jax.experimental.pallas.tpu",
+        "triton" => "jax.experimental.pallas.triton",
+        "mosaic_gpu" => "jax.experimental.pallas.mosaic_gpu",
         _ => return None,
     };
     let alias = ctx.module.local_name_of(module_path)?;
     let fields = keyword_source(unparenthesize(inner), src)?;
-    let _ = label;
     Some(Fix {
         title: format!("Use `{alias}.CompilerParams(...)`"),
         edits: vec![Edit {
