@@ -128,6 +128,17 @@ pub struct Requirement {
 }
 
 impl Requirement {
+    /// A requirement made by the call `node` in the module being built.
+    fn at(node: Node<'_>, kind: ReqKind, guards: &[Guard]) -> Requirement {
+        Requirement {
+            kind,
+            file: None,
+            span: node.byte_range(),
+            detail: None,
+            guards: guards.to_vec(),
+        }
+    }
+
     /// Is it lowered when lowering for `platforms`? `None`: depends on the host.
     pub fn kept_for(&self, platforms: &[String]) -> Option<bool> {
         let mut kept = true;
@@ -272,45 +283,30 @@ impl<'t> Module<'t> {
                         .push(self.pallas_requirement(call, &args, id, guards.clone()));
                 }
                 Some(path) if names::host_callback(path).is_some() => {
-                    facts.reqs.push(Requirement {
-                        kind: ReqKind::HostCallback {
-                            api: names::host_callback(path).unwrap_or("callback"),
-                        },
-                        file: None,
-                        span: call.byte_range(),
-                        detail: None,
-                        guards: guards.clone(),
-                    });
+                    let api = names::host_callback(path).unwrap_or("callback");
+                    facts.reqs.push(Requirement::at(
+                        call,
+                        ReqKind::HostCallback { api },
+                        &guards,
+                    ));
                 }
                 Some(path) if names::requires_devices(path) => {
-                    facts.reqs.push(Requirement {
-                        kind: ReqKind::DevicePrimitive {
-                            api: path.to_owned(),
-                        },
-                        file: None,
-                        span: call.byte_range(),
-                        detail: None,
-                        guards: guards.clone(),
-                    });
+                    let kind = ReqKind::DevicePrimitive {
+                        api: path.to_owned(),
+                    };
+                    facts.reqs.push(Requirement::at(call, kind, &guards));
                 }
                 Some(path) if names::is_platform_specific_op(path) => {
-                    facts.reqs.push(Requirement {
-                        kind: ReqKind::PlatformSpecificOp {
-                            api: path.to_owned(),
-                        },
-                        file: None,
-                        span: call.byte_range(),
-                        detail: None,
-                        guards: guards.clone(),
-                    })
+                    let kind = ReqKind::PlatformSpecificOp {
+                        api: path.to_owned(),
+                    };
+                    facts.reqs.push(Requirement::at(call, kind, &guards));
                 }
-                Some(names::BUFFER_CALLBACK) => facts.reqs.push(Requirement {
-                    kind: ReqKind::BufferCallback,
-                    file: None,
-                    span: call.byte_range(),
-                    detail: None,
-                    guards: guards.clone(),
-                }),
+                Some(names::BUFFER_CALLBACK) => {
+                    facts
+                        .reqs
+                        .push(Requirement::at(call, ReqKind::BufferCallback, &guards))
+                }
                 Some(names::PLATFORM_DEPENDENT) => {
                     let keys: Vec<String> = args
                         .keywords
@@ -318,16 +314,12 @@ impl<'t> Module<'t> {
                         .map(|(n, _, _)| n.clone())
                         .filter(|n| n != "default")
                         .collect();
-                    facts.reqs.push(Requirement {
-                        kind: ReqKind::PlatformDependent {
-                            has_default: args.keyword("default").is_some() || args.has_splat,
-                            keys,
-                        },
-                        file: None,
-                        span: call.byte_range(),
-                        detail: None,
-                        guards: guards.clone(),
-                    });
+                    let has_default = args.keyword("default").is_some() || args.has_splat;
+                    facts.reqs.push(Requirement::at(
+                        call,
+                        ReqKind::PlatformDependent { keys, has_default },
+                        &guards,
+                    ));
                 }
                 Some(path @ (names::PALLAS_KERNEL | names::MOSAIC_GPU_KERNEL)) => {
                     facts
