@@ -115,6 +115,9 @@ pub struct Analysis {
     deps: HashSet<PathBuf>,
 }
 
+/// One analysis that several requests can wait for.
+type SharedAnalysis = Arc<tokio::sync::OnceCell<Option<Arc<Analysis>>>>;
+
 struct DocEntry {
     doc: Document,
     path: PathBuf,
@@ -123,6 +126,10 @@ struct DocEntry {
     /// still belongs to the text).
     text_rev: u64,
     analysis: Option<Arc<Analysis>>,
+    /// The analysis of generation `.0` under way: a request that needs the
+    /// same generation (a pull, hover or code action during the debounce)
+    /// waits for it instead of starting another.
+    in_flight: Option<(u64, SharedAnalysis)>,
     large_reported: bool,
 }
 
@@ -396,12 +403,26 @@ impl State {
     /// Analyzes the document's current snapshot (or returns the stored result
     /// if it is current). The result may be stale by the time it returns.
     async fn analyze(self: &Arc<Self>, uri: &Url) -> Option<Arc<Analysis>> {
-        {
-            let entry = self.docs.get(uri)?;
+        let cell = {
+            let mut entry = self.docs.get_mut(uri)?;
             if let Some(a) = entry.analysis.as_ref().filter(|a| a.gen == entry.gen) {
                 return Some(a.clone());
             }
-        }
+            let gen = entry.gen;
+            match &entry.in_flight {
+                Some((g, cell)) if *g == gen => cell.clone(),
+                _ => {
+                    let cell = Arc::new(tokio::sync::OnceCell::new());
+                    entry.in_flight = Some((gen, cell.clone()));
+                    cell
+                }
+            }
+        };
+        cell.get_or_init(|| self.analyze_now(uri)).await.clone()
+    }
+
+    /// Runs one analysis of the current snapshot and stores it if current.
+    async fn analyze_now(self: &Arc<Self>, uri: &Url) -> Option<Arc<Analysis>> {
         let snap = self.snapshot(uri)?;
         let state = self.clone();
         let joined = tokio::task::spawn_blocking(move || {
@@ -427,6 +448,13 @@ impl State {
             }
             if entry.gen == analysis.gen {
                 entry.analysis = Some(analysis.clone());
+            }
+            if entry
+                .in_flight
+                .as_ref()
+                .is_some_and(|(g, _)| *g <= analysis.gen)
+            {
+                entry.in_flight = None;
             }
         }
         Some(analysis)
@@ -726,6 +754,7 @@ impl LanguageServer for Backend {
                 gen,
                 text_rev: 0,
                 analysis: None,
+                in_flight: None,
                 large_reported: too_large,
             },
         );
