@@ -5,7 +5,7 @@ use crate::config::Settings;
 use crate::diagnostic::Finding;
 use crate::rules::{self, Context};
 use crate::semantic::{Module, Resolver};
-use crate::syntax::{self, LineIndex};
+use crate::syntax;
 use std::path::Path;
 use tree_sitter::Tree;
 
@@ -76,8 +76,7 @@ pub fn analyze_tree(
             rule.check(&ctx, &mut findings);
         }
     }
-    let index = LineIndex::new(text);
-    findings.retain(|f| !is_suppressed(text, &index, f));
+    findings.retain(|f| !is_suppressed(text, f));
     findings.sort_by(|a, b| (a.span.start, a.code).cmp(&(b.span.start, b.code)));
     findings.dedup_by(|a, b| a.span == b.span && a.code == b.code && a.message == b.message);
     findings
@@ -97,10 +96,14 @@ pub fn analyze(
 }
 
 /// `# noqa` / `# noqa: JP001, JP002` on the line where the finding starts.
-fn is_suppressed(text: &str, index: &LineIndex, finding: &Finding) -> bool {
-    let line = index.line_of(finding.span.start);
-    let range = index.line_range(text, line);
-    let Some(line_text) = text.get(range) else {
+fn is_suppressed(text: &str, finding: &Finding) -> bool {
+    // Only the finding's own line is needed: no line index over the file
+    // (the server already keeps one; the CLI never needs another).
+    let start = finding.span.start.min(text.len());
+    let line_start = memchr::memrchr(b'\n', &text.as_bytes()[..start]).map_or(0, |i| i + 1);
+    let line_end =
+        memchr::memchr(b'\n', &text.as_bytes()[start..]).map_or(text.len(), |i| start + i);
+    let Some(line_text) = text.get(line_start..line_end) else {
         return false;
     };
     noqa_codes(line_text).is_some_and(|codes| {

@@ -47,21 +47,8 @@ impl<S: SourceProvider> FsResolver<S> {
         self.summaries.remove(path);
     }
 
-    pub fn clear(&self) {
-        self.summaries.clear();
-    }
-
     pub fn source(&self) -> &S {
         &self.source
-    }
-
-    /// Number of cached summaries (for memory measurements).
-    pub fn len(&self) -> usize {
-        self.summaries.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.summaries.is_empty()
     }
 
     pub fn summary(&self, path: &Path) -> Option<Arc<ModuleSummary>> {

@@ -99,24 +99,15 @@ fn placed_backend(ctx: &Context<'_, '_>, lowering: &Lowering<'_>) -> Option<Stri
     found
 }
 
-/// An expression through names to the call it is bound to.
+/// An expression through names to the call (or subscript) it is bound to.
 fn follow_to_call<'t>(
     ctx: &Context<'_, 't>,
     node: tree_sitter::Node<'t>,
     scope: crate::semantic::ScopeId,
 ) -> Option<(tree_sitter::Node<'t>, crate::semantic::ScopeId)> {
-    let mut current = (unparenthesize(node), scope);
-    for _ in 0..8 {
-        match current.0.kind() {
-            "call" | "subscript" => return Some(current),
-            "identifier" | "attribute" => {
-                let (value, vscope) = ctx.module.follow_value(current.0, current.1)?;
-                current = (unparenthesize(value), vscope);
-            }
-            _ => return None,
-        }
-    }
-    None
+    ctx.module
+        .follow_names(node, scope)
+        .filter(|(n, _)| matches!(n.kind(), "call" | "subscript"))
 }
 
 /// `jax.devices("cpu")[0]` / `jax.local_devices(backend="cpu")[0]` -> "cpu".

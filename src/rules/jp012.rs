@@ -3,7 +3,7 @@
 use super::{Context, Rule, RuleMeta};
 use crate::diagnostic::{Finding, Severity};
 use crate::semantic::{names, Args, ContextMesh, Module, ScopeId};
-use crate::syntax::{text, unparenthesize};
+use crate::syntax::text;
 use tree_sitter::Node;
 
 pub struct Jp012;
@@ -53,19 +53,9 @@ step(jax.device_put(params, jax.local_devices(backend="cpu")[0]))
 /// or a name bound to one. A forwarded parameter of unknown value (flax's
 /// `nnx.jit(..., backend=backend)` with `backend=None` by default) is not.
 fn is_given(module: &Module<'_>, value: Node<'_>, scope: ScopeId) -> bool {
-    let mut current = (unparenthesize(value), scope);
-    for _ in 0..12 {
-        let (node, scope) = current;
-        match node.kind() {
-            "none" => return false,
-            "identifier" | "attribute" => match module.follow_value(node, scope) {
-                Some((next, next_scope)) => current = (unparenthesize(next), next_scope),
-                None => return false,
-            },
-            _ => return true,
-        }
-    }
-    false
+    module
+        .follow_names(value, scope)
+        .is_some_and(|(node, _)| node.kind() != "none")
 }
 
 impl Rule for Jp012 {

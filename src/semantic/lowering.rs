@@ -411,33 +411,26 @@ impl<'t> Module<'t> {
     }
 
     fn arg_kind(&self, arg: Node<'t>, scope: ScopeId) -> ArgKind {
-        let mut current = (unparenthesize(arg), scope);
-        for _ in 0..8 {
-            let (node, node_scope) = current;
-            match node.kind() {
-                "call" => {
-                    let callee = self.callee(node, node_scope).unwrap_or_default();
-                    if callee == names::SHAPE_DTYPE_STRUCT {
-                        let args = Args::of(node, self.src);
-                        return match args.keyword("sharding") {
-                            Some(s) => ArgKind::Abstract(self.eval_sharding(s, node_scope)),
-                            None => ArgKind::Abstract(ShardingUse::default()),
-                        };
-                    }
-                    if callee == names::DEVICE_PUT
-                        || callee.starts_with("jax.numpy.")
-                        || callee.starts_with("jax.random.")
-                    {
-                        return ArgKind::Concrete;
-                    }
-                    return ArgKind::Other;
-                }
-                "identifier" | "attribute" => match self.follow_value(node, node_scope) {
-                    Some((value, vscope)) => current = (unparenthesize(value), vscope),
-                    None => return ArgKind::Other,
-                },
-                _ => return ArgKind::Other,
-            }
+        let Some((node, scope)) = self
+            .follow_names(arg, scope)
+            .filter(|(n, _)| n.kind() == "call")
+        else {
+            return ArgKind::Other;
+        };
+        let callee = self.callee(node, scope).unwrap_or_default();
+        if callee == names::SHAPE_DTYPE_STRUCT {
+            return match Args::of(node, self.src).keyword("sharding") {
+                Some(s) => ArgKind::Abstract(self.eval_sharding(s, scope)),
+                None => ArgKind::Abstract(ShardingUse::default()),
+            };
+        }
+        // NumPy arrays are uncommitted host data: they give no devices
+        // (jax's own tests raise E3 with them). JAX arrays are placed.
+        if callee == names::DEVICE_PUT
+            || callee.starts_with("jax.numpy.")
+            || callee.starts_with("jax.random.")
+        {
+            return ArgKind::Concrete;
         }
         ArgKind::Other
     }

@@ -19,7 +19,7 @@ pub use summary::{ModuleSummary, Resolver};
 pub use values::{MeshValue, PlatformsValue};
 
 use crate::syntax::queries::{fact_query, Capture};
-use crate::syntax::{dotted_name, text, unparenthesize, Span};
+use crate::syntax::{text, unparenthesize};
 use std::collections::HashMap;
 use streaming_iterator::StreamingIterator;
 use tree_sitter::{Node, QueryCursor, Tree};
@@ -738,10 +738,6 @@ impl<'t> Module<'t> {
             .then(|| name.clone())
         })
     }
-
-    pub fn span(node: Node<'_>) -> Span {
-        node.byte_range()
-    }
 }
 
 /// Positional and keyword arguments of a call.
@@ -794,9 +790,4 @@ impl<'t> Args<'t> {
             .find(|(n, _, _)| n == name)
             .map(|(_, _, a)| *a)
     }
-}
-
-/// Text of a dotted identifier chain, for messages.
-pub fn display_name(node: Node<'_>, src: &str) -> String {
-    dotted_name(node, src).unwrap_or_else(|| text(node, src).to_owned())
 }

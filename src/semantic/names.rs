@@ -44,8 +44,6 @@ pub fn canonicalize(path: &str) -> std::borrow::Cow<'_, str> {
         ("jax.use_abstract_mesh", "jax.sharding.use_abstract_mesh"),
         ("jax.set_mesh", "jax.sharding.set_mesh"),
         ("jax.make_mesh", "jax.sharding.make_mesh"),
-        ("jax.sharding.AbstractDevice", "jax.sharding.AbstractDevice"),
-        ("jax.jit", "jax.jit"),
         ("jax.pjit", "jax.jit"),
         ("jax.experimental.pjit.pjit", "jax.jit"),
         ("jax.experimental.pure_callback", "jax.pure_callback"),
@@ -169,14 +167,6 @@ pub fn is_platform_specific_op(path: &str) -> bool {
 
 /// Platform names JAX has lowering rules for.
 pub const KNOWN_PLATFORMS: &[&str] = &["cpu", "cuda", "rocm", "tpu", "oneapi"];
-
-/// The family E2's message uses: JAX says `gpu` for cuda, rocm and oneapi.
-pub fn platform_family(platform: &str) -> &str {
-    match platform {
-        "cuda" | "rocm" | "oneapi" | "gpu" => "gpu",
-        other => other,
-    }
-}
 
 pub fn is_accelerator(platform: &str) -> bool {
     matches!(platform, "cuda" | "rocm" | "tpu" | "oneapi")

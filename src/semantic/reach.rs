@@ -442,31 +442,23 @@ impl<'t> Module<'t> {
     }
 
     fn kernel_mesh(&self, node: Node<'t>, scope: ScopeId) -> KernelMesh {
-        let mut current = (unparenthesize(node), scope);
-        for _ in 0..12 {
-            let (node, scope) = current;
-            match node.kind() {
-                "call" => {
-                    return match self.callee(node, scope).as_deref() {
-                        Some(
-                            "jax.experimental.pallas.tpu.TensorCoreMesh"
-                            | "jax.experimental.pallas.tpu.create_tensorcore_mesh",
-                        ) => KernelMesh::Tpu,
-                        Some(
-                            "jax.experimental.pallas.mosaic_gpu.Mesh"
-                            | "jax.experimental.pallas.mosaic_gpu.WarpMesh",
-                        ) => KernelMesh::Gpu,
-                        _ => KernelMesh::Unknown,
-                    }
-                }
-                "identifier" | "attribute" => match self.follow_value(node, scope) {
-                    Some((value, vscope)) => current = (unparenthesize(value), vscope),
-                    None => return KernelMesh::Unknown,
-                },
-                _ => return KernelMesh::Unknown,
-            }
+        let Some((node, scope)) = self
+            .follow_names(node, scope)
+            .filter(|(n, _)| n.kind() == "call")
+        else {
+            return KernelMesh::Unknown;
+        };
+        match self.callee(node, scope).as_deref() {
+            Some(
+                "jax.experimental.pallas.tpu.TensorCoreMesh"
+                | "jax.experimental.pallas.tpu.create_tensorcore_mesh",
+            ) => KernelMesh::Tpu,
+            Some(
+                "jax.experimental.pallas.mosaic_gpu.Mesh"
+                | "jax.experimental.pallas.mosaic_gpu.WarpMesh",
+            ) => KernelMesh::Gpu,
+            _ => KernelMesh::Unknown,
         }
-        KernelMesh::Unknown
     }
 
     pub(crate) fn eval_compiler_params(&self, node: Node<'t>, scope: ScopeId) -> CompilerParams {

@@ -329,17 +329,28 @@ impl<'t> Module<'t> {
 
     /// A constant boolean (`True`, `False`, `None` counts as false).
     pub fn eval_bool(&self, node: Node<'t>, scope: ScopeId) -> Option<bool> {
+        match self.follow_names(node, scope)?.0.kind() {
+            "true" => Some(true),
+            "false" | "none" => Some(false),
+            _ => None,
+        }
+    }
+
+    /// Follows names (`x`, `self.x`, a parameter) to the expression they are
+    /// bound to, unparenthesized, with the scope it is evaluated in. `None`
+    /// when a name cannot be followed (unknown, ambiguous, too deep).
+    pub(crate) fn follow_names(
+        &self,
+        node: Node<'t>,
+        scope: ScopeId,
+    ) -> Option<(Node<'t>, ScopeId)> {
         let mut current = (unparenthesize(node), scope);
         for _ in 0..MAX_DEPTH {
-            match current.0.kind() {
-                "true" => return Some(true),
-                "false" | "none" => return Some(false),
-                "identifier" | "attribute" => {
-                    let (value, vscope) = self.follow_value(current.0, current.1)?;
-                    current = (unparenthesize(value), vscope);
-                }
-                _ => return None,
+            if !matches!(current.0.kind(), "identifier" | "attribute") {
+                return Some(current);
             }
+            let (value, vscope) = self.follow_value(current.0, current.1)?;
+            current = (unparenthesize(value), vscope);
         }
         None
     }
@@ -533,14 +544,7 @@ impl<'t> Module<'t> {
     }
 
     fn literal_ints(&self, node: Node<'t>, scope: ScopeId) -> Option<Vec<i64>> {
-        let mut inner = unparenthesize(node);
-        for _ in 0..MAX_DEPTH {
-            if inner.kind() == "identifier" {
-                inner = unparenthesize(self.follow_value(inner, scope)?.0);
-            } else {
-                break;
-            }
-        }
+        let (inner, _) = self.follow_names(node, scope)?;
         match inner.kind() {
             "tuple" | "list" => {
                 let mut cursor = inner.walk();

@@ -43,10 +43,6 @@ impl LineIndex {
         }
     }
 
-    pub fn line_count(&self) -> usize {
-        self.line_starts.len()
-    }
-
     /// The zero-based line holding byte `offset` (clamped to the text).
     pub fn line_of(&self, offset: usize) -> usize {
         let offset = offset.min(self.len);

@@ -119,22 +119,6 @@ pub fn unparenthesize(mut node: Node<'_>) -> Node<'_> {
     node
 }
 
-/// Dotted name of an identifier/attribute chain: `jax.export.export`.
-pub fn dotted_name(node: Node<'_>, src: &str) -> Option<String> {
-    match node.kind() {
-        "identifier" => Some(text(node, src).to_owned()),
-        "attribute" => {
-            let object = node.child_by_field_name("object")?;
-            let attr = node.child_by_field_name("attribute")?;
-            let mut base = dotted_name(object, src)?;
-            base.push('.');
-            base.push_str(text(attr, src));
-            Some(base)
-        }
-        _ => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
