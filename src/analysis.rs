@@ -15,20 +15,77 @@ use tree_sitter::Tree;
 /// - a lowering site: `.lower(` with a jit or trace in sight (a jitted
 ///   receiver is only recognized through one), or `export(`;
 /// - an AbstractMesh in a `use_abstract_mesh` / `set_mesh` (JP003 eager ops, JP009);
-/// - `platform_dependent(gpu=...)` (JP008), a dict `compiler_params` (JP013,
-///   whose keys name `mosaic` or `triton`), `jit(..., backend=/device=)` (JP012).
+/// - `platform_dependent(gpu=...)` (JP008), `compiler_params` (JP013: any
+///   dict fails, whatever its keys), `jit(..., backend=/device=)` (JP012).
 ///
 /// Files it skips are still parsed on demand when a checked file imports a
 /// kernel or callback from them.
 pub fn may_have_findings(text: &str) -> bool {
-    let has = |needle: &str| memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some();
+    // Searched lazily: most needles are found (or the answer known) early.
+    prefilter(|needle| memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some())
+}
+
+/// The prefilter over a test for each needle.
+fn prefilter(has: impl Fn(&str) -> bool) -> bool {
     let abstract_mesh = || has("AbstractMesh") || has("abstract_mesh");
     (has(".lower(") && (has("jit") || has(".trace(") || has("lowering_platforms")))
         || has("export(")
         || ((has("use_abstract_mesh") || has("set_mesh")) && abstract_mesh())
         || (has("platform_dependent") && has("gpu="))
-        || (has("compiler_params") && (has("mosaic") || has("triton")))
+        || has("compiler_params")
         || ((has("jit(") || has("jit,")) && (has("backend=") || has("device=")))
+}
+
+/// The prefilter's substrings, one bit each.
+const NEEDLES: [&str; 16] = [
+    ".lower(",
+    "jit",
+    ".trace(",
+    "lowering_platforms",
+    "export(",
+    "AbstractMesh",
+    "abstract_mesh",
+    "use_abstract_mesh",
+    "set_mesh",
+    "platform_dependent",
+    "gpu=",
+    "compiler_params",
+    "jit(",
+    "jit,",
+    "backend=",
+    "device=",
+];
+
+/// Which of the prefilter's substrings a text holds. Kept per top-level
+/// statement by incremental analysis, where a unit of statements passes the
+/// prefilter if the union of its statements' needles does (a needle cannot
+/// span two statements: it holds no newline).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Needles(u32);
+
+impl Needles {
+    pub fn of(text: &str) -> Needles {
+        let mut bits = 0;
+        for (i, needle) in NEEDLES.iter().enumerate() {
+            if memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some() {
+                bits |= 1 << i;
+            }
+        }
+        Needles(bits)
+    }
+
+    pub fn union(self, other: Needles) -> Needles {
+        Needles(self.0 | other.0)
+    }
+
+    pub fn may_have_findings(self) -> bool {
+        prefilter(|needle| {
+            NEEDLES
+                .iter()
+                .position(|n| *n == needle)
+                .is_some_and(|i| self.0 & (1 << i) != 0)
+        })
+    }
 }
 
 #[cfg(test)]
@@ -52,6 +109,18 @@ mod prefilter_tests {
         }
         assert!(!may_have_findings("name = 'CPU'.lower()\nimport os\n"));
     }
+
+    #[test]
+    fn every_needle_the_prefilter_asks_for_is_kept_per_statement() {
+        // Every path through the formula: each needle present or not.
+        for mask in 0u32..1 << super::NEEDLES.len() {
+            super::prefilter(|needle| {
+                let at = super::NEEDLES.iter().position(|n| *n == needle);
+                assert!(at.is_some(), "{needle} is not in NEEDLES");
+                at.is_some_and(|i| mask & (1 << i) != 0)
+            });
+        }
+    }
 }
 
 /// Findings for one parsed module, sorted by position, `# noqa` applied.
@@ -63,9 +132,19 @@ pub fn analyze_tree(
     resolver: Option<&dyn Resolver>,
 ) -> Vec<Finding> {
     let module = Module::new(text, tree);
+    finish(text, run_rules(&module, file, settings, resolver))
+}
+
+/// The enabled rules' findings for a model, before `# noqa`, unsorted.
+pub fn run_rules(
+    module: &Module<'_>,
+    file: &Path,
+    settings: &Settings,
+    resolver: Option<&dyn Resolver>,
+) -> Vec<Finding> {
     let lowerings = module.lowerings(file, resolver);
     let ctx = Context {
-        module: &module,
+        module,
         lowerings: &lowerings,
         settings,
         file,
@@ -76,8 +155,20 @@ pub fn analyze_tree(
             rule.check(&ctx, &mut findings);
         }
     }
+    findings
+}
+
+/// `# noqa` applied, sorted by position, duplicates dropped.
+pub fn finish(text: &str, mut findings: Vec<Finding>) -> Vec<Finding> {
     findings.retain(|f| !is_suppressed(text, f));
-    findings.sort_by(|a, b| (a.span.start, a.code).cmp(&(b.span.start, b.code)));
+    findings.sort_by(|a, b| {
+        (a.span.start, a.code, a.span.end, &a.message).cmp(&(
+            b.span.start,
+            b.code,
+            b.span.end,
+            &b.message,
+        ))
+    });
     findings.dedup_by(|a, b| a.span == b.span && a.code == b.code && a.message == b.message);
     findings
 }

@@ -10,6 +10,7 @@ pub mod config;
 pub mod diagnostic;
 pub mod explain;
 pub mod fix;
+pub mod incremental;
 pub mod resolver;
 pub mod rules;
 pub mod semantic;

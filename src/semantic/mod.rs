@@ -169,10 +169,36 @@ pub struct Module<'t> {
     call_scope: HashMap<usize, ScopeId>,
     /// Calls by the last name of their callee (`f` for `f(...)` and `obj.f(...)`).
     calls_by_name: std::cell::OnceCell<HashMap<String, Vec<usize>>>,
+    /// The top-level statements this model covers, in document order
+    /// (`None`: the whole module). See `Module::new_in`.
+    statements: Option<Vec<Node<'t>>>,
 }
 
 impl<'t> Module<'t> {
     pub fn new(src: &'t str, tree: &'t Tree) -> Self {
+        Self::build(src, tree, None)
+    }
+
+    /// The model of only some top-level statements of the module (children
+    /// of the root, in document order): what the module would mean if the
+    /// others were blank lines. Incremental analysis builds one per unit of
+    /// statements that can affect each other (`crate::incremental`).
+    pub fn new_in(src: &'t str, tree: &'t Tree, statements: Vec<Node<'t>>) -> Self {
+        Self::build(src, tree, Some(statements))
+    }
+
+    /// The top-level statements this model covers, in document order.
+    pub fn top_level_statements(&self) -> Vec<Node<'t>> {
+        if let Some(statements) = &self.statements {
+            return statements.clone();
+        }
+        let root = self.tree.root_node();
+        let mut cursor = root.walk();
+        let children = root.named_children(&mut cursor);
+        children.collect()
+    }
+
+    fn build(src: &'t str, tree: &'t Tree, statements: Option<Vec<Node<'t>>>) -> Self {
         let root = tree.root_node();
         let mut module = Module {
             src,
@@ -198,6 +224,7 @@ impl<'t> Module<'t> {
             last_start: 0,
             call_scope: HashMap::new(),
             calls_by_name: std::cell::OnceCell::new(),
+            statements,
         };
         module.collect(root);
         // Facts and guards are built per scope on first use: a lowering
@@ -212,8 +239,23 @@ impl<'t> Module<'t> {
     }
 
     fn collect(&mut self, root: Node<'t>) {
-        let fq = fact_query();
         let mut cursor = QueryCursor::new();
+        // Each statement as the query's root: a byte range on the module's
+        // root would step through every top-level statement before it.
+        let statements = self.statements.take();
+        match &statements {
+            Some(statements) => {
+                for &statement in statements {
+                    self.collect_in(&mut cursor, statement);
+                }
+            }
+            None => self.collect_in(&mut cursor, root),
+        }
+        self.statements = statements;
+    }
+
+    fn collect_in(&mut self, cursor: &mut QueryCursor, root: Node<'t>) {
+        let fq = fact_query();
         let src = self.src;
         let mut matches = cursor.matches(&fq.query, root, src.as_bytes());
         // Matches arrive in document order of their first node, so a scope is

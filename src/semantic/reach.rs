@@ -540,9 +540,13 @@ impl<'t> Module<'t> {
         let mut out = HashMap::new();
         let none: Rc<Vec<Guard>> = Rc::new(Vec::new());
         let start = if scope == super::MODULE_SCOPE {
-            Some(self.tree.root_node())
+            self.top_level_statements()
         } else {
-            self.scopes[scope].node.child_by_field_name("body")
+            self.scopes[scope]
+                .node
+                .child_by_field_name("body")
+                .into_iter()
+                .collect()
         };
         // (node, guards in force, whether it is an operand: an argument or a returned value)
         let mut stack: Vec<(Node<'t>, Rc<Vec<Guard>>, bool)> = start

@@ -1,0 +1,780 @@
+//! Incremental analysis: after an edit, analyse again only what it can change.
+//!
+//! A module's top-level statements are split into *units*, groups of
+//! statements whose findings can depend on each other:
+//! - two statements are linked when one names something the other binds at
+//!   module level. Names are identifier tokens of the statement's text, so a
+//!   link may be spurious (a name in a string, an attribute) but is never
+//!   missed; a statement whose bindings cannot be listed exactly (a `match`,
+//!   a syntax error) binds every name it holds;
+//! - imports are in every unit and link nothing;
+//! - a constant assignment (no call, no lambda, naming only imports and other
+//!   constants) joins every unit that names it, without linking those units:
+//!   nothing about a constant depends on who reads it.
+//!
+//! A unit is analysed through a model of its statements alone
+//! (`Module::new_in`), as if the others were blank lines, so its findings
+//! depend only on its statements' text (and the file, the settings and other
+//! modules, which invalidate everything). After an edit, a unit whose
+//! statements all kept their text reuses its findings, shifted to the
+//! statements' new offsets; the others are analysed again. A unit that cannot
+//! pass the prefilter is not analysed at all.
+//!
+//! `tests/incremental.rs` checks that the union of the units' findings is
+//! exactly the whole-module analysis, on every fixture and after random edits.
+
+use crate::analysis::{self, Needles};
+use crate::config::Settings;
+use crate::diagnostic::Finding;
+use crate::semantic::{Module, Resolver};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tree_sitter::{Node, Tree};
+
+/// Past this many distinct names the interner is reset (a long session of
+/// typing adds a name or two per keystroke).
+const MAX_NAMES: usize = 1 << 20;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Import,
+    /// A syntax error at the top level: what it binds and names is unknown.
+    Error,
+    /// An assignment whose value holds no call or lambda.
+    Constant,
+    Other,
+}
+
+/// What partitioning needs to know of one statement; depends only on its text.
+#[derive(Debug)]
+struct StatementInfo {
+    kind: Kind,
+    /// Names bound at module level (interned).
+    binds: Vec<u32>,
+    /// Every identifier token in the statement (interned, sorted, unique).
+    refs: Vec<u32>,
+    needles: Needles,
+}
+
+#[derive(Clone, Debug)]
+struct Statement {
+    range: Range<usize>,
+    info: Arc<StatementInfo>,
+}
+
+struct UnitResult {
+    /// Statement indices, ascending.
+    members: Vec<usize>,
+    /// Before `# noqa`, in this version's offsets.
+    findings: Vec<Finding>,
+}
+
+/// What one analysis did, for logs and benchmarks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub statements: usize,
+    /// Statements whose text was not found in the previous version.
+    pub new_statements: usize,
+    pub units: usize,
+    pub analyzed: usize,
+    pub reused: usize,
+    /// Units the prefilter rules out.
+    pub skipped: usize,
+    /// Time spent listing and matching statements, partitioning, reusing
+    /// (shifting) findings, analysing units, and merging.
+    pub scan: Duration,
+    pub partition: Duration,
+    pub reuse: Duration,
+    pub analysis: Duration,
+    pub merge: Duration,
+}
+
+/// The state incremental analysis keeps for one document between versions.
+#[derive(Default)]
+pub struct Incremental {
+    text: Option<Arc<str>>,
+    file: PathBuf,
+    settings_key: String,
+    statements: Vec<Statement>,
+    units: Vec<UnitResult>,
+    names: HashMap<Box<str>, u32>,
+    /// By name id: bound at module level by some statement (the last partition's).
+    bound: Vec<bool>,
+    pub stats: Stats,
+}
+
+impl Incremental {
+    pub fn new() -> Incremental {
+        Incremental::default()
+    }
+
+    /// Forgets every reused result (another module or the configuration changed).
+    pub fn invalidate(&mut self) {
+        self.text = None;
+        self.statements.clear();
+        self.units.clear();
+    }
+
+    /// The findings of `text` (parsed as `tree`), sorted, `# noqa` applied:
+    /// the same as `analysis::analyze_tree`, reusing what the previous call
+    /// found for units of statements that did not change. The caller applies
+    /// the file-level prefilter, as it would for a whole-module analysis.
+    pub fn analyze(
+        &mut self,
+        text: &Arc<str>,
+        tree: &Tree,
+        file: &Path,
+        settings: &Settings,
+        resolver: Option<&dyn Resolver>,
+    ) -> Vec<Finding> {
+        let settings_key = format!("{settings:?}");
+        if self.file != file || self.settings_key != settings_key {
+            self.invalidate();
+            self.file = file.to_path_buf();
+            self.settings_key = settings_key;
+        }
+        if self.names.len() > MAX_NAMES {
+            self.invalidate();
+            self.names.clear();
+        }
+        let src: &str = text;
+        let started = Instant::now();
+        let nodes = top_level_statements(tree);
+
+        // Statements whose text is unchanged: the longest common prefix and
+        // suffix (an edit between two analyses touches one place, or a few).
+        let old = std::mem::take(&mut self.statements);
+        let old_text = self.text.take();
+        let same = |o: &Statement, n: &Node<'_>| {
+            old_text
+                .as_deref()
+                .and_then(|t| t.get(o.range.clone()))
+                .is_some_and(|t| Some(t) == src.get(n.byte_range()))
+        };
+        let common = old.len().min(nodes.len());
+        let mut prefix = 0;
+        while prefix < common && same(&old[prefix], &nodes[prefix]) {
+            prefix += 1;
+        }
+        let mut suffix = 0;
+        while suffix < common - prefix
+            && same(
+                &old[old.len() - 1 - suffix],
+                &nodes[nodes.len() - 1 - suffix],
+            )
+        {
+            suffix += 1;
+        }
+        let old_of = |new: usize| -> Option<usize> {
+            if new < prefix {
+                Some(new)
+            } else if new >= nodes.len() - suffix {
+                Some(new + old.len() - nodes.len())
+            } else {
+                None
+            }
+        };
+        let mut new_statements = 0;
+        let statements: Vec<Statement> = nodes
+            .iter()
+            .enumerate()
+            .map(|(i, node)| Statement {
+                range: node.byte_range(),
+                info: match old_of(i) {
+                    Some(o) => old[o].info.clone(),
+                    None => {
+                        new_statements += 1;
+                        Arc::new(statement_info(*node, src, &mut self.names))
+                    }
+                },
+            })
+            .collect();
+        let delta_of_old = |o: usize| -> Option<isize> {
+            let new = if o < prefix {
+                o
+            } else if o >= old.len() - suffix {
+                o + nodes.len() - old.len()
+            } else {
+                return None;
+            };
+            Some(statements[new].range.start as isize - old[o].range.start as isize)
+        };
+
+        let scanned = Instant::now();
+        // The same links as before (the common case: an edit inside a body)
+        // give the same units; otherwise partition again.
+        let same_links = old.len() == nodes.len()
+            && (prefix..nodes.len() - suffix)
+                .all(|i| same_links(&old[i].info, &statements[i].info, &self.bound));
+        let units = if same_links {
+            self.units.iter().map(|u| u.members.clone()).collect()
+        } else {
+            let units = partition(&statements, self.names.len());
+            self.bound = vec![false; self.names.len()];
+            for s in statements.iter().filter(|s| s.info.kind != Kind::Import) {
+                for &name in &s.info.binds {
+                    self.bound[name as usize] = true;
+                }
+            }
+            units
+        };
+        let partitioned = Instant::now();
+        let old_units: HashMap<&[usize], usize> = self
+            .units
+            .iter()
+            .enumerate()
+            .map(|(i, u)| (u.members.as_slice(), i))
+            .collect();
+        let mut stats = Stats {
+            statements: statements.len(),
+            new_statements,
+            units: units.len(),
+            ..Stats::default()
+        };
+        let mut results: Vec<Option<UnitResult>> = Vec::with_capacity(units.len());
+        let mut to_analyze = Vec::new();
+        for members in units {
+            let needles = members.iter().fold(Needles::default(), |acc, &i| {
+                acc.union(statements[i].info.needles)
+            });
+            if !needles.may_have_findings() {
+                stats.skipped += 1;
+                results.push(Some(UnitResult {
+                    members,
+                    findings: Vec::new(),
+                }));
+                continue;
+            }
+            let reused = members
+                .iter()
+                .map(|&i| old_of(i))
+                .collect::<Option<Vec<usize>>>()
+                .and_then(|old_members| old_units.get(old_members.as_slice()).copied())
+                .and_then(|u| {
+                    self.units[u]
+                        .findings
+                        .iter()
+                        .map(|f| shift_finding(f, &old, &delta_of_old))
+                        .collect::<Option<Vec<Finding>>>()
+                });
+            match reused {
+                Some(findings) => {
+                    stats.reused += 1;
+                    results.push(Some(UnitResult { members, findings }));
+                }
+                None => {
+                    to_analyze.push((results.len(), members));
+                    results.push(None);
+                }
+            }
+        }
+        stats.analyzed = to_analyze.len();
+        let reused = Instant::now();
+        let analyze_unit = |members: &Vec<usize>| -> Vec<Finding> {
+            let statements = members.iter().map(|&i| nodes[i]).collect();
+            let module = Module::new_in(src, tree, statements);
+            analysis::run_rules(&module, file, settings, resolver)
+        };
+        // Opening a large module analyses every unit: spread them over the
+        // cores. One unit (an edit) stays on this thread.
+        let found: Vec<Vec<Finding>> = if to_analyze.len() > 1 {
+            to_analyze
+                .par_iter()
+                .map(|(_, members)| analyze_unit(members))
+                .collect()
+        } else {
+            to_analyze.iter().map(|(_, m)| analyze_unit(m)).collect()
+        };
+        for ((slot, members), findings) in to_analyze.into_iter().zip(found) {
+            results[slot] = Some(UnitResult { members, findings });
+        }
+        let analysed = Instant::now();
+        self.units = results.into_iter().flatten().collect();
+        self.statements = statements;
+        self.text = Some(text.clone());
+        let all: Vec<Finding> = self
+            .units
+            .iter()
+            .flat_map(|u| u.findings.iter().cloned())
+            .collect();
+        let found = analysis::finish(src, all);
+        stats.scan = scanned - started;
+        stats.partition = partitioned - scanned;
+        stats.reuse = reused - partitioned;
+        stats.analysis = analysed - reused;
+        stats.merge = analysed.elapsed();
+        self.stats = stats;
+        found
+    }
+}
+
+/// The top-level statements of a tree (comments are not statements). One
+/// cursor pass: a module's root may have thousands of children.
+fn top_level_statements(tree: &Tree) -> Vec<Node<'_>> {
+    let mut cursor = tree.walk();
+    let mut out = Vec::new();
+    if cursor.goto_first_child() {
+        loop {
+            let node = cursor.node();
+            // Extras are comments, but error recovery may mark an ERROR as
+            // one. A token straight under the root is a syntax error too.
+            if !node.is_extra() || node.is_error() {
+                out.push(node);
+            }
+            if !cursor.goto_next_sibling() {
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// Whether a changed statement links like the one it replaces: the same kind,
+/// the same bound names and the same module-level names among its tokens.
+fn same_links(old: &StatementInfo, new: &StatementInfo, bound: &[bool]) -> bool {
+    let is_bound = |name: &&u32| bound.get(**name as usize).copied().unwrap_or(false);
+    old.kind == new.kind
+        && old.binds == new.binds
+        && old
+            .refs
+            .iter()
+            .filter(is_bound)
+            .eq(new.refs.iter().filter(is_bound))
+}
+
+/// A finding moved to the new offsets of the statements it lies in; `None`
+/// if a span is not inside an unchanged statement.
+fn shift_finding(
+    finding: &Finding,
+    old: &[Statement],
+    delta_of_old: &dyn Fn(usize) -> Option<isize>,
+) -> Option<Finding> {
+    let shift = |span: &Range<usize>| -> Option<Range<usize>> {
+        // The last statement starting at or before the span.
+        let at = old.partition_point(|s| s.range.start <= span.start);
+        let index = at.checked_sub(1)?;
+        let statement = &old[index];
+        if span.end > statement.range.end {
+            return None;
+        }
+        let delta = delta_of_old(index)?;
+        Some((span.start as isize + delta) as usize..(span.end as isize + delta) as usize)
+    };
+    let mut out = finding.clone();
+    out.span = shift(&finding.span)?;
+    for related in &mut out.related {
+        if related.file.is_none() {
+            related.span = shift(&related.span)?;
+        }
+    }
+    for fix in &mut out.fixes {
+        for edit in &mut fix.edits {
+            edit.span = shift(&edit.span)?;
+        }
+    }
+    Some(out)
+}
+
+fn intern(names: &mut HashMap<Box<str>, u32>, name: &str) -> u32 {
+    if let Some(&id) = names.get(name) {
+        return id;
+    }
+    let id = names.len() as u32;
+    names.insert(name.into(), id);
+    id
+}
+
+/// Identifier tokens of a text, over-approximated: split where a Python
+/// identifier cannot continue (Unicode letters and digits and `_` can), and
+/// also at every non-ASCII character (a character the parser does not take as
+/// part of a name, such as an emoji, splits its tokens there). Tokens start
+/// with a non-digit.
+fn identifier_tokens(text: &str) -> impl Iterator<Item = &str> {
+    let unicode = text.split(|c: char| !(c == '_' || c.is_alphanumeric()));
+    let ascii = text
+        .split(|c: char| !(c == '_' || c.is_ascii_alphanumeric()))
+        .filter(move |_| !text.is_ascii());
+    unicode
+        .chain(ascii)
+        .filter(|t| t.chars().next().is_some_and(|c| !c.is_ascii_digit()))
+}
+
+fn statement_info(node: Node<'_>, src: &str, names: &mut HashMap<Box<str>, u32>) -> StatementInfo {
+    let text = src.get(node.byte_range()).unwrap_or("");
+    let mut refs: Vec<u32> = identifier_tokens(text).map(|t| intern(names, t)).collect();
+    refs.sort_unstable();
+    refs.dedup();
+    let needles = Needles::of(text);
+    let top_kind = if node.is_error() || !node.is_named() {
+        Some(Kind::Error)
+    } else if matches!(
+        node.kind(),
+        "import_statement" | "import_from_statement" | "future_import_statement"
+    ) {
+        Some(Kind::Import)
+    } else {
+        None
+    };
+    if let Some(kind) = top_kind {
+        return StatementInfo {
+            kind,
+            binds: Vec::new(),
+            refs,
+            needles,
+        };
+    }
+    let mut bound = Vec::new();
+    method_names(node, src, &mut bound);
+    let binds = if bound_names(node, src, &mut bound) {
+        let mut ids: Vec<u32> = bound.iter().map(|n| intern(names, n)).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    } else {
+        refs.clone()
+    };
+    let kind = if is_constant(node) {
+        Kind::Constant
+    } else {
+        Kind::Other
+    };
+    StatementInfo {
+        kind,
+        binds,
+        refs,
+        needles,
+    }
+}
+
+/// `X = <expression without calls or lambdas>`.
+fn is_constant(node: Node<'_>) -> bool {
+    if node.kind() != "expression_statement" || node.named_child_count() != 1 {
+        return false;
+    }
+    if node.named_child(0).is_none_or(|a| a.kind() != "assignment") {
+        return false;
+    }
+    let mut cursor = node.walk();
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        if n.is_error()
+            || n.is_missing()
+            || matches!(
+                n.kind(),
+                "call" | "lambda" | "named_expression" | "await" | "yield"
+            )
+        {
+            return false;
+        }
+        stack.extend(n.named_children(&mut cursor));
+    }
+    true
+}
+
+/// Names of the methods of every class in a statement: the model finds the
+/// callers of a method by its name alone (`obj.run(...)` anywhere in the
+/// module), so a method's name links like a module-level name.
+fn method_names<'s>(node: Node<'_>, src: &'s str, out: &mut Vec<&'s str>) {
+    let mut cursor = node.walk();
+    // (node, whether the nearest enclosing def is a class)
+    let mut stack = vec![(node, false)];
+    while let Some((n, in_class)) = stack.pop() {
+        let inside = match n.kind() {
+            "class_definition" => true,
+            "function_definition" => {
+                if in_class {
+                    if let Some(name) = n.child_by_field_name("name") {
+                        out.push(src.get(name.byte_range()).unwrap_or(""));
+                    }
+                }
+                false
+            }
+            _ => in_class,
+        };
+        stack.extend(n.named_children(&mut cursor).map(|c| (c, inside)));
+    }
+}
+
+/// Names a top-level statement binds in the module scope, into `out`; false
+/// when they cannot be listed exactly (then the caller takes every name).
+/// Targets contribute every identifier inside them (`a[i] = ...` binds `a`
+/// and `i`): more names only make more links.
+fn bound_names<'s>(node: Node<'_>, src: &'s str, out: &mut Vec<&'s str>) -> bool {
+    let name_of = |n: Node<'_>| src.get(n.byte_range()).unwrap_or("");
+    let identifiers_in = |n: Node<'_>, out: &mut Vec<&'s str>| {
+        let mut cursor = n.walk();
+        let mut stack = vec![n];
+        while let Some(n) = stack.pop() {
+            if n.kind() == "identifier" {
+                out.push(src.get(n.byte_range()).unwrap_or(""));
+            }
+            stack.extend(n.named_children(&mut cursor));
+        }
+    };
+    let mut cursor = node.walk();
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        if n.is_error() || n.is_missing() {
+            return false;
+        }
+        match n.kind() {
+            "match_statement"
+            | "type_alias_statement"
+            | "global_statement"
+            | "nonlocal_statement"
+            | "exec_statement" => return false,
+            "function_definition" | "class_definition" => {
+                if let Some(name) = n.child_by_field_name("name") {
+                    out.push(name_of(name));
+                }
+                // The body is another scope; decorators, defaults and bases
+                // may still hold a walrus.
+                for child in n.named_children(&mut cursor) {
+                    if Some(child) != n.child_by_field_name("body") {
+                        stack.push(child);
+                    }
+                }
+                continue;
+            }
+            "lambda" => continue,
+            "assignment" | "augmented_assignment" => {
+                if let Some(left) = n.child_by_field_name("left") {
+                    identifiers_in(left, out);
+                }
+                if let Some(right) = n.child_by_field_name("right") {
+                    stack.push(right);
+                }
+                continue;
+            }
+            "for_statement" => {
+                if let Some(left) = n.child_by_field_name("left") {
+                    identifiers_in(left, out);
+                }
+            }
+            "as_pattern" => {
+                if let Some(alias) = n.child_by_field_name("alias") {
+                    identifiers_in(alias, out);
+                }
+            }
+            "except_clause" => {
+                // `except E as e`: the names before the handler's block.
+                for child in n.named_children(&mut cursor) {
+                    if child.kind() == "block" {
+                        stack.push(child);
+                    } else {
+                        identifiers_in(child, out);
+                    }
+                }
+                continue;
+            }
+            "import_statement" | "import_from_statement" => {
+                // Imports nested in `try`/`if`: every name in them (the
+                // module path's names too: more links only).
+                identifiers_in(n, out);
+                continue;
+            }
+            "named_expression" => {
+                if let Some(name) = n.child_by_field_name("name") {
+                    out.push(name_of(name));
+                }
+            }
+            _ => {}
+        }
+        stack.extend(n.named_children(&mut cursor));
+    }
+    true
+}
+
+/// The units of a module: each a sorted list of statement indices.
+fn partition(statements: &[Statement], name_count: usize) -> Vec<Vec<usize>> {
+    const NONE: u32 = u32::MAX;
+    let n = statements.len();
+    // A top-level syntax error may hold imports, definitions and uses at once
+    // (the parser's recovery decides): the module is one unit until it parses.
+    if statements.iter().any(|s| s.info.kind == Kind::Error) {
+        return vec![(0..n).collect()];
+    }
+    // Binders of each name, as linked lists: head per name, next per entry.
+    let mut head = vec![NONE; name_count];
+    let mut entries: Vec<(usize, u32)> = Vec::new();
+    for (i, s) in statements.iter().enumerate() {
+        if s.info.kind == Kind::Import {
+            continue;
+        }
+        for &name in &s.info.binds {
+            entries.push((i, head[name as usize]));
+            head[name as usize] = (entries.len() - 1) as u32;
+        }
+    }
+    let (head, entries) = (&head, &entries);
+    let binders = |name: u32| {
+        let mut at = head.get(name as usize).copied().unwrap_or(NONE);
+        std::iter::from_fn(move || {
+            let (statement, next) = *entries.get(at as usize)?;
+            at = next;
+            Some(statement)
+        })
+    };
+    // A constant that names something a non-constant binds is not one.
+    let mut constant: Vec<bool> = statements
+        .iter()
+        .map(|s| s.info.kind == Kind::Constant)
+        .collect();
+    loop {
+        let mut changed = false;
+        for i in 0..n {
+            if constant[i]
+                && statements[i]
+                    .info
+                    .refs
+                    .iter()
+                    .any(|&r| binders(r).any(|j| !constant[j]))
+            {
+                constant[i] = false;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn find(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    // Constants each statement names directly.
+    let mut names_constants: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for i in 0..n {
+        if statements[i].info.kind == Kind::Import {
+            continue;
+        }
+        for &r in &statements[i].info.refs {
+            for j in binders(r) {
+                if j == i {
+                    continue;
+                }
+                if constant[j] {
+                    names_constants[i].push(j);
+                } else if !constant[i] {
+                    let (a, b) = (find(&mut parent, i), find(&mut parent, j));
+                    if a != b {
+                        parent[a.max(b)] = a.min(b);
+                    }
+                }
+            }
+        }
+    }
+    let imports: Vec<usize> = (0..n)
+        .filter(|&i| statements[i].info.kind == Kind::Import)
+        .collect();
+    let mut cores: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for i in 0..n {
+        if statements[i].info.kind != Kind::Import && !constant[i] {
+            let root = find(&mut parent, i);
+            cores[root].push(i);
+        }
+    }
+    let mut units = Vec::new();
+    let mut seen = vec![usize::MAX; n];
+    for (root, core) in cores.into_iter().enumerate() {
+        if core.is_empty() {
+            continue;
+        }
+        let mut members = imports.clone();
+        let mut stack = Vec::new();
+        for &i in &core {
+            seen[i] = root;
+            members.push(i);
+            stack.extend(names_constants[i].iter().copied());
+        }
+        while let Some(c) = stack.pop() {
+            if seen[c] != root {
+                seen[c] = root;
+                members.push(c);
+                stack.extend(names_constants[c].iter().copied());
+            }
+        }
+        members.sort_unstable();
+        units.push(members);
+    }
+    // The imports and constants on their own: what they find without a reader.
+    let leaves: Vec<usize> = (0..n)
+        .filter(|&i| statements[i].info.kind == Kind::Import || constant[i])
+        .collect();
+    if !leaves.is_empty() {
+        units.push(leaves);
+    }
+    units
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn units_of(src: &str) -> Vec<Vec<String>> {
+        let tree = crate::syntax::parse(src, None).expect("parse");
+        let root = tree.root_node();
+        let mut cursor = root.walk();
+        let mut names = HashMap::new();
+        let statements: Vec<Statement> = root
+            .named_children(&mut cursor)
+            .filter(|n| n.kind() != "comment")
+            .map(|n| Statement {
+                range: n.byte_range(),
+                info: Arc::new(statement_info(n, src, &mut names)),
+            })
+            .collect();
+        partition(&statements, names.len())
+            .into_iter()
+            .map(|unit| {
+                unit.into_iter()
+                    .map(|i| {
+                        src[statements[i].range.clone()]
+                            .lines()
+                            .next()
+                            .unwrap_or("")
+                            .to_owned()
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn statements_that_name_each_other_share_a_unit() {
+        let src = "import jax\nLIMIT = 8\ndef k(x):\n    return x + LIMIT\n\ndef f(x):\n    return k(x)\n\ndef g(y):\n    return y * LIMIT\n";
+        let units = units_of(src);
+        assert_eq!(
+            units,
+            vec![
+                vec!["import jax", "LIMIT = 8", "def k(x):", "def f(x):"],
+                vec!["import jax", "LIMIT = 8", "def g(y):"],
+                vec!["import jax", "LIMIT = 8"],
+            ]
+        );
+    }
+
+    #[test]
+    fn a_constant_naming_a_function_links_like_any_statement() {
+        // `alias = k` is not a constant: callers of `alias` call `k`.
+        let src = "def k(x):\n    return x\nalias = k\ndef f(x):\n    return alias(x)\n";
+        let units = units_of(src);
+        assert_eq!(units, vec![vec!["def k(x):", "alias = k", "def f(x):"]]);
+    }
+
+    #[test]
+    fn compound_statements_bind_the_names_assigned_inside() {
+        let src = "try:\n    import triton\nexcept ImportError:\n    triton = None\ndef a():\n    return triton\ndef b():\n    return 1\n";
+        let units = units_of(src);
+        assert_eq!(units[0], vec!["try:", "def a():"]);
+        assert_eq!(units[1], vec!["def b():"]);
+    }
+}
