@@ -36,8 +36,8 @@
 
 use jax_lsp::analysis;
 use jax_lsp::config::Settings;
+use jax_lsp::incremental::Incremental;
 use jax_lsp::resolver::FsResolver;
-use jax_lsp::rules::{self, Context};
 use jax_lsp::semantic::Module;
 use jax_lsp::server::convert::{self, Lines, ReadText};
 use jax_lsp::server::document::Document;
@@ -353,9 +353,10 @@ struct Phases {
     edit: Vec<Duration>,
     snapshot: Vec<Duration>,
     reparse: Vec<Duration>,
-    facts: Vec<Duration>,
-    lowerings: Vec<Duration>,
-    rules: Vec<Duration>,
+    units: Vec<Duration>,
+    analyzed_units: Vec<usize>,
+    unit_phases: [Vec<Duration>; 5],
+    reused_units: Vec<usize>,
     convert: Vec<Duration>,
     total: Vec<Duration>,
     changed_ranges: Vec<usize>,
@@ -373,8 +374,8 @@ fn phased(
     settings: &Settings,
     resolver: &FsResolver,
     p: &mut Phases,
-    analyze: bool,
-) -> Option<usize> {
+    units: &mut Incremental,
+) -> usize {
     let t0 = Instant::now();
     doc.apply_change(start, end, insert, Encoding::Utf16);
     let t1 = Instant::now();
@@ -408,27 +409,13 @@ fn phased(
             .count();
         p.top_level_touched.push(touched);
     }
-    if !analyze {
-        return None;
-    }
     let t3_edit = t3;
     let t3 = Instant::now();
-    let module = Module::new(&text, tree);
-    let t4 = Instant::now();
-    let lowerings = module.lowerings(path, Some(resolver));
-    let t5 = Instant::now();
-    let ctx = Context {
-        module: &module,
-        lowerings: &lowerings,
-        settings,
-        file: path,
+    let findings = if analysis::may_have_findings(&text) {
+        units.analyze(&text, tree, path, settings, Some(resolver))
+    } else {
+        Vec::new()
     };
-    let mut findings = Vec::new();
-    for rule in rules::all() {
-        if settings.enabled(rule.meta().code, path) {
-            rule.check(&ctx, &mut findings);
-        }
-    }
     let t6 = Instant::now();
     let uri = Url::from_file_path(path).expect("uri");
     let lines = Lines {
@@ -441,16 +428,38 @@ fn phased(
         .map(|f| convert::to_diagnostic(f, &uri, doc.version, lines, &NoOther))
         .collect();
     let t7 = Instant::now();
-    p.facts.push(t4 - t3);
-    p.lowerings.push(t5 - t4);
-    p.rules.push(t6 - t5);
+    p.units.push(t6 - t3);
+    p.analyzed_units.push(units.stats.analyzed);
+    let st = units.stats;
+    for (v, d) in
+        p.unit_phases
+            .iter_mut()
+            .zip([st.scan, st.partition, st.reuse, st.analysis, st.merge])
+    {
+        v.push(d);
+    }
+    p.reused_units.push(units.stats.reused);
     p.convert.push(t7 - t6);
     // The analysis phases plus this edit's apply/snapshot/reparse.
     p.total.push(t7 - t3 + (t3_edit - t0));
-    Some(diags.len())
+    diags.len()
 }
 
 // ----------------------------------------------------------------- phases
+
+/// The bench-owned document's first analysis (every unit), untimed.
+fn phased_open(
+    doc: &mut Document,
+    path: &Path,
+    settings: &Settings,
+    resolver: &FsResolver,
+    units: &mut Incremental,
+) {
+    let text: Arc<str> = Arc::from(doc.text.as_str());
+    if let Some(tree) = doc.tree.as_ref() {
+        units.analyze(&text, tree, path, settings, Some(resolver));
+    }
+}
 
 fn keystrokes(
     rt: &tokio::runtime::Runtime,
@@ -478,7 +487,8 @@ fn keystrokes(
     doc.reparse();
     let (mut n_diag, mut n_phased, mut n_scratch) = (0, 0, 0);
     let mut done = 0;
-    let breakdown_every = 4;
+    let mut units = Incremental::new();
+    phased_open(&mut doc, &path, &settings, &resolver, &mut units);
     rt.block_on(async {
         let (service, _socket) = start_server().await;
         let server = service.inner();
@@ -528,9 +538,9 @@ fn keystrokes(
             current.replace_range(at..at + (1 - insert.len()), insert);
 
             doc.version = version;
-            // The phase breakdown: every edit is applied and reparsed; every
-            // `breakdown_every`-th one is analyzed phase by phase too.
-            if let Some(n) = phased(
+            // The phase breakdown: the same edit, applied, reparsed and
+            // analyzed phase by phase.
+            n_phased = phased(
                 &mut doc,
                 start,
                 end,
@@ -539,10 +549,8 @@ fn keystrokes(
                 &settings,
                 &resolver,
                 &mut phases,
-                k % breakdown_every == 0,
-            ) {
-                n_phased = n;
-            }
+                &mut units,
+            );
 
             if k % 50 == 25 || last_scratch.elapsed() > scratch_every {
                 last_scratch = Instant::now();
@@ -555,7 +563,7 @@ fn keystrokes(
                 let t = Instant::now();
                 let f = analysis::analyze(&current, &path, &settings, Some(&resolver));
                 scratch_lib.push(t.elapsed());
-                std::hint::black_box(f);
+                drop(std::hint::black_box(f));
             }
         }
         assert_eq!(doc.text, current, "bench document diverged");
@@ -571,6 +579,13 @@ fn keystrokes(
         );
     });
 
+    let mut slowest: Vec<(Duration, usize)> = key_lat.iter().copied().zip(0..).collect();
+    slowest.sort();
+    slowest.reverse();
+    println!(
+        "   slowest edits (latency, index): {:?}",
+        &slowest[..5.min(slowest.len())]
+    );
     let key_med = median(key_lat.clone());
     let key_p99 = pct(key_lat.clone(), 0.99);
     let sc_med = median(scratch_server.clone());
@@ -611,12 +626,8 @@ fn keystrokes(
     println!(
         "   breakdown (the same edits on a bench-owned Document, same functions, one phase at a time;"
     );
-    println!(
-        "   edit/snapshot/reparse: {} edits, analysis phases: every {breakdown_every}th, {} edits):",
-        phases.edit.len(),
-        phases.total.len()
-    );
-    let rows: [(&str, &Vec<Duration>); 8] = [
+    println!("   {} edits):", phases.edit.len());
+    let rows: [(&str, &Vec<Duration>); 6] = [
         (
             "apply_change (splice + LineIndex::new + Tree::edit)",
             &phases.edit,
@@ -626,11 +637,12 @@ fn keystrokes(
             &phases.snapshot,
         ),
         ("incremental reparse (tree-sitter)", &phases.reparse),
-        ("Module::new (fact query pass + bindings)", &phases.facts),
-        ("module.lowerings (model)", &phases.lowerings),
-        ("rules (15 rules over the facts)", &phases.rules),
+        (
+            "incremental analysis (units, Incremental::analyze)",
+            &phases.units,
+        ),
         ("to_diagnostic (LSP conversion)", &phases.convert),
-        ("sum of phases (analyzed edits)", &phases.total),
+        ("sum of phases", &phases.total),
     ];
     for (name, v) in rows {
         println!(
@@ -640,6 +652,32 @@ fn keystrokes(
             ms(pct(v.clone(), 0.99))
         );
     }
+    let names = [
+        "list and match statements",
+        "partition (or keep) units",
+        "reuse unchanged units",
+        "analyse changed units",
+        "merge, noqa, sort",
+    ];
+    for (name, v) in names.iter().zip(&phases.unit_phases) {
+        println!(
+            "       {:<52} {:>7.3}ms {:>7.3}ms",
+            name,
+            ms(median(v.clone())),
+            ms(pct(v.clone(), 0.99))
+        );
+    }
+    let mut analyzed = phases.analyzed_units.clone();
+    analyzed.sort();
+    let mut reused = phases.reused_units.clone();
+    reused.sort();
+    println!(
+        "   units per edit: {} in all; analysed median {} (max {}), reused median {}",
+        units.stats.units,
+        analyzed[analyzed.len() / 2],
+        analyzed[analyzed.len() - 1],
+        reused[reused.len() / 2],
+    );
     let mut cr = phases.changed_ranges.clone();
     cr.sort();
     let mut tl = phases.top_level_touched.clone();

@@ -26,6 +26,7 @@ use self::log::Logger;
 use self::settings::{ClientSettings, SettingsStore};
 use crate::analysis;
 use crate::diagnostic::Finding;
+use crate::incremental::Incremental;
 use crate::resolver::{Disk, FsResolver, SourceProvider};
 use crate::semantic::summary::{candidate_files, ModuleSummary};
 use crate::semantic::Resolver;
@@ -131,6 +132,19 @@ struct DocEntry {
     /// waits for it instead of starting another.
     in_flight: Option<(u64, SharedAnalysis)>,
     large_reported: bool,
+    /// Bumped when something outside the text changes the findings (a module
+    /// it imports, the configuration): what `reuse` holds is then stale.
+    env_gen: u64,
+    reuse: Arc<Mutex<Reuse>>,
+}
+
+/// What the analyses of one document keep for the next version.
+#[derive(Default)]
+struct Reuse {
+    units: Incremental,
+    /// The files every kept unit's imports could come from.
+    deps: HashSet<PathBuf>,
+    env_gen: u64,
 }
 
 /// An immutable view of a document for analysis.
@@ -145,6 +159,8 @@ struct Snapshot {
     tree: Option<Tree>,
     dirty: bool,
     too_large: bool,
+    env_gen: u64,
+    reuse: Arc<Mutex<Reuse>>,
 }
 
 type Docs = Arc<DashMap<Url, DocEntry>>;
@@ -299,6 +315,8 @@ impl State {
             tree: entry.doc.tree.clone(),
             dirty: entry.doc.dirty,
             too_large: entry.doc.too_large(),
+            env_gen: entry.env_gen,
+            reuse: entry.reuse.clone(),
         })
     }
 
@@ -333,17 +351,36 @@ impl State {
                         inner: &self.resolver,
                         deps: Mutex::default(),
                     };
-                    found = analysis::analyze_tree(
+                    let mut reuse = snap.reuse.lock().unwrap_or_else(|e| e.into_inner());
+                    if reuse.env_gen != snap.env_gen {
+                        reuse.units.invalidate();
+                        reuse.deps.clear();
+                        reuse.env_gen = snap.env_gen;
+                    }
+                    found = reuse.units.analyze(
                         &snap.text,
                         &tree,
                         &snap.path,
                         &settings,
                         Some(&recording),
                     );
-                    deps = recording
-                        .deps
-                        .into_inner()
-                        .unwrap_or_else(|e| e.into_inner());
+                    let stats = reuse.units.stats;
+                    self.log.debug(format_args!(
+                        "{} version {}: {} unit(s), {} analysed, {} reused, {} ruled out",
+                        snap.path.display(),
+                        snap.version,
+                        stats.units,
+                        stats.analyzed,
+                        stats.reused,
+                        stats.skipped
+                    ));
+                    reuse.deps.extend(
+                        recording
+                            .deps
+                            .into_inner()
+                            .unwrap_or_else(|e| e.into_inner()),
+                    );
+                    deps = reuse.deps.clone();
                 }
                 Some((tree, found, deps))
             }));
@@ -354,12 +391,18 @@ impl State {
                     deps = d;
                 }
                 Ok(None) => {}
-                Err(payload) => self.log.error(format_args!(
-                    "analysis panicked for {} (version {}): {}; no diagnostics for this version",
-                    snap.path.display(),
-                    snap.version,
-                    panic_text(payload.as_ref())
-                )),
+                Err(payload) => {
+                    self.log.error(format_args!(
+                        "analysis panicked for {} (version {}): {}; no diagnostics for this version",
+                        snap.path.display(),
+                        snap.version,
+                        panic_text(payload.as_ref())
+                    ));
+                    // Nothing half-built is reused.
+                    let mut reuse = snap.reuse.lock().unwrap_or_else(|e| e.into_inner());
+                    reuse.units.invalidate();
+                    reuse.deps.clear();
+                }
             }
         }
         let lines = Lines {
@@ -538,6 +581,7 @@ impl State {
             let gen = self.new_gen();
             if let Some(mut entry) = self.docs.get_mut(&uri) {
                 entry.gen = gen;
+                entry.env_gen = gen;
                 bumped.push((uri, gen));
             }
         }
@@ -756,6 +800,8 @@ impl LanguageServer for Backend {
                 analysis: None,
                 in_flight: None,
                 large_reported: too_large,
+                env_gen: 0,
+                reuse: Arc::default(),
             },
         );
         state.paths.insert(path.clone(), item.uri.clone());
