@@ -880,7 +880,12 @@ fn memory(dir: &Path) {
     drop(service);
 }
 
+/// The allocator the binary uses (see `jax_lsp::alloc`).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
+    jax_lsp::alloc::install_for_tree_sitter();
     let mut keys = 1000;
     let mut budget_s = 420u64;
     let mut write = None;

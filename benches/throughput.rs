@@ -22,7 +22,12 @@ fn median(mut samples: Vec<Duration>) -> Duration {
     samples[samples.len() / 2]
 }
 
+/// The allocator the binary uses (see `jax_lsp::alloc`).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
+    jax_lsp::alloc::install_for_tree_sitter();
     let mut dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/examples"));
     let mut runs = 5;
     let mut args = std::env::args().skip(1);

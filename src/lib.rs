@@ -4,6 +4,7 @@
 //! line index) -> `semantic` (facts) -> `rules` -> front ends (`check`,
 //! `explain`, `server`). See ARCHITECTURE.md.
 
+pub mod alloc;
 pub mod analysis;
 pub mod check;
 pub mod config;

@@ -83,7 +83,12 @@ fn print_out(text: &str) {
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }
 
+/// The allocator the binary uses (see `jax_lsp::alloc`).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
+    jax_lsp::alloc::install_for_tree_sitter();
     let cli = Cli::parse();
     let code = match cli.command {
         Command::Check {
