@@ -1,7 +1,7 @@
 //! End-to-end tests of `jax-lsp server` over stdio, against the built binary.
 
 use serde_json::{json, Value};
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -53,6 +53,9 @@ struct Lsp {
     backlog: VecDeque<Value>,
     next_id: i64,
     stderr: Arc<Mutex<String>>,
+    /// What the client answers to `workspace/configuration`, by `scopeUri`
+    /// (`""` for an unscoped item); missing: `null`.
+    configuration: Arc<Mutex<HashMap<String, Value>>>,
 }
 
 impl Lsp {
@@ -73,6 +76,8 @@ impl Lsp {
         let stderr = Arc::new(Mutex::new(String::new()));
         let (tx, rx) = channel();
         let answer = stdin.clone();
+        let configuration: Arc<Mutex<HashMap<String, Value>>> = Arc::default();
+        let configured = configuration.clone();
         std::thread::spawn(move || {
             let mut input = BufReader::new(stdout);
             while let Some(msg) = read_frame(&mut input) {
@@ -82,8 +87,14 @@ impl Lsp {
                 {
                     let result = match method {
                         "workspace/configuration" => {
-                            let n = msg["params"]["items"].as_array().map_or(1, Vec::len);
-                            Value::Array(vec![Value::Null; n])
+                            let answers = configured.lock().unwrap();
+                            let items = msg["params"]["items"].as_array().cloned();
+                            let items = items.unwrap_or_default();
+                            let values = items.iter().map(|item| {
+                                let scope = item["scopeUri"].as_str().unwrap_or("");
+                                answers.get(scope).cloned().unwrap_or(Value::Null)
+                            });
+                            Value::Array(values.collect())
                         }
                         _ => Value::Null,
                     };
@@ -111,6 +122,7 @@ impl Lsp {
             backlog: VecDeque::new(),
             next_id: 1,
             stderr,
+            configuration,
         }
     }
 
@@ -1151,5 +1163,56 @@ fn pull_clients_get_a_refresh_when_an_imported_module_changes() {
         m["method"] == "workspace/diagnostic/refresh"
     });
     assert!(lsp.pull(&main_uri)["items"].as_array().unwrap().is_empty());
+    lsp.shutdown();
+}
+
+#[test]
+fn each_workspace_folder_gets_its_own_client_settings() {
+    let root = temp_dir("multiroot");
+    let (a, b) = (root.join("a"), root.join("b"));
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::create_dir_all(&b).unwrap();
+    let (uri_a, uri_b) = (file_uri(&a.join("m.py")), file_uri(&b.join("m.py")));
+    let folder = |p: &Path| format!("{}/", file_uri(p));
+    let mut lsp = Lsp::spawn(&[]);
+    // Folder `a` ignores JP003; `b` answers with the workspace-wide value.
+    lsp.configuration
+        .lock()
+        .unwrap()
+        .insert(folder(&a), json!({"ignore": ["JP003"]}));
+    let mut caps = capabilities(Enc::Utf16, false, true);
+    caps["workspace"]["configuration"] = json!(true);
+    caps["workspace"]["workspaceFolders"] = json!(true);
+    lsp.request(
+        "initialize",
+        json!({"processId": null, "capabilities": caps, "workspaceFolders": [
+            {"uri": file_uri(&a), "name": "a"}, {"uri": file_uri(&b), "name": "b"}
+        ]}),
+    );
+    lsp.notify("initialized", json!({}));
+    // The scoped answer arrives after `initialized`: wait for the re-check
+    // it causes before opening (a publish for no document is not sent).
+    lsp.wait_for("the scoped configuration request", |m| {
+        m["method"] == "workspace/configuration"
+            && m["params"]["items"]
+                .as_array()
+                .is_some_and(|i| i.len() == 3)
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    lsp.open(&uri_a, &jp003_text());
+    lsp.open(&uri_b, &jp003_text());
+    let in_a = lsp.published(&uri_a, |p| p["version"] == 1);
+    let in_b = lsp.published(&uri_b, |p| p["version"] == 1);
+    assert!(in_a["diagnostics"].as_array().unwrap().is_empty(), "{in_a}");
+    assert_eq!(in_b["diagnostics"][0]["code"], "JP003", "{in_b}");
+    // Folder `a` leaves the workspace: its file falls back to the
+    // workspace-wide settings, and JP003 appears.
+    lsp.configuration.lock().unwrap().clear();
+    lsp.notify(
+        "workspace/didChangeWorkspaceFolders",
+        json!({"event": {"added": [], "removed": [{"uri": file_uri(&a), "name": "a"}]}}),
+    );
+    let in_a = lsp.published(&uri_a, |p| !p["diagnostics"].as_array().unwrap().is_empty());
+    assert_eq!(in_a["diagnostics"][0]["code"], "JP003", "{in_a}");
     lsp.shutdown();
 }

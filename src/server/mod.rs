@@ -626,16 +626,54 @@ impl State {
         }
     }
 
+    /// Asks the client for the `jax-lsp` section: workspace-wide, then
+    /// scoped to each workspace folder (a folder may override it).
     async fn fetch_configuration(self: &Arc<Self>) {
-        let items = vec![ConfigurationItem {
-            scope_uri: None,
+        let folders = self.settings.folders();
+        let item = |scope_uri: Option<Url>| ConfigurationItem {
+            scope_uri,
             section: Some("jax-lsp".to_owned()),
-        }];
+        };
+        let mut items = vec![item(None)];
+        items.extend(
+            folders
+                .iter()
+                .filter_map(|f| Url::from_directory_path(f).ok())
+                .map(|u| item(Some(u))),
+        );
         match self.client.configuration(items).await {
             Ok(values) => {
-                let value = values.into_iter().next().unwrap_or(Value::Null);
-                if !value.is_null() {
-                    self.set_client_settings(&serde_json::json!({ "jax-lsp": value }));
+                let mut values = values.into_iter();
+                let global = values.next().unwrap_or(Value::Null);
+                let mut changed = false;
+                if !global.is_null() {
+                    self.set_client_settings(&serde_json::json!({ "jax-lsp": global }));
+                    changed = true;
+                }
+                for (folder, value) in folders.iter().zip(values) {
+                    // A folder whose value equals the workspace-wide one has
+                    // nothing of its own (clients answer every scope).
+                    let scoped = match ClientSettings::from_json(
+                        &serde_json::json!({ "jax-lsp": value }),
+                    ) {
+                        Ok(scoped) => scoped.filter(|s| *s != self.settings.client()),
+                        Err(message) => {
+                            self.log
+                                .error(format_args!("{}: {message}", folder.display()));
+                            self.show(
+                                MessageType::ERROR,
+                                format!(
+                                    "jax-lsp: {message} (folder {}; ignoring its client settings)",
+                                    folder.display()
+                                ),
+                            );
+                            None
+                        }
+                    };
+                    changed |= scoped.is_some();
+                    self.settings.set_folder_client(folder, scoped);
+                }
+                if changed {
                     self.recheck_all();
                 }
             }
@@ -685,6 +723,12 @@ impl LanguageServer for Backend {
             configuration: workspace.and_then(|w| w.configuration).unwrap_or(false),
         };
         let _ = state.negotiated.set(negotiated);
+        #[allow(deprecated)] // `root_uri`: the fallback for clients without folders.
+        let folders: Vec<PathBuf> = match &params.workspace_folders {
+            Some(folders) => folders.iter().map(|f| uri_path(&f.uri)).collect(),
+            None => params.root_uri.iter().map(uri_path).collect(),
+        };
+        state.settings.set_folders(folders);
         if let Some(options) = &params.initialization_options {
             state.set_client_settings(options);
         }
@@ -945,11 +989,38 @@ impl LanguageServer for Backend {
         }
     }
 
-    async fn did_change_workspace_folders(&self, _: DidChangeWorkspaceFoldersParams) {
-        // Settings are discovered from each file's directory; a new folder
+    async fn did_change_workspace_folders(&self, params: DidChangeWorkspaceFoldersParams) {
+        let state = self.state.clone();
+        let removed: Vec<PathBuf> = params
+            .event
+            .removed
+            .iter()
+            .map(|f| uri_path(&f.uri))
+            .collect();
+        let mut folders = state.settings.folders();
+        folders.retain(|f| !removed.contains(f));
+        for added in &params.event.added {
+            let path = uri_path(&added.uri);
+            if !folders.contains(&path) {
+                folders.push(path);
+            }
+        }
+        state.log.info(format_args!(
+            "workspace folders: {}",
+            folders
+                .iter()
+                .map(|f| f.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        // Folder-scoped client settings are asked for again; settings from
+        // files are discovered from each file's directory, and a new folder
         // may hold a pyproject.toml that applies to open files.
-        self.state.settings.invalidate();
-        self.state.recheck_all();
+        state.settings.set_folders(folders);
+        state.recheck_all();
+        if state.negotiated().configuration {
+            tokio::spawn(async move { state.fetch_configuration().await });
+        }
     }
 
     async fn diagnostic(

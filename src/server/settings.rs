@@ -117,6 +117,11 @@ impl ClientSettings {
 #[derive(Default)]
 pub struct SettingsStore {
     client: RwLock<ClientSettings>,
+    /// The workspace folders, and the client settings scoped to each
+    /// (`workspace/configuration` with a `scopeUri`): a multi-root workspace
+    /// may configure each folder differently.
+    folders: RwLock<Vec<PathBuf>>,
+    folder_client: RwLock<Vec<(PathBuf, ClientSettings)>>,
     by_dir: DashMap<PathBuf, Arc<Settings>>,
     /// Config errors already shown (each once, until the config changes).
     shown: Mutex<Vec<String>>,
@@ -133,6 +138,61 @@ impl SettingsStore {
             .read()
             .unwrap_or_else(|e| e.into_inner())
             .clone()
+    }
+
+    pub fn set_folders(&self, folders: Vec<PathBuf>) {
+        *self.folders.write().unwrap_or_else(|e| e.into_inner()) = folders;
+        self.folder_client
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+        self.invalidate();
+    }
+
+    pub fn folders(&self) -> Vec<PathBuf> {
+        self.folders
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Client settings for one workspace folder (`None`: the folder has none
+    /// of its own; the workspace-wide ones apply).
+    pub fn set_folder_client(&self, folder: &Path, settings: Option<ClientSettings>) {
+        {
+            let mut scoped = self
+                .folder_client
+                .write()
+                .unwrap_or_else(|e| e.into_inner());
+            scoped.retain(|(f, _)| f != folder);
+            if let Some(settings) = settings {
+                scoped.push((folder.to_path_buf(), settings));
+            }
+        }
+        self.invalidate();
+    }
+
+    /// The innermost workspace folder holding `file`.
+    pub fn folder_of(&self, file: &Path) -> Option<PathBuf> {
+        self.folders
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .filter(|folder| file.starts_with(folder))
+            .max_by_key(|folder| folder.components().count())
+            .cloned()
+    }
+
+    /// The client settings that apply to `file`: its folder's, else the
+    /// workspace-wide ones.
+    fn client_for(&self, file: &Path) -> ClientSettings {
+        if let Some(folder) = self.folder_of(file) {
+            let scoped = self.folder_client.read().unwrap_or_else(|e| e.into_inner());
+            if let Some((_, settings)) = scoped.iter().find(|(f, _)| *f == folder) {
+                return settings.clone();
+            }
+        }
+        self.client()
     }
 
     /// Forgets cached settings (pyproject.toml or client settings changed).
@@ -160,7 +220,7 @@ impl SettingsStore {
                 Settings::default()
             }
         };
-        let settings = Arc::new(self.client().apply(from_file));
+        let settings = Arc::new(self.client_for(file).apply(from_file));
         self.by_dir.insert(dir, settings.clone());
         settings
     }
