@@ -653,19 +653,15 @@ impl State {
                 for (folder, value) in folders.iter().zip(values) {
                     // A folder whose value equals the workspace-wide one has
                     // nothing of its own (clients answer every scope).
-                    let scoped = match ClientSettings::from_json(
-                        &serde_json::json!({ "jax-lsp": value }),
-                    ) {
+                    let value = serde_json::json!({ "jax-lsp": value });
+                    let scoped = match ClientSettings::from_json(&value) {
                         Ok(scoped) => scoped.filter(|s| *s != self.settings.client()),
                         Err(message) => {
-                            self.log
-                                .error(format_args!("{}: {message}", folder.display()));
+                            let message = format!("{message} (folder {})", folder.display());
+                            self.log.error(format_args!("{message}"));
                             self.show(
                                 MessageType::ERROR,
-                                format!(
-                                    "jax-lsp: {message} (folder {}; ignoring its client settings)",
-                                    folder.display()
-                                ),
+                                format!("jax-lsp: {message}; its client settings are ignored"),
                             );
                             None
                         }
