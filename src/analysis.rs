@@ -65,9 +65,15 @@ pub struct Needles(u32);
 
 impl Needles {
     pub fn of(text: &str) -> Needles {
+        // Searchers built once: building one costs more than searching a
+        // statement, and this runs on every statement of a module.
+        static FINDERS: std::sync::OnceLock<Vec<memchr::memmem::Finder<'static>>> =
+            std::sync::OnceLock::new();
+        let finders =
+            FINDERS.get_or_init(|| NEEDLES.iter().map(memchr::memmem::Finder::new).collect());
         let mut bits = 0;
-        for (i, needle) in NEEDLES.iter().enumerate() {
-            if memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some() {
+        for (i, finder) in finders.iter().enumerate() {
+            if finder.find(text.as_bytes()).is_some() {
                 bits |= 1 << i;
             }
         }

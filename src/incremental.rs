@@ -28,6 +28,7 @@ use crate::config::Settings;
 use crate::diagnostic::Finding;
 use crate::semantic::{Module, Resolver};
 use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -101,7 +102,7 @@ pub struct Incremental {
     settings_key: String,
     statements: Vec<Statement>,
     units: Vec<UnitResult>,
-    names: HashMap<Box<str>, u32>,
+    names: FxHashMap<Box<str>, u32>,
     /// By name id: bound at module level by some statement (the last partition's).
     bound: Vec<bool>,
     pub stats: Stats,
@@ -379,7 +380,7 @@ fn shift_finding(
     Some(out)
 }
 
-fn intern(names: &mut HashMap<Box<str>, u32>, name: &str) -> u32 {
+fn intern(names: &mut FxHashMap<Box<str>, u32>, name: &str) -> u32 {
     if let Some(&id) = names.get(name) {
         return id;
     }
@@ -393,19 +394,30 @@ fn intern(names: &mut HashMap<Box<str>, u32>, name: &str) -> u32 {
 /// also at every non-ASCII character (a character the parser does not take as
 /// part of a name, such as an emoji, splits its tokens there). Tokens start
 /// with a non-digit.
-fn identifier_tokens(text: &str) -> impl Iterator<Item = &str> {
+fn identifier_tokens(text: &str) -> Vec<&str> {
+    let starts_name = |t: &&str| t.as_bytes().first().is_some_and(|b| !b.is_ascii_digit());
+    if text.is_ascii() {
+        // The common case, byte by byte.
+        return text
+            .split(|c: char| !(c == '_' || c.is_ascii_alphanumeric()))
+            .filter(starts_name)
+            .collect();
+    }
     let unicode = text.split(|c: char| !(c == '_' || c.is_alphanumeric()));
-    let ascii = text
-        .split(|c: char| !(c == '_' || c.is_ascii_alphanumeric()))
-        .filter(move |_| !text.is_ascii());
-    unicode
-        .chain(ascii)
-        .filter(|t| t.chars().next().is_some_and(|c| !c.is_ascii_digit()))
+    let ascii = text.split(|c: char| !(c == '_' || c.is_ascii_alphanumeric()));
+    unicode.chain(ascii).filter(starts_name).collect()
 }
 
-fn statement_info(node: Node<'_>, src: &str, names: &mut HashMap<Box<str>, u32>) -> StatementInfo {
+fn statement_info(
+    node: Node<'_>,
+    src: &str,
+    names: &mut FxHashMap<Box<str>, u32>,
+) -> StatementInfo {
     let text = src.get(node.byte_range()).unwrap_or("");
-    let mut refs: Vec<u32> = identifier_tokens(text).map(|t| intern(names, t)).collect();
+    let mut refs: Vec<u32> = identifier_tokens(text)
+        .into_iter()
+        .map(|t| intern(names, t))
+        .collect();
     refs.sort_unstable();
     refs.dedup();
     let needles = Needles::of(text);
@@ -428,7 +440,10 @@ fn statement_info(node: Node<'_>, src: &str, names: &mut HashMap<Box<str>, u32>)
         };
     }
     let mut bound = Vec::new();
-    method_names(node, src, &mut bound);
+    // Only a statement holding the keyword can define a class.
+    if memchr::memmem::find(text.as_bytes(), b"class").is_some() {
+        method_names(node, src, &mut bound);
+    }
     let binds = if bound_names(node, src, &mut bound) {
         let mut ids: Vec<u32> = bound.iter().map(|n| intern(names, n)).collect();
         ids.sort_unstable();
@@ -723,7 +738,7 @@ mod tests {
         let tree = crate::syntax::parse(src, None).expect("parse");
         let root = tree.root_node();
         let mut cursor = root.walk();
-        let mut names = HashMap::new();
+        let mut names = FxHashMap::default();
         let statements: Vec<Statement> = root
             .named_children(&mut cursor)
             .filter(|n| n.kind() != "comment")
