@@ -700,6 +700,11 @@ fn open_latency(rt: &tokio::runtime::Runtime, dir: &Path, max_runs: usize, budge
     let text = generate(12_000, 1000, 10);
     let (mut open_lat, mut parse_lat) = (Vec::new(), Vec::new());
     let (mut walk_lat, mut facts_lat) = (Vec::new(), Vec::new());
+    let mut unit_phases: [Vec<Duration>; 4] = Default::default();
+    let path = dir.join("open_units.py");
+    let settings = Settings::default();
+    let resolver = FsResolver::default();
+    let shared: Arc<str> = Arc::from(text.as_str());
     let mut n = 0;
     rt.block_on(async {
         let (service, _socket) = start_server().await;
@@ -734,6 +739,19 @@ fn open_latency(rt: &tokio::runtime::Runtime, dir: &Path, max_runs: usize, budge
             facts_lat.push(t.elapsed());
             std::hint::black_box(module.calls.len());
             drop(module);
+            // What the server's analysis of a new document does after the
+            // parse, phase by phase.
+            let t = Instant::now();
+            let mut units = Incremental::new();
+            units.analyze(&shared, &tree, &path, &settings, Some(&resolver));
+            let total = t.elapsed();
+            let st = units.stats;
+            for (v, d) in unit_phases
+                .iter_mut()
+                .zip([total, st.scan, st.partition, st.analysis])
+            {
+                v.push(d);
+            }
             drop(tree);
             let uri = Url::from_file_path(dir.join(format!("open_{r}.py"))).unwrap();
             let t = Instant::now();
@@ -760,6 +778,15 @@ fn open_latency(rt: &tokio::runtime::Runtime, dir: &Path, max_runs: usize, budge
         "   ratio open / parse = {:.2}x   (target <= 1.3x)",
         o.as_secs_f64() / p.as_secs_f64()
     );
+    let names = [
+        "  of which: Incremental::analyze, first version",
+        "    list statements, tokens, needles",
+        "    partition into units",
+        "    analyse the units (rayon)",
+    ];
+    for (name, v) in names.iter().zip(unit_phases) {
+        println!("   {:<52} {:>7.2}ms", name, ms(median(v)));
+    }
     println!(
         "   {:<52} {:>7.2}ms",
         "  reference: TreeCursor walk over every node",

@@ -27,6 +27,7 @@ use crate::analysis::{self, Needles};
 use crate::config::Settings;
 use crate::diagnostic::Finding;
 use crate::semantic::{Module, Resolver};
+use crate::syntax::Field;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use std::collections::HashMap;
@@ -502,7 +503,7 @@ fn method_names<'s>(node: Node<'_>, src: &'s str, out: &mut Vec<&'s str>) {
             "class_definition" => true,
             "function_definition" => {
                 if in_class {
-                    if let Some(name) = n.child_by_field_name("name") {
+                    if let Some(name) = n.field("name") {
                         out.push(src.get(name.byte_range()).unwrap_or(""));
                     }
                 }
@@ -543,13 +544,13 @@ fn bound_names<'s>(node: Node<'_>, src: &'s str, out: &mut Vec<&'s str>) -> bool
             | "nonlocal_statement"
             | "exec_statement" => return false,
             "function_definition" | "class_definition" => {
-                if let Some(name) = n.child_by_field_name("name") {
+                if let Some(name) = n.field("name") {
                     out.push(name_of(name));
                 }
                 // The body is another scope; decorators, defaults and bases
                 // may still hold a walrus.
                 for child in n.named_children(&mut cursor) {
-                    if Some(child) != n.child_by_field_name("body") {
+                    if Some(child) != n.field("body") {
                         stack.push(child);
                     }
                 }
@@ -557,21 +558,21 @@ fn bound_names<'s>(node: Node<'_>, src: &'s str, out: &mut Vec<&'s str>) -> bool
             }
             "lambda" => continue,
             "assignment" | "augmented_assignment" => {
-                if let Some(left) = n.child_by_field_name("left") {
+                if let Some(left) = n.field("left") {
                     identifiers_in(left, out);
                 }
-                if let Some(right) = n.child_by_field_name("right") {
+                if let Some(right) = n.field("right") {
                     stack.push(right);
                 }
                 continue;
             }
             "for_statement" => {
-                if let Some(left) = n.child_by_field_name("left") {
+                if let Some(left) = n.field("left") {
                     identifiers_in(left, out);
                 }
             }
             "as_pattern" => {
-                if let Some(alias) = n.child_by_field_name("alias") {
+                if let Some(alias) = n.field("alias") {
                     identifiers_in(alias, out);
                 }
             }
@@ -593,7 +594,7 @@ fn bound_names<'s>(node: Node<'_>, src: &'s str, out: &mut Vec<&'s str>) -> bool
                 continue;
             }
             "named_expression" => {
-                if let Some(name) = n.child_by_field_name("name") {
+                if let Some(name) = n.field("name") {
                     out.push(name_of(name));
                 }
             }

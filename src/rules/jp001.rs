@@ -8,6 +8,7 @@ use crate::semantic::names::{self, is_accelerator, KNOWN_PLATFORMS};
 use crate::semantic::reach::Interpret;
 use crate::semantic::{Args, Lowering, ReqKind};
 use crate::syntax::unparenthesize;
+use crate::syntax::Field;
 
 pub struct Jp001;
 
@@ -118,7 +119,7 @@ fn device_platform(
 ) -> Option<String> {
     let (device, scope) = follow_to_call(ctx, device, scope)?;
     let call = if device.kind() == "subscript" {
-        unparenthesize(device.child_by_field_name("value")?)
+        unparenthesize(device.field("value")?)
     } else {
         device
     };

@@ -7,6 +7,7 @@ use crate::semantic::names::ParamsFamily;
 use crate::semantic::reach::{CompilerParams, Interpret};
 use crate::semantic::{ReqKind, Requirement};
 use crate::syntax::text;
+use crate::syntax::Field;
 
 pub struct Jp002;
 
@@ -180,7 +181,7 @@ fn fixes(
     // Only the direct form `pl.pallas_call(...)(args)`.
     let Some(invocation) = pallas
         .parent()
-        .filter(|p| p.kind() == "call" && p.child_by_field_name("function") == Some(pallas))
+        .filter(|p| p.kind() == "call" && p.field("function") == Some(pallas))
     else {
         return Vec::new();
     };

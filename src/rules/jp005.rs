@@ -5,6 +5,7 @@ use super::{python_tuple_repr, tuple_source, Context, Rule, RuleMeta};
 use crate::diagnostic::{Finding, Severity};
 use crate::fix::{Applicability, Edit, Fix};
 use crate::semantic::{LoweringKind, PlatformsValue};
+use crate::syntax::Field;
 use crate::syntax::{text, unparenthesize};
 
 pub struct Jp005;
@@ -64,7 +65,7 @@ impl Rule for Jp005 {
                 continue;
             };
             let keyword_name = keyword
-                .child_by_field_name("name")
+                .field("name")
                 .map(|n| text(n, src))
                 .unwrap_or("lowering_platforms");
             let inner = unparenthesize(value);

@@ -5,6 +5,7 @@ use super::{Context, Rule, RuleMeta};
 use crate::diagnostic::{Finding, Severity};
 use crate::fix::{Applicability, Edit, Fix};
 use crate::semantic::{names, Args, ReqKind};
+use crate::syntax::Field;
 
 pub struct Jp008;
 
@@ -73,7 +74,7 @@ impl Rule for Jp008 {
             let Some(keyword) = args.keyword_arg("gpu") else {
                 continue;
             };
-            let name_node = keyword.child_by_field_name("name");
+            let name_node = keyword.field("name");
             let fixes = match name_node {
                 Some(name) if args.keyword("cuda").is_none() => vec![Fix {
                     title: "Rename `gpu=` to `cuda=`".to_owned(),

@@ -4,6 +4,7 @@ use super::{Context, Rule, RuleMeta};
 use crate::diagnostic::{Finding, Severity};
 use crate::fix::{Applicability, Edit, Fix};
 use crate::semantic::{names, Args, MeshValue};
+use crate::syntax::Field;
 
 pub struct Jp009;
 
@@ -75,7 +76,7 @@ impl Rule for Jp009 {
             if let (true, Some(jax), Some(func)) = (
                 in_with,
                 module.local_name_of("jax"),
-                site.node.child_by_field_name("function"),
+                site.node.field("function"),
             ) {
                 fixes.push(Fix {
                     title: format!("Use `{jax}.sharding.use_abstract_mesh`"),

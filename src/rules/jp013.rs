@@ -5,6 +5,7 @@ use crate::diagnostic::{Finding, Related, Severity};
 use crate::fix::{Applicability, Edit, Fix};
 use crate::semantic::reach::CompilerParams;
 use crate::semantic::{names, Args};
+use crate::syntax::Field;
 use crate::syntax::{string_value, text, unparenthesize};
 use tree_sitter::Node;
 
@@ -123,7 +124,7 @@ fn single_entry<'t>(node: Node<'t>, src: &str) -> Option<(String, Node<'t>)> {
     match node.kind() {
         "call"
             if node
-                .child_by_field_name("function")
+                .field("function")
                 .is_some_and(|f| text(f, src) == "dict") =>
         {
             let args = crate::semantic::Args::of(node, src);
@@ -141,8 +142,8 @@ fn single_entry<'t>(node: Node<'t>, src: &str) -> Option<(String, Node<'t>)> {
             let [pair] = pairs.as_slice() else {
                 return None;
             };
-            let key = string_value(pair.child_by_field_name("key")?, src)?;
-            Some((key, pair.child_by_field_name("value")?))
+            let key = string_value(pair.field("key")?, src)?;
+            Some((key, pair.field("value")?))
         }
         _ => None,
     }
@@ -153,7 +154,7 @@ fn keyword_source(node: Node<'_>, src: &str) -> Option<String> {
     match node.kind() {
         "call"
             if node
-                .child_by_field_name("function")
+                .field("function")
                 .is_some_and(|f| text(f, src) == "dict") =>
         {
             let args = crate::semantic::Args::of(node, src);
@@ -178,14 +179,11 @@ fn keyword_source(node: Node<'_>, src: &str) -> Option<String> {
                 if pair.kind() != "pair" {
                     return None;
                 }
-                let key = string_value(pair.child_by_field_name("key")?, src)?;
+                let key = string_value(pair.field("key")?, src)?;
                 if !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
                     return None;
                 }
-                parts.push(format!(
-                    "{key}={}",
-                    text(pair.child_by_field_name("value")?, src)
-                ));
+                parts.push(format!("{key}={}", text(pair.field("value")?, src)));
             }
             Some(parts.join(", "))
         }

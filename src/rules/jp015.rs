@@ -4,6 +4,7 @@ use super::{Context, Rule, RuleMeta};
 use crate::diagnostic::{Finding, Related, Severity};
 use crate::semantic::Args;
 use crate::syntax::text;
+use crate::syntax::Field;
 
 pub struct Jp015;
 
@@ -57,8 +58,8 @@ impl Rule for Jp015 {
         for (index, compile) in ctx.module.compile_calls(ctx.lowerings) {
             let lowering = &ctx.lowerings[index];
             let anchor = compile
-                .child_by_field_name("function")
-                .and_then(|f| f.child_by_field_name("attribute"))
+                .field("function")
+                .and_then(|f| f.field("attribute"))
                 .map(|a| a.byte_range())
                 .unwrap_or_else(|| compile.byte_range());
             let platforms = lowering.lowered_platforms().unwrap_or_default();

@@ -23,6 +23,7 @@ use crate::diagnostic::{Finding, Related, Severity};
 use crate::fix::Edit;
 use crate::semantic::{Lowering, Module, Requirement};
 use crate::syntax::text;
+use crate::syntax::Field;
 use std::path::Path;
 use tree_sitter::Node;
 
@@ -155,7 +156,7 @@ pub fn python_tuple_repr(items: &[String]) -> String {
 /// An edit adding `keyword` (e.g. `lowering_platforms=("cpu",)`) as the last
 /// argument of `call`, respecting an existing trailing comma.
 pub fn insert_keyword(call: Node<'_>, src: &str, keyword: &str) -> Option<Edit> {
-    let args = call.child_by_field_name("arguments")?;
+    let args = call.field("arguments")?;
     let close = args.end_byte().checked_sub(1)?;
     if src.as_bytes().get(close) != Some(&b')') {
         return None;
@@ -175,7 +176,7 @@ pub fn insert_keyword(call: Node<'_>, src: &str, keyword: &str) -> Option<Edit> 
 
 /// Text inside a call's parentheses.
 pub fn arguments_text<'s>(call: Node<'_>, src: &'s str) -> Option<&'s str> {
-    let args = call.child_by_field_name("arguments")?;
+    let args = call.field("arguments")?;
     let t = text(args, src);
     t.strip_prefix('(')?.strip_suffix(')')
 }

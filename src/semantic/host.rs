@@ -6,6 +6,7 @@
 //! it where JAX takes the platform from the host, like `target-platforms`.
 
 use super::{Args, Module, ScopeId};
+use crate::syntax::Field;
 use crate::syntax::{string_value, text, unparenthesize};
 use tree_sitter::Node;
 
@@ -102,7 +103,7 @@ impl<'t> Module<'t> {
         if decorator.kind() != "call" {
             return None;
         }
-        let func = decorator.child_by_field_name("function")?;
+        let func = decorator.field("function")?;
         let name = text(func, self.src);
         let args = Args::of(decorator, self.src);
         let strings: Vec<String> = args
@@ -143,7 +144,7 @@ impl<'t> Module<'t> {
         let condition = unparenthesize(condition);
         match condition.kind() {
             "not_operator" => {
-                let (p, holds) = self.host_test(condition.child_by_field_name("argument")?)?;
+                let (p, holds) = self.host_test(condition.field("argument")?)?;
                 Some((p, !holds))
             }
             "comparison_operator" => {
@@ -189,7 +190,7 @@ impl<'t> Module<'t> {
                 }
             }
             "call" => {
-                let func = text(condition.child_by_field_name("function")?, self.src);
+                let func = text(condition.field("function")?, self.src);
                 if !func.ends_with("test_device_matches") {
                     return None;
                 }
@@ -210,11 +211,11 @@ impl<'t> Module<'t> {
     fn branch_platforms(&self, parent: Node<'t>, child: Node<'t>) -> Option<Vec<String>> {
         match parent.kind() {
             "if_statement" | "elif_clause" => {
-                let condition = parent.child_by_field_name("condition")?;
+                let condition = parent.field("condition")?;
                 if condition.id() == child.id() {
                     return None;
                 }
-                let consequence = parent.child_by_field_name("consequence")?;
+                let consequence = parent.field("consequence")?;
                 let (platforms, holds) = self.host_test(condition)?;
                 // The consequence runs where the test holds, an `else` where it does not.
                 let runs_where_true = if consequence.id() == child.id() {
@@ -237,10 +238,10 @@ impl<'t> Module<'t> {
     /// `if <host test>: return / raise / self.skipTest(...) / pytest.skip(...)`
     /// -> the code after it runs where the test does not hold.
     fn early_exit_platforms(&self, stmt: Node<'t>) -> Option<Vec<String>> {
-        if stmt.kind() != "if_statement" || stmt.child_by_field_name("alternative").is_some() {
+        if stmt.kind() != "if_statement" || stmt.field("alternative").is_some() {
             return None;
         }
-        let consequence = stmt.child_by_field_name("consequence")?;
+        let consequence = stmt.field("consequence")?;
         let exits = {
             let mut cursor = consequence.walk();
             let last = consequence.named_children(&mut cursor).last()?;
@@ -252,7 +253,7 @@ impl<'t> Module<'t> {
         if !exits {
             return None;
         }
-        let (platforms, holds) = self.host_test(stmt.child_by_field_name("condition")?)?;
+        let (platforms, holds) = self.host_test(stmt.field("condition")?)?;
         Some(if holds {
             complement(&platforms)
         } else {

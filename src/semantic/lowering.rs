@@ -6,6 +6,7 @@ use super::reach::{Requirement, Target};
 use super::summary::Resolver;
 use super::values::{AbstractMeshInfo, Jitted, MeshValue, PlatformsValue, ShardingUse};
 use super::{Args, Binding, Module, ScopeId};
+use crate::syntax::Field;
 use crate::syntax::{text, unparenthesize, Span};
 use std::path::Path;
 use tree_sitter::Node;
@@ -142,17 +143,14 @@ impl<'t> Module<'t> {
         file: &Path,
         resolver: Option<&dyn Resolver>,
     ) -> Option<Lowering<'t>> {
-        let func = call.child_by_field_name("function")?;
+        let func = call.field("function")?;
         let args = Args::of(call, self.src);
         let (kind, anchor, jitted, receiver, trace_args, platforms_key) = if func.kind()
             == "attribute"
-            && func
-                .child_by_field_name("attribute")
-                .map(|a| text(a, self.src))
-                == Some("lower")
+            && func.field("attribute").map(|a| text(a, self.src)) == Some("lower")
         {
-            let anchor = func.child_by_field_name("attribute")?.byte_range();
-            let receiver = func.child_by_field_name("object")?;
+            let anchor = func.field("attribute")?.byte_range();
+            let receiver = func.field("object")?;
             match self.traced_receiver(receiver, scope) {
                 Some((jit_expr, trace_call, trace_scope)) => {
                     let jitted = self.eval_jitted(jit_expr, trace_scope);
@@ -189,7 +187,7 @@ impl<'t> Module<'t> {
             }
         } else if self.callee(call, scope).as_deref() == Some(names::EXPORT) {
             let anchor = match func.kind() {
-                "attribute" => func.child_by_field_name("attribute")?.byte_range(),
+                "attribute" => func.field("attribute")?.byte_range(),
                 _ => func.byte_range(),
             };
             let target = args
@@ -252,14 +250,11 @@ impl<'t> Module<'t> {
             let (node, node_scope) = current;
             match node.kind() {
                 "call" => {
-                    let func = node.child_by_field_name("function")?;
+                    let func = node.field("function")?;
                     if func.kind() == "attribute"
-                        && func
-                            .child_by_field_name("attribute")
-                            .map(|a| text(a, self.src))
-                            == Some("trace")
+                        && func.field("attribute").map(|a| text(a, self.src)) == Some("trace")
                     {
-                        return Some((func.child_by_field_name("object")?, node, node_scope));
+                        return Some((func.field("object")?, node, node_scope));
                     }
                     return None;
                 }
@@ -308,7 +303,7 @@ impl<'t> Module<'t> {
             }
             if parent.kind() == "with_statement"
                 && parent
-                    .child_by_field_name("body")
+                    .field("body")
                     .is_some_and(|b| b.start_byte() <= node.start_byte())
             {
                 for (item, _) in self
@@ -640,18 +635,15 @@ impl<'t> Module<'t> {
             return out;
         }
         for site in self.call_sites_named(&["compile"]) {
-            let Some(func) = site.node.child_by_field_name("function") else {
+            let Some(func) = site.node.field("function") else {
                 continue;
             };
             if func.kind() != "attribute"
-                || func
-                    .child_by_field_name("attribute")
-                    .map(|a| text(a, self.src))
-                    != Some("compile")
+                || func.field("attribute").map(|a| text(a, self.src)) != Some("compile")
             {
                 continue;
             }
-            let Some(receiver) = func.child_by_field_name("object").map(unparenthesize) else {
+            let Some(receiver) = func.field("object").map(unparenthesize) else {
                 continue;
             };
             let target = match receiver.kind() {

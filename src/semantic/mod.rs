@@ -19,6 +19,7 @@ pub use summary::{ModuleSummary, Resolver};
 pub use values::{MeshValue, PlatformsValue};
 
 use crate::syntax::queries::{fact_query, Capture};
+use crate::syntax::Field;
 use crate::syntax::{text, unparenthesize};
 use std::collections::HashMap;
 use streaming_iterator::StreamingIterator;
@@ -77,7 +78,7 @@ impl<'t> Scope<'t> {
 
     fn read_params(node: Node<'t>, src: &str) -> Vec<(String, Option<Node<'t>>)> {
         let mut out = Vec::new();
-        let Some(params) = node.child_by_field_name("parameters") else {
+        let Some(params) = node.field("parameters") else {
             return out;
         };
         let mut cursor = params.walk();
@@ -90,11 +91,8 @@ impl<'t> Scope<'t> {
                     }
                 }
                 "default_parameter" | "typed_default_parameter" => {
-                    if let Some(name) = param.child_by_field_name("name") {
-                        out.push((
-                            text(name, src).to_owned(),
-                            param.child_by_field_name("value"),
-                        ));
+                    if let Some(name) = param.field("name") {
+                        out.push((text(name, src).to_owned(), param.field("value")));
                     }
                 }
                 // `*args` and a bare `*` end the positional parameters; `**kwargs`
@@ -330,7 +328,7 @@ impl<'t> Module<'t> {
     fn add_scope(&mut self, node: Node<'t>, kind: ScopeKind) {
         let parent = self.scope_while_collecting(node);
         let name = node
-            .child_by_field_name("name")
+            .field("name")
             .map(|n| text(n, self.src).to_owned())
             .unwrap_or_else(|| "<lambda>".to_owned());
         let class = (kind == ScopeKind::Function && self.scopes[parent].kind == ScopeKind::Class)
@@ -404,10 +402,9 @@ impl<'t> Module<'t> {
             }
             ("attribute", _) => {
                 // `self.x = v` inside a method binds attribute `x` of the class.
-                let (Some(object), Some(attr)) = (
-                    target.child_by_field_name("object"),
-                    target.child_by_field_name("attribute"),
-                ) else {
+                let (Some(object), Some(attr)) =
+                    (target.field("object"), target.field("attribute"))
+                else {
                     return;
                 };
                 let Some(class) = self.scopes[scope].class else {
@@ -474,7 +471,7 @@ impl<'t> Module<'t> {
             }
         }
         for &id in self.open.iter().rev() {
-            if let Some(body) = self.scopes[id].node.child_by_field_name("body") {
+            if let Some(body) = self.scopes[id].node.field("body") {
                 if body.start_byte() <= start && end <= body.end_byte() {
                     return id;
                 }
@@ -493,7 +490,7 @@ impl<'t> Module<'t> {
                 "function_definition" | "class_definition" | "lambda"
             ) {
                 let in_body = parent
-                    .child_by_field_name("body")
+                    .field("body")
                     .is_some_and(|body| body.id() == child.id());
                 if in_body {
                     if let Some(&id) = self.scope_of_node.get(&parent.id()) {
@@ -511,12 +508,12 @@ impl<'t> Module<'t> {
         let index = self.calls_by_name.get_or_init(|| {
             let mut index: HashMap<String, Vec<usize>> = HashMap::new();
             for (i, site) in self.calls.iter().enumerate() {
-                let Some(callee) = site.node.child_by_field_name("function") else {
+                let Some(callee) = site.node.field("function") else {
                     continue;
                 };
                 let last = match callee.kind() {
                     "identifier" => Some(callee),
-                    "attribute" => callee.child_by_field_name("attribute"),
+                    "attribute" => callee.field("attribute"),
                     _ => None,
                 };
                 if let Some(last) = last {
@@ -693,7 +690,7 @@ impl<'t> Module<'t> {
     fn base_classes(&self, class: ScopeId) -> Vec<ScopeId> {
         let mut out = Vec::new();
         let scope = &self.scopes[class];
-        let Some(supers) = scope.node.child_by_field_name("superclasses") else {
+        let Some(supers) = scope.node.field("superclasses") else {
             return out;
         };
         let mut cursor = supers.walk();
@@ -754,8 +751,8 @@ impl<'t> Module<'t> {
                 _ => None,
             },
             "attribute" => {
-                let object = node.child_by_field_name("object")?;
-                let attr = node.child_by_field_name("attribute")?;
+                let object = node.field("object")?;
+                let attr = node.field("attribute")?;
                 let base = self.canonical_depth(object, scope, depth + 1)?;
                 let joined = format!("{base}.{}", text(attr, self.src));
                 Some(names::canonicalize(&joined).into_owned())
@@ -766,7 +763,7 @@ impl<'t> Module<'t> {
 
     /// The canonical path of a call's callee.
     pub fn callee(&self, call: Node<'t>, scope: ScopeId) -> Option<String> {
-        self.canonical(call.child_by_field_name("function")?, scope)
+        self.canonical(call.field("function")?, scope)
     }
 
     /// The local name that `path` (a module such as `jax`) is imported under at
@@ -797,17 +794,14 @@ impl<'t> Args<'t> {
             keywords: Vec::new(),
             has_splat: false,
         };
-        let Some(list) = call.child_by_field_name("arguments") else {
+        let Some(list) = call.field("arguments") else {
             return args;
         };
         let mut cursor = list.walk();
         for arg in list.named_children(&mut cursor) {
             match arg.kind() {
                 "keyword_argument" => {
-                    if let (Some(name), Some(value)) = (
-                        arg.child_by_field_name("name"),
-                        arg.child_by_field_name("value"),
-                    ) {
+                    if let (Some(name), Some(value)) = (arg.field("name"), arg.field("value")) {
                         args.keywords.push((text(name, src).to_owned(), value, arg));
                     }
                 }

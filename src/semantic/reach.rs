@@ -5,6 +5,7 @@
 use super::names::{self, ParamsFamily};
 use super::summary::Resolver;
 use super::{Args, Binding, Module, ScopeId, ScopeKind};
+use crate::syntax::Field;
 use crate::syntax::{text, unparenthesize, Span};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -356,7 +357,7 @@ impl<'t> Module<'t> {
                 }
                 _ => {}
             }
-            if let Some(func) = call.child_by_field_name("function") {
+            if let Some(func) = call.field("function") {
                 for target in self.resolve_ref(func, id, 0) {
                     facts.edges.push((target, guards.clone()));
                 }
@@ -477,7 +478,7 @@ impl<'t> Module<'t> {
                     return match callee.as_deref() {
                         Some("dict") | None
                             if node
-                                .child_by_field_name("function")
+                                .field("function")
                                 .is_some_and(|f| text(f, self.src) == "dict") =>
                         {
                             CompilerParams::Dict
@@ -542,11 +543,7 @@ impl<'t> Module<'t> {
         let start = if scope == super::MODULE_SCOPE {
             self.top_level_statements()
         } else {
-            self.scopes[scope]
-                .node
-                .child_by_field_name("body")
-                .into_iter()
-                .collect()
+            self.scopes[scope].node.field("body").into_iter().collect()
         };
         // (node, guards in force, whether it is an operand: an argument or a returned value)
         let mut stack: Vec<(Node<'t>, Rc<Vec<Guard>>, bool)> = start
@@ -570,7 +567,7 @@ impl<'t> Module<'t> {
                     == Some(names::PLATFORM_DEPENDENT);
             let host_test = match kind {
                 "if_statement" | "elif_clause" | "while_statement" => node
-                    .child_by_field_name("condition")
+                    .field("condition")
                     .is_some_and(|c| is_host_platform_test(text(c, self.src))),
                 "conditional_expression" => node
                     .named_child(1)
@@ -584,17 +581,17 @@ impl<'t> Module<'t> {
                     .any(|alt| {
                         alt.kind() == "elif_clause"
                             && alt
-                                .child_by_field_name("condition")
+                                .field("condition")
                                 .is_some_and(|c| is_host_platform_test(text(c, self.src)))
                     });
                 found
             };
             let condition = match kind {
                 "conditional_expression" => node.named_child(1),
-                _ => node.child_by_field_name("condition"),
+                _ => node.field("condition"),
             };
             let body = matches!(kind, "function_definition" | "class_definition" | "lambda")
-                .then(|| node.child_by_field_name("body"))
+                .then(|| node.field("body"))
                 .flatten();
             cursor.reset(node);
             let mut children = Vec::new();
@@ -631,10 +628,7 @@ impl<'t> Module<'t> {
                     for arg in child.named_children(&mut c2) {
                         let mut g = guards.as_ref().clone();
                         if arg.kind() == "keyword_argument" {
-                            let name = arg
-                                .child_by_field_name("name")
-                                .map(|n| text(n, self.src))
-                                .unwrap_or("");
+                            let name = arg.field("name").map(|n| text(n, self.src)).unwrap_or("");
                             let keys = if name == "default" {
                                 Vec::new()
                             } else {
@@ -705,10 +699,8 @@ impl<'t> Module<'t> {
                 }
             }
             "attribute" => {
-                let (Some(object), Some(attr)) = (
-                    node.child_by_field_name("object"),
-                    node.child_by_field_name("attribute"),
-                ) else {
+                let (Some(object), Some(attr)) = (node.field("object"), node.field("attribute"))
+                else {
                     return Vec::new();
                 };
                 let attr = text(attr, self.src);
@@ -738,7 +730,7 @@ impl<'t> Module<'t> {
         match value.kind() {
             "call" => {
                 let mut out = Vec::new();
-                if let Some(func) = value.child_by_field_name("function") {
+                if let Some(func) = value.field("function") {
                     out.extend(self.resolve_ref(func, scope, depth + 1));
                 }
                 // The arguments are functions only for function transformers

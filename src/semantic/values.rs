@@ -4,6 +4,7 @@
 
 use super::names::{self};
 use super::{Args, Binding, Module, ScopeId, ScopeKind};
+use crate::syntax::Field;
 use crate::syntax::{string_value, text, unparenthesize};
 use tree_sitter::Node;
 
@@ -127,8 +128,8 @@ impl<'t> Module<'t> {
                 _ => None,
             },
             "attribute" => {
-                let object = node.child_by_field_name("object")?;
-                let attr = text(node.child_by_field_name("attribute")?, self.src);
+                let object = node.field("object")?;
+                let attr = text(node.field("attribute")?, self.src);
                 let class = self.class_of_receiver(object, scope)?;
                 let bindings = self.attribute(class, attr)?;
                 // Every assignment of the attribute must agree; take the one
@@ -195,7 +196,7 @@ impl<'t> Module<'t> {
             if !self.scope_within(site.scope, home) {
                 continue;
             }
-            let Some(callee) = site.node.child_by_field_name("function") else {
+            let Some(callee) = site.node.field("function") else {
                 continue;
             };
             let args = Args::of(site.node, self.src);
@@ -223,7 +224,7 @@ impl<'t> Module<'t> {
         call: Node<'t>,
         scope: ScopeId,
     ) -> Option<(ScopeId, &[Node<'t>])> {
-        let func = call.child_by_field_name("function")?;
+        let func = call.field("function")?;
         let def = match func.kind() {
             "identifier" => match self.binding_at(scope, text(func, self.src), func)? {
                 Binding::Def(def) => *def,
@@ -231,11 +232,8 @@ impl<'t> Module<'t> {
             },
             // `self.helper(...)`
             "attribute" => {
-                let class = self.class_of_receiver(func.child_by_field_name("object")?, scope)?;
-                self.method(
-                    class,
-                    text(func.child_by_field_name("attribute")?, self.src),
-                )?
+                let class = self.class_of_receiver(func.field("object")?, scope)?;
+                self.method(class, text(func.field("attribute")?, self.src))?
             }
             _ => return None,
         };
@@ -280,7 +278,7 @@ impl<'t> Module<'t> {
             }
             "call" => {
                 // tuple(x) / list(x) of a known sequence.
-                let Some(func) = inner.child_by_field_name("function") else {
+                let Some(func) = inner.field("function") else {
                     return PlatformsValue::Unknown;
                 };
                 let args = Args::of(inner, self.src);
@@ -399,7 +397,7 @@ impl<'t> Module<'t> {
             }
             "attribute" => {
                 let attr = inner
-                    .child_by_field_name("attribute")
+                    .field("attribute")
                     .map(|a| text(a, self.src))
                     .unwrap_or("");
                 if attr == "abstract_mesh" {
@@ -517,7 +515,7 @@ impl<'t> Module<'t> {
             let n = unparenthesize(n);
             match n.kind() {
                 "attribute" => n
-                    .child_by_field_name("attribute")
+                    .field("attribute")
                     .map(|a| text(a, self.src).to_owned())
                     .filter(|a| matches!(a.as_str(), "Explicit" | "Auto" | "Manual"))
                     .unwrap_or_else(|| "?".to_owned()),
@@ -584,7 +582,7 @@ impl<'t> Module<'t> {
             "dictionary" => {
                 let mut cursor = inner.walk();
                 for pair in inner.named_children(&mut cursor) {
-                    if let Some(value) = pair.child_by_field_name("value") {
+                    if let Some(value) = pair.field("value") {
                         out.merge(self.eval_sharding_depth(value, scope, depth + 1));
                     }
                 }
@@ -643,7 +641,7 @@ impl<'t> Module<'t> {
         let inner = unparenthesize(node);
         match inner.kind() {
             "call" => {
-                let func = inner.child_by_field_name("function")?;
+                let func = inner.field("function")?;
                 let args = Args::of(inner, self.src);
                 let mut keywords: Vec<(String, Node<'t>, ScopeId)> = args
                     .keywords
@@ -691,8 +689,8 @@ impl<'t> Module<'t> {
                 }
             }
             "attribute" => {
-                let object = inner.child_by_field_name("object")?;
-                let attr = text(inner.child_by_field_name("attribute")?, self.src);
+                let object = inner.field("object")?;
+                let attr = text(inner.field("attribute")?, self.src);
                 let class = self.class_of_receiver(object, scope)?;
                 if let Some(method) = self.method(class, attr) {
                     return self.jitted_def(method);
