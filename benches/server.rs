@@ -17,15 +17,18 @@
 //!    conversion to LSP diagnostics). Every 50 edits, a from-scratch
 //!    `didOpen` -> diagnostics of the same text (another URI) is timed, and
 //!    so is a bare `analysis::analyze`. The same edits are also replayed on a
-//!    bench-owned `Document` with each phase timed separately (the breakdown;
-//!    the analysis phases on every 4th edit, to keep the run short).
+//!    bench-owned `Document` and `Incremental` with each phase timed
+//!    separately (the breakdown, with the incremental analysis's own phases).
 //! 2. Open: `didOpen` -> diagnostics of a 12,000-line file vs a bare
-//!    tree-sitter parse of the same text, interleaved; for reference, a bare
+//!    tree-sitter parse of the same text, interleaved; the first
+//!    `Incremental::analyze` of it by phase; for reference, a bare
 //!    `TreeCursor` walk over every node and `Module::new` (the fact query
 //!    pass) on the same tree.
+//!
+//! The bench uses the binary's allocator (mimalloc, also for tree-sitter).
 //! 3. Memory (in a child process, so earlier phases do not pollute it): RSS
 //!    before/after opening 200 documents of 1,000 lines (after `didOpen`
-//!    alone, then after a diagnostics pull of each, then after `malloc_trim`
+//!    alone, then after a diagnostics pull of each, then after `mi_collect`
 //!    to show live memory; for reference, 200 bare trees of the same texts),
 //!    and after building `FsResolver` summaries for every .py file under
 //!    `$JAX_WHEEL_DIR` (if set).
@@ -190,16 +193,12 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
-extern "C" {
-    /// glibc: returns free heap memory to the system.
-    fn malloc_trim(pad: usize) -> i32;
-}
-
-/// RSS after giving freed heap memory back (glibc), so what remains is live.
+/// RSS after the allocator returns what it can to the system (mimalloc, as
+/// in the binary: `mi_collect(force)`), so what remains is live memory.
 fn trim_rss() -> f64 {
-    // SAFETY: glibc's malloc_trim has no preconditions.
+    // SAFETY: mi_collect has no preconditions.
     unsafe {
-        malloc_trim(0);
+        libmimalloc_sys::mi_collect(true);
     }
     rss_mb()
 }
@@ -857,7 +856,7 @@ fn memory(dir: &Path) {
     );
     println!(
         "   {:<52} {:>8.1} MB  (total +{:.1} MB over before)",
-        "  the same after malloc_trim (live memory)",
+        "  the same after mi_collect (live memory)",
         trimmed,
         trimmed - before
     );

@@ -10,15 +10,7 @@
 /// the other. Binaries pair it with
 /// `#[global_allocator] static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;`.
 pub fn install_for_tree_sitter() {
-    use libmimalloc_sys::{mi_free, mi_malloc, mi_realloc, mi_zalloc};
-    use std::ffi::c_void;
-    unsafe extern "C" fn mi_calloc(count: usize, size: usize) -> *mut c_void {
-        match count.checked_mul(size) {
-            // SAFETY: plain FFI call; a null return is passed on, as calloc's.
-            Some(total) => unsafe { mi_zalloc(total) },
-            None => std::ptr::null_mut(),
-        }
-    }
+    use libmimalloc_sys::{mi_calloc, mi_free, mi_malloc, mi_realloc};
     // SAFETY: called before any tree-sitter object exists (the contract
     // above), so nothing allocated by libc malloc is later freed by mi_free.
     unsafe {
