@@ -262,3 +262,46 @@ proptest! {
         }
     }
 }
+
+/// Edits that move, duplicate or delete whole statements, and texts with
+/// nothing in them: each version compared with a whole-module analysis.
+#[test]
+fn statement_moves_duplicates_and_empty_texts() {
+    let resolver = FsResolver::default();
+    let path = Path::new("/virtual/moves.py");
+    let header = "import jax\nimport jax.experimental.pallas as pl\nfrom jax.experimental.pallas import tpu as pltpu\n";
+    let kernel = "\ndef k(x_ref, o_ref):\n    o_ref[...] = x_ref[...]\n";
+    let call = "\ndef run(x):\n    return pl.pallas_call(k, out_shape=x, compiler_params=pltpu.CompilerParams())(x)\n";
+    let lower = |p: &str| {
+        format!("\ndef export(x):\n    return jax.jit(run).trace(x).lower(lowering_platforms=(\"{p}\",))\n")
+    };
+    let versions = [
+        String::new(),
+        format!("{header}{kernel}{call}{}", lower("cuda")),
+        // The same block twice, then once: alignment must not mix them up.
+        format!(
+            "{header}{kernel}{call}{}{kernel}{call}{}",
+            lower("cuda"),
+            lower("tpu")
+        ),
+        format!("{header}{kernel}{call}{}", lower("tpu")),
+        // Everything shifted by a blank line and a comment.
+        format!("\n# moved\n{header}{kernel}{call}{}", lower("tpu")),
+        // The lowering moved above the functions it names.
+        format!("{header}{}{kernel}{call}", lower("cuda")),
+        // Only comments, then nothing.
+        "# nothing here\n# .lower( export( compiler_params\n".to_owned(),
+        String::new(),
+        format!("{header}{kernel}{call}{}", lower("cuda")),
+    ];
+    let mut state = Incremental::new();
+    let mut seen_findings = 0;
+    for (i, text) in versions.iter().enumerate() {
+        let got = by_units(&mut state, text, path, &resolver);
+        let expected = whole(text, path, &resolver);
+        assert_eq!(got, expected, "version {i}:\n{text}");
+        seen_findings += expected.len();
+    }
+    // Not vacuous: the cuda versions (1, 5 and 8) each find JP002.
+    assert!(seen_findings >= 3, "{seen_findings}");
+}
