@@ -180,7 +180,21 @@ impl Incremental {
                 None
             }
         };
-        let mut new_statements = 0;
+        // Statements not seen before are read in parallel when there are
+        // many (a module being opened), then their names interned in order.
+        let unseen: Vec<usize> = (0..nodes.len()).filter(|&i| old_of(i).is_none()).collect();
+        let read = |&i: &usize| read_statement(nodes[i], src);
+        let raw: Vec<RawStatement<'_>> = if unseen.len() > 64 {
+            unseen.par_iter().map(read).collect()
+        } else {
+            unseen.iter().map(read).collect()
+        };
+        let new_statements = unseen.len();
+        let fresh: Vec<Arc<StatementInfo>> = raw
+            .into_iter()
+            .map(|r| Arc::new(r.intern(&mut self.names)))
+            .collect();
+        let mut fresh = fresh.into_iter();
         let statements: Vec<Statement> = nodes
             .iter()
             .enumerate()
@@ -188,10 +202,10 @@ impl Incremental {
                 range: node.byte_range(),
                 info: match old_of(i) {
                     Some(o) => old[o].info.clone(),
-                    None => {
-                        new_statements += 1;
-                        Arc::new(statement_info(*node, src, &mut self.names))
-                    }
+                    // `unseen` lists these indices in this order.
+                    None => fresh.next().unwrap_or_else(|| {
+                        Arc::new(read_statement(*node, src).intern(&mut self.names))
+                    }),
                 },
             })
             .collect();
@@ -409,18 +423,42 @@ fn identifier_tokens(text: &str) -> Vec<&str> {
     unicode.chain(ascii).filter(starts_name).collect()
 }
 
-fn statement_info(
-    node: Node<'_>,
-    src: &str,
-    names: &mut FxHashMap<Box<str>, u32>,
-) -> StatementInfo {
+/// What `StatementInfo` holds, before names are interned (so that many
+/// statements can be read in parallel).
+struct RawStatement<'s> {
+    kind: Kind,
+    tokens: Vec<&'s str>,
+    /// `None`: not listable exactly; every token counts as bound.
+    binds: Option<Vec<&'s str>>,
+    needles: Needles,
+}
+
+impl RawStatement<'_> {
+    fn intern(self, names: &mut FxHashMap<Box<str>, u32>) -> StatementInfo {
+        let mut refs: Vec<u32> = self.tokens.iter().map(|t| intern(names, t)).collect();
+        refs.sort_unstable();
+        refs.dedup();
+        let binds = match self.binds {
+            Some(bound) => {
+                let mut ids: Vec<u32> = bound.iter().map(|n| intern(names, n)).collect();
+                ids.sort_unstable();
+                ids.dedup();
+                ids
+            }
+            None => refs.clone(),
+        };
+        StatementInfo {
+            kind: self.kind,
+            binds,
+            refs,
+            needles: self.needles,
+        }
+    }
+}
+
+fn read_statement<'s>(node: Node<'_>, src: &'s str) -> RawStatement<'s> {
     let text = src.get(node.byte_range()).unwrap_or("");
-    let mut refs: Vec<u32> = identifier_tokens(text)
-        .into_iter()
-        .map(|t| intern(names, t))
-        .collect();
-    refs.sort_unstable();
-    refs.dedup();
+    let tokens = identifier_tokens(text);
     let needles = Needles::of(text);
     let top_kind = if node.is_error() || !node.is_named() {
         Some(Kind::Error)
@@ -433,10 +471,10 @@ fn statement_info(
         None
     };
     if let Some(kind) = top_kind {
-        return StatementInfo {
+        return RawStatement {
             kind,
-            binds: Vec::new(),
-            refs,
+            tokens,
+            binds: Some(Vec::new()),
             needles,
         };
     }
@@ -445,23 +483,16 @@ fn statement_info(
     if memchr::memmem::find(text.as_bytes(), b"class").is_some() {
         method_names(node, src, &mut bound);
     }
-    let binds = if bound_names(node, src, &mut bound) {
-        let mut ids: Vec<u32> = bound.iter().map(|n| intern(names, n)).collect();
-        ids.sort_unstable();
-        ids.dedup();
-        ids
-    } else {
-        refs.clone()
-    };
+    let binds = bound_names(node, src, &mut bound).then_some(bound);
     let kind = if is_constant(node) {
         Kind::Constant
     } else {
         Kind::Other
     };
-    StatementInfo {
+    RawStatement {
         kind,
+        tokens,
         binds,
-        refs,
         needles,
     }
 }
@@ -745,7 +776,7 @@ mod tests {
             .filter(|n| n.kind() != "comment")
             .map(|n| Statement {
                 range: n.byte_range(),
-                info: Arc::new(statement_info(n, src, &mut names)),
+                info: Arc::new(read_statement(n, src).intern(&mut names)),
             })
             .collect();
         partition(&statements, names.len())
