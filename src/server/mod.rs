@@ -142,7 +142,8 @@ struct DocEntry {
 #[derive(Default)]
 struct Reuse {
     units: Incremental,
-    /// The files every kept unit's imports could come from.
+    /// The files the imports analysed since the last invalidation could come
+    /// from (a superset of the current ones: an extra re-check at worst).
     deps: HashSet<PathBuf>,
     env_gen: u64,
 }
@@ -629,18 +630,19 @@ impl State {
     /// Asks the client for the `jax-lsp` section: workspace-wide, then
     /// scoped to each workspace folder (a folder may override it).
     async fn fetch_configuration(self: &Arc<Self>) {
-        let folders = self.settings.folders();
+        // Only folders with a URI are asked about; answers come in order.
+        let folders: Vec<(PathBuf, Url)> = self
+            .settings
+            .folders()
+            .into_iter()
+            .filter_map(|f| Url::from_directory_path(&f).ok().map(|u| (f, u)))
+            .collect();
         let item = |scope_uri: Option<Url>| ConfigurationItem {
             scope_uri,
             section: Some("jax-lsp".to_owned()),
         };
         let mut items = vec![item(None)];
-        items.extend(
-            folders
-                .iter()
-                .filter_map(|f| Url::from_directory_path(f).ok())
-                .map(|u| item(Some(u))),
-        );
+        items.extend(folders.iter().map(|(_, u)| item(Some(u.clone()))));
         match self.client.configuration(items).await {
             Ok(values) => {
                 let mut values = values.into_iter();
@@ -650,7 +652,7 @@ impl State {
                     self.set_client_settings(&serde_json::json!({ "jax-lsp": global }));
                     changed = true;
                 }
-                for (folder, value) in folders.iter().zip(values) {
+                for ((folder, _), value) in folders.iter().zip(values) {
                     // A folder whose value equals the workspace-wide one has
                     // nothing of its own (clients answer every scope).
                     let value = serde_json::json!({ "jax-lsp": value });
