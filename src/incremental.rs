@@ -6,11 +6,15 @@
 //!   module level. Names are identifier tokens of the statement's text, so a
 //!   link may be spurious (a name in a string, an attribute) but is never
 //!   missed; a statement whose bindings cannot be listed exactly (a `match`,
-//!   a syntax error) binds every name it holds;
+//!   an error inside it) binds every name it holds;
+//! - the names of methods link like module-level names: the model finds a
+//!   method's callers by its name alone (`obj.run(...)` anywhere);
 //! - imports are in every unit and link nothing;
 //! - a constant assignment (no call, no lambda, naming only imports and other
 //!   constants) joins every unit that names it, without linking those units:
-//!   nothing about a constant depends on who reads it.
+//!   nothing about a constant depends on who reads it;
+//! - a syntax error at the top level makes the whole module one unit (the
+//!   parser's recovery may put imports, definitions and uses in it).
 //!
 //! A unit is analysed through a model of its statements alone
 //! (`Module::new_in`), as if the others were blank lines, so its findings
