@@ -31,7 +31,7 @@ use crate::analysis::{self, Needles};
 use crate::config::Settings;
 use crate::diagnostic::Finding;
 use crate::semantic::{Module, Resolver};
-use crate::syntax::Field;
+use crate::syntax::{self, Field};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use std::collections::HashMap;
@@ -149,7 +149,7 @@ impl Incremental {
         }
         let src: &str = text;
         let started = Instant::now();
-        let nodes = top_level_statements(tree);
+        let nodes = syntax::top_level_statements(tree);
 
         // Statements whose text is unchanged: the longest common prefix and
         // suffix (an edit between two analyses touches one place, or a few).
@@ -330,27 +330,6 @@ impl Incremental {
         self.stats = stats;
         found
     }
-}
-
-/// The top-level statements of a tree (comments are not statements). One
-/// cursor pass: a module's root may have thousands of children.
-fn top_level_statements(tree: &Tree) -> Vec<Node<'_>> {
-    let mut cursor = tree.walk();
-    let mut out = Vec::new();
-    if cursor.goto_first_child() {
-        loop {
-            let node = cursor.node();
-            // Extras are comments, but error recovery may mark an ERROR as
-            // one. A token straight under the root is a syntax error too.
-            if !node.is_extra() || node.is_error() {
-                out.push(node);
-            }
-            if !cursor.goto_next_sibling() {
-                break;
-            }
-        }
-    }
-    out
 }
 
 /// Whether a changed statement links like the one it replaces: the same kind,

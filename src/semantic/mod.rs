@@ -190,10 +190,7 @@ impl<'t> Module<'t> {
         if let Some(statements) = &self.statements {
             return statements.clone();
         }
-        let root = self.tree.root_node();
-        let mut cursor = root.walk();
-        let children = root.named_children(&mut cursor);
-        children.collect()
+        crate::syntax::top_level_statements(self.tree)
     }
 
     fn build(src: &'t str, tree: &'t Tree, statements: Option<Vec<Node<'t>>>) -> Self {

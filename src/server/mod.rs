@@ -367,9 +367,11 @@ impl State {
                     );
                     let stats = reuse.units.stats;
                     self.log.debug(format_args!(
-                        "{} version {}: {} unit(s), {} analysed, {} reused, {} ruled out",
+                        "{} version {}: {} of {} statements read, {} unit(s), {} analysed, {} reused, {} ruled out",
                         snap.path.display(),
                         snap.version,
+                        stats.new_statements,
+                        stats.statements,
                         stats.units,
                         stats.analyzed,
                         stats.reused,

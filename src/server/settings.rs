@@ -173,7 +173,7 @@ impl SettingsStore {
     }
 
     /// The innermost workspace folder holding `file`.
-    pub fn folder_of(&self, file: &Path) -> Option<PathBuf> {
+    fn folder_of(&self, file: &Path) -> Option<PathBuf> {
         self.folders
             .read()
             .unwrap_or_else(|e| e.into_inner())

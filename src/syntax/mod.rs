@@ -40,6 +40,27 @@ impl<'t> Field<'t> for Node<'t> {
     }
 }
 
+/// The top-level statements of a tree (comments are not statements). One
+/// cursor pass: a module's root may have thousands of children.
+pub fn top_level_statements(tree: &Tree) -> Vec<Node<'_>> {
+    let mut cursor = tree.walk();
+    let mut out = Vec::new();
+    if cursor.goto_first_child() {
+        loop {
+            let node = cursor.node();
+            // Extras are comments, but error recovery may mark an ERROR as
+            // one. A token straight under the root is a syntax error too.
+            if !node.is_extra() || node.is_error() {
+                out.push(node);
+            }
+            if !cursor.goto_next_sibling() {
+                break;
+            }
+        }
+    }
+    out
+}
+
 /// Parses Python source, reusing `old` (already edited) for an incremental parse.
 /// Returns `None` only if tree-sitter gives up (it does not on any input we have
 /// seen; callers treat it as "no findings").
