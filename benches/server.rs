@@ -2,7 +2,7 @@
 //! where possible, medians reported) so the ratios are comparable on a noisy
 //! machine.
 //!
-//!     cargo bench --bench server [-- --keys N --budget-s S --write FILE --no-memory]
+//!     cargo bench --bench server [-- --keys N --budget-s S --write FILE --no-memory --open-only]
 //!     JAX_WHEEL_DIR=sweep/src/jax-0.12.0.1-py3-none-any cargo bench --bench server
 //!
 //! The edit loop stops at `--budget-s` seconds (default 420) if the N edits
@@ -698,7 +698,13 @@ fn keystrokes(
 fn open_latency(rt: &tokio::runtime::Runtime, dir: &Path, max_runs: usize, budget: Duration) {
     let text = generate(12_000, 1000, 10);
     let (mut open_lat, mut parse_lat) = (Vec::new(), Vec::new());
+    let (mut pieces_lat, mut join_lat, mut edit_lat) = (Vec::new(), Vec::new(), Vec::new());
     let (mut walk_lat, mut facts_lat) = (Vec::new(), Vec::new());
+    let threads = rayon::current_num_threads();
+    let mut piece_count = 0;
+    // An edit inside a function body near the middle, as the keystroke
+    // bench makes them.
+    let site = edit_sites(&text, 50)[0];
     let mut unit_phases: [Vec<Duration>; 4] = Default::default();
     let path = dir.join("open_units.py");
     let settings = Settings::default();
@@ -716,6 +722,19 @@ fn open_latency(rt: &tokio::runtime::Runtime, dir: &Path, max_runs: usize, budge
             let t = Instant::now();
             let tree = syntax::parse(&text, None).expect("parse");
             parse_lat.push(t.elapsed());
+            // The server's first parse: pieces in parallel, then (after the
+            // diagnostics are out) the join into the document's tree.
+            let t = Instant::now();
+            let first = syntax::pieces::parse_first(&text, threads).expect("parse");
+            pieces_lat.push(t.elapsed());
+            if let syntax::pieces::FirstParse::Pieces(pieces) = &first {
+                piece_count = pieces.len();
+                let t = Instant::now();
+                let joined = syntax::pieces::join(&text, pieces, &|| false);
+                join_lat.push(t.elapsed());
+                drop(joined);
+            }
+            drop(first);
             let t = Instant::now();
             let mut cursor = tree.walk();
             let mut nodes = 0usize;
@@ -757,6 +776,25 @@ fn open_latency(rt: &tokio::runtime::Runtime, dir: &Path, max_runs: usize, budge
             open(server, &uri, &text).await;
             n = pull(server, &uri).await;
             open_lat.push(t.elapsed());
+            // The first keystroke after the diagnostics: it waits for the
+            // pieces to be joined into the document's tree, if they are not yet.
+            let at = position(&text, site);
+            let t = Instant::now();
+            server
+                .did_change(DidChangeTextDocumentParams {
+                    text_document: VersionedTextDocumentIdentifier {
+                        uri: uri.clone(),
+                        version: 1,
+                    },
+                    content_changes: vec![TextDocumentContentChangeEvent {
+                        range: Some(Range { start: at, end: at }),
+                        range_length: None,
+                        text: "q".to_owned(),
+                    }],
+                })
+                .await;
+            pull(server, &uri).await;
+            edit_lat.push(t.elapsed());
             close(server, &uri).await;
         }
     });
@@ -777,6 +815,23 @@ fn open_latency(rt: &tokio::runtime::Runtime, dir: &Path, max_runs: usize, budge
         "   ratio open / parse = {:.2}x   (target <= 1.3x)",
         o.as_secs_f64() / p.as_secs_f64()
     );
+    println!(
+        "   {:<52} {:>7.2}ms",
+        "first edit after the diagnostics -> diagnostics",
+        ms(median(edit_lat))
+    );
+    println!(
+        "   {:<52} {:>7.2}ms",
+        format!("  of which: parse in {piece_count} pieces ({threads} threads)"),
+        ms(median(pieces_lat))
+    );
+    if !join_lat.is_empty() {
+        println!(
+            "   {:<52} {:>7.2}ms",
+            "  after the diagnostics: join the pieces (one thread)",
+            ms(median(join_lat))
+        );
+    }
     let names = [
         "  of which: Incremental::analyze, first version",
         "    list statements, tokens, needles",
@@ -917,6 +972,7 @@ fn main() {
     let mut write = None;
     let mut memory_only = false;
     let mut skip_memory = false;
+    let mut open_only = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -925,6 +981,7 @@ fn main() {
             "--write" => write = args.next().map(PathBuf::from),
             "--memory-only" => memory_only = true,
             "--no-memory" => skip_memory = true,
+            "--open-only" => open_only = true,
             _ => {} // `--bench` and friends from cargo
         }
     }
@@ -944,10 +1001,12 @@ fn main() {
         .build()
         .expect("runtime");
     let budget = Duration::from_secs(budget_s);
-    keystrokes(&rt, tmp.path(), keys, budget, write.as_deref());
+    if !open_only {
+        keystrokes(&rt, tmp.path(), keys, budget, write.as_deref());
+    }
     open_latency(&rt, tmp.path(), 20, budget / 4);
     drop(rt);
-    if !skip_memory {
+    if !skip_memory && !open_only {
         // A fresh process: the allocator keeps what earlier phases freed.
         let exe = std::env::current_exe().expect("exe");
         let out = std::process::Command::new(exe)

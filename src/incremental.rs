@@ -137,6 +137,23 @@ impl Incremental {
         settings: &Settings,
         resolver: Option<&dyn Resolver>,
     ) -> Vec<Finding> {
+        self.analyze_trees(text, std::slice::from_ref(tree), file, settings, resolver)
+    }
+
+    /// `analyze` for a text parsed as one tree or as clean pieces
+    /// (`syntax::pieces`), in document order: a unit's statements may come
+    /// from several of them.
+    pub fn analyze_trees(
+        &mut self,
+        text: &Arc<str>,
+        trees: &[Tree],
+        file: &Path,
+        settings: &Settings,
+        resolver: Option<&dyn Resolver>,
+    ) -> Vec<Finding> {
+        let Some(first) = trees.first() else {
+            return Vec::new();
+        };
         let settings_key = format!("{settings:?}");
         if self.file != file || self.settings_key != settings_key {
             self.invalidate();
@@ -149,7 +166,10 @@ impl Incremental {
         }
         let src: &str = text;
         let started = Instant::now();
-        let nodes = syntax::top_level_statements(tree);
+        let nodes: Vec<Node<'_>> = trees
+            .iter()
+            .flat_map(syntax::top_level_statements)
+            .collect();
 
         // Statements whose text is unchanged: the longest common prefix and
         // suffix (an edit between two analyses touches one place, or a few).
@@ -296,7 +316,7 @@ impl Incremental {
         let reused = Instant::now();
         let analyze_unit = |members: &Vec<usize>| -> Vec<Finding> {
             let statements = members.iter().map(|&i| nodes[i]).collect();
-            let module = Module::new_in(src, tree, statements);
+            let module = Module::new_in(src, first.root_node(), statements);
             analysis::run_rules(&module, file, settings, resolver)
         };
         // Opening a large module analyses every unit: spread them over the

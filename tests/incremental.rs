@@ -72,6 +72,81 @@ fn by_units(
     state.analyze(&text, &tree, path, &Settings::default(), Some(resolver))
 }
 
+/// The findings of `text` parsed in pieces cut at `cuts` (`syntax::pieces`),
+/// as the server's first analysis of a large module finds them; `None` when
+/// a piece has a syntax error (the server then parses the text whole). The
+/// pieces' top-level statements must be the whole parse's.
+fn by_pieces(
+    text: &str,
+    cuts: &[usize],
+    path: &Path,
+    resolver: &FsResolver,
+) -> Option<Vec<Finding>> {
+    let pieces = syntax::pieces::parse_pieces(text, cuts).expect("parse");
+    if pieces.iter().any(|p| p.root_node().has_error()) {
+        return None;
+    }
+    let whole = syntax::parse(text, None).expect("parse");
+    let shape = |trees: &[syntax::Tree]| -> Vec<(std::ops::Range<usize>, String)> {
+        trees
+            .iter()
+            .flat_map(syntax::top_level_statements)
+            .map(|n| (n.byte_range(), n.to_sexp()))
+            .collect()
+    };
+    assert_eq!(
+        shape(&pieces),
+        shape(std::slice::from_ref(&whole)),
+        "{}: pieces cut at {cuts:?} differ from the whole parse",
+        path.display()
+    );
+    if !analysis::may_have_findings(text) {
+        return Some(Vec::new());
+    }
+    let text: Arc<str> = Arc::from(text);
+    Some(Incremental::new().analyze_trees(
+        &text,
+        &pieces,
+        path,
+        &Settings::default(),
+        Some(resolver),
+    ))
+}
+
+/// Compares pieces with the whole module for one cut at each candidate line
+/// and for a cut at every candidate line at once; returns (clean parses
+/// compared, pieces refused).
+fn check_pieces(
+    text: &str,
+    path: &Path,
+    resolver: &FsResolver,
+    expected: &[Finding],
+) -> (usize, usize) {
+    let candidates = syntax::pieces::candidates(text);
+    let mut cut_sets: Vec<Vec<usize>> = candidates.iter().map(|&c| vec![c]).collect();
+    if candidates.len() > 1 {
+        cut_sets.push(candidates.clone());
+    }
+    let (mut compared, mut refused) = (0, 0);
+    for cuts in &cut_sets {
+        match by_pieces(text, cuts, path, resolver) {
+            Some(got) => {
+                compared += 1;
+                assert_eq!(
+                    got,
+                    expected,
+                    "{}: pieces cut at {cuts:?} {:?} vs whole {:?}",
+                    path.display(),
+                    describe(&got),
+                    describe(expected)
+                );
+            }
+            None => refused += 1,
+        }
+    }
+    (compared, refused)
+}
+
 fn describe(findings: &[Finding]) -> Vec<String> {
     findings
         .iter()
@@ -104,6 +179,24 @@ fn units_find_what_the_whole_module_finds() {
     // The check means something only if findings and splits both occur.
     assert!(with_findings > 150, "{with_findings} files with findings");
     assert!(multi_unit > 150, "{multi_unit} files split into units");
+}
+
+#[test]
+fn pieces_find_what_the_whole_module_finds() {
+    let resolver = FsResolver::default();
+    let (mut compared, mut refused, mut with_findings) = (0, 0, 0);
+    for (path, text) in &corpus() {
+        let expected = whole(text, path, &resolver);
+        let (c, r) = check_pieces(text, path, &resolver, &expected);
+        compared += c;
+        refused += r;
+        with_findings += usize::from(c > 0 && !expected.is_empty());
+    }
+    eprintln!(
+        "{compared} cut sets compared, {refused} refused, {with_findings} files with findings"
+    );
+    assert!(compared > 600, "{compared} cut sets compared");
+    assert!(with_findings > 150, "{with_findings} files with findings");
 }
 
 #[test]
@@ -154,7 +247,7 @@ fn units_find_what_the_whole_module_finds_on_a_corpus() {
     let resolver = FsResolver::default();
     let files = python_files(Path::new(&dir));
     let mut mismatched = Vec::new();
-    let mut findings = 0;
+    let (mut findings, mut cut_sets) = (0, 0);
     for path in &files {
         let Ok(text) = std::fs::read_to_string(path) else {
             continue;
@@ -164,6 +257,8 @@ fn units_find_what_the_whole_module_finds_on_a_corpus() {
         }
         let expected = whole(&text, path, &resolver);
         let got = by_units(&mut Incremental::new(), &text, path, &resolver);
+        let (c, _) = check_pieces(&text, path, &resolver, &expected);
+        cut_sets += c;
         findings += expected.len();
         if got != expected {
             mismatched.push(format!(
@@ -175,10 +270,11 @@ fn units_find_what_the_whole_module_finds_on_a_corpus() {
         }
     }
     eprintln!(
-        "{} files, {} findings, {} mismatched",
+        "{} files, {} findings, {} mismatched; {} clean cut sets compared",
         files.len(),
         findings,
-        mismatched.len()
+        mismatched.len(),
+        cut_sets
     );
     assert!(mismatched.is_empty(), "{}", mismatched.join("\n"));
 }

@@ -1216,3 +1216,106 @@ fn each_workspace_folder_gets_its_own_client_settings() {
     assert_eq!(in_a["diagnostics"][0]["code"], "JP003", "{in_a}");
     lsp.shutdown();
 }
+
+#[test]
+fn a_large_module_is_parsed_in_pieces_and_edits_follow() {
+    let enc = Enc::Utf16;
+    let dir = temp_dir("pieces");
+    let uri = file_uri(&dir.join("layers.py"));
+    // Four threads whatever the machine has: the first parse then cuts the
+    // module into four pieces.
+    let mut lsp = Lsp::spawn(&[("RAYON_NUM_THREADS", "4")]);
+    lsp.initialize(capabilities(enc, false, true), Value::Null);
+    // `f` (jitted with an AbstractMesh sharding) is used by every layer, so
+    // one unit of statements spans all the pieces.
+    let broken = [3, 600, 1199];
+    let mut text = HEADER.to_owned();
+    for i in 0..1200 {
+        let lower = if broken.contains(&i) {
+            ".lower()".to_owned()
+        } else {
+            ".lower(lowering_platforms=(\"tpu\",))".to_owned()
+        };
+        text.push_str(&format!(
+            "\ndef layer_{i}(x):\n    # layer {i}: 日本 😀, scaled and lowered for export\n    y = x * {i}\n    return f.trace(y){lower}\n"
+        ));
+    }
+    assert!(text.len() > 4 * 32 * 1024, "{} bytes", text.len());
+    let lines_of = |text: &str, diags: &[Value]| -> Vec<String> {
+        diags
+            .iter()
+            .map(|d| {
+                let start = offset(text, &d["range"]["start"], enc);
+                let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+                text[line_start..].lines().next().unwrap_or("").to_owned()
+            })
+            .collect()
+    };
+    let layer_line = |i: usize| format!("    return f.trace(y).lower()  # {i}");
+    // Mark the broken lines so that the expected lines differ per layer.
+    for i in broken {
+        let needle = format!("y = x * {i}\n    return f.trace(y).lower()");
+        let marked = format!("y = x * {i}\n{}", layer_line(i));
+        assert!(text.contains(&needle));
+        text = text.replacen(&needle, &marked, 1);
+    }
+    lsp.open(&uri, &text);
+    let first = lsp.published(&uri, |p| p["version"] == 1);
+    let diags = first["diagnostics"].as_array().cloned().unwrap();
+    assert_eq!(
+        lines_of(&text, &diags),
+        broken.map(layer_line).to_vec(),
+        "{first}"
+    );
+    assert!(
+        lsp.stderr().contains("version 1: parsed in 4 pieces"),
+        "{}",
+        lsp.stderr()
+    );
+    // Edit at once (the pieces may still be joining): fix layer 600.
+    let mut version = 1;
+    let mut edit = |lsp: &mut Lsp, text: &mut String, from: &str, to: &str| {
+        version += 1;
+        let start = text.find(from).unwrap();
+        let change = json!({"range": range(text, start, start + from.len(), enc), "text": to});
+        text.replace_range(start..start + from.len(), to);
+        lsp.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]}),
+        );
+        version
+    };
+    let v = edit(
+        &mut lsp,
+        &mut text,
+        &layer_line(600),
+        "    return f.trace(y).lower(lowering_platforms=(\"tpu\",))",
+    );
+    let second = lsp.published(&uri, |p| p["version"] == v);
+    let diags = second["diagnostics"].as_array().cloned().unwrap();
+    assert_eq!(
+        lines_of(&text, &diags),
+        vec![layer_line(3), layer_line(1199)]
+    );
+    // Break layer 100 (CJK on the line before it).
+    let v = edit(
+        &mut lsp,
+        &mut text,
+        "y = x * 100\n    return f.trace(y).lower(lowering_platforms=(\"tpu\",))",
+        "y = x * 100\n    return f.trace(y).lower()  # 100",
+    );
+    let third = lsp.published(&uri, |p| p["version"] == v);
+    let diags = third["diagnostics"].as_array().cloned().unwrap();
+    assert_eq!(
+        lines_of(&text, &diags),
+        vec![layer_line(3), layer_line(100), layer_line(1199)]
+    );
+    let log = lsp.stderr();
+    assert!(
+        log.contains("version 1: pieces joined into one tree"),
+        "{log}"
+    );
+    // Later versions reparse the joined tree: never the whole text again.
+    assert_eq!(log.matches("parsed in 4 pieces").count(), 1, "{log}");
+    lsp.shutdown();
+}

@@ -171,11 +171,10 @@ fn fixes(
     let Some(jax) = ctx.module.local_name_of("jax") else {
         return Vec::new();
     };
-    let root = ctx.module.tree.root_node();
-    let Some(pallas) = root.descendant_for_byte_range(req.span.start, req.span.end) else {
+    let Some(pallas) = ctx.module.node_for_span(req.span.clone()) else {
         return Vec::new();
     };
-    if pallas.byte_range() != req.span || pallas.kind() != "call" {
+    if pallas.kind() != "call" {
         return Vec::new();
     }
     // Only the direct form `pl.pallas_call(...)(args)`.

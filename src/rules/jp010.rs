@@ -82,10 +82,8 @@ impl Rule for Jp010 {
                 }
                 let mut fixes = Vec::new();
                 if ctx.is_local(req) {
-                    let root = ctx.module.tree.root_node();
-                    if let Some(call) = root.descendant_for_byte_range(req.span.start, req.span.end)
-                    {
-                        if call.byte_range() == req.span && call.kind() == "call" {
+                    if let Some(call) = ctx.module.node_for_span(req.span.clone()) {
+                        if call.kind() == "call" {
                             // Replace an existing `interpret=...` value, else add the keyword.
                             let existing =
                                 crate::semantic::Args::of(call, ctx.src()).keyword("interpret");

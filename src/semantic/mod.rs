@@ -146,7 +146,9 @@ pub struct CallSite<'t> {
 
 pub struct Module<'t> {
     pub src: &'t str,
-    pub tree: &'t Tree,
+    /// The module's root node; with a model built from pieces of the text
+    /// parsed apart (`syntax::pieces`), the first piece's root.
+    root: Node<'t>,
     pub scopes: Vec<Scope<'t>>,
     scope_of_node: HashMap<usize, ScopeId>,
     bindings: HashMap<(ScopeId, String), Vec<Binding<'t>>>,
@@ -174,15 +176,17 @@ pub struct Module<'t> {
 
 impl<'t> Module<'t> {
     pub fn new(src: &'t str, tree: &'t Tree) -> Self {
-        Self::build(src, tree, None)
+        Self::build(src, tree.root_node(), None)
     }
 
     /// The model of only some top-level statements of the module (children
     /// of the root, in document order): what the module would mean if the
     /// others were blank lines. Incremental analysis builds one per unit of
-    /// statements that can affect each other (`crate::incremental`).
-    pub fn new_in(src: &'t str, tree: &'t Tree, statements: Vec<Node<'t>>) -> Self {
-        Self::build(src, tree, Some(statements))
+    /// statements that can affect each other (`crate::incremental`). The
+    /// statements may come from several trees of pieces of the text
+    /// (`syntax::pieces`); `root` is one of those trees' roots.
+    pub fn new_in(src: &'t str, root: Node<'t>, statements: Vec<Node<'t>>) -> Self {
+        Self::build(src, root, Some(statements))
     }
 
     /// The top-level statements this model covers, in document order.
@@ -190,14 +194,29 @@ impl<'t> Module<'t> {
         if let Some(statements) = &self.statements {
             return statements.clone();
         }
-        crate::syntax::top_level_statements(self.tree)
+        crate::syntax::statements_under(self.root)
     }
 
-    fn build(src: &'t str, tree: &'t Tree, statements: Option<Vec<Node<'t>>>) -> Self {
-        let root = tree.root_node();
+    /// The node spanning exactly `span`, if any. Searched from the top-level
+    /// statement holding it: the statements may belong to different trees.
+    pub fn node_for_span(&self, span: std::ops::Range<usize>) -> Option<Node<'t>> {
+        let holder = match &self.statements {
+            Some(statements) => {
+                let after = statements.partition_point(|s| s.start_byte() <= span.start);
+                let statement = statements[..after].last()?;
+                (span.end <= statement.end_byte()).then_some(*statement)?
+            }
+            None => self.root,
+        };
+        holder
+            .descendant_for_byte_range(span.start, span.end)
+            .filter(|node| node.byte_range() == span)
+    }
+
+    fn build(src: &'t str, root: Node<'t>, statements: Option<Vec<Node<'t>>>) -> Self {
         let mut module = Module {
             src,
-            tree,
+            root,
             scopes: vec![Scope {
                 kind: ScopeKind::Module,
                 node: root,

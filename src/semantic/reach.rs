@@ -550,7 +550,7 @@ impl<'t> Module<'t> {
             .into_iter()
             .map(|n| (n, none.clone(), false))
             .collect();
-        let mut cursor = self.tree.walk();
+        let mut cursor = self.root.walk();
         while let Some((node, guards, operand)) = stack.pop() {
             let kind = node.kind();
             let record = kind == "call" || operand;

@@ -2,11 +2,15 @@
 //! path that keeps them in step (text splice + `Tree::edit`; the reparse with
 //! the edited old tree happens later, off the async threads).
 
-use crate::syntax::{self, Encoding, LineCol, LineIndex, Tree};
+use crate::syntax::{self, Encoding, LineCol, LineIndex, TextEdit, Tree};
+use std::collections::VecDeque;
 use tower_lsp::lsp_types::Position;
 
 /// Files larger than this are not parsed or analyzed.
 pub const MAX_ANALYZED_BYTES: usize = 5 * 1024 * 1024;
+/// Changes kept for trees parsed from earlier revisions (`Document::adopt`).
+/// Analyses adopt their trees as they finish, so the log stays short.
+const MAX_LOGGED_EDITS: usize = 256;
 
 #[derive(Clone)]
 pub struct Document {
@@ -18,6 +22,16 @@ pub struct Document {
     /// `tree` does not match `text` yet: reparse before use.
     pub dirty: bool,
     pub version: i32,
+    /// Bumped by every change to `text`.
+    pub rev: u64,
+    /// The revision `tree` was parsed from.
+    tree_rev: u64,
+    /// The changes after `tree_rev`, each with the revision it made, so that
+    /// a tree parsed from a later revision can be adopted and caught up.
+    edit_log: VecDeque<(u64, TextEdit)>,
+    /// Trees parsed from revisions before this cannot catch up (the text was
+    /// replaced whole then, or the log dropped a change).
+    log_floor: u64,
 }
 
 /// What was wrong with a change (it was still applied, clamped).
@@ -33,7 +47,31 @@ impl Document {
             tree: None,
             dirty: true,
             version,
+            rev: 0,
+            tree_rev: 0,
+            edit_log: VecDeque::new(),
+            log_floor: 0,
         }
+    }
+
+    /// Takes `tree`, parsed from revision `rev` of the text, replaying the
+    /// changes made since, unless the document's own tree is as recent.
+    /// Returns whether it was taken.
+    pub fn adopt(&mut self, mut tree: Tree, rev: u64) -> bool {
+        if rev < self.log_floor || rev > self.rev {
+            return false;
+        }
+        if self.tree.is_some() && rev <= self.tree_rev {
+            return false;
+        }
+        for (_, edit) in self.edit_log.iter().filter(|(r, _)| *r > rev) {
+            edit.apply(&mut tree);
+        }
+        self.edit_log.retain(|(r, _)| *r > rev);
+        self.tree = Some(tree);
+        self.tree_rev = rev;
+        self.dirty = rev != self.rev;
+        true
     }
 
     pub fn too_large(&self) -> bool {
@@ -59,6 +97,9 @@ impl Document {
         // A fresh parse: an edit covering everything saves nothing.
         self.tree = None;
         self.dirty = true;
+        self.rev += 1;
+        self.edit_log.clear();
+        self.log_floor = self.rev;
     }
 
     /// Applies one ranged change. Positions outside the text are clamped
@@ -95,16 +136,23 @@ impl Document {
         self.index = LineIndex::new(&self.text);
         let new_end_byte = start + new_text.len();
         let new_end_position = self.point(new_end_byte);
+        let edit = TextEdit::new(
+            start,
+            end,
+            new_end_byte,
+            [start_position, old_end_position, new_end_position],
+        );
         if let Some(tree) = &mut self.tree {
-            syntax::edit_tree(
-                tree,
-                start,
-                end,
-                new_end_byte,
-                [start_position, old_end_position, new_end_position],
-            );
+            edit.apply(tree);
         }
         self.dirty = true;
+        self.rev += 1;
+        self.edit_log.push_back((self.rev, edit));
+        if self.edit_log.len() > MAX_LOGGED_EDITS {
+            if let Some((dropped, _)) = self.edit_log.pop_front() {
+                self.log_floor = dropped;
+            }
+        }
     }
 
     /// (line, utf-8 column) of a byte offset in the current text.
@@ -117,6 +165,8 @@ impl Document {
         if self.dirty || self.tree.is_none() {
             self.tree = reparse(&self.text, self.tree.as_ref(), true);
             self.dirty = false;
+            self.tree_rev = self.rev;
+            self.edit_log.clear();
         }
     }
 }
@@ -246,6 +296,74 @@ s = \"# 日本 😀\"; lowered = f.trace(jax.ShapeDtypeStruct((64, 32), jnp.floa
             prop_assert_eq!(incremental.root_node().to_sexp(), fresh.root_node().to_sexp());
             prop_assert_eq!(findings_key(&doc.text, incremental), findings_key(&expected, &fresh));
         }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
+        /// A tree parsed from an earlier text (a first analysis that was
+        /// still joining its pieces while the user typed) is adopted and
+        /// brought up to date with the changes made since.
+        #[test]
+        fn adopted_trees_catch_up_with_later_edits(
+            edits in proptest::collection::vec((0.0f64..1.0, 0.0f64..1.0, proptest::collection::vec(0..PIECES.len(), 0..4)), 1..16),
+            parsed_at in 0usize..16,
+        ) {
+            let enc = Encoding::Utf16;
+            let mut doc = Document::new(BASE.to_owned(), 0);
+            let mut expected = BASE.to_owned();
+            let mut snapshot = (expected.clone(), doc.rev);
+            for (i, (a, b, pieces)) in edits.iter().enumerate() {
+                if i == parsed_at {
+                    snapshot = (expected.clone(), doc.rev);
+                }
+                let x = boundary(&expected, *a);
+                let y = boundary(&expected, *b);
+                let (start, end) = (x.min(y), x.max(y));
+                let insert: String = pieces.iter().map(|&i| PIECES[i]).collect();
+                doc.apply_change(pos_of(&expected, start, enc), pos_of(&expected, end, enc), &insert, enc);
+                expected.replace_range(start..end, &insert);
+            }
+            let (old_text, old_rev) = snapshot;
+            let tree = syntax::parse(&old_text, None).unwrap();
+            prop_assert!(doc.adopt(tree, old_rev));
+            prop_assert_eq!(doc.dirty, old_rev != doc.rev);
+            doc.reparse();
+            let fresh = syntax::parse(&expected, None).unwrap();
+            prop_assert_eq!(doc.tree.as_ref().unwrap().root_node().to_sexp(), fresh.root_node().to_sexp());
+        }
+    }
+
+    #[test]
+    fn trees_older_than_the_documents_own_or_a_replacement_are_refused() {
+        let enc = Encoding::Utf8;
+        let mut doc = Document::new("x = 1\n".to_owned(), 0);
+        let first = syntax::parse(&doc.text, None).unwrap();
+        let at = Position {
+            line: 1,
+            character: 0,
+        };
+        doc.apply_change(at, at, "y = 2\n", enc);
+        assert!(
+            !doc.adopt(first.clone(), 5),
+            "a revision the text never had"
+        );
+        doc.reparse();
+        assert!(
+            !doc.adopt(first.clone(), 0),
+            "older than the document's tree"
+        );
+        doc.apply_change(at, at, "z = 3\n", enc);
+        let second = syntax::parse("x = 1\ny = 2\n", None).unwrap();
+        assert!(!doc.adopt(second, 1), "as old as the document's tree");
+        doc.replace_all("w = 4\n");
+        let before_replacement = syntax::parse("x = 1\nz = 3\ny = 2\n", None).unwrap();
+        assert!(
+            !doc.adopt(before_replacement, 2),
+            "from before a full replacement"
+        );
+        let current = syntax::parse(&doc.text, None).unwrap();
+        assert!(doc.adopt(current, doc.rev));
+        assert!(!doc.dirty);
     }
 
     #[test]

@@ -30,6 +30,7 @@ use crate::incremental::Incremental;
 use crate::resolver::{Disk, FsResolver, SourceProvider};
 use crate::semantic::summary::{candidate_files, ModuleSummary};
 use crate::semantic::Resolver;
+use crate::syntax::pieces::{self, FirstParse};
 use crate::syntax::Tree;
 use crate::syntax::{Encoding, LineIndex};
 use dashmap::DashMap;
@@ -123,9 +124,6 @@ struct DocEntry {
     doc: Document,
     path: PathBuf,
     gen: u64,
-    /// Bumped by every applied text change (to know whether a parsed tree
-    /// still belongs to the text).
-    text_rev: u64,
     analysis: Option<Arc<Analysis>>,
     /// The analysis of generation `.0` under way: a request that needs the
     /// same generation (a pull, hover or code action during the debounce)
@@ -136,6 +134,14 @@ struct DocEntry {
     /// it imports, the configuration): what `reuse` holds is then stale.
     env_gen: u64,
     reuse: Arc<Mutex<Reuse>>,
+    /// Held by the analysis of this document under way, until the tree it
+    /// parsed is the document's: an analysis that starts meanwhile waits for
+    /// that tree instead of parsing the whole text again (a first analysis
+    /// joins its pieces after publishing, see `analyze_now`).
+    parse_gate: Arc<tokio::sync::Mutex<()>>,
+    /// Dropped with the entry when the document is closed: background work
+    /// for it holds a `Weak` and stops when that dies.
+    open: Arc<()>,
 }
 
 /// What the analyses of one document keep for the next version.
@@ -154,7 +160,8 @@ struct Snapshot {
     path: PathBuf,
     version: i32,
     gen: u64,
-    text_rev: u64,
+    /// The document's text revision (`Document::rev`).
+    rev: u64,
     text: Arc<str>,
     index: Arc<LineIndex>,
     tree: Option<Tree>,
@@ -310,7 +317,7 @@ impl State {
             path: entry.path.clone(),
             version: entry.doc.version,
             gen: entry.gen,
-            text_rev: entry.text_rev,
+            rev: entry.doc.rev,
             text: Arc::from(entry.doc.text.as_str()),
             index: Arc::new(entry.doc.index.clone()),
             tree: entry.doc.tree.clone(),
@@ -322,7 +329,10 @@ impl State {
     }
 
     /// Analyzes a snapshot (on a blocking thread). Never panics.
-    fn run_analysis(&self, snap: &Snapshot) -> (Analysis, Option<Tree>) {
+    /// Returns the analysis and what was parsed: an incremental reparse, or
+    /// for a text with no tree yet, one tree or clean pieces parsed in
+    /// parallel (`syntax::pieces`).
+    fn run_analysis(&self, snap: &Snapshot) -> (Analysis, Option<FirstParse>) {
         let started = Instant::now();
         let mut deps = HashSet::new();
         let mut parsed = None;
@@ -334,7 +344,20 @@ impl State {
                         panic!("test panic ({marker})");
                     }
                 }
-                let tree = document::reparse(&snap.text, snap.tree.as_ref(), snap.dirty)?;
+                let parsed = match &snap.tree {
+                    Some(old) => {
+                        FirstParse::Whole(document::reparse(&snap.text, Some(old), snap.dirty)?)
+                    }
+                    None => pieces::parse_first(&snap.text, rayon::current_num_threads())?,
+                };
+                if let FirstParse::Pieces(pieces) = &parsed {
+                    self.log.debug(format_args!(
+                        "{} version {}: parsed in {} pieces",
+                        snap.path.display(),
+                        snap.version,
+                        pieces.len()
+                    ));
+                }
                 // Settings first: a broken config is reported even for files
                 // the prefilter skips.
                 let settings = self.settings.for_file(&snap.path, &|message| {
@@ -358,9 +381,9 @@ impl State {
                         reuse.deps.clear();
                         reuse.env_gen = snap.env_gen;
                     }
-                    found = reuse.units.analyze(
+                    found = reuse.units.analyze_trees(
                         &snap.text,
-                        &tree,
+                        parsed.trees(),
                         &snap.path,
                         &settings,
                         Some(&recording),
@@ -385,7 +408,7 @@ impl State {
                     );
                     deps = reuse.deps.clone();
                 }
-                Some((tree, found, deps))
+                Some((parsed, found, deps))
             }));
             match outcome {
                 Ok(Some((tree, found, d))) => {
@@ -469,41 +492,103 @@ impl State {
 
     /// Runs one analysis of the current snapshot and stores it if current.
     async fn analyze_now(self: &Arc<Self>, uri: &Url) -> Option<Arc<Analysis>> {
+        let (gate, open) = {
+            let entry = self.docs.get(uri)?;
+            (entry.parse_gate.clone(), Arc::downgrade(&entry.open))
+        };
+        let held = gate.lock_owned().await;
         let snap = self.snapshot(uri)?;
         let state = self.clone();
-        let joined = tokio::task::spawn_blocking(move || {
-            let (analysis, tree) = state.run_analysis(&snap);
-            (snap, analysis, tree)
-        })
-        .await;
-        let (snap, analysis, tree) = match joined {
-            Ok(r) => r,
-            Err(e) => {
-                self.log
-                    .error(format_args!("analysis task failed for {uri}: {e}"));
-                return None;
-            }
-        };
-        let analysis = Arc::new(analysis);
-        if let Some(mut entry) = self.docs.get_mut(uri) {
-            if entry.text_rev == snap.text_rev && entry.doc.dirty {
-                if let Some(tree) = tree {
-                    entry.doc.tree = Some(tree);
-                    entry.doc.dirty = false;
+        let key = uri.clone();
+        let (send, receive) = tokio::sync::oneshot::channel();
+        let task = tokio::task::spawn_blocking(move || {
+            let (analysis, parsed) = state.run_analysis(&snap);
+            let analysis = Arc::new(analysis);
+            let pieces = match parsed {
+                Some(FirstParse::Whole(tree)) => {
+                    state.store(&key, &analysis, Some((tree, snap.rev)));
+                    None
+                }
+                Some(FirstParse::Pieces(pieces)) => {
+                    state.store(&key, &analysis, None);
+                    Some(pieces)
+                }
+                None => {
+                    state.store(&key, &analysis, None);
+                    None
+                }
+            };
+            // The diagnostics go out now; joining the pieces into the
+            // document's tree (for later edits) happens after, still holding
+            // the gate.
+            let _ = send.send(analysis);
+            if let Some(pieces) = pieces {
+                let closed = || open.strong_count() == 0;
+                if !closed() {
+                    let joined = catch_unwind(AssertUnwindSafe(|| {
+                        pieces::join(&snap.text, &pieces, &closed)
+                    }));
+                    match joined {
+                        Ok(Some(tree)) => {
+                            let adopted = state
+                                .docs
+                                .get_mut(&key)
+                                .is_some_and(|mut entry| entry.doc.adopt(tree, snap.rev));
+                            state.log.debug(format_args!(
+                                "{} version {}: pieces joined into one tree{}",
+                                snap.path.display(),
+                                snap.version,
+                                if adopted {
+                                    ""
+                                } else {
+                                    " (not needed any more)"
+                                }
+                            ));
+                        }
+                        Ok(None) => {}
+                        Err(payload) => state.log.error(format_args!(
+                            "joining the parsed pieces of {} panicked: {}",
+                            snap.path.display(),
+                            panic_text(payload.as_ref())
+                        )),
+                    }
                 }
             }
-            if entry.gen == analysis.gen {
-                entry.analysis = Some(analysis.clone());
-            }
-            if entry
-                .in_flight
-                .as_ref()
-                .is_some_and(|(g, _)| *g <= analysis.gen)
-            {
-                entry.in_flight = None;
+            drop(held);
+        });
+        match receive.await {
+            Ok(analysis) => Some(analysis),
+            Err(_) => {
+                let why = match task.await {
+                    Err(e) => e.to_string(),
+                    Ok(()) => "no result".to_owned(),
+                };
+                self.log
+                    .error(format_args!("analysis task failed for {uri}: {why}"));
+                None
             }
         }
-        Some(analysis)
+    }
+
+    /// Keeps `analysis` if it is of the document's current generation, and
+    /// the tree it parsed (with the text revision it was parsed from).
+    fn store(&self, uri: &Url, analysis: &Arc<Analysis>, tree: Option<(Tree, u64)>) {
+        let Some(mut entry) = self.docs.get_mut(uri) else {
+            return;
+        };
+        if let Some((tree, rev)) = tree {
+            entry.doc.adopt(tree, rev);
+        }
+        if entry.gen == analysis.gen {
+            entry.analysis = Some(analysis.clone());
+        }
+        if entry
+            .in_flight
+            .as_ref()
+            .is_some_and(|(g, _)| *g <= analysis.gen)
+        {
+            entry.in_flight = None;
+        }
     }
 
     /// An analysis of the document's current generation (retrying a few
@@ -840,12 +925,13 @@ impl LanguageServer for Backend {
                 doc,
                 path: path.clone(),
                 gen,
-                text_rev: 0,
                 analysis: None,
                 in_flight: None,
                 large_reported: too_large,
                 env_gen: 0,
                 reuse: Arc::default(),
+                parse_gate: Arc::default(),
+                open: Arc::default(),
             },
         );
         state.paths.insert(path.clone(), item.uri.clone());
@@ -902,7 +988,6 @@ impl LanguageServer for Backend {
                 }
             }
             entry.doc.version = version;
-            entry.text_rev += 1;
             entry.gen = state.new_gen();
             let newly_large = entry.doc.too_large() && !entry.large_reported;
             if newly_large {

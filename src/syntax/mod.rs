@@ -2,6 +2,7 @@
 //! the line index. Only this module and `semantic/` know tree-sitter types.
 
 mod line_index;
+pub mod pieces;
 pub mod queries;
 
 pub use line_index::{Encoding, LineCol, LineIndex};
@@ -43,7 +44,12 @@ impl<'t> Field<'t> for Node<'t> {
 /// The top-level statements of a tree (comments are not statements). One
 /// cursor pass: a module's root may have thousands of children.
 pub fn top_level_statements(tree: &Tree) -> Vec<Node<'_>> {
-    let mut cursor = tree.walk();
+    statements_under(tree.root_node())
+}
+
+/// The top-level statements under a module's root node.
+pub fn statements_under(root: Node<'_>) -> Vec<Node<'_>> {
+    let mut cursor = root.walk();
     let mut out = Vec::new();
     if cursor.goto_first_child() {
         loop {
@@ -65,6 +71,32 @@ pub fn top_level_statements(tree: &Tree) -> Vec<Node<'_>> {
 /// Returns `None` only if tree-sitter gives up (it does not on any input we have
 /// seen; callers treat it as "no findings").
 pub fn parse(text: &str, old: Option<&Tree>) -> Option<Tree> {
+    with_parser(|parser| parser.parse(text, old))
+}
+
+/// `parse`, given up (`None`) as soon as `cancelled()` says so; it is asked
+/// every hundred parser steps or so.
+pub fn parse_unless(text: &str, old: Option<&Tree>, cancelled: &dyn Fn() -> bool) -> Option<Tree> {
+    with_parser(|parser| {
+        let bytes = text.as_bytes();
+        let mut progress = |_: &tree_sitter::ParseState| cancelled();
+        let options = tree_sitter::ParseOptions::new().progress_callback(&mut progress);
+        let tree = parser.parse_with_options(
+            &mut |i, _| bytes.get(i..).unwrap_or_default(),
+            old,
+            Some(options),
+        );
+        if tree.is_none() {
+            // A cancelled parse would otherwise resume on this thread's next
+            // call, whatever its text.
+            parser.reset();
+        }
+        tree
+    })
+}
+
+/// Runs `f` with this thread's parser.
+fn with_parser(f: impl FnOnce(&mut Parser) -> Option<Tree>) -> Option<Tree> {
     PARSER.with(|cell| {
         let mut slot = cell.borrow_mut();
         if slot.is_none() {
@@ -74,32 +106,39 @@ pub fn parse(text: &str, old: Option<&Tree>) -> Option<Tree> {
                 .ok()?;
             *slot = Some(parser);
         }
-        slot.as_mut()?.parse(text, old)
+        f(slot.as_mut()?)
     })
 }
 
-/// Records in `tree` that bytes `start..old_end` were replaced by text now
-/// ending at `new_end`, so the next `parse(text, Some(tree))` reuses the rest.
-/// Positions are (line, utf-8 column), as `LineIndex` gives them.
-pub fn edit_tree(
-    tree: &mut Tree,
-    start: usize,
-    old_end: usize,
-    new_end: usize,
-    positions: [LineCol; 3],
-) {
-    let point = |lc: LineCol| Point {
-        row: lc.line as usize,
-        column: lc.col as usize,
-    };
-    tree.edit(&InputEdit {
-        start_byte: start,
-        old_end_byte: old_end,
-        new_end_byte: new_end,
-        start_position: point(positions[0]),
-        old_end_position: point(positions[1]),
-        new_end_position: point(positions[2]),
-    });
+/// A change to a text, in the form `Tree::edit` takes: bytes `start..old_end`
+/// replaced by text now ending at `new_end`. Kept by documents so that a tree
+/// parsed from an earlier text can be brought up to date.
+#[derive(Clone, Copy, Debug)]
+pub struct TextEdit(InputEdit);
+
+impl TextEdit {
+    /// Positions are (line, utf-8 column) of start, old end and new end, as
+    /// `LineIndex` gives them.
+    pub fn new(start: usize, old_end: usize, new_end: usize, positions: [LineCol; 3]) -> Self {
+        let point = |lc: LineCol| Point {
+            row: lc.line as usize,
+            column: lc.col as usize,
+        };
+        TextEdit(InputEdit {
+            start_byte: start,
+            old_end_byte: old_end,
+            new_end_byte: new_end,
+            start_position: point(positions[0]),
+            old_end_position: point(positions[1]),
+            new_end_position: point(positions[2]),
+        })
+    }
+
+    /// Records the change in `tree`, so the next `parse(text, Some(tree))`
+    /// reuses the rest.
+    pub fn apply(&self, tree: &mut Tree) {
+        tree.edit(&self.0);
+    }
 }
 
 /// Is `offset` inside a comment or a string literal?
