@@ -161,6 +161,8 @@ pub struct Module<'t> {
     scope_facts: Vec<std::cell::OnceCell<reach::ScopeFacts>>,
     /// Guards of calls, arguments and returned values, built on first use.
     guards: Vec<std::cell::OnceCell<HashMap<usize, Vec<reach::Guard>>>>,
+    /// Whether the model's text can hold a guard at all (`may_have_guards`).
+    guard_text: std::cell::OnceCell<bool>,
     /// While collecting: the scopes open at the current position, innermost
     /// last, and the last start offset seen (matches come in document order).
     open: Vec<ScopeId>,
@@ -234,6 +236,7 @@ impl<'t> Module<'t> {
             with_items: Vec::new(),
             scope_facts: Vec::new(),
             guards: Vec::new(),
+            guard_text: std::cell::OnceCell::new(),
             open: Vec::new(),
             last_start: 0,
             call_scope: HashMap::new(),

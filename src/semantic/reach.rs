@@ -527,11 +527,29 @@ impl<'t> Module<'t> {
     /// The guards between `node` and the top of its scope. Answered for calls,
     /// call arguments and returned values (what the call graph is built from).
     pub fn guards_of(&self, node: Node<'t>, scope: ScopeId) -> Vec<Guard> {
+        if !self.may_have_guards() {
+            return Vec::new();
+        }
         self.guards[scope]
             .get_or_init(|| self.build_guards(scope))
             .get(&node.id())
             .cloned()
             .unwrap_or_default()
+    }
+
+    /// Whether any code of the model can hold a guard: the name
+    /// `platform_dependent` (an alias of it is bound by text naming it, and
+    /// canonical names keep the last name) or a host-platform test. Most
+    /// modules have neither, and the walk of `build_guards` is then skipped.
+    fn may_have_guards(&self) -> bool {
+        *self.guard_text.get_or_init(|| {
+            let holds =
+                |text: &str| text.contains("platform_dependent") || is_host_platform_test(text);
+            match &self.statements {
+                Some(statements) => statements.iter().any(|s| holds(text(*s, self.src))),
+                None => holds(self.src),
+            }
+        })
     }
 
     /// One walk over a scope's code, top-down, carrying the guards in force:
