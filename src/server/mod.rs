@@ -39,7 +39,7 @@ use std::collections::HashSet;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::{Duration, Instant};
 use tower_lsp::jsonrpc::Result as RpcResult;
 use tower_lsp::lsp_types::*;
@@ -504,55 +504,17 @@ impl State {
         let task = tokio::task::spawn_blocking(move || {
             let (analysis, parsed) = state.run_analysis(&snap);
             let analysis = Arc::new(analysis);
-            let pieces = match parsed {
-                Some(FirstParse::Whole(tree)) => {
-                    state.store(&key, &analysis, Some((tree, snap.rev)));
-                    None
-                }
-                Some(FirstParse::Pieces(pieces)) => {
-                    state.store(&key, &analysis, None);
-                    Some(pieces)
-                }
-                None => {
-                    state.store(&key, &analysis, None);
-                    None
-                }
+            let (tree, pieces) = match parsed {
+                Some(FirstParse::Whole(tree)) => (Some((tree, snap.rev)), None),
+                Some(FirstParse::Pieces(pieces)) => (None, Some(pieces)),
+                None => (None, None),
             };
-            // The diagnostics go out now; joining the pieces into the
-            // document's tree (for later edits) happens after, still holding
-            // the gate.
+            state.store(&key, &analysis, tree);
+            // The diagnostics go out now; the document's tree (for later
+            // edits) is joined from the pieces after, still holding the gate.
             let _ = send.send(analysis);
             if let Some(pieces) = pieces {
-                let closed = || open.strong_count() == 0;
-                if !closed() {
-                    let joined = catch_unwind(AssertUnwindSafe(|| {
-                        pieces::join(&snap.text, &pieces, &closed)
-                    }));
-                    match joined {
-                        Ok(Some(tree)) => {
-                            let adopted = state
-                                .docs
-                                .get_mut(&key)
-                                .is_some_and(|mut entry| entry.doc.adopt(tree, snap.rev));
-                            state.log.debug(format_args!(
-                                "{} version {}: pieces joined into one tree{}",
-                                snap.path.display(),
-                                snap.version,
-                                if adopted {
-                                    ""
-                                } else {
-                                    " (not needed any more)"
-                                }
-                            ));
-                        }
-                        Ok(None) => {}
-                        Err(payload) => state.log.error(format_args!(
-                            "joining the parsed pieces of {} panicked: {}",
-                            snap.path.display(),
-                            panic_text(payload.as_ref())
-                        )),
-                    }
-                }
+                state.join_pieces(&key, &snap, &pieces, &open);
             }
             drop(held);
         });
@@ -567,6 +529,41 @@ impl State {
                     .error(format_args!("analysis task failed for {uri}: {why}"));
                 None
             }
+        }
+    }
+
+    /// Joins the pieces a first analysis parsed into the document's tree,
+    /// unless the document is closed first (`open` dies with its entry).
+    fn join_pieces(&self, uri: &Url, snap: &Snapshot, pieces: &[Tree], open: &Weak<()>) {
+        let closed = || open.strong_count() == 0;
+        if closed() {
+            return;
+        }
+        match catch_unwind(AssertUnwindSafe(|| {
+            pieces::join(&snap.text, pieces, &closed)
+        })) {
+            Ok(Some(tree)) => {
+                let adopted = self
+                    .docs
+                    .get_mut(uri)
+                    .is_some_and(|mut entry| entry.doc.adopt(tree, snap.rev));
+                self.log.debug(format_args!(
+                    "{} version {}: pieces joined into one tree{}",
+                    snap.path.display(),
+                    snap.version,
+                    if adopted {
+                        ""
+                    } else {
+                        " (not needed any more)"
+                    }
+                ));
+            }
+            Ok(None) => {}
+            Err(payload) => self.log.error(format_args!(
+                "joining the parsed pieces of {} panicked: {}",
+                snap.path.display(),
+                panic_text(payload.as_ref())
+            )),
         }
     }
 
