@@ -324,6 +324,10 @@ fn edit_strategy() -> impl Strategy<Value = Edit> {
             "tpu",
             "import jax\n",
             "def f():\n    pass\n",
+            "\nclass C:\n",
+            "\n@d\n",
+            "\\\n",
+            "\"\"\"",
         ]),
     )
         .prop_map(|(at, len, insert)| Edit { at, len, insert })
@@ -355,6 +359,29 @@ proptest! {
             let got = by_units(&mut state, &text, path, &resolver);
             let expected = whole(&text, path, &resolver);
             prop_assert_eq!(got, expected, "after {:?} in {}:\n{}", edit, path.display(), text);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Texts mid-edit (often with syntax errors) cut at each candidate line
+    /// and at all of them: when every piece parses clean, the statements and
+    /// findings are the whole parse's.
+    #[test]
+    fn pieces_of_edited_texts_match_the_whole(
+        file in 0usize..10_000,
+        edits in prop::collection::vec(edit_strategy(), 1..12),
+    ) {
+        let resolver = FsResolver::default();
+        let files = corpus();
+        let (path, text) = &files[file % files.len()];
+        let mut text = text.clone();
+        for edit in &edits {
+            text = apply(&text, edit);
+            let expected = whole(&text, path, &resolver);
+            check_pieces(&text, path, &resolver, &expected);
         }
     }
 }

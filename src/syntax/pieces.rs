@@ -240,6 +240,34 @@ mod tests {
     }
 
     #[test]
+    fn a_cancelled_join_gives_up_and_leaves_the_parser_usable() {
+        let block = "def f(x):\n    return x + 1\n\n";
+        let large = block.repeat(MIN_SPLIT_BYTES / block.len() * 3);
+        let cuts = cut_points(&large, 2);
+        let pieces = parse_pieces(&large, &cuts).unwrap();
+        let asked = std::cell::Cell::new(0);
+        let cancelled = || {
+            asked.set(asked.get() + 1);
+            true
+        };
+        assert!(join(&large, &pieces, &cancelled).is_none());
+        assert_eq!(asked.get(), 1, "asked once, then given up");
+        // The next parse on this thread starts afresh (a cancelled one would
+        // otherwise resume).
+        let small = "x = 1\n";
+        let tree = parse(small, None).unwrap();
+        assert_eq!(
+            tree.root_node().to_sexp(),
+            "(module (expression_statement (assignment left: (identifier) right: (integer))))"
+        );
+        let joined = join(&large, &pieces, &|| false).unwrap();
+        assert_eq!(
+            joined.root_node().to_sexp(),
+            parse(&large, None).unwrap().root_node().to_sexp()
+        );
+    }
+
+    #[test]
     fn large_texts_parse_in_pieces_small_ones_whole() {
         let block = "def f(x):\n    return x + 1\n\n";
         let large = block.repeat(MIN_SPLIT_BYTES / block.len() * 3);
