@@ -22,8 +22,7 @@ use crate::syntax::queries::{fact_query, Capture};
 use crate::syntax::Field;
 use crate::syntax::{text, unparenthesize};
 use std::collections::HashMap;
-use streaming_iterator::StreamingIterator;
-use tree_sitter::{Node, QueryCursor, Tree};
+use tree_sitter::{Node, Tree};
 
 pub type ScopeId = usize;
 pub const MODULE_SCOPE: ScopeId = 0;
@@ -256,91 +255,87 @@ impl<'t> Module<'t> {
     }
 
     fn collect(&mut self, root: Node<'t>) {
-        let mut cursor = QueryCursor::new();
         // Each statement as the query's root: a byte range on the module's
         // root would step through every top-level statement before it.
         let statements = self.statements.take();
         match &statements {
             Some(statements) => {
                 for &statement in statements {
-                    self.collect_in(&mut cursor, statement);
+                    self.collect_in(statement);
                 }
             }
-            None => self.collect_in(&mut cursor, root),
+            None => self.collect_in(root),
         }
         self.statements = statements;
     }
 
-    fn collect_in(&mut self, cursor: &mut QueryCursor, root: Node<'t>) {
-        let fq = fact_query();
-        let src = self.src;
-        let mut matches = cursor.matches(&fq.query, root, src.as_bytes());
-        // Matches arrive in document order of their first node, so a scope is
+    fn collect_in(&mut self, root: Node<'t>) {
+        // Matches come in pre-order of the nodes they match at, so a scope is
         // always registered before anything inside it.
-        while let Some(m) = matches.next() {
-            let get = |want: Capture| {
-                m.captures
-                    .iter()
-                    .find(|c| fq.captures[c.index as usize] == want)
-                    .map(|c| c.node)
-            };
-            if let Some(module) = get(Capture::ImportModule) {
-                let path = text(module, src).to_owned();
-                let scope = self.scope_while_collecting(module);
-                match get(Capture::ImportAlias) {
-                    Some(alias) => self.bind(scope, text(alias, src), Binding::Import(path)),
-                    None => {
-                        // `import a.b.c` binds `a` to the package `a`.
-                        let first = path.split('.').next().unwrap_or("").to_owned();
-                        self.bind(scope, &first, Binding::Import(first.clone()));
-                    }
+        fact_query()
+            .matcher
+            .for_each_match(root, |m| self.record(m));
+    }
+
+    /// Records the facts of one match of the fact queries.
+    fn record(&mut self, m: &crate::syntax::matcher::Match<'t>) {
+        let src = self.src;
+        let get = |want: Capture| m.iter().find(|(c, _)| *c == want).map(|(_, n)| *n);
+        if let Some(module) = get(Capture::ImportModule) {
+            let path = text(module, src).to_owned();
+            let scope = self.scope_while_collecting(module);
+            match get(Capture::ImportAlias) {
+                Some(alias) => self.bind(scope, text(alias, src), Binding::Import(path)),
+                None => {
+                    // `import a.b.c` binds `a` to the package `a`.
+                    let first = path.split('.').next().unwrap_or("").to_owned();
+                    self.bind(scope, &first, Binding::Import(first.clone()));
                 }
-            } else if let (Some(from), Some(name)) =
-                (get(Capture::FromModule), get(Capture::FromName))
-            {
-                let scope = self.scope_while_collecting(from);
-                let module = text(from, src);
-                let name_text = text(name, src);
-                let path = if module.ends_with('.') {
-                    format!("{module}{name_text}")
-                } else {
-                    format!("{module}.{name_text}")
-                };
-                let local = get(Capture::FromAlias)
-                    .map(|a| text(a, src))
-                    .unwrap_or(name_text);
-                self.bind(scope, local, Binding::Import(path));
-            } else if let Some(node) = get(Capture::Function) {
-                self.add_scope(node, ScopeKind::Function);
-            } else if let Some(node) = get(Capture::Class) {
-                self.add_scope(node, ScopeKind::Class);
-            } else if let Some(node) = get(Capture::Lambda) {
-                self.add_scope(node, ScopeKind::Lambda);
-            } else if let (Some(target), Some(value)) =
-                (get(Capture::BindingTarget), get(Capture::BindingValue))
-            {
-                let scope = self.scope_while_collecting(target);
-                self.bind_target(scope, target, Some(value));
-            } else if let Some(target) = get(Capture::LoopTarget) {
-                let scope = self.scope_while_collecting(target);
-                self.bind_target(scope, target, None);
-            } else if let Some(item) = get(Capture::WithItem) {
-                let scope = self.scope_while_collecting(item);
-                let value = if item.kind() == "as_pattern" {
-                    item.named_child(0).unwrap_or(item)
-                } else {
-                    item
-                };
-                self.with_items.push((value, scope));
-            } else if let Some(call) = get(Capture::Call) {
-                let scope = self.scope_while_collecting(call);
-                self.scopes[scope].calls.push(self.calls.len());
-                self.call_scope.insert(call.id(), scope);
-                self.calls.push(CallSite { node: call, scope });
-            } else if let Some(value) = get(Capture::Returned) {
-                let scope = self.scope_while_collecting(value);
-                self.scopes[scope].returned.push(value);
             }
+        } else if let (Some(from), Some(name)) = (get(Capture::FromModule), get(Capture::FromName))
+        {
+            let scope = self.scope_while_collecting(from);
+            let module = text(from, src);
+            let name_text = text(name, src);
+            let path = if module.ends_with('.') {
+                format!("{module}{name_text}")
+            } else {
+                format!("{module}.{name_text}")
+            };
+            let local = get(Capture::FromAlias)
+                .map(|a| text(a, src))
+                .unwrap_or(name_text);
+            self.bind(scope, local, Binding::Import(path));
+        } else if let Some(node) = get(Capture::Function) {
+            self.add_scope(node, ScopeKind::Function);
+        } else if let Some(node) = get(Capture::Class) {
+            self.add_scope(node, ScopeKind::Class);
+        } else if let Some(node) = get(Capture::Lambda) {
+            self.add_scope(node, ScopeKind::Lambda);
+        } else if let (Some(target), Some(value)) =
+            (get(Capture::BindingTarget), get(Capture::BindingValue))
+        {
+            let scope = self.scope_while_collecting(target);
+            self.bind_target(scope, target, Some(value));
+        } else if let Some(target) = get(Capture::LoopTarget) {
+            let scope = self.scope_while_collecting(target);
+            self.bind_target(scope, target, None);
+        } else if let Some(item) = get(Capture::WithItem) {
+            let scope = self.scope_while_collecting(item);
+            let value = if item.kind() == "as_pattern" {
+                item.named_child(0).unwrap_or(item)
+            } else {
+                item
+            };
+            self.with_items.push((value, scope));
+        } else if let Some(call) = get(Capture::Call) {
+            let scope = self.scope_while_collecting(call);
+            self.scopes[scope].calls.push(self.calls.len());
+            self.call_scope.insert(call.id(), scope);
+            self.calls.push(CallSite { node: call, scope });
+        } else if let Some(value) = get(Capture::Returned) {
+            let scope = self.scope_while_collecting(value);
+            self.scopes[scope].returned.push(value);
         }
     }
 

@@ -2,6 +2,7 @@
 //! the line index. Only this module and `semantic/` know tree-sitter types.
 
 mod line_index;
+pub mod matcher;
 pub mod pieces;
 pub mod queries;
 

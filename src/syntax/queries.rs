@@ -75,9 +75,13 @@ impl Capture {
 }
 
 pub struct FactQuery {
+    /// tree-sitter's compiled query: checks the source, and is the reference
+    /// the matcher is tested against.
     pub query: Query,
     /// Capture index -> meaning.
     pub captures: Vec<Capture>,
+    /// What runs the query (`syntax::matcher`).
+    pub matcher: super::matcher::Matcher,
 }
 
 /// The compiled fact query. Panics only if the embedded queries are broken,
@@ -99,7 +103,13 @@ pub fn fact_query() -> &'static FactQuery {
                 Capture::from_name(name).expect("every capture is known (checked by tests)")
             })
             .collect();
-        FactQuery { query, captures }
+        let matcher = super::matcher::Matcher::new(&tree_sitter_python::LANGUAGE.into(), &source)
+            .expect("embedded queries use the matcher's subset (checked by tests)");
+        FactQuery {
+            query,
+            captures,
+            matcher,
+        }
     })
 }
 
