@@ -20,10 +20,12 @@
 //!    bench-owned `Document` and `Incremental` with each phase timed
 //!    separately (the breakdown, with the incremental analysis's own phases).
 //! 2. Open: `didOpen` -> diagnostics of a 12,000-line file vs a bare
-//!    tree-sitter parse of the same text, interleaved; the first
-//!    `Incremental::analyze` of it by phase; for reference, a bare
-//!    `TreeCursor` walk over every node and `Module::new` (the fact query
-//!    pass) on the same tree.
+//!    one-thread tree-sitter parse of the same text, interleaved; then the
+//!    first edit -> diagnostics (it waits for the pieces to be joined into the
+//!    document's tree if they are not yet). By phase: the parse in pieces
+//!    (one per rayon thread), the join after publishing, the first
+//!    `Incremental::analyze` of the text; for reference, a bare `TreeCursor`
+//!    walk over every node and `Module::new` (the fact query pass).
 //!
 //! The bench uses the binary's allocator (mimalloc, also for tree-sitter).
 //! 3. Memory (in a child process, so earlier phases do not pollute it): RSS
@@ -727,8 +729,8 @@ fn open_latency(rt: &tokio::runtime::Runtime, dir: &Path, max_runs: usize, budge
             let t = Instant::now();
             let first = syntax::pieces::parse_first(&text, threads).expect("parse");
             pieces_lat.push(t.elapsed());
+            piece_count = first.trees().len();
             if let syntax::pieces::FirstParse::Pieces(pieces) = &first {
-                piece_count = pieces.len();
                 let t = Instant::now();
                 let joined = syntax::pieces::join(&text, pieces, &|| false);
                 join_lat.push(t.elapsed());
@@ -822,7 +824,7 @@ fn open_latency(rt: &tokio::runtime::Runtime, dir: &Path, max_runs: usize, budge
     );
     println!(
         "   {:<52} {:>7.2}ms",
-        format!("  of which: parse in {piece_count} pieces ({threads} threads)"),
+        format!("  of which: parse in {piece_count} piece(s) ({threads} thread(s))"),
         ms(median(pieces_lat))
     );
     if !join_lat.is_empty() {
