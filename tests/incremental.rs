@@ -377,6 +377,11 @@ proptest! {
         let resolver = FsResolver::default();
         let files = corpus();
         let (path, text) = &files[file % files.len()];
+        // The unedited file first: with candidate lines and no syntax error,
+        // at least its single cuts are clean and compared.
+        let (compared, _) = check_pieces(text, path, &resolver, &whole(text, path, &resolver));
+        let clean = !syntax::parse(text, None).expect("parse").root_node().has_error();
+        prop_assert!(compared > 0 || !clean || syntax::pieces::candidates(text).is_empty());
         let mut text = text.clone();
         for edit in &edits {
             text = apply(&text, edit);

@@ -1311,11 +1311,79 @@ fn a_large_module_is_parsed_in_pieces_and_edits_follow() {
         vec![layer_line(3), layer_line(100), layer_line(1199)]
     );
     let log = lsp.stderr();
-    assert!(
-        log.contains("version 1: pieces joined into one tree"),
-        "{log}"
-    );
+    // Joined and adopted (not "not needed any more").
+    let joined: Vec<&str> = log
+        .lines()
+        .filter(|l| l.contains("version 1: pieces joined"))
+        .collect();
+    assert_eq!(joined.len(), 1, "{log}");
+    assert!(joined[0].ends_with("pieces joined into one tree"), "{log}");
     // Later versions reparse the joined tree: never the whole text again.
     assert_eq!(log.matches("parsed in 4 pieces").count(), 1, "{log}");
+    lsp.shutdown();
+}
+
+#[test]
+fn a_tree_parsed_before_a_reopen_is_not_given_to_the_new_document() {
+    // A large text is opened, closed and reopened with other text at once,
+    // so the first text's analysis finishes after the reopen. Its tree must
+    // not become the new document's: a later re-check would then read the
+    // new text through the old tree (a finding the new text does not have).
+    let enc = Enc::Utf16;
+    let dir = temp_dir("reopen");
+    let uri = file_uri(&dir.join("layers.py"));
+    let pyproject = dir.join("pyproject.toml");
+    std::fs::write(&pyproject, "[tool.jax-lsp]\n").unwrap();
+    // One thread: the whole text is parsed, slowly enough.
+    let mut lsp = Lsp::spawn(&[("RAYON_NUM_THREADS", "1")]);
+    lsp.initialize(capabilities(enc, false, true), Value::Null);
+    let layers = |broken: Option<usize>| {
+        let mut text = HEADER.to_owned();
+        for i in 0..6000 {
+            let fixed = ".lower(lowering_platforms=(\"tpu\",))";
+            // The same length either way: the texts differ only there.
+            let lower = if Some(i) == broken {
+                format!("{:<w$}", ".lower()", w = fixed.len())
+            } else {
+                fixed.to_owned()
+            };
+            text.push_str(&format!(
+                "\ndef layer_{i}(x):\n    y = x * {i}\n    return f.trace(y){lower}\n"
+            ));
+        }
+        text
+    };
+    let first = layers(Some(3000));
+    let second = layers(None);
+    assert_eq!(first.len(), second.len());
+    lsp.open(&uri, &first);
+    // Its analysis (about half a second) under way before the close.
+    std::thread::sleep(Duration::from_millis(100));
+    lsp.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    lsp.open(&uri, &second);
+    let opened = lsp.published(&uri, |p| {
+        p["version"] == 1 && p["diagnostics"].as_array().is_some_and(|d| d.is_empty())
+    });
+    assert!(opened["diagnostics"].as_array().unwrap().is_empty());
+    // Let the first text's analysis finish, then re-check everything.
+    let log_has_both = || lsp.stderr().matches("analyzed ").count() >= 2;
+    let deadline = Instant::now() + TIMEOUT;
+    while !log_has_both() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(log_has_both(), "{}", lsp.stderr());
+    lsp.drain(Duration::from_millis(50));
+    lsp.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": file_uri(&pyproject), "type": 2}]}),
+    );
+    let rechecked = lsp.published(&uri, |_| true);
+    assert!(
+        rechecked["diagnostics"].as_array().unwrap().is_empty(),
+        "{rechecked}"
+    );
     lsp.shutdown();
 }

@@ -169,9 +169,19 @@ struct Snapshot {
     too_large: bool,
     env_gen: u64,
     reuse: Arc<Mutex<Reuse>>,
+    /// The entry this snapshot is of (`DocEntry::open`): a tree parsed from
+    /// it is only ever given to that entry, not to a reopened document.
+    open: Weak<()>,
 }
 
 type Docs = Arc<DashMap<Url, DocEntry>>;
+
+/// Whether `entry` is the one `of` was taken from (not a reopened document
+/// at the same URI).
+fn is_entry(entry: &DocEntry, of: &Weak<()>) -> bool {
+    std::ptr::eq(Arc::as_ptr(&entry.open), of.as_ptr())
+}
+
 type Paths = Arc<DashMap<PathBuf, Url>>;
 
 /// Module text for the resolver: open documents first, then the disk.
@@ -325,6 +335,7 @@ impl State {
             too_large: entry.doc.too_large(),
             env_gen: entry.env_gen,
             reuse: entry.reuse.clone(),
+            open: Arc::downgrade(&entry.open),
         })
     }
 
@@ -492,12 +503,20 @@ impl State {
 
     /// Runs one analysis of the current snapshot and stores it if current.
     async fn analyze_now(self: &Arc<Self>, uri: &Url) -> Option<Arc<Analysis>> {
-        let (gate, open) = {
-            let entry = self.docs.get(uri)?;
-            (entry.parse_gate.clone(), Arc::downgrade(&entry.open))
+        // The gate of the entry the snapshot is of: if the document was
+        // closed and reopened while waiting, wait on the new entry's gate.
+        let (held, snap) = loop {
+            let gate = self.docs.get(uri)?.parse_gate.clone();
+            let held = gate.clone().lock_owned().await;
+            let snap = self.snapshot(uri)?;
+            let same = self
+                .docs
+                .get(uri)
+                .is_some_and(|entry| Arc::ptr_eq(&entry.parse_gate, &gate));
+            if same {
+                break (held, snap);
+            }
         };
-        let held = gate.lock_owned().await;
-        let snap = self.snapshot(uri)?;
         let state = self.clone();
         let key = uri.clone();
         let (send, receive) = tokio::sync::oneshot::channel();
@@ -509,12 +528,12 @@ impl State {
                 Some(FirstParse::Pieces(pieces)) => (None, Some(pieces)),
                 None => (None, None),
             };
-            state.store(&key, &analysis, tree);
+            state.store(&key, &snap.open, &analysis, tree);
             // The diagnostics go out now; the document's tree (for later
             // edits) is joined from the pieces after, still holding the gate.
             let _ = send.send(analysis);
             if let Some(pieces) = pieces {
-                state.join_pieces(&key, &snap, &pieces, &open);
+                state.join_pieces(&key, &snap, &pieces);
             }
             drop(held);
         });
@@ -534,8 +553,8 @@ impl State {
 
     /// Joins the pieces a first analysis parsed into the document's tree,
     /// unless the document is closed first (`open` dies with its entry).
-    fn join_pieces(&self, uri: &Url, snap: &Snapshot, pieces: &[Tree], open: &Weak<()>) {
-        let closed = || open.strong_count() == 0;
+    fn join_pieces(&self, uri: &Url, snap: &Snapshot, pieces: &[Tree]) {
+        let closed = || snap.open.strong_count() == 0;
         if closed() {
             return;
         }
@@ -543,10 +562,9 @@ impl State {
             pieces::join(&snap.text, pieces, &closed)
         })) {
             Ok(Some(tree)) => {
-                let adopted = self
-                    .docs
-                    .get_mut(uri)
-                    .is_some_and(|mut entry| entry.doc.adopt(tree, snap.rev));
+                let adopted = self.docs.get_mut(uri).is_some_and(|mut entry| {
+                    is_entry(&entry, &snap.open) && entry.doc.adopt(tree, snap.rev)
+                });
                 self.log.debug(format_args!(
                     "{} version {}: pieces joined into one tree{}",
                     snap.path.display(),
@@ -569,12 +587,15 @@ impl State {
 
     /// Keeps `analysis` if it is of the document's current generation, and
     /// the tree it parsed (with the text revision it was parsed from).
-    fn store(&self, uri: &Url, analysis: &Arc<Analysis>, tree: Option<(Tree, u64)>) {
+    fn store(&self, uri: &Url, of: &Weak<()>, analysis: &Arc<Analysis>, tree: Option<(Tree, u64)>) {
         let Some(mut entry) = self.docs.get_mut(uri) else {
             return;
         };
         if let Some((tree, rev)) = tree {
-            entry.doc.adopt(tree, rev);
+            // Revisions start again at 0 when a document is reopened.
+            if is_entry(&entry, of) {
+                entry.doc.adopt(tree, rev);
+            }
         }
         if entry.gen == analysis.gen {
             entry.analysis = Some(analysis.clone());
@@ -928,7 +949,8 @@ impl LanguageServer for Backend {
                 env_gen: 0,
                 reuse: Arc::default(),
                 parse_gate: Arc::default(),
-                open: Arc::default(),
+                // Its own allocation: its address identifies this entry (`is_entry`).
+                open: Arc::new(()),
             },
         );
         state.paths.insert(path.clone(), item.uri.clone());
