@@ -244,6 +244,25 @@ impl Lsp {
         )
     }
 
+    /// Replaces `span` of `text` by `new` and sends that as a ranged change
+    /// of `uri` at `version`.
+    fn change(
+        &mut self,
+        uri: &str,
+        version: i64,
+        text: &mut String,
+        span: std::ops::Range<usize>,
+        new: &str,
+        enc: Enc,
+    ) {
+        let change = json!({"range": range(text, span.start, span.end, enc), "text": new});
+        text.replace_range(span, new);
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]}),
+        );
+    }
+
     fn shutdown(mut self) {
         self.request("shutdown", Value::Null);
         self.notify("exit", Value::Null);
@@ -612,12 +631,7 @@ fn burst_of_edits_ends_with_the_final_diagnostics() {
     let mut version = 1;
     let mut send = |lsp: &mut Lsp, text: &mut String, start: usize, end: usize, new: &str| {
         version += 1;
-        let change = json!({"range": range(text, start, end, enc), "text": new});
-        text.replace_range(start..end, new);
-        lsp.notify(
-            "textDocument/didChange",
-            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]}),
-        );
+        lsp.change(&uri, version, text, start..end, new, enc);
     };
     let mut at = 0;
     for ch in &typed {
@@ -1277,12 +1291,7 @@ fn a_large_module_is_parsed_in_pieces_and_edits_follow() {
     let mut edit = |lsp: &mut Lsp, text: &mut String, from: &str, to: &str| {
         version += 1;
         let start = text.find(from).unwrap();
-        let change = json!({"range": range(text, start, start + from.len(), enc), "text": to});
-        text.replace_range(start..start + from.len(), to);
-        lsp.notify(
-            "textDocument/didChange",
-            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]}),
-        );
+        lsp.change(&uri, version, text, start..start + from.len(), to, enc);
         version
     };
     let v = edit(

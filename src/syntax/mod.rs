@@ -98,7 +98,15 @@ pub fn parse_unless(text: &str, old: Option<&Tree>, cancelled: &dyn Fn() -> bool
 
 /// Runs `f` with this thread's parser.
 fn with_parser(f: impl FnOnce(&mut Parser) -> Option<Tree>) -> Option<Tree> {
-    PARSER.with(|cell| {
+    with_parser_in(&PARSER, f)
+}
+
+/// Runs `f` with the Python parser in `slot` (a thread-local), made on first use.
+fn with_parser_in(
+    slot: &'static std::thread::LocalKey<RefCell<Option<Parser>>>,
+    f: impl FnOnce(&mut Parser) -> Option<Tree>,
+) -> Option<Tree> {
+    slot.with(|cell| {
         let mut slot = cell.borrow_mut();
         if slot.is_none() {
             let mut parser = Parser::new();

@@ -15,7 +15,7 @@
 //! a docstring): that piece then ends in an error, and the caller falls back
 //! to one tree, still reusing the clean pieces' work.
 
-use super::{parse, parse_unless, Tree};
+use super::{parse, parse_unless, with_parser_in, Tree};
 use std::cell::RefCell;
 use tree_sitter::{Parser, Point, Range};
 
@@ -147,16 +147,7 @@ pub fn parse_pieces(text: &str, cuts: &[usize]) -> Option<Vec<Tree>> {
 }
 
 fn parse_range(text: &str, range: Range) -> Option<Tree> {
-    PIECE_PARSER.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        if slot.is_none() {
-            let mut parser = Parser::new();
-            parser
-                .set_language(&tree_sitter_python::LANGUAGE.into())
-                .ok()?;
-            *slot = Some(parser);
-        }
-        let parser = slot.as_mut()?;
+    with_parser_in(&PIECE_PARSER, |parser| {
         parser.set_included_ranges(&[range]).ok()?;
         parser.parse(text, None)
     })
