@@ -17,10 +17,8 @@ pub struct Document {
     pub text: String,
     pub index: LineIndex,
     /// The last parsed tree, with every later edit applied by `Tree::edit`
-    /// (`dirty`) or not (then it matches `text`).
+    /// (`dirty()`) or not (then it matches `text`).
     pub tree: Option<Tree>,
-    /// `tree` does not match `text` yet: reparse before use.
-    pub dirty: bool,
     pub version: i32,
     /// Bumped by every change to `text`.
     pub rev: u64,
@@ -45,7 +43,6 @@ impl Document {
             text,
             index,
             tree: None,
-            dirty: true,
             version,
             rev: 0,
             tree_rev: 0,
@@ -70,8 +67,12 @@ impl Document {
         self.edit_log.retain(|(r, _)| *r > rev);
         self.tree = Some(tree);
         self.tree_rev = rev;
-        self.dirty = rev != self.rev;
         true
+    }
+
+    /// `tree` does not match `text` yet (or there is none): reparse before use.
+    pub fn dirty(&self) -> bool {
+        self.tree.is_none() || self.tree_rev != self.rev
     }
 
     pub fn too_large(&self) -> bool {
@@ -96,7 +97,6 @@ impl Document {
         self.index = LineIndex::new(&self.text);
         // A fresh parse: an edit covering everything saves nothing.
         self.tree = None;
-        self.dirty = true;
         self.rev += 1;
         self.edit_log.clear();
         self.log_floor = self.rev;
@@ -145,7 +145,6 @@ impl Document {
         if let Some(tree) = &mut self.tree {
             edit.apply(tree);
         }
-        self.dirty = true;
         self.rev += 1;
         self.edit_log.push_back((self.rev, edit));
         if self.edit_log.len() > MAX_LOGGED_EDITS {
@@ -162,9 +161,8 @@ impl Document {
 
     /// Reparses if needed (incrementally, from the edited old tree).
     pub fn reparse(&mut self) {
-        if self.dirty || self.tree.is_none() {
+        if self.dirty() {
             self.tree = reparse(&self.text, self.tree.as_ref(), true);
-            self.dirty = false;
             self.tree_rev = self.rev;
             self.edit_log.clear();
         }
@@ -326,7 +324,7 @@ s = \"# 日本 😀\"; lowered = f.trace(jax.ShapeDtypeStruct((64, 32), jnp.floa
             let (old_text, old_rev) = snapshot;
             let tree = syntax::parse(&old_text, None).unwrap();
             prop_assert!(doc.adopt(tree, old_rev));
-            prop_assert_eq!(doc.dirty, old_rev != doc.rev);
+            prop_assert_eq!(doc.dirty(), old_rev != doc.rev);
             doc.reparse();
             let fresh = syntax::parse(&expected, None).unwrap();
             prop_assert_eq!(doc.tree.as_ref().unwrap().root_node().to_sexp(), fresh.root_node().to_sexp());
@@ -363,7 +361,7 @@ s = \"# 日本 😀\"; lowered = f.trace(jax.ShapeDtypeStruct((64, 32), jnp.floa
         );
         let current = syntax::parse(&doc.text, None).unwrap();
         assert!(doc.adopt(current, doc.rev));
-        assert!(!doc.dirty);
+        assert!(!doc.dirty());
     }
 
     #[test]

@@ -331,7 +331,7 @@ impl State {
             text: Arc::from(entry.doc.text.as_str()),
             index: Arc::new(entry.doc.index.clone()),
             tree: entry.doc.tree.clone(),
-            dirty: entry.doc.dirty,
+            dirty: entry.doc.dirty(),
             too_large: entry.doc.too_large(),
             env_gen: entry.env_gen,
             reuse: entry.reuse.clone(),
@@ -1173,7 +1173,7 @@ impl LanguageServer for Backend {
             .as_ref()
             .filter(|a| a.version == doc.version)
             .map(|a| a.findings.as_slice());
-        let tree = doc.tree.as_ref().filter(|_| !doc.dirty);
+        let tree = doc.tree.as_ref().filter(|_| !doc.dirty());
         let Some((markdown, span)) = hover::hover_at(&doc.text, &doc.index, tree, findings, offset)
         else {
             return Ok(None);
