@@ -926,18 +926,11 @@ fn memory(dir: &Path) {
     let after_docs = after_drop;
     match std::env::var_os("JAX_WHEEL_DIR") {
         Some(wheel) => {
-            let mut files = Vec::new();
-            let mut stack = vec![PathBuf::from(&wheel)];
-            while let Some(d) = stack.pop() {
-                for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-                    let p = e.path();
-                    if p.is_dir() {
-                        stack.push(p);
-                    } else if p.extension().is_some_and(|x| x == "py") {
-                        files.push(p);
-                    }
-                }
-            }
+            let files: Vec<PathBuf> =
+                jax_lsp::check::collect_files(&[PathBuf::from(&wheel)], &mut Vec::new())
+                    .into_iter()
+                    .filter(|p| p.extension().is_some_and(|x| x == "py"))
+                    .collect();
             let resolver = FsResolver::default();
             let t = Instant::now();
             let built = files

@@ -15,24 +15,13 @@ use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+/// The `.py` files under `dir`, as `jax-lsp check` finds them.
 fn python_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "py") {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
+    let files = jax_lsp::check::collect_files(&[dir.to_path_buf()], &mut Vec::new());
+    files
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "py"))
+        .collect()
 }
 
 fn corpus() -> Vec<(PathBuf, String)> {
@@ -361,10 +350,6 @@ proptest! {
             prop_assert_eq!(got, expected, "after {:?} in {}:\n{}", edit, path.display(), text);
         }
     }
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
     /// Texts mid-edit (often with syntax errors) cut at each candidate line
     /// and at all of them: when every piece parses clean, the statements and

@@ -367,18 +367,10 @@ mod tests {
         if let Ok(extra) = std::env::var("JAX_LSP_EQUIVALENCE_DIR") {
             dirs.push(root.join(extra));
         }
-        let mut out = Vec::new();
-        while let Some(dir) = dirs.pop() {
-            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-                let path = entry.path();
-                if path.is_dir() {
-                    dirs.push(path);
-                } else if path.extension().is_some_and(|e| e == "py") {
-                    out.push(path);
-                }
-            }
-        }
-        out
+        crate::check::collect_files(&dirs, &mut Vec::new())
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "py"))
+            .collect()
     }
 
     #[test]
