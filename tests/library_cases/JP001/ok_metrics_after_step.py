@@ -1,0 +1,61 @@
+"""Ahead-of-time compile of a training step for a named topology; metrics are logged by the host loop."""
+
+import argparse
+
+import jax
+import jax.numpy as jnp
+
+import _hostlog
+import _topology
+
+
+def parse_flags(argv):
+  parser = argparse.ArgumentParser()
+  parser.add_argument("--compile_topology", default="v6e-8")
+  parser.add_argument("--per_device_batch_size", type=int, default=4)
+  parser.add_argument("--model_dim", type=int, default=64)
+  return parser.parse_known_args(argv)[0]
+
+
+def init_params(key, dim):
+  k1, k2 = jax.random.split(key)
+  return {"w_in": jax.random.normal(k1, (dim, 4 * dim)), "w_out": jax.random.normal(k2, (4 * dim, dim))}
+
+
+def mlp(params, x):
+  return jax.nn.gelu(x @ params["w_in"]) @ params["w_out"]
+
+
+def train_step(params, step, x):
+  def loss_fn(p):
+    return jnp.mean((mlp(p, x) - x) ** 2)
+
+  loss, grads = jax.value_and_grad(loss_fn)(params)
+  params = jax.tree.map(lambda p, g: p - 1e-3 * g, params, grads)
+  return params, step + 1, {"loss": loss}
+
+
+@jax.jit
+def eval_step(params, step, x):
+  loss = jnp.mean((mlp(params, x) - x) ** 2)
+  jax.debug.callback(_hostlog.record_scalars, step, eval_loss=loss)
+  return loss
+
+
+def jit_and_lower(flags):
+  system = _topology.get_system_characteristics(flags.compile_topology)
+  batch = flags.per_device_batch_size * system.devices_per_slice
+  params = jax.eval_shape(lambda: init_params(jax.random.key(0), flags.model_dim))
+  step = jax.ShapeDtypeStruct((), jnp.int32)
+  x = jax.ShapeDtypeStruct((batch, flags.model_dim), jnp.float32)
+  return jax.jit(train_step).trace(params, step, x).lower(lowering_platforms=(system.platform,))
+
+
+if __name__ == "__main__":
+  import sys
+
+  flags = parse_flags(sys.argv[1:])
+  lowered = jit_and_lower(flags)
+  local = init_params(jax.random.key(1), flags.model_dim)
+  eval_step(local, jnp.int32(0), jnp.ones((2, flags.model_dim)))
+  print(len(lowered.as_text()), _hostlog.HISTORY)

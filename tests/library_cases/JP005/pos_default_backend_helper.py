@@ -1,0 +1,33 @@
+"""Stage helpers for a tokenizer-free byte model: trace once, lower for a platform, compile, run."""
+
+import jax
+import jax.numpy as jnp
+
+
+class Stages:
+  def __init__(self, fn, *specs):
+    self.traced = jax.jit(fn).trace(*specs)
+
+  def lower(self, platform=None):
+    platform = platform or jax.default_backend()
+    return self.traced.lower(lowering_platforms=platform)
+
+  def compile(self, platform=None):
+    return self.lower(platform).compile()
+
+
+def byte_model(embed, w, byte_ids):
+  h = embed[byte_ids]
+  h = jnp.cumsum(h, axis=1) / (1 + jnp.arange(h.shape[1]))[None, :, None]
+  return jnp.einsum("btd,dv->btv", jnp.tanh(h), w)
+
+
+if __name__ == "__main__":
+  stages = Stages(
+      byte_model,
+      jax.ShapeDtypeStruct((256, 64), jnp.float32),
+      jax.ShapeDtypeStruct((64, 256), jnp.float32),
+      jax.ShapeDtypeStruct((2, 16), jnp.int32),
+  )
+  compiled = stages.compile()
+  print(compiled.as_text()[:80])
