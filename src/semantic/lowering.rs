@@ -1,6 +1,7 @@
 //! Lowering sites: where a module lowers or exports a jitted computation, for
 //! which platforms, under which context mesh, and what the computation reaches.
 
+use super::flow::{self, Choice, SeqKind, Val, Why};
 use super::names;
 use super::reach::{Requirement, Target};
 use super::summary::Resolver;
@@ -45,9 +46,28 @@ pub struct Lowering<'t> {
     /// What the lowered computation reaches (transitively, across files when
     /// a resolver is given).
     pub reqs: Vec<Requirement>,
+    /// How sure this scenario is to run: a lowering whose platforms or
+    /// lowered function take several values is one `Lowering` per value.
+    pub why: Why,
+    /// The choices (call sites, loop elements) this scenario made.
+    pub choices: Vec<Choice>,
 }
 
 impl Lowering<'_> {
+    /// True if a requirement can be reached in this scenario: it made no
+    /// choice the other way.
+    pub fn reaches(&self, req: &Requirement) -> bool {
+        flow::compatible(&self.choices, &req.choices)
+    }
+
+    /// How sure a finding about this scenario and `req` is.
+    pub fn why_with(&self, req: Option<&Requirement>) -> Why {
+        match req {
+            Some(req) => self.why.and(&req.why),
+            None => self.why.clone(),
+        }
+    }
+
     /// The platforms JAX lowers for, when the code fixes them: an explicit
     /// sequence, or the platform of the context mesh's abstract device.
     /// `None` when they come from the host or cannot be known, and for values
@@ -128,9 +148,12 @@ impl<'t> Module<'t> {
     pub fn lowerings(&self, file: &Path, resolver: Option<&dyn Resolver>) -> Vec<Lowering<'t>> {
         let mut out = Vec::new();
         // Only `.lower(...)` and `export(...)` calls can be lowering sites.
+        if let Some(resolver) = resolver {
+            self.load_external_values(file, resolver);
+        }
         for site in self.call_sites_named(&["lower", "export"]) {
-            if let Some(lowering) = self.lowering_at(site.node, site.scope, file, resolver) {
-                out.push(lowering);
+            if let Some(lowerings) = self.lowering_at(site.node, site.scope, file, resolver) {
+                out.extend(lowerings);
             }
         }
         out
@@ -142,7 +165,7 @@ impl<'t> Module<'t> {
         scope: ScopeId,
         file: &Path,
         resolver: Option<&dyn Resolver>,
-    ) -> Option<Lowering<'t>> {
+    ) -> Option<Vec<Lowering<'t>>> {
         let func = call.field("function")?;
         let args = Args::of(call, self.src);
         let (kind, anchor, jitted, receiver, trace_args, platforms_key) = if func.kind()
@@ -220,23 +243,93 @@ impl<'t> Module<'t> {
             })
             .flatten();
         let platforms = match platforms_arg {
-            Some((_, value)) => self.eval_platforms(value, scope),
-            None => PlatformsValue::Default,
+            Some((_, value)) => self.platform_scenarios(value, scope),
+            None => vec![(PlatformsValue::Default, Why::Fixed, Vec::new())],
         };
-        let seeds = self.lowering_seeds(jitted.as_ref(), receiver);
-        let reqs = self.reach(seeds, file, resolver);
-        Some(Lowering {
-            kind,
-            call,
-            scope,
-            anchor,
-            platforms_arg,
-            platforms,
-            jitted,
-            trace_args,
-            context: self.context_mesh(call, scope),
-            reqs,
-        })
+        let context = self.context_mesh(call, scope);
+        let mut out = Vec::new();
+        for (seeds, seed_why, seed_choices) in self.lowering_seeds(jitted.as_ref(), receiver) {
+            let reqs = self.reach(seeds, file, resolver);
+            for (value, why, choices) in &platforms {
+                let Some(choices) = flow::merge_choices(choices, &seed_choices) else {
+                    continue;
+                };
+                out.push(Lowering {
+                    kind,
+                    call,
+                    scope,
+                    anchor: anchor.clone(),
+                    platforms_arg,
+                    platforms: value.clone(),
+                    jitted: jitted.clone(),
+                    trace_args: trace_args.clone(),
+                    context: context.clone(),
+                    reqs: reqs.clone(),
+                    why: why.and(&seed_why),
+                    choices,
+                });
+            }
+        }
+        Some(out)
+    }
+
+    /// The values a lowering's platforms argument may take, one scenario
+    /// each. A run-time choice is `Unknown` (rules stay silent on it);
+    /// when every alternative is a `str`, the type alone is certain (JAX
+    /// iterates whatever string it is), so that is one certain scenario.
+    fn platform_scenarios(
+        &self,
+        value: Node<'t>,
+        scope: ScopeId,
+    ) -> Vec<(PlatformsValue, Why, Vec<Choice>)> {
+        let alts = self.eval_alts(value, scope);
+        let all_str = !alts.is_empty()
+            && alts
+                .iter()
+                .all(|a| matches!(a.val, Val::Str(_) | Val::AnyStr));
+        if all_str {
+            let shown = alts.iter().find_map(|a| match &a.val {
+                Val::Str(s) => Some(s.clone()),
+                _ => None,
+            });
+            let value = match shown {
+                Some(s) => PlatformsValue::Str(s),
+                None => PlatformsValue::Text,
+            };
+            return vec![(value, Why::Fixed, Vec::new())];
+        }
+        let mut out: Vec<(PlatformsValue, Why, Vec<Choice>)> = Vec::new();
+        for alt in alts {
+            let value = if !matches!(alt.why, Why::Choice) {
+                match &alt.val {
+                    Val::Str(s) => PlatformsValue::Str(s.clone()),
+                    Val::AnyStr => PlatformsValue::Text,
+                    Val::None => PlatformsValue::Default,
+                    v => match v.strings() {
+                        Some((SeqKind::Tuple, items)) => PlatformsValue::Tuple(items),
+                        Some((SeqKind::List, items)) => PlatformsValue::List(items),
+                        None => PlatformsValue::Unknown,
+                    },
+                }
+            } else {
+                PlatformsValue::Unknown
+            };
+            let (why, choices) = if value == PlatformsValue::Unknown {
+                (Why::Choice, Vec::new())
+            } else {
+                (alt.why, alt.choices)
+            };
+            if !out
+                .iter()
+                .any(|(v, w, c)| *v == value && *w == why && *c == choices)
+            {
+                out.push((value, why, choices));
+            }
+        }
+        if out.is_empty() {
+            out.push((PlatformsValue::Unknown, Why::Choice, Vec::new()));
+        }
+        out
     }
 
     /// `J.trace(args)` or a name bound to it -> (J, the trace call, scope).
@@ -270,27 +363,86 @@ impl<'t> Module<'t> {
         None
     }
 
+    /// What the lowering lowers, as call-graph seeds: one scenario, or one
+    /// per call site when the lowered function is a parameter of the
+    /// enclosing function (a lowering helper: each caller's function).
+    #[allow(clippy::type_complexity)]
     fn lowering_seeds(
         &self,
         jitted: Option<&Jitted<'t>>,
         receiver: Option<(Node<'t>, ScopeId)>,
-    ) -> Vec<(Target, Vec<super::Guard>)> {
-        let targets = match jitted {
+    ) -> Vec<(Vec<(Target, Vec<super::Guard>)>, Why, Vec<Choice>)> {
+        let seeds = |targets: Vec<Target>| targets.into_iter().map(|t| (t, Vec::new())).collect();
+        let fixed = |targets: Vec<Target>| vec![(seeds(targets), Why::Fixed, Vec::new())];
+        match jitted {
             Some(j) => match j.target {
-                Some(t) if matches!(t.kind(), "function_definition") => self
-                    .scope_of_def(t)
-                    .map(Target::Local)
-                    .into_iter()
-                    .collect(),
-                Some(t) => self.value_targets(t, j.scope, 0),
-                None => Vec::new(),
+                Some(t) if matches!(t.kind(), "function_definition") => {
+                    fixed(self.scope_of_def(t).map(Target::Local).into_iter().collect())
+                }
+                Some(t) => {
+                    if let Some(per_call) = self.param_seeds(t, j.scope) {
+                        return per_call
+                            .into_iter()
+                            .map(|(targets, why, choices)| (seeds(targets), why, choices))
+                            .collect();
+                    }
+                    fixed(self.value_targets(t, j.scope, 0))
+                }
+                None => fixed(Vec::new()),
             },
             // An imported jitted function: follow the name.
-            None => receiver
-                .map(|(r, s)| self.resolve_ref(r, s, 0))
-                .unwrap_or_default(),
+            None => fixed(
+                receiver
+                    .map(|(r, s)| self.resolve_ref(r, s, 0))
+                    .unwrap_or_default(),
+            ),
+        }
+    }
+
+    /// For a lowered function that is a parameter (`def lower_for(fn, ...)`):
+    /// what each call site passes, as its own scenario.
+    #[allow(clippy::type_complexity)]
+    fn param_seeds(
+        &self,
+        target: Node<'t>,
+        scope: ScopeId,
+    ) -> Option<Vec<(Vec<Target>, Why, Vec<Choice>)>> {
+        let target = unparenthesize(target);
+        if target.kind() != "identifier" {
+            return None;
+        }
+        let name = text(target, self.src);
+        let Binding::Param {
+            scope: def, index, ..
+        } = self.binding_at(scope, name, target)?
+        else {
+            return None;
         };
-        targets.into_iter().map(|t| (t, Vec::new())).collect()
+        if self.scopes[*def].class.is_some() && *index == 0 {
+            return None;
+        }
+        let calls = self.param_call_sites(*def, *index, name)?;
+        if calls.len() < 2 {
+            return None;
+        }
+        let point = self.scopes[*def].node.id();
+        Some(
+            calls
+                .into_iter()
+                .take(flow::MAX_ALTS)
+                .map(|(call, call_scope, arg)| {
+                    let targets = arg
+                        .map(|a| self.value_targets(a, call_scope, 0))
+                        .unwrap_or_default();
+                    let line = call.start_position().row + 1;
+                    (
+                        targets,
+                        Why::Each(format!("for the call at line {line}")),
+                        vec![(point, call.id())],
+                    )
+                })
+                .collect(),
+        )
     }
 
     /// The mesh of the innermost enclosing `with` in the same scope.
@@ -564,7 +716,7 @@ impl<'t> Module<'t> {
         while let Some(target) = seeds.pop() {
             if let Target::Local(id) = target {
                 if seen.insert(id) {
-                    seeds.extend(self.facts_of(id).edges.iter().map(|(t, _)| t.clone()));
+                    seeds.extend(self.facts_of(id).edges.iter().map(|(t, _, _)| t.clone()));
                     // Nested defs and lambdas run inside their parent's trace.
                     seeds.extend(
                         self.scopes

@@ -6,6 +6,7 @@
 //! has (`values`), what a function transitively reaches (`reach`), and where
 //! the module lowers or exports a computation, for which platforms (`lowering`).
 
+pub mod flow;
 mod host;
 pub mod lowering;
 pub mod names;
@@ -123,14 +124,23 @@ pub enum Binding<'t> {
         index: usize,
         default: Option<Node<'t>>,
     },
-    /// Bound in a way we do not follow (loop targets, unpacking).
+    /// A `for` loop's target: each element of `iter` in turn.
+    Loop {
+        target: Node<'t>,
+        iter: Node<'t>,
+        scope: ScopeId,
+        loop_node: Node<'t>,
+    },
+    /// Bound in a way we do not follow (unpacking, `with ... as`).
     Opaque(Node<'t>),
 }
 
 impl Binding<'_> {
     fn position(&self) -> usize {
         match self {
-            Binding::Value { target, .. } | Binding::Opaque(target) => target.start_byte(),
+            Binding::Value { target, .. }
+            | Binding::Opaque(target)
+            | Binding::Loop { target, .. } => target.start_byte(),
             _ => 0,
         }
     }
@@ -173,6 +183,9 @@ pub struct Module<'t> {
     /// The top-level statements this model covers, in document order
     /// (`None`: the whole module). See `Module::new_in`.
     statements: Option<Vec<Node<'t>>>,
+    /// Values of names imported from other modules of the workspace, by
+    /// canonical path, from their summaries (`load_external_values`).
+    pub(crate) external_values: std::cell::RefCell<HashMap<String, Vec<flow::ConstAlt>>>,
 }
 
 impl<'t> Module<'t> {
@@ -241,6 +254,7 @@ impl<'t> Module<'t> {
             call_scope: HashMap::new(),
             calls_by_name: std::cell::OnceCell::new(),
             statements,
+            external_values: std::cell::RefCell::new(HashMap::new()),
         };
         module.collect(root);
         // Facts and guards are built per scope on first use: a lowering
@@ -319,7 +333,23 @@ impl<'t> Module<'t> {
             self.bind_target(scope, target, Some(value));
         } else if let Some(target) = get(Capture::LoopTarget) {
             let scope = self.scope_while_collecting(target);
-            self.bind_target(scope, target, None);
+            let loop_node = target.parent().filter(|p| p.kind() == "for_statement");
+            match (target.kind(), loop_node.and_then(|l| l.field("right").zip(Some(l)))) {
+                ("identifier", Some((iter, loop_node))) => {
+                    let name = text(target, src).to_owned();
+                    self.bind(
+                        scope,
+                        &name,
+                        Binding::Loop {
+                            target,
+                            iter,
+                            scope,
+                            loop_node,
+                        },
+                    );
+                }
+                _ => self.bind_target(scope, target, None),
+            }
         } else if let Some(item) = get(Capture::WithItem) {
             let scope = self.scope_while_collecting(item);
             let value = if item.kind() == "as_pattern" {

@@ -2,6 +2,7 @@
 //! carries them to a lowering: `pallas_call(compiler_params=...)`, host
 //! callbacks, device-requiring primitives, each with the guards on the path.
 
+use super::flow::{self, Choice, Val, Why};
 use super::names::{self, ParamsFamily};
 use super::summary::Resolver;
 use super::{Args, Binding, Module, ScopeId, ScopeKind};
@@ -126,6 +127,11 @@ pub struct Requirement {
     /// The `compiler_params=` value, for related information.
     pub detail: Option<Span>,
     pub guards: Vec<Guard>,
+    /// How sure its values (params, interpret) are: one requirement per
+    /// alternative when they take several.
+    pub why: Why,
+    /// The choices (call sites, loop elements) its values depend on.
+    pub choices: Vec<Choice>,
 }
 
 impl Requirement {
@@ -137,6 +143,8 @@ impl Requirement {
             span: node.byte_range(),
             detail: None,
             guards: guards.to_vec(),
+            why: Why::Fixed,
+            choices: Vec::new(),
         }
     }
 
@@ -165,7 +173,9 @@ pub enum Target {
 #[derive(Debug, Default)]
 pub struct ScopeFacts {
     pub reqs: Vec<Requirement>,
-    pub edges: Vec<(Target, Vec<Guard>)>,
+    /// Call edges with their guards and, for a direct call, the call node's
+    /// id (which call site of the target this is).
+    pub edges: Vec<(Target, Vec<Guard>, Option<usize>)>,
 }
 
 /// What a set of entry points reaches.
@@ -223,7 +233,7 @@ impl<'t> Module<'t> {
                 if let Some(first) = args.positional.first() {
                     let inner = self.canonical(*first, outer);
                     if inner.as_deref() == Some(names::PALLAS_CALL) {
-                        facts.reqs.push(self.pallas_requirement(
+                        facts.reqs.extend(self.pallas_requirement(
                             decorator,
                             &args,
                             outer,
@@ -261,15 +271,13 @@ impl<'t> Module<'t> {
             if self.canonical(decorator, outer).as_deref()
                 == Some("jax.experimental.custom_partitioning.custom_partitioning")
             {
-                facts.reqs.push(Requirement {
-                    kind: ReqKind::DevicePrimitive {
+                facts.reqs.push(Requirement::at(
+                    decorator,
+                    ReqKind::DevicePrimitive {
                         api: "custom_partitioning".to_owned(),
                     },
-                    file: None,
-                    span: decorator.byte_range(),
-                    detail: None,
-                    guards: Vec::new(),
-                });
+                    &[],
+                ));
             }
         }
         for &index in &scope.calls {
@@ -281,7 +289,7 @@ impl<'t> Module<'t> {
                 Some(names::PALLAS_CALL) => {
                     facts
                         .reqs
-                        .push(self.pallas_requirement(call, &args, id, guards.clone()));
+                        .extend(self.pallas_requirement(call, &args, id, guards.clone()));
                 }
                 Some(path) if names::host_callback(path).is_some() => {
                     let api = names::host_callback(path).unwrap_or("callback");
@@ -346,7 +354,7 @@ impl<'t> Module<'t> {
                         }
                         if inner.as_deref() == Some(names::PALLAS_CALL) && !self.is_decorator(call)
                         {
-                            facts.reqs.push(self.pallas_requirement(
+                            facts.reqs.extend(self.pallas_requirement(
                                 call,
                                 &args,
                                 id,
@@ -359,7 +367,7 @@ impl<'t> Module<'t> {
             }
             if let Some(func) = call.field("function") {
                 for target in self.resolve_ref(func, id, 0) {
-                    facts.edges.push((target, guards.clone()));
+                    facts.edges.push((target, guards.clone(), Some(call.id())));
                 }
             }
             for arg in args
@@ -369,14 +377,14 @@ impl<'t> Module<'t> {
             {
                 let arg_guards = self.guards_of(*arg, id);
                 for target in self.resolve_ref(*arg, id, 0) {
-                    facts.edges.push((target, arg_guards.clone()));
+                    facts.edges.push((target, arg_guards.clone(), None));
                 }
             }
         }
         for &value in &scope.returned {
             let guards = self.guards_of(value, id);
             for target in self.resolve_ref(value, id, 0) {
-                facts.edges.push((target, guards.clone()));
+                facts.edges.push((target, guards.clone(), None));
             }
         }
         facts
@@ -386,35 +394,86 @@ impl<'t> Module<'t> {
         node.parent().is_some_and(|p| p.kind() == "decorator")
     }
 
+    /// The requirements of a `pallas_call`: one per alternative of its
+    /// `compiler_params=` and `interpret=` values (a run-time choice
+    /// among them is `Unknown`).
     fn pallas_requirement(
         &self,
         call: Node<'t>,
         args: &Args<'t>,
         scope: ScopeId,
         guards: Vec<Guard>,
-    ) -> Requirement {
+    ) -> Vec<Requirement> {
         let params_node = args.keyword("compiler_params");
-        let params = match params_node {
-            None => CompilerParams::Absent,
-            Some(node) => self.eval_compiler_params(node, scope),
-        };
-        let interpret = match args.keyword("interpret") {
-            None => {
-                if args.has_splat {
-                    Interpret::Unknown
+        let flow = self.flow();
+        let params: Vec<(CompilerParams, Why, Vec<Choice>)> = match params_node {
+            None => vec![(CompilerParams::Absent, Why::Fixed, Vec::new())],
+            Some(node) => {
+                // The dict form is read syntactically (JP013 fails on any dict).
+                let syntactic = self.eval_compiler_params(node, scope);
+                if syntactic == CompilerParams::Dict {
+                    vec![(CompilerParams::Dict, Why::Fixed, Vec::new())]
                 } else {
-                    Interpret::No
+                    flow.eval(node, scope)
+                        .into_iter()
+                        .map(|a| {
+                            let value = match (&a.why, &a.val) {
+                                (Why::Choice, _) => CompilerParams::Unknown,
+                                (_, Val::None) => CompilerParams::Absent,
+                                (_, Val::Params(f)) => CompilerParams::Class(*f),
+                                (_, Val::Dict(..)) => CompilerParams::Dict,
+                                _ => CompilerParams::Unknown,
+                            };
+                            (value, a.why, a.choices)
+                        })
+                        .collect()
                 }
             }
-            Some(node) => self.eval_interpret(node, scope),
         };
-        Requirement {
-            kind: ReqKind::PallasCall { params, interpret },
-            file: None,
-            span: call.byte_range(),
-            detail: params_node.map(|n| unparenthesize(n).byte_range()),
-            guards,
+        let interpret: Vec<(Interpret, Why, Vec<Choice>)> = match args.keyword("interpret") {
+            None if args.has_splat => vec![(Interpret::Unknown, Why::Fixed, Vec::new())],
+            None => vec![(Interpret::No, Why::Fixed, Vec::new())],
+            Some(node) => flow
+                .eval(node, scope)
+                .into_iter()
+                .map(|a| {
+                    let value = match (&a.why, &a.val) {
+                        (Why::Choice, _) => Interpret::Unknown,
+                        (_, Val::InterpretParams) => Interpret::Callback,
+                        (_, v) => match v.truthy() {
+                            Some(true) => Interpret::Yes,
+                            Some(false) => Interpret::No,
+                            None => Interpret::Unknown,
+                        },
+                    };
+                    (value, a.why, a.choices)
+                })
+                .collect(),
+        };
+        let mut out: Vec<Requirement> = Vec::new();
+        for (params, pwhy, pchoices) in &params {
+            for (interpret, iwhy, ichoices) in &interpret {
+                let Some(choices) = flow::merge_choices(pchoices, ichoices) else {
+                    continue;
+                };
+                let req = Requirement {
+                    kind: ReqKind::PallasCall {
+                        params: params.clone(),
+                        interpret: *interpret,
+                    },
+                    file: None,
+                    span: call.byte_range(),
+                    detail: params_node.map(|n| unparenthesize(n).byte_range()),
+                    guards: guards.clone(),
+                    why: pwhy.and(iwhy),
+                    choices,
+                };
+                if !out.contains(&req) {
+                    out.push(req);
+                }
+            }
         }
+        out
     }
 
     fn kernel_requirement(
@@ -439,6 +498,8 @@ impl<'t> Module<'t> {
             span: call.byte_range(),
             detail: args.keyword("mesh").map(|m| m.byte_range()),
             guards,
+            why: Why::Fixed,
+            choices: Vec::new(),
         }
     }
 
@@ -497,31 +558,6 @@ impl<'t> Module<'t> {
             }
         }
         CompilerParams::Unknown
-    }
-
-    fn eval_interpret(&self, node: Node<'t>, scope: ScopeId) -> Interpret {
-        if let Some(value) = self.eval_bool(node, scope) {
-            return if value { Interpret::Yes } else { Interpret::No };
-        }
-        let mut current = (unparenthesize(node), scope);
-        for _ in 0..12 {
-            let (node, scope) = current;
-            if node.kind() == "call" {
-                let callee = self.callee(node, scope).unwrap_or_default();
-                return if callee.ends_with("InterpretParams")
-                    || callee.ends_with("InterpretGPUParams")
-                {
-                    Interpret::Callback
-                } else {
-                    Interpret::Unknown
-                };
-            }
-            match self.follow_value(node, scope) {
-                Some(next) => current = (unparenthesize(next.0), next.1),
-                None => return Interpret::Unknown,
-            }
-        }
-        Interpret::Unknown
     }
 
     /// The guards between `node` and the top of its scope. Answered for calls,
@@ -787,24 +823,69 @@ impl<'t> Module<'t> {
     }
 
     /// Everything reachable from `seeds` inside this module; imported names
-    /// are returned unfollowed.
+    /// are returned unfollowed. A requirement whose values depend on which
+    /// call of a function passed them is only reached through that call:
+    /// when some reached requirement depends on such a choice, the walk is
+    /// made again, following the calls taken on each path.
     pub fn reach_local(&self, seeds: Vec<(Target, Vec<Guard>)>) -> Reached {
+        let first = self.reach_walk(seeds.clone(), None);
+        let points: HashSet<usize> = first
+            .reqs
+            .iter()
+            .flat_map(|r| r.choices.iter().map(|c| c.0))
+            .collect();
+        if points.is_empty() {
+            return first;
+        }
+        self.reach_walk(seeds, Some(&points))
+    }
+
+    fn reach_walk(
+        &self,
+        seeds: Vec<(Target, Vec<Guard>)>,
+        points: Option<&HashSet<usize>>,
+    ) -> Reached {
         let mut reached = Reached::default();
-        let mut seen: HashSet<(Target, Vec<Guard>)> = HashSet::new();
-        let mut stack = seeds;
-        while let Some((target, guards)) = stack.pop() {
-            if seen.len() >= MAX_VISITS || !seen.insert((target.clone(), guards.clone())) {
+        type Item = (Target, Vec<Guard>, Vec<Choice>);
+        let mut seen: HashSet<Item> = HashSet::new();
+        let mut stack: Vec<Item> = seeds
+            .into_iter()
+            .map(|(t, g)| (t, g, Vec::new()))
+            .collect();
+        while let Some((target, guards, path)) = stack.pop() {
+            if seen.len() >= MAX_VISITS
+                || !seen.insert((target.clone(), guards.clone(), path.clone()))
+            {
                 continue;
             }
             match target {
                 Target::Local(id) => {
                     for req in &self.facts_of(id).reqs {
+                        let Some(choices) = flow::merge_choices(&req.choices, &path) else {
+                            continue;
+                        };
                         let mut req = req.clone();
                         req.guards = concat(&guards, &req.guards);
+                        if points.is_some() {
+                            req.choices = choices;
+                        }
                         reached.reqs.push(req);
                     }
-                    for (next, edge_guards) in &self.facts_of(id).edges {
-                        stack.push((next.clone(), concat(&guards, edge_guards)));
+                    for (next, edge_guards, call) in &self.facts_of(id).edges {
+                        let mut next_path = path.clone();
+                        if let (Some(points), Some(call), Target::Local(next_id)) =
+                            (points, call, next)
+                        {
+                            let point = self.scopes[*next_id].node.id();
+                            if points.contains(&point) {
+                                match flow::merge_choices(&next_path, &[(point, *call)]) {
+                                    Some(p) => next_path = p,
+                                    // A recursive call made another way: already walked.
+                                    None => continue,
+                                }
+                            }
+                        }
+                        stack.push((next.clone(), concat(&guards, edge_guards), next_path));
                     }
                 }
                 Target::External(path) => reached.externals.push((path, guards)),

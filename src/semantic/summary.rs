@@ -3,6 +3,7 @@
 //! whole workspace stays small, and they are computed from one module alone
 //! (imports stay as names), so computing one never waits on another.
 
+use super::flow::ConstAlt;
 use super::reach::{Guard, Requirement, Target};
 use super::{Binding, Module, ScopeKind, MODULE_SCOPE};
 use std::collections::HashMap;
@@ -20,6 +21,9 @@ pub struct FunctionSummary {
 pub struct ModuleSummary {
     pub file: Arc<Path>,
     pub functions: HashMap<String, FunctionSummary>,
+    /// Values of module-level names (`PLATFORMS = ("tpu",)`, a config
+    /// object's fields), for the modules that import them.
+    pub constants: HashMap<String, Vec<ConstAlt>>,
 }
 
 impl ModuleSummary {
@@ -30,7 +34,15 @@ impl ModuleSummary {
             .module_bindings()
             .filter_map(|(name, bindings)| bindings.last().map(|b| (name.to_owned(), b.clone())))
             .collect();
+        let mut constants = HashMap::new();
         for (name, binding) in names {
+            if let Binding::Value { value, scope, .. } = &binding {
+                let flow = module.flow();
+                let alts = flow.eval(*value, *scope);
+                if alts.iter().any(|a| !a.val.is_unknown()) {
+                    constants.insert(name.clone(), flow.detach(&alts, 0));
+                }
+            }
             let seeds: Vec<Target> = match &binding {
                 Binding::Def(id) if module.scopes[*id].kind == ScopeKind::Class => {
                     ["__call__", "__init__"]
@@ -68,7 +80,11 @@ impl ModuleSummary {
                 },
             );
         }
-        ModuleSummary { file, functions }
+        ModuleSummary {
+            file,
+            functions,
+            constants,
+        }
     }
 }
 

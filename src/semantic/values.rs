@@ -21,6 +21,9 @@ pub enum PlatformsValue {
     Str(String),
     /// `None` (or absent): JAX falls back to the default.
     Default,
+    /// A `str` whose text is not known (an environment variable, a flag,
+    /// `jax.default_backend()`): JAX iterates it all the same.
+    Text,
     Unknown,
 }
 

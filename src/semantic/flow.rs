@@ -1,0 +1,1887 @@
+//! Value flow: what an expression may evaluate to, as a small set of
+//! alternatives rather than one value.
+//!
+//! Each alternative says how sure it is to run (`Why`) and which choices it
+//! depends on (`Choice`: which call of a function passed a parameter, which
+//! element of a loop a name holds). Alternatives that all run (every element
+//! of a loop, every call site) are kept apart from alternatives of which one
+//! runs (a branch on a run-time condition), and from the defaults of run-time
+//! configuration (argparse, environment variables, absl flags), which are what
+//! a plain run uses. Two values that depend on the same choice are only
+//! combined when they made it the same way, so a loop that pairs each platform
+//! with its own kernel is never read as pairing one with the other.
+//!
+//! Evaluation is bounded: a step budget per evaluation, a depth limit and a
+//! cap on the number of alternatives; past them the answer is `Unknown`.
+
+use super::names::{self, ParamsFamily};
+use super::{Args, Binding, Module, ScopeId, ScopeKind};
+use crate::syntax::Field;
+use crate::syntax::{string_value, text, unparenthesize};
+use std::cell::{Cell, RefCell};
+use std::sync::Arc;
+use tree_sitter::Node;
+
+/// The most alternatives one expression keeps; more become `Unknown`.
+pub const MAX_ALTS: usize = 12;
+const MAX_DEPTH: u32 = 24;
+/// Evaluation steps per top-level question (a lowering's platforms, a
+/// pallas_call's params): generated or adversarial code stays cheap.
+const BUDGET: u32 = 3000;
+
+/// How sure an alternative is to be the value that runs.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Why {
+    /// Written in the code on the path that runs.
+    Fixed,
+    /// One of several that all run: each element of a loop, each call site.
+    /// The note says which (`for the call at line 12`).
+    Each(String),
+    /// The default of run-time configuration: what a plain run uses.
+    /// The note names it (`with the default --platform "tpu" (line 35)`).
+    Default(String),
+    /// One of several of which only one runs, chosen at run time.
+    Choice,
+}
+
+impl Why {
+    fn rank(&self) -> u8 {
+        match self {
+            Why::Fixed => 0,
+            Why::Each(_) => 1,
+            Why::Default(_) => 2,
+            Why::Choice => 3,
+        }
+    }
+
+    /// The weaker of two: a value reached through a default is a default.
+    pub fn and(&self, other: &Why) -> Why {
+        if other.rank() > self.rank() {
+            other.clone()
+        } else {
+            self.clone()
+        }
+    }
+
+    /// Certain to run (a finding about it is an error).
+    pub fn certain(&self) -> bool {
+        matches!(self, Why::Fixed | Why::Each(_))
+    }
+
+    pub fn note(&self) -> Option<&str> {
+        match self {
+            Why::Each(note) | Why::Default(note) => Some(note),
+            _ => None,
+        }
+    }
+}
+
+/// A choice a value depends on: (the def, loop or branch node's id, which
+/// call node or element index was taken).
+pub type Choice = (usize, usize);
+
+/// One possible value of an expression.
+#[derive(Clone, Debug)]
+pub struct Alt<'t> {
+    pub val: Val<'t>,
+    pub why: Why,
+    pub choices: Vec<Choice>,
+}
+
+impl<'t> Alt<'t> {
+    pub fn fixed(val: Val<'t>) -> Alt<'t> {
+        Alt {
+            val,
+            why: Why::Fixed,
+            choices: Vec::new(),
+        }
+    }
+
+    fn unknown() -> Alt<'t> {
+        Alt::fixed(Val::Unknown)
+    }
+
+    /// This alternative, also depending on `why` and `choices`; `None` when
+    /// the choices conflict (the two were made different ways).
+    fn under(mut self, why: &Why, choices: &[Choice]) -> Option<Alt<'t>> {
+        self.why = why.and(&self.why);
+        self.choices = merge_choices(&self.choices, choices)?;
+        Some(self)
+    }
+}
+
+/// The union of two choice lists, `None` when they took one choice two ways.
+pub fn merge_choices(a: &[Choice], b: &[Choice]) -> Option<Vec<Choice>> {
+    let mut out = a.to_vec();
+    for &(point, taken) in b {
+        match out.iter().find(|(p, _)| *p == point) {
+            Some((_, t)) if *t != taken => return None,
+            Some(_) => {}
+            None => out.push((point, taken)),
+        }
+    }
+    Some(out)
+}
+
+/// True when two choice lists agree on every choice they share.
+pub fn compatible(a: &[Choice], b: &[Choice]) -> bool {
+    a.iter()
+        .all(|(p, t)| b.iter().all(|(q, u)| p != q || t == u))
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeqKind {
+    Tuple,
+    List,
+}
+
+/// A value, as far as the rules need one.
+#[derive(Clone, Debug)]
+pub enum Val<'t> {
+    Str(String),
+    /// A `str` whose text is not known: an environment variable, a flag
+    /// given on the command line, `jax.default_backend()`.
+    AnyStr,
+    Seq(SeqKind, Vec<Val<'t>>),
+    Bool(bool),
+    Int(i64),
+    None,
+    /// A Pallas `CompilerParams` object of a backend.
+    Params(ParamsFamily),
+    /// `pltpu.InterpretParams()` / `InterpretGPUParams()`.
+    InterpretParams,
+    /// A dict literal (or `dict(...)` call), looked into by constant subscripts.
+    Dict(Node<'t>, ScopeId),
+    /// An instance of a class of this module, with its constructor call.
+    Instance(ScopeId, Option<(Node<'t>, ScopeId)>),
+    /// An object from another module: its attributes' values.
+    Object(Arc<Fields>),
+    /// What `parser.parse_args()` returns: attributes are its arguments.
+    ArgNamespace,
+    /// absl's `FLAGS`: attributes are the defined flags.
+    AbslFlags,
+    /// A `flags.DEFINE_*(...)` holder: `.value` is the flag.
+    AbslFlag(Node<'t>, ScopeId),
+    Unknown,
+}
+
+impl Val<'_> {
+    pub fn is_unknown(&self) -> bool {
+        matches!(self, Val::Unknown)
+    }
+
+    /// A constant string list: `("cpu", "tpu")` -> (Tuple, ["cpu", "tpu"]).
+    pub fn strings(&self) -> Option<(SeqKind, Vec<String>)> {
+        let Val::Seq(kind, items) = self else {
+            return None;
+        };
+        let items: Option<Vec<String>> = items
+            .iter()
+            .map(|v| match v {
+                Val::Str(s) => Some(s.clone()),
+                _ => None,
+            })
+            .collect();
+        Some((*kind, items?))
+    }
+
+    /// The value as a constant truth value, when it has one.
+    pub fn truthy(&self) -> Option<bool> {
+        match self {
+            Val::Bool(b) => Some(*b),
+            Val::None => Some(false),
+            Val::Int(i) => Some(*i != 0),
+            Val::Str(s) => Some(!s.is_empty()),
+            Val::Seq(_, items) => Some(!items.is_empty()),
+            Val::Params(_) | Val::InterpretParams | Val::Instance(..) | Val::Object(_) => {
+                Some(true)
+            }
+            _ => None,
+        }
+    }
+
+    fn same(&self, other: &Val<'_>) -> bool {
+        match (self, other) {
+            (Val::Str(a), Val::Str(b)) => a == b,
+            (Val::Bool(a), Val::Bool(b)) => a == b,
+            (Val::Int(a), Val::Int(b)) => a == b,
+            (Val::None, Val::None) => true,
+            (Val::Params(a), Val::Params(b)) => a == b,
+            (Val::Seq(k, a), Val::Seq(l, b)) => {
+                k == l && a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same(y))
+            }
+            _ => false,
+        }
+    }
+
+    /// The value without syntax nodes (for module summaries); instances
+    /// become `Unknown` here (see `Flow::detach`).
+    fn detached(&self) -> Const {
+        match self {
+            Val::Str(s) => Const::Str(s.clone()),
+            Val::AnyStr => Const::AnyStr,
+            Val::Seq(k, items) => Const::Seq(*k, items.iter().map(Val::detached).collect()),
+            Val::Bool(b) => Const::Bool(*b),
+            Val::Int(i) => Const::Int(*i),
+            Val::None => Const::None,
+            Val::Params(f) => Const::Params(*f),
+            Val::InterpretParams => Const::InterpretParams,
+            Val::Object(o) => Const::Object(o.clone()),
+            _ => Const::Unknown,
+        }
+    }
+}
+
+/// A value without syntax nodes: what a module summary keeps of a
+/// module-level name, for the modules that import it.
+#[derive(Clone, Debug)]
+pub enum Const {
+    Str(String),
+    AnyStr,
+    Seq(SeqKind, Vec<Const>),
+    Bool(bool),
+    Int(i64),
+    None,
+    Params(ParamsFamily),
+    InterpretParams,
+    Object(Arc<Fields>),
+    Unknown,
+}
+
+/// An object's attributes and their values.
+pub type Fields = Vec<(String, Vec<ConstAlt>)>;
+
+#[derive(Clone, Debug)]
+pub struct ConstAlt {
+    pub val: Const,
+    pub why: Why,
+}
+
+impl Const {
+    fn val<'t>(&self) -> Val<'t> {
+        match self {
+            Const::Str(s) => Val::Str(s.clone()),
+            Const::AnyStr => Val::AnyStr,
+            Const::Seq(k, items) => Val::Seq(*k, items.iter().map(Const::val).collect()),
+            Const::Bool(b) => Val::Bool(*b),
+            Const::Int(i) => Val::Int(*i),
+            Const::None => Val::None,
+            Const::Params(f) => Val::Params(*f),
+            Const::InterpretParams => Val::InterpretParams,
+            Const::Object(o) => Val::Object(o.clone()),
+            Const::Unknown => Val::Unknown,
+        }
+    }
+
+    pub fn is_unknown(&self) -> bool {
+        matches!(self, Const::Unknown)
+    }
+}
+
+fn from_consts<'t>(alts: &[ConstAlt]) -> Vec<Alt<'t>> {
+    alts.iter()
+        .map(|a| Alt {
+            val: a.val.val(),
+            why: a.why.clone(),
+            choices: Vec::new(),
+        })
+        .collect()
+}
+
+/// Caps a list of alternatives: identical ones merge; past `MAX_ALTS` an
+/// `Unknown` stands for the rest.
+fn cap(mut alts: Vec<Alt<'_>>) -> Vec<Alt<'_>> {
+    let mut out: Vec<Alt<'_>> = Vec::with_capacity(alts.len().min(MAX_ALTS));
+    for alt in alts.drain(..) {
+        let dup = out.iter().any(|o| {
+            o.why == alt.why
+                && o.choices == alt.choices
+                && (o.val.same(&alt.val) || (o.val.is_unknown() && alt.val.is_unknown()))
+        });
+        if dup {
+            continue;
+        }
+        if out.len() >= MAX_ALTS {
+            if !out.last().is_some_and(|o| o.val.is_unknown()) {
+                if let Some(last) = out.last_mut() {
+                    *last = Alt::unknown();
+                }
+            }
+            continue;
+        }
+        out.push(alt);
+    }
+    out
+}
+
+fn line_of(node: Node<'_>) -> usize {
+    node.start_position().row + 1
+}
+
+/// A function being evaluated for one call: its parameters take that
+/// call's arguments (factories, methods of a config object).
+#[derive(Clone)]
+struct Bound<'t> {
+    def: ScopeId,
+    call: Node<'t>,
+    call_scope: ScopeId,
+    /// The receiver of `obj.m()`: the value the first parameter takes.
+    receiver: Option<Alt<'t>>,
+}
+
+/// One evaluation: its step budget and the calls being evaluated.
+pub struct Flow<'m, 't> {
+    m: &'m Module<'t>,
+    steps: Cell<u32>,
+    bound: RefCell<Vec<Bound<'t>>>,
+}
+
+impl<'t> Module<'t> {
+    /// A fresh evaluation with its own budget.
+    pub fn flow(&self) -> Flow<'_, 't> {
+        Flow {
+            m: self,
+            steps: Cell::new(BUDGET),
+            bound: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// The alternatives of an expression (a fresh evaluation).
+    pub fn eval_alts(&self, node: Node<'t>, scope: ScopeId) -> Vec<Alt<'t>> {
+        self.flow().eval(node, scope)
+    }
+}
+
+impl<'m, 't> Flow<'m, 't> {
+    pub fn eval(&self, node: Node<'t>, scope: ScopeId) -> Vec<Alt<'t>> {
+        self.eval_depth(node, scope, 0)
+    }
+
+    fn spend(&self) -> bool {
+        let left = self.steps.get();
+        if left == 0 {
+            return false;
+        }
+        self.steps.set(left - 1);
+        true
+    }
+
+    fn eval_depth(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Alt<'t>> {
+        if depth > MAX_DEPTH || !self.spend() {
+            return vec![Alt::unknown()];
+        }
+        let m = self.m;
+        let node = unparenthesize(node);
+        let one = |v: Val<'t>| vec![Alt::fixed(v)];
+        match node.kind() {
+            "string" => match string_value(node, m.src) {
+                Some(s) => one(Val::Str(s)),
+                // f-strings and other interpolated text are still strings.
+                None => one(Val::AnyStr),
+            },
+            "concatenated_string" => one(Val::AnyStr),
+            "integer" => one(
+                text(node, m.src)
+                    .replace('_', "")
+                    .parse()
+                    .map(Val::Int)
+                    .unwrap_or(Val::Unknown),
+            ),
+            "true" => one(Val::Bool(true)),
+            "false" => one(Val::Bool(false)),
+            "none" => one(Val::None),
+            "tuple" | "list" => {
+                let kind = if node.kind() == "list" {
+                    SeqKind::List
+                } else {
+                    SeqKind::Tuple
+                };
+                let mut items: Vec<Node<'t>> = Vec::new();
+                let mut cursor = node.walk();
+                for item in node.named_children(&mut cursor) {
+                    if item.kind() == "comment" {
+                        continue;
+                    }
+                    if matches!(item.kind(), "list_splat" | "parenthesized_list_splat") {
+                        return one(Val::Unknown);
+                    }
+                    items.push(item);
+                }
+                let parts: Vec<Vec<Alt<'t>>> = items
+                    .iter()
+                    .map(|i| self.eval_depth(*i, scope, depth + 1))
+                    .collect();
+                product(&parts, |vals| Val::Seq(kind, vals))
+            }
+            "dictionary" => one(Val::Dict(node, scope)),
+            "identifier" => self.eval_name(node, scope, depth),
+            "attribute" => self.eval_attribute(node, scope, depth),
+            "subscript" => self.eval_subscript(node, scope, depth),
+            "call" => self.eval_call(node, scope, depth),
+            "conditional_expression" => {
+                // `a if c else b`
+                let (Some(a), Some(c), Some(b)) =
+                    (node.named_child(0), node.named_child(1), node.named_child(2))
+                else {
+                    return one(Val::Unknown);
+                };
+                self.branch(c, scope, depth, |taken| {
+                    self.eval_depth(if taken { a } else { b }, scope, depth + 1)
+                })
+            }
+            "boolean_operator" => {
+                let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
+                    return one(Val::Unknown);
+                };
+                let is_or = node
+                    .field("operator")
+                    .is_some_and(|o| text(o, m.src) == "or");
+                let lefts = self.eval_depth(left, scope, depth + 1);
+                let mut out = Vec::new();
+                for l in lefts {
+                    match l.val.truthy() {
+                        // `x or y` is x when x is truthy; `x and y` is x when falsy.
+                        Some(t) if t == is_or => out.push(l),
+                        Some(_) => out.extend(
+                            self.eval_depth(right, scope, depth + 1)
+                                .into_iter()
+                                .filter_map(|r| r.under(&l.why, &l.choices)),
+                        ),
+                        None => {
+                            out.push(Alt {
+                                val: l.val.clone(),
+                                why: Why::Choice,
+                                choices: l.choices.clone(),
+                            });
+                            out.extend(self.eval_depth(right, scope, depth + 1).into_iter().map(
+                                |mut r| {
+                                    r.why = Why::Choice;
+                                    r
+                                },
+                            ));
+                        }
+                    }
+                }
+                cap(out)
+            }
+            "not_operator" => {
+                let Some(arg) = node.field("argument") else {
+                    return one(Val::Unknown);
+                };
+                map(self.eval_depth(arg, scope, depth + 1), |v| {
+                    v.truthy().map(|t| Val::Bool(!t)).unwrap_or(Val::Unknown)
+                })
+            }
+            "comparison_operator" => self.eval_comparison(node, scope, depth),
+            "binary_operator" => {
+                let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
+                    return one(Val::Unknown);
+                };
+                let op = node.field("operator").map(|o| text(o, m.src)).unwrap_or("");
+                if op != "+" {
+                    return one(Val::Unknown);
+                }
+                let parts = vec![
+                    self.eval_depth(left, scope, depth + 1),
+                    self.eval_depth(right, scope, depth + 1),
+                ];
+                product(&parts, |vals| match (&vals[0], &vals[1]) {
+                    (Val::Seq(k, a), Val::Seq(l, b)) if k == l => {
+                        Val::Seq(*k, a.iter().chain(b).cloned().collect())
+                    }
+                    (Val::Str(a), Val::Str(b)) => Val::Str(format!("{a}{b}")),
+                    (Val::Str(_) | Val::AnyStr, Val::Str(_) | Val::AnyStr) => Val::AnyStr,
+                    _ => Val::Unknown,
+                })
+            }
+            _ => one(Val::Unknown),
+        }
+    }
+
+    /// Evaluates a condition and then what each way it goes gives. A known
+    /// condition takes its branch; an unknown one gives both, as `Choice`.
+    fn branch(
+        &self,
+        condition: Node<'t>,
+        scope: ScopeId,
+        depth: u32,
+        then: impl Fn(bool) -> Vec<Alt<'t>>,
+    ) -> Vec<Alt<'t>> {
+        let conds = self.eval_depth(condition, scope, depth + 1);
+        let mut out = Vec::new();
+        for c in &conds {
+            match c.val.truthy() {
+                Some(t) if c.why.certain() => {
+                    out.extend(then(t).into_iter().filter_map(|a| a.under(&c.why, &c.choices)))
+                }
+                _ => {
+                    for taken in [true, false] {
+                        out.extend(then(taken).into_iter().filter_map(|mut a| {
+                            a.why = Why::Choice;
+                            a.choices = merge_choices(&a.choices, &c.choices)?;
+                            Some(a)
+                        }));
+                    }
+                }
+            }
+        }
+        cap(out)
+    }
+
+    fn eval_comparison(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Alt<'t>> {
+        let mut cursor = node.walk();
+        let operands: Vec<Node<'t>> = node.named_children(&mut cursor).collect();
+        let ops: Vec<&str> = {
+            let mut c = node.walk();
+            node.children(&mut c)
+                .filter(|n| !n.is_named())
+                .map(|n| n.kind())
+                .collect()
+        };
+        if operands.len() != 2 || ops.len() != 1 {
+            return vec![Alt::unknown()];
+        }
+        let op = ops[0];
+        let parts = vec![
+            self.eval_depth(operands[0], scope, depth + 1),
+            self.eval_depth(operands[1], scope, depth + 1),
+        ];
+        product(&parts, |vals| {
+            let (a, b) = (&vals[0], &vals[1]);
+            let known = |v: &Val<'_>| {
+                matches!(
+                    v,
+                    Val::Str(_) | Val::Bool(_) | Val::Int(_) | Val::None | Val::Seq(..)
+                )
+            };
+            match op {
+                "==" | "!=" | "is" | "is not" if known(a) && known(b) => {
+                    let eq = a.same(b);
+                    Val::Bool(if op == "==" || op == "is" { eq } else { !eq })
+                }
+                "in" | "not in" => match (a, b) {
+                    (Val::Str(x), Val::Seq(_, items)) if items.iter().all(known) => {
+                        let has = items.iter().any(|i| matches!(i, Val::Str(y) if y == x));
+                        Val::Bool(if op == "in" { has } else { !has })
+                    }
+                    _ => Val::Unknown,
+                },
+                _ => Val::Unknown,
+            }
+        })
+    }
+
+    fn eval_name(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Alt<'t>> {
+        let m = self.m;
+        let name = text(node, m.src);
+        if let Some(binding) = m.binding_at(scope, name, node) {
+            return self.eval_binding(binding, node, scope, depth);
+        }
+        let Some(found) = m.lookup(scope, name) else {
+            return vec![Alt::unknown()];
+        };
+        // Several bindings and no single one chosen: a loop variable used in
+        // its loop, or assignments in branches (each a run-time choice).
+        let same_scope = m
+            .bindings_in(scope, name)
+            .is_some_and(|b| std::ptr::eq(b, found));
+        let candidates: Vec<&Binding<'t>> = if same_scope {
+            let before: Vec<&Binding<'t>> = found
+                .iter()
+                .filter(|b| b.position() < node.start_byte())
+                .collect();
+            // From the last straight-line binding on.
+            let start = before
+                .iter()
+                .rposition(|b| match b {
+                    Binding::Value { target, .. } => m.is_straight_line(*target, scope, node),
+                    Binding::Loop { loop_node, .. } => {
+                        loop_node.start_byte() <= node.start_byte()
+                            && node.end_byte() <= loop_node.end_byte()
+                    }
+                    _ => false,
+                })
+                .unwrap_or(0);
+            before[start..].to_vec()
+        } else {
+            found.iter().collect()
+        };
+        if candidates.len() == 1 {
+            return self.eval_binding(candidates[0], node, scope, depth);
+        }
+        if candidates.is_empty() || candidates.len() > MAX_ALTS {
+            return vec![Alt::unknown()];
+        }
+        let mut out = Vec::new();
+        for b in candidates {
+            out.extend(
+                self.eval_binding(b, node, scope, depth)
+                    .into_iter()
+                    .map(|mut a| {
+                        a.why = Why::Choice;
+                        a
+                    }),
+            );
+        }
+        cap(out)
+    }
+
+    fn eval_binding(
+        &self,
+        binding: &Binding<'t>,
+        node: Node<'t>,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Vec<Alt<'t>> {
+        let m = self.m;
+        match binding {
+            Binding::Value { value, scope, .. } => self.eval_depth(*value, *scope, depth + 1),
+            Binding::Loop {
+                iter,
+                scope: lscope,
+                loop_node,
+                ..
+            } => {
+                let line = line_of(*loop_node);
+                let mut out = Vec::new();
+                for alt in self.eval_depth(*iter, *lscope, depth + 1) {
+                    match &alt.val {
+                        Val::Seq(_, items) if !items.is_empty() => {
+                            for (i, item) in items.iter().enumerate() {
+                                let mut choices = alt.choices.clone();
+                                if choices.iter().any(|(p, _)| *p == loop_node.id()) {
+                                    continue;
+                                }
+                                choices.push((loop_node.id(), i));
+                                out.push(Alt {
+                                    val: item.clone(),
+                                    why: alt
+                                        .why
+                                        .and(&Why::Each(format!("in the loop at line {line}"))),
+                                    choices,
+                                });
+                            }
+                        }
+                        _ => out.push(Alt {
+                            val: Val::Unknown,
+                            why: alt.why.clone(),
+                            choices: alt.choices.clone(),
+                        }),
+                    }
+                }
+                cap(out)
+            }
+            Binding::Param {
+                scope: fscope,
+                index,
+                default,
+            } => self.eval_param(*fscope, *index, *default, node, scope, depth),
+            Binding::Import(path) => {
+                let path = names::canonicalize(path);
+                self.external(&path)
+                    .unwrap_or_else(|| vec![Alt::fixed(self.import_val(&path))])
+            }
+            Binding::Def(_) | Binding::Opaque(_) => {
+                let _ = m;
+                vec![Alt::unknown()]
+            }
+        }
+    }
+
+    /// An imported object whose meaning is known by its path.
+    fn import_val(&self, path: &str) -> Val<'t> {
+        if path == "absl.flags.FLAGS" {
+            Val::AbslFlags
+        } else {
+            Val::Unknown
+        }
+    }
+
+    /// A constant of another module, from its summary.
+    fn external(&self, path: &str) -> Option<Vec<Alt<'t>>> {
+        let externals = self.m.external_values.borrow();
+        externals.get(path).map(|alts| from_consts(alts))
+    }
+
+    fn eval_param(
+        &self,
+        fscope: ScopeId,
+        index: usize,
+        default: Option<Node<'t>>,
+        node: Node<'t>,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Vec<Alt<'t>> {
+        let m = self.m;
+        let def = &m.scopes[fscope];
+        let def_scope = def.parent.unwrap_or(0);
+        let name = text(node, m.src);
+        let is_self = def.class.is_some() && index == 0 && !m.is_static_method(fscope);
+        // A call being evaluated binds the parameters to its arguments.
+        let bound = self
+            .bound
+            .borrow()
+            .iter()
+            .rev()
+            .find(|b| b.def == fscope)
+            .cloned();
+        if let Some(b) = bound {
+            if is_self {
+                return match b.receiver {
+                    Some(receiver) => vec![receiver],
+                    None => self.instances_of(def.class.unwrap_or(0), depth),
+                };
+            }
+            let args = Args::of(b.call, m.src);
+            let position = m.param_position(fscope, index, b.receiver.is_some());
+            return match args
+                .keyword(name)
+                .or_else(|| position.and_then(|p| args.positional.get(p).copied()))
+            {
+                Some(arg) => self.eval_depth(arg, b.call_scope, depth + 1),
+                None if args.has_splat => vec![Alt::unknown()],
+                None => match default {
+                    Some(d) => self.eval_depth(d, def_scope, depth + 1),
+                    None => vec![Alt::unknown()],
+                },
+            };
+        }
+        if is_self {
+            let _ = scope;
+            return self.instances_of(def.class.unwrap_or(0), depth);
+        }
+        if let Some(alts) = self.click_default(fscope, name, depth) {
+            return alts;
+        }
+        // Every call site of the function in this module: each runs.
+        let Some(calls) = m.param_call_sites(fscope, index, name) else {
+            return vec![Alt::unknown()];
+        };
+        if calls.is_empty() {
+            return match default {
+                Some(d) => self.eval_depth(d, def_scope, depth + 1),
+                None => vec![Alt::unknown()],
+            };
+        }
+        let point = def.node.id();
+        let mut out = Vec::new();
+        for (call, call_scope, arg) in calls.into_iter().take(MAX_ALTS) {
+            let why = Why::Each(format!("for the call at line {}", line_of(call)));
+            let choice = [(point, call.id())];
+            let alts = match arg {
+                Some(arg) => self.eval_depth(arg, call_scope, depth + 1),
+                None => match default {
+                    Some(d) => self.eval_depth(d, def_scope, depth + 1),
+                    None => vec![Alt::unknown()],
+                },
+            };
+            out.extend(alts.into_iter().filter_map(|a| a.under(&why, &choice)));
+        }
+        cap(out)
+    }
+
+    /// `@click.option("--platform", default="tpu")` on the def: the default
+    /// is what a plain run passes for that parameter.
+    fn click_default(&self, fscope: ScopeId, name: &str, depth: u32) -> Option<Vec<Alt<'t>>> {
+        let m = self.m;
+        let outer = m.scopes[fscope].parent.unwrap_or(0);
+        for decorator in m.scopes[fscope].decorators() {
+            if decorator.kind() != "call" {
+                continue;
+            }
+            let callee = m.callee(decorator, outer).unwrap_or_default();
+            if !matches!(callee.as_str(), "click.option" | "click.argument") {
+                continue;
+            }
+            let args = Args::of(decorator, m.src);
+            let names: Vec<String> = args
+                .positional
+                .iter()
+                .filter_map(|a| string_value(*a, m.src))
+                .collect();
+            let matches = names.iter().any(|n| {
+                let bare = n.trim_start_matches('-').replace('-', "_");
+                bare == name && !n.contains('/')
+            });
+            if !matches {
+                continue;
+            }
+            let flag = names.first().cloned().unwrap_or_default();
+            let mut out = Vec::new();
+            if let Some(default) = args.keyword("default") {
+                let note = format!(
+                    "with the default {flag} {} (line {})",
+                    text(default, m.src),
+                    line_of(default)
+                );
+                out.extend(
+                    self.eval_depth(default, outer, depth + 1)
+                        .into_iter()
+                        .filter_map(|a| a.under(&Why::Default(note.clone()), &[])),
+                );
+            }
+            if args.keyword("multiple").is_none() && args.keyword("type").is_none() {
+                out.push(Alt {
+                    val: Val::AnyStr,
+                    why: Why::Choice,
+                    choices: Vec::new(),
+                });
+            } else {
+                out.push(Alt {
+                    val: Val::Unknown,
+                    why: Why::Choice,
+                    choices: Vec::new(),
+                });
+            }
+            return Some(cap(out));
+        }
+        None
+    }
+
+    /// The instances `self` may be in a method of `class`: the class and its
+    /// subclasses in this module that are constructed somewhere. One such
+    /// class is certain; several are a run-time choice.
+    fn instances_of(&self, class: ScopeId, depth: u32) -> Vec<Alt<'t>> {
+        let m = self.m;
+        let _ = depth;
+        let mut classes: Vec<ScopeId> = m
+            .subclasses(class)
+            .into_iter()
+            .filter(|c| !m.class_constructions(*c).is_empty())
+            .collect();
+        classes.sort_unstable();
+        classes.dedup();
+        match classes.as_slice() {
+            [] => vec![Alt::fixed(Val::Instance(class, None))],
+            [one] => {
+                let ctors = m.class_constructions(*one);
+                let ctor = (ctors.len() == 1).then(|| ctors[0]);
+                vec![Alt::fixed(Val::Instance(*one, ctor))]
+            }
+            many => cap(many
+                .iter()
+                .map(|c| Alt {
+                    val: Val::Instance(*c, None),
+                    why: Why::Choice,
+                    choices: Vec::new(),
+                })
+                .collect()),
+        }
+    }
+
+    fn eval_attribute(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Alt<'t>> {
+        let m = self.m;
+        let (Some(object), Some(attr)) = (node.field("object"), node.field("attribute")) else {
+            return vec![Alt::unknown()];
+        };
+        let attr = text(attr, m.src);
+        // An imported module's constant: `defaults.EXPORT_PLATFORMS`.
+        if let Some(path) = m.canonical(node, scope) {
+            if let Some(alts) = self.external(&path) {
+                return alts;
+            }
+            if let Some(flag) = path.strip_prefix("absl.flags.FLAGS.") {
+                return self.absl_flag_named(flag, depth);
+            }
+        }
+        let objects = match m.class_of_receiver(object, scope) {
+            // `self.x` in a method: the instances the method runs on.
+            Some(class)
+                if m.enclosing_method_class(scope)
+                    .is_some_and(|(c, s)| c == class && s == text(object, m.src)) =>
+            {
+                self.eval_depth(object, scope, depth + 1)
+            }
+            // `ClassName.x`
+            Some(class) => vec![Alt::fixed(Val::Instance(class, None))],
+            None => self.eval_depth(object, scope, depth + 1),
+        };
+        let mut out = Vec::new();
+        for o in objects {
+            let vals = match &o.val {
+                Val::Instance(class, ctor) => self.field(*class, *ctor, attr, depth),
+                Val::Object(fields) => fields
+                    .iter()
+                    .find(|(n, _)| n == attr)
+                    .map(|(_, alts)| from_consts(alts))
+                    .unwrap_or_else(|| vec![Alt::unknown()]),
+                Val::ArgNamespace => self.argparse_default(attr, depth),
+                Val::AbslFlags => self.absl_flag_named(attr, depth),
+                Val::AbslFlag(call, cscope) if attr == "value" => {
+                    self.absl_flag_value(*call, *cscope, depth)
+                }
+                _ => vec![Alt::unknown()],
+            };
+            out.extend(vals.into_iter().filter_map(|a| a.under(&o.why, &o.choices)));
+        }
+        cap(out)
+    }
+
+    /// Attribute `attr` of an instance of `class` built by `ctor`: a
+    /// constructor argument of a dataclass-like field, `self.attr = ...` in
+    /// `__init__` (its parameters bound to the constructor's arguments), or
+    /// the class attribute. Methods are not values here.
+    fn field(
+        &self,
+        class: ScopeId,
+        ctor: Option<(Node<'t>, ScopeId)>,
+        attr: &str,
+        depth: u32,
+    ) -> Vec<Alt<'t>> {
+        let m = self.m;
+        if let Some((call, call_scope)) = ctor {
+            if let Some(position) = m.dataclass_field_position(class, attr) {
+                let args = Args::of(call, m.src);
+                if let Some(arg) = args
+                    .keyword(attr)
+                    .or_else(|| args.positional.get(position).copied())
+                {
+                    return self.eval_depth(arg, call_scope, depth + 1);
+                }
+                if args.has_splat {
+                    return vec![Alt::unknown()];
+                }
+            }
+        }
+        let Some(bindings) = m.attribute(class, attr) else {
+            return vec![Alt::unknown()];
+        };
+        // `self.x = ...` in `__init__` runs after the class body's default.
+        let in_init: Vec<&Binding<'t>> = bindings
+            .iter()
+            .filter(|b| matches!(b, Binding::Value { scope, .. } if m.scopes[*scope].kind == ScopeKind::Function))
+            .collect();
+        let chosen: Vec<&Binding<'t>> = if in_init.is_empty() {
+            bindings.iter().collect()
+        } else {
+            in_init
+        };
+        let mut out = Vec::new();
+        let several = chosen.len() > 1;
+        for binding in chosen {
+            let Binding::Value { value, scope, .. } = binding else {
+                out.push(Alt::unknown());
+                continue;
+            };
+            let method = *scope;
+            let is_method = m.scopes[method].kind == ScopeKind::Function;
+            let alts = match (is_method, ctor) {
+                (true, Some((call, call_scope))) if m.scopes[method].name == "__init__" => {
+                    self.with_bound(
+                        Bound {
+                            def: method,
+                            call,
+                            call_scope,
+                            receiver: Some(Alt::fixed(Val::Instance(class, ctor))),
+                        },
+                        || self.eval_depth(*value, method, depth + 1),
+                    )
+                }
+                _ => self.eval_depth(*value, method, depth + 1),
+            };
+            out.extend(alts.into_iter().map(|mut a| {
+                if several {
+                    a.why = Why::Choice;
+                }
+                a
+            }));
+        }
+        cap(out)
+    }
+
+    fn with_bound<R>(&self, bound: Bound<'t>, f: impl FnOnce() -> R) -> R {
+        self.bound.borrow_mut().push(bound);
+        let out = f();
+        self.bound.borrow_mut().pop();
+        out
+    }
+
+    fn eval_subscript(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Alt<'t>> {
+        let m = self.m;
+        let (Some(value), Some(index)) = (node.field("value"), node.field("subscript")) else {
+            return vec![Alt::unknown()];
+        };
+        // `os.environ["X"]` is a str.
+        if m.canonical(value, scope).as_deref() == Some("os.environ") {
+            return vec![Alt::fixed(Val::AnyStr)];
+        }
+        let parts = vec![
+            self.eval_depth(value, scope, depth + 1),
+            self.eval_depth(index, scope, depth + 1),
+        ];
+        let mut out = Vec::new();
+        for (base, key, why, choices) in pairs(&parts) {
+            match (&base, &key) {
+                (Val::Seq(_, items), Val::Int(i)) => {
+                    let at = if *i < 0 { items.len() as i64 + i } else { *i };
+                    let val = usize::try_from(at)
+                        .ok()
+                        .and_then(|at| items.get(at).cloned())
+                        .unwrap_or(Val::Unknown);
+                    out.push(Alt { val, why, choices });
+                }
+                (Val::Dict(dict, dscope), _) => {
+                    let found = self.dict_lookup(*dict, *dscope, &key, depth);
+                    out.extend(found.into_iter().filter_map(|a| a.under(&why, &choices)));
+                }
+                _ => out.push(Alt {
+                    val: Val::Unknown,
+                    why,
+                    choices,
+                }),
+            }
+        }
+        cap(out)
+    }
+
+    fn dict_lookup(
+        &self,
+        dict: Node<'t>,
+        scope: ScopeId,
+        key: &Val<'t>,
+        depth: u32,
+    ) -> Vec<Alt<'t>> {
+        let m = self.m;
+        if !matches!(key, Val::Str(_) | Val::Int(_) | Val::Bool(_)) {
+            return vec![Alt::unknown()];
+        }
+        if dict.kind() == "call" {
+            // `dict(tpu=..., cuda=...)`
+            let args = Args::of(dict, m.src);
+            if let Val::Str(k) = key {
+                if let Some(v) = args.keyword(k) {
+                    return self.eval_depth(v, scope, depth + 1);
+                }
+            }
+            return vec![Alt::unknown()];
+        }
+        let mut cursor = dict.walk();
+        for pair in dict.named_children(&mut cursor) {
+            if pair.kind() != "pair" {
+                if pair.kind() == "dictionary_splat" {
+                    return vec![Alt::unknown()];
+                }
+                continue;
+            }
+            let (Some(k), Some(v)) = (pair.field("key"), pair.field("value")) else {
+                continue;
+            };
+            let keys = self.eval_depth(k, scope, depth + 1);
+            if keys.len() == 1 && keys[0].val.same(key) {
+                return self.eval_depth(v, scope, depth + 1);
+            }
+        }
+        vec![Alt::unknown()]
+    }
+
+    fn eval_call(&self, call: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Alt<'t>> {
+        let m = self.m;
+        let Some(func) = call.field("function") else {
+            return vec![Alt::unknown()];
+        };
+        let args = Args::of(call, m.src);
+        let func_text = text(func, m.src);
+        // Builtins (not rebound in the module).
+        if func.kind() == "identifier" && m.lookup(scope, func_text).is_none() {
+            match func_text {
+                "tuple" | "list" if args.positional.len() == 1 => {
+                    let kind = if func_text == "list" {
+                        SeqKind::List
+                    } else {
+                        SeqKind::Tuple
+                    };
+                    return map(
+                        self.eval_depth(args.positional[0], scope, depth + 1),
+                        |v| match v {
+                            Val::Seq(_, items) => Val::Seq(kind, items.clone()),
+                            Val::Str(s) => {
+                                Val::Seq(kind, s.chars().map(|c| Val::Str(c.into())).collect())
+                            }
+                            _ => Val::Unknown,
+                        },
+                    );
+                }
+                "tuple" | "list" if args.positional.is_empty() && args.keywords.is_empty() => {
+                    let kind = if func_text == "list" {
+                        SeqKind::List
+                    } else {
+                        SeqKind::Tuple
+                    };
+                    return vec![Alt::fixed(Val::Seq(kind, Vec::new()))];
+                }
+                "str" | "repr" | "format" => return vec![Alt::fixed(Val::AnyStr)],
+                "dict" => return vec![Alt::fixed(Val::Dict(call, scope))],
+                "bool" if args.positional.len() == 1 => {
+                    return map(
+                        self.eval_depth(args.positional[0], scope, depth + 1),
+                        |v| v.truthy().map(Val::Bool).unwrap_or(Val::Unknown),
+                    )
+                }
+                _ => {}
+            }
+        }
+        // String methods on a known string.
+        if func.kind() == "attribute" {
+            let method = func
+                .field("attribute")
+                .map(|a| text(a, m.src))
+                .unwrap_or("");
+            if matches!(
+                method,
+                "lower" | "upper" | "strip" | "split" | "parse_args" | "parse_known_args"
+            ) {
+                if let Some(alts) = self.string_or_parser_method(func, method, &args, scope, depth)
+                {
+                    return alts;
+                }
+            }
+        }
+        let callee = m.callee(call, scope);
+        if let Some(path) = callee.as_deref() {
+            if let Some(alts) = self.library_call(path, call, &args, scope, depth) {
+                return alts;
+            }
+        }
+        // A class of this module: an instance.
+        if func.kind() == "identifier" {
+            if let Some(Binding::Def(id)) = m.binding_at(scope, func_text, func) {
+                if m.scopes[*id].kind == ScopeKind::Class {
+                    return vec![Alt::fixed(Val::Instance(*id, Some((call, scope))))];
+                }
+            }
+        }
+        // A function or method of this module: what it returns for this call.
+        self.returns_of(call, func, scope, depth)
+    }
+
+    fn string_or_parser_method(
+        &self,
+        func: Node<'t>,
+        method: &str,
+        args: &Args<'t>,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Option<Vec<Alt<'t>>> {
+        let m = self.m;
+        let object = func.field("object")?;
+        if matches!(method, "parse_args" | "parse_known_args") {
+            if !m.has_argparse_arguments() {
+                return None;
+            }
+            let ns = Val::ArgNamespace;
+            return Some(vec![Alt::fixed(if method == "parse_known_args" {
+                Val::Seq(SeqKind::Tuple, vec![ns, Val::Unknown])
+            } else {
+                ns
+            })]);
+        }
+        let objects = self.eval_depth(object, scope, depth + 1);
+        if !objects
+            .iter()
+            .all(|a| matches!(a.val, Val::Str(_) | Val::AnyStr))
+        {
+            return None;
+        }
+        let sep = args
+            .positional
+            .first()
+            .and_then(|s| string_value(*s, m.src));
+        Some(map(objects, |v| match (v, method) {
+            (Val::Str(s), "lower") => Val::Str(s.to_lowercase()),
+            (Val::Str(s), "upper") => Val::Str(s.to_uppercase()),
+            (Val::Str(s), "strip") if args.positional.is_empty() => Val::Str(s.trim().to_owned()),
+            (Val::Str(s), "split") => match &sep {
+                Some(sep) if !sep.is_empty() => Val::Seq(
+                    SeqKind::List,
+                    s.split(sep.as_str()).map(|p| Val::Str(p.to_owned())).collect(),
+                ),
+                None if args.positional.is_empty() => Val::Seq(
+                    SeqKind::List,
+                    s.split_whitespace().map(|p| Val::Str(p.to_owned())).collect(),
+                ),
+                _ => Val::Unknown,
+            },
+            (_, "split") => Val::Unknown,
+            _ => Val::AnyStr,
+        }))
+    }
+
+    /// Calls of library APIs whose results matter: params classes, the
+    /// environment, `jax.default_backend()`, absl flags.
+    fn library_call(
+        &self,
+        path: &str,
+        call: Node<'t>,
+        args: &Args<'t>,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Option<Vec<Alt<'t>>> {
+        let m = self.m;
+        if let Some(family) = names::compiler_params_family(path) {
+            return Some(vec![Alt::fixed(Val::Params(family))]);
+        }
+        if path.ends_with("InterpretParams") || path.ends_with("InterpretGPUParams") {
+            return Some(vec![Alt::fixed(Val::InterpretParams)]);
+        }
+        match path {
+            "jax.default_backend" => Some(vec![Alt::fixed(Val::AnyStr)]),
+            "os.environ.get" | "os.getenv" => {
+                let key = args
+                    .positional
+                    .first()
+                    .copied()
+                    .or_else(|| args.keyword("key"));
+                let default = args
+                    .positional
+                    .get(1)
+                    .copied()
+                    .or_else(|| args.keyword("default"));
+                let key_text = key
+                    .and_then(|k| string_value(k, m.src))
+                    .unwrap_or_else(|| "the variable".to_owned());
+                // What the environment holds is a str, chosen at run time.
+                let mut out = vec![Alt {
+                    val: Val::AnyStr,
+                    why: Why::Choice,
+                    choices: Vec::new(),
+                }];
+                match default {
+                    Some(d) => {
+                        let note = format!(
+                            "with the default of ${key_text} {} (line {})",
+                            text(d, m.src),
+                            line_of(d)
+                        );
+                        out.extend(
+                            self.eval_depth(d, scope, depth + 1)
+                                .into_iter()
+                                .filter_map(|a| a.under(&Why::Default(note.clone()), &[])),
+                        );
+                    }
+                    None => out.push(Alt {
+                        val: Val::None,
+                        why: Why::Choice,
+                        choices: Vec::new(),
+                    }),
+                }
+                Some(cap(out))
+            }
+            p if p.starts_with("absl.flags.DEFINE_") => {
+                Some(vec![Alt::fixed(Val::AbslFlag(call, scope))])
+            }
+            _ => None,
+        }
+    }
+
+    /// What a call of a function or method of this module returns, with its
+    /// parameters bound to the call's arguments. Several `return`s are a
+    /// run-time choice unless their conditions are constant.
+    fn returns_of(
+        &self,
+        call: Node<'t>,
+        func: Node<'t>,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Vec<Alt<'t>> {
+        let m = self.m;
+        // (def, receiver alternatives)
+        let targets: Vec<(ScopeId, Option<Alt<'t>>, Alt<'t>)> = match func.kind() {
+            "identifier" => match m.binding_at(scope, text(func, m.src), func) {
+                Some(Binding::Def(def)) if m.scopes[*def].kind == ScopeKind::Function => {
+                    vec![(*def, None, Alt::fixed(Val::Unknown))]
+                }
+                _ => Vec::new(),
+            },
+            "attribute" => {
+                let (Some(object), Some(attr)) = (func.field("object"), func.field("attribute"))
+                else {
+                    return vec![Alt::unknown()];
+                };
+                let attr = text(attr, m.src);
+                let mut out = Vec::new();
+                for o in self.eval_depth(object, scope, depth + 1) {
+                    if let Val::Instance(class, _) = &o.val {
+                        if let Some(method) = m.method(*class, attr) {
+                            if m.scopes[method].kind == ScopeKind::Function {
+                                let receiver = Alt::fixed(o.val.clone());
+                                out.push((method, Some(receiver), o));
+                            }
+                        }
+                    }
+                }
+                out
+            }
+            _ => Vec::new(),
+        };
+        if targets.is_empty() {
+            return vec![Alt::unknown()];
+        }
+        let mut out = Vec::new();
+        for (def, receiver, o) in targets {
+            if self
+                .bound
+                .borrow()
+                .iter()
+                .any(|b| b.def == def && b.call.id() == call.id())
+                || self.bound.borrow().len() > 6
+            {
+                out.push(Alt::unknown());
+                continue;
+            }
+            let returned = m.scopes[def].returned.clone();
+            if returned.is_empty() {
+                // No `return`: the function returns None.
+                if m.scopes[def].node.field("body").is_some() && !m.is_generator(def) {
+                    out.push(Alt::fixed(Val::None));
+                } else {
+                    out.push(Alt::unknown());
+                }
+                continue;
+            }
+            let several = returned.len() > 1;
+            let bound = Bound {
+                def,
+                call,
+                call_scope: scope,
+                receiver,
+            };
+            let alts = self.with_bound(bound, || {
+                let mut alts = Vec::new();
+                for value in &returned {
+                    alts.extend(self.eval_depth(*value, def, depth + 1).into_iter().map(
+                        |mut a| {
+                            if several {
+                                a.why = Why::Choice;
+                            }
+                            a
+                        },
+                    ));
+                }
+                alts
+            });
+            out.extend(alts.into_iter().filter_map(|a| a.under(&o.why, &o.choices)));
+        }
+        cap(out)
+    }
+
+    /// The default of an argparse argument `dest` (`--platform` or
+    /// `--lowering-platforms` for `lowering_platforms`, or `dest=`), with
+    /// `nargs` and `type` applied the way argparse applies them.
+    fn argparse_default(&self, dest: &str, depth: u32) -> Vec<Alt<'t>> {
+        let m = self.m;
+        for site in m.call_sites_named(&["add_argument"]) {
+            let args = Args::of(site.node, m.src);
+            let flags: Vec<String> = args
+                .positional
+                .iter()
+                .filter_map(|a| string_value(*a, m.src))
+                .collect();
+            let named = match args.keyword("dest").and_then(|d| string_value(d, m.src)) {
+                Some(d) => d == dest,
+                None => {
+                    let long = flags.iter().find(|f| f.starts_with("--")).or(flags.first());
+                    long.is_some_and(|f| f.trim_start_matches('-').replace('-', "_") == dest)
+                }
+            };
+            if !named {
+                continue;
+            }
+            let flag = flags.first().cloned().unwrap_or_else(|| dest.to_owned());
+            let nargs = args.keyword("nargs").map(|n| text(n, m.src).to_owned());
+            let type_ = args.keyword("type").map(|t| text(t, m.src).to_owned());
+            let action = args.keyword("action").and_then(|a| string_value(a, m.src));
+            let scope = site.scope;
+            let mut out = Vec::new();
+            // What a user passes: a str unless nargs, type or action say otherwise.
+            let given = match (&nargs, type_.as_deref(), action.as_deref()) {
+                (None, None | Some("str"), None | Some("store")) => Val::AnyStr,
+                _ => Val::Unknown,
+            };
+            out.push(Alt {
+                val: given,
+                why: Why::Choice,
+                choices: Vec::new(),
+            });
+            let default = args.keyword("default");
+            let note = |shown: &str, at: Node<'t>| {
+                format!("with the default {flag} {shown} (line {})", line_of(at))
+            };
+            match (default, action.as_deref()) {
+                (Some(d), _) => {
+                    let why = Why::Default(note(text(d, m.src), d));
+                    // argparse applies `type` to a string default only.
+                    let defaults = self.eval_depth(d, scope, depth + 1);
+                    for a in defaults {
+                        let val = match (&a.val, type_.as_deref()) {
+                            (Val::Str(_) | Val::AnyStr, Some(t)) if t != "str" => Val::Unknown,
+                            (v, _) => v.clone(),
+                        };
+                        out.push(Alt {
+                            val,
+                            why: a.why.and(&why),
+                            choices: a.choices,
+                        });
+                    }
+                }
+                (None, Some("store_true")) => out.push(Alt {
+                    val: Val::Bool(false),
+                    why: Why::Default(note("False", site.node)),
+                    choices: Vec::new(),
+                }),
+                (None, Some("store_false")) => out.push(Alt {
+                    val: Val::Bool(true),
+                    why: Why::Default(note("True", site.node)),
+                    choices: Vec::new(),
+                }),
+                (None, _) => out.push(Alt {
+                    val: Val::None,
+                    why: Why::Default(note("None", site.node)),
+                    choices: Vec::new(),
+                }),
+            }
+            return cap(out);
+        }
+        vec![Alt::unknown()]
+    }
+
+    /// `FLAGS.name`: the flag `name` defined in this module.
+    fn absl_flag_named(&self, name: &str, depth: u32) -> Vec<Alt<'t>> {
+        let m = self.m;
+        for site in m.calls.iter() {
+            let Some(callee) = m.callee(site.node, site.scope) else {
+                continue;
+            };
+            if !callee.starts_with("absl.flags.DEFINE_") {
+                continue;
+            }
+            let args = Args::of(site.node, m.src);
+            let flag = args
+                .positional
+                .first()
+                .copied()
+                .or_else(|| args.keyword("name"))
+                .and_then(|n| string_value(n, m.src));
+            if flag.as_deref() == Some(name) {
+                return self.absl_flag_value(site.node, site.scope, depth);
+            }
+        }
+        vec![Alt::unknown()]
+    }
+
+    /// The value of a `flags.DEFINE_*(name, default, ...)` flag: its default
+    /// (parsed as absl parses it), or what the command line gives.
+    fn absl_flag_value(&self, define: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Alt<'t>> {
+        let m = self.m;
+        let callee = m.callee(define, scope).unwrap_or_default();
+        let kind = callee.trim_start_matches("absl.flags.DEFINE_");
+        let args = Args::of(define, m.src);
+        let name = args
+            .positional
+            .first()
+            .copied()
+            .and_then(|n| string_value(n, m.src))
+            .unwrap_or_default();
+        let default = args
+            .positional
+            .get(1)
+            .copied()
+            .or_else(|| args.keyword("default"));
+        let given = match kind {
+            "string" | "enum" => Val::AnyStr,
+            _ => Val::Unknown,
+        };
+        let mut out = vec![Alt {
+            val: given,
+            why: Why::Choice,
+            choices: Vec::new(),
+        }];
+        if let Some(d) = default {
+            let why = Why::Default(format!(
+                "with the default --{name} {} (line {})",
+                text(d, m.src),
+                line_of(d)
+            ));
+            for a in self.eval_depth(d, scope, depth + 1) {
+                let val = match (kind, &a.val) {
+                    // DEFINE_list parses a comma-separated string default.
+                    ("list" | "multi_string", Val::Str(s)) => Val::Seq(
+                        SeqKind::List,
+                        if s.is_empty() {
+                            Vec::new()
+                        } else {
+                            s.split(',').map(|p| Val::Str(p.trim().to_owned())).collect()
+                        },
+                    ),
+                    ("list" | "multi_string", Val::Seq(_, items)) => {
+                        Val::Seq(SeqKind::List, items.clone())
+                    }
+                    ("string" | "enum", v @ (Val::Str(_) | Val::None)) => v.clone(),
+                    ("bool", v @ Val::Bool(_)) => v.clone(),
+                    _ => Val::Unknown,
+                };
+                out.push(Alt {
+                    val,
+                    why: a.why.and(&why),
+                    choices: a.choices,
+                });
+            }
+        }
+        cap(out)
+    }
+
+    /// Values of module-level names for a module summary: no syntax nodes;
+    /// an instance becomes an object of its attributes' values.
+    pub fn detach(&self, alts: &[Alt<'t>], depth: u32) -> Vec<ConstAlt> {
+        alts.iter()
+            .map(|a| {
+                let val = match &a.val {
+                    Val::Instance(class, ctor) if depth < 2 => {
+                        let mut fields = Vec::new();
+                        for attr in self.m.attribute_names(*class) {
+                            let alts = self.field(*class, *ctor, &attr, 0);
+                            if alts.iter().all(|a| a.val.is_unknown()) {
+                                continue;
+                            }
+                            fields.push((attr, self.detach(&alts, depth + 1)));
+                        }
+                        Const::Object(Arc::new(fields))
+                    }
+                    v => v.detached(),
+                };
+                ConstAlt {
+                    val,
+                    why: a.why.clone(),
+                }
+            })
+            .collect()
+    }
+}
+
+/// Applies `f` to each alternative's value.
+fn map<'t>(alts: Vec<Alt<'t>>, f: impl Fn(&Val<'t>) -> Val<'t>) -> Vec<Alt<'t>> {
+    cap(alts
+        .into_iter()
+        .map(|a| Alt {
+            val: f(&a.val),
+            why: a.why,
+            choices: a.choices,
+        })
+        .collect())
+}
+
+/// Every consistent combination of one alternative per part.
+fn product<'t>(parts: &[Vec<Alt<'t>>], f: impl Fn(Vec<Val<'t>>) -> Val<'t>) -> Vec<Alt<'t>> {
+    let mut acc: Vec<(Vec<Val<'t>>, Why, Vec<Choice>)> = vec![(Vec::new(), Why::Fixed, Vec::new())];
+    for part in parts {
+        let mut next = Vec::new();
+        for (vals, why, choices) in &acc {
+            for alt in part {
+                let Some(merged) = merge_choices(choices, &alt.choices) else {
+                    continue;
+                };
+                let mut vals = vals.clone();
+                vals.push(alt.val.clone());
+                next.push((vals, why.and(&alt.why), merged));
+                if next.len() > MAX_ALTS * 4 {
+                    return vec![Alt::unknown()];
+                }
+            }
+        }
+        acc = next;
+    }
+    cap(acc
+        .into_iter()
+        .map(|(vals, why, choices)| Alt {
+            val: f(vals),
+            why,
+            choices,
+        })
+        .collect())
+}
+
+/// The consistent pairs of two parts, with the combined why and choices.
+fn pairs<'t>(parts: &[Vec<Alt<'t>>]) -> Vec<(Val<'t>, Val<'t>, Why, Vec<Choice>)> {
+    let mut out = Vec::new();
+    for a in &parts[0] {
+        for b in &parts[1] {
+            if let Some(choices) = merge_choices(&a.choices, &b.choices) {
+                out.push((a.val.clone(), b.val.clone(), a.why.and(&b.why), choices));
+            }
+        }
+    }
+    out
+}
+
+/// Questions about the module that value flow asks.
+impl<'t> Module<'t> {
+    /// The bindings of `name` in `scope` itself.
+    pub(crate) fn bindings_in(&self, scope: ScopeId, name: &str) -> Option<&[Binding<'t>]> {
+        self.bindings
+            .get(&(scope, name.to_owned()))
+            .map(Vec::as_slice)
+    }
+
+    pub(crate) fn is_static_method(&self, def: ScopeId) -> bool {
+        self.scopes[def]
+            .decorators()
+            .iter()
+            .any(|d| text(*d, self.src).ends_with("staticmethod"))
+    }
+
+    fn is_generator(&self, def: ScopeId) -> bool {
+        text(self.scopes[def].node, self.src).contains("yield")
+    }
+
+    /// The argument position a caller fills for parameter `index` of `def`,
+    /// `None` for keyword-only parameters. `bound_self`: the call passes the
+    /// first parameter implicitly (`obj.m(...)`, `Class(...)`).
+    pub(crate) fn param_position(
+        &self,
+        def: ScopeId,
+        index: usize,
+        bound_self: bool,
+    ) -> Option<usize> {
+        let params = self.scopes[def].params();
+        let before = &params[..index.min(params.len())];
+        if before.iter().any(|(p, _)| p == "*") {
+            return None;
+        }
+        let real = before.iter().filter(|(p, _)| p != "*" && p != "/").count();
+        if bound_self {
+            real.checked_sub(1)
+        } else {
+            Some(real)
+        }
+    }
+
+    /// Every call of the function `def` that can see it, with the argument
+    /// it passes for parameter `index` / `name` (`None`: the default applies).
+    /// `None` when some call may pass it invisibly (`*args`, `**kwargs`).
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn param_call_sites(
+        &self,
+        def: ScopeId,
+        index: usize,
+        name: &str,
+    ) -> Option<Vec<(Node<'t>, ScopeId, Option<Node<'t>>)>> {
+        let scope = &self.scopes[def];
+        // `__init__` is called through the class name.
+        let (def_name, through_class) = match (scope.class, scope.name.as_str()) {
+            (Some(class), "__init__") => (self.scopes[class].name.as_str(), true),
+            _ => (scope.name.as_str(), false),
+        };
+        let is_method = scope.class.is_some();
+        // Only calls that can see this def: in the scope it is defined in, or
+        // nested inside it (tests define many a local `def f`).
+        let home = if through_class {
+            self.scopes[scope.class.unwrap_or(0)].parent.unwrap_or(0)
+        } else if is_method {
+            0
+        } else {
+            scope.parent.unwrap_or(0)
+        };
+        let mut out = Vec::new();
+        for &call in self.calls_named(def_name) {
+            let site = &self.calls[call];
+            if !self.scope_within(site.scope, home) {
+                continue;
+            }
+            let Some(callee) = site.node.field("function") else {
+                continue;
+            };
+            // A plain function is called by its name, a method through an
+            // object; other calls of the same name are something else.
+            if !is_method && callee.kind() != "identifier" {
+                continue;
+            }
+            if is_method && !through_class && callee.kind() != "attribute" {
+                continue;
+            }
+            let args = Args::of(site.node, self.src);
+            let bound_self = is_method && (through_class || callee.kind() == "attribute");
+            let position = self.param_position(def, index, bound_self);
+            let arg = args
+                .keyword(name)
+                .or_else(|| position.and_then(|p| args.positional.get(p).copied()));
+            if arg.is_none() && args.has_splat {
+                return None;
+            }
+            out.push((site.node, site.scope, arg));
+        }
+        Some(out)
+    }
+
+    /// `class` and the classes of this module deriving from it.
+    pub(crate) fn subclasses(&self, class: ScopeId) -> Vec<ScopeId> {
+        let mut out = vec![class];
+        let mut i = 0;
+        while i < out.len() && out.len() < 64 {
+            let current = out[i];
+            for (id, s) in self.scopes.iter().enumerate() {
+                if s.kind == ScopeKind::Class
+                    && !out.contains(&id)
+                    && self.base_classes(id).contains(&current)
+                {
+                    out.push(id);
+                }
+            }
+            i += 1;
+        }
+        out
+    }
+
+    /// The calls constructing `class` by its name.
+    pub(crate) fn class_constructions(&self, class: ScopeId) -> Vec<(Node<'t>, ScopeId)> {
+        let name = &self.scopes[class].name;
+        self.calls_named(name)
+            .iter()
+            .filter_map(|&i| {
+                let site = &self.calls[i];
+                let func = site.node.field("function")?;
+                if func.kind() != "identifier" {
+                    return None;
+                }
+                match self.binding_at(site.scope, name, func)? {
+                    Binding::Def(id) if *id == class => Some((site.node, site.scope)),
+                    _ => None,
+                }
+            })
+            .collect()
+    }
+
+    /// True for a dataclass-like class (fields are constructor parameters in
+    /// order): `@dataclass`, `@struct.dataclass`, `NamedTuple`, `PyTreeNode`.
+    fn is_dataclass_like(&self, class: ScopeId) -> bool {
+        let scope = &self.scopes[class];
+        let decorated = scope.decorators().iter().any(|d| {
+            let t = text(*d, self.src);
+            let head = t.split('(').next().unwrap_or(t);
+            head.ends_with("dataclass") || head.ends_with("dataclasses.dataclass")
+        });
+        let based = scope.node.field("superclasses").is_some_and(|s| {
+            let t = text(s, self.src);
+            t.contains("NamedTuple") || t.contains("PyTreeNode") || t.contains("struct.Struct")
+        });
+        decorated || based
+    }
+
+    /// The annotated fields of a class body, in order (`x: int = 3`).
+    fn annotated_fields(&self, class: ScopeId) -> Vec<String> {
+        let mut out = Vec::new();
+        let Some(body) = self.scopes[class].node.field("body") else {
+            return out;
+        };
+        let mut cursor = body.walk();
+        for statement in body.named_children(&mut cursor) {
+            if statement.kind() != "expression_statement" {
+                continue;
+            }
+            let Some(assign) = statement.named_child(0) else {
+                continue;
+            };
+            if assign.kind() == "assignment" && assign.field("type").is_some() {
+                if let Some(left) = assign.field("left").filter(|l| l.kind() == "identifier") {
+                    let name = text(left, self.src);
+                    if !text(assign, self.src).contains("ClassVar") {
+                        out.push(name.to_owned());
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// For a dataclass-like class: the constructor position of field `attr`
+    /// (inherited fields first).
+    pub(crate) fn dataclass_field_position(&self, class: ScopeId, attr: &str) -> Option<usize> {
+        if !self.is_dataclass_like(class) || self.method(class, "__init__").is_some() {
+            return None;
+        }
+        let mut chain = vec![class];
+        let mut current = class;
+        while let Some(&base) = self.base_classes(current).first() {
+            if chain.contains(&base) || chain.len() > 8 {
+                break;
+            }
+            chain.push(base);
+            current = base;
+        }
+        let mut fields: Vec<String> = Vec::new();
+        for c in chain.iter().rev() {
+            for f in self.annotated_fields(*c) {
+                if !fields.contains(&f) {
+                    fields.push(f);
+                }
+            }
+        }
+        fields.iter().position(|f| f == attr)
+    }
+
+    /// Attribute names bound on instances of `class` or its local bases.
+    pub(crate) fn attribute_names(&self, class: ScopeId) -> Vec<String> {
+        let mut classes = vec![class];
+        let mut i = 0;
+        while i < classes.len() && classes.len() < 16 {
+            for b in self.base_classes(classes[i]) {
+                if !classes.contains(&b) {
+                    classes.push(b);
+                }
+            }
+            i += 1;
+        }
+        let mut names: Vec<String> = self
+            .attributes
+            .keys()
+            .filter(|(c, _)| classes.contains(c))
+            .map(|(_, n)| n.clone())
+            .collect();
+        names.sort();
+        names.dedup();
+        names.truncate(32);
+        names
+    }
+
+    pub(crate) fn has_argparse_arguments(&self) -> bool {
+        !self.calls_named("add_argument").is_empty()
+    }
+
+    /// Loads the values of names this module imports from other modules of
+    /// the workspace (their summaries' constants), once per module.
+    pub fn load_external_values(&self, file: &std::path::Path, resolver: &dyn super::Resolver) {
+        if !self.external_values.borrow().is_empty() {
+            return;
+        }
+        let mut loaded = HashMap::new();
+        for ((scope, _), bindings) in &self.bindings {
+            if *scope != super::MODULE_SCOPE {
+                continue;
+            }
+            for binding in bindings {
+                let Binding::Import(path) = binding else {
+                    continue;
+                };
+                let path = names::canonicalize(path).into_owned();
+                if path.starts_with("jax") || path.starts_with("numpy") {
+                    continue;
+                }
+                // `from pkg import CONST` and `from pkg import module`.
+                if let Some((summary, name)) = resolver.resolve(file, &path) {
+                    if let Some(alts) = summary.constants.get(&name) {
+                        loaded.insert(path.clone(), alts.clone());
+                    }
+                }
+                let module_path = format!("{path}.__jax_lsp_module__");
+                if let Some((summary, _)) = resolver.resolve(file, &module_path) {
+                    for (name, alts) in &summary.constants {
+                        loaded.insert(format!("{path}.{name}"), alts.clone());
+                    }
+                }
+            }
+        }
+        // Marks the module as loaded even when nothing was found.
+        loaded.entry(String::new()).or_insert_with(Vec::new);
+        *self.external_values.borrow_mut() = loaded;
+    }
+}
+
+use std::collections::HashMap;
