@@ -4,7 +4,8 @@
 use crate::config::Settings;
 use crate::diagnostic::Finding;
 use crate::rules::{self, Context};
-use crate::semantic::{Module, Resolver};
+use crate::semantic::flow::Why;
+use crate::semantic::{Lowering, Module, Resolver};
 use crate::syntax;
 use std::path::Path;
 use tree_sitter::Tree;
@@ -142,26 +143,113 @@ pub fn analyze_tree(
 }
 
 /// The enabled rules' findings for a model, before `# noqa`, unsorted.
+///
+/// Lowerings whose values are certain are checked together. A scenario
+/// that holds only for one call site or loop element, or only with the
+/// default of run-time configuration, is checked alone, and its findings
+/// say so: a note naming the call, loop or default, and a default's are
+/// warnings (another configuration may be fine). A finding the certain
+/// scenarios already give is not repeated.
 pub fn run_rules(
     module: &Module<'_>,
     file: &Path,
     settings: &Settings,
     resolver: Option<&dyn Resolver>,
 ) -> Vec<Finding> {
-    let lowerings = module.lowerings(file, resolver);
-    let ctx = Context {
-        module,
-        lowerings: &lowerings,
-        settings,
-        file,
-    };
+    let mut certain = Vec::new();
+    let mut qualified = Vec::new();
+    for scenario in module
+        .lowerings(file, resolver)
+        .into_iter()
+        .flat_map(split_default_requirements)
+    {
+        if scenario.why.note().is_none() {
+            certain.push(scenario);
+        } else {
+            qualified.push(scenario);
+        }
+    }
     let mut findings = Vec::new();
-    for rule in rules::all() {
-        if settings.enabled(rule.meta().code, file) {
-            rule.check(&ctx, &mut findings);
+    check_all(module, &certain, file, settings, &mut findings);
+    for scenario in qualified {
+        let mut more = Vec::new();
+        check_all(
+            module,
+            std::slice::from_ref(&scenario),
+            file,
+            settings,
+            &mut more,
+        );
+        for mut finding in more {
+            if findings
+                .iter()
+                .any(|f| f.code == finding.code && f.span == finding.span)
+            {
+                continue;
+            }
+            if let Some(note) = scenario.why.note() {
+                if matches!(scenario.why, Why::Default(_)) {
+                    finding.severity = crate::diagnostic::Severity::Warning;
+                }
+                finding.message = format!("{} ({note})", finding.message);
+            }
+            findings.push(finding);
         }
     }
     findings
+}
+
+fn check_all<'t>(
+    module: &Module<'t>,
+    lowerings: &[Lowering<'t>],
+    file: &Path,
+    settings: &Settings,
+    findings: &mut Vec<Finding>,
+) {
+    let ctx = Context {
+        module,
+        lowerings,
+        settings,
+        file,
+    };
+    for rule in rules::all() {
+        if settings.enabled(rule.meta().code, file) {
+            rule.check(&ctx, findings);
+        }
+    }
+}
+
+/// A lowering some of whose requirements hold only with a configuration
+/// default (`interpret=FLAGS.interpret`): one scenario without them, and
+/// one with each default.
+fn split_default_requirements(lowering: Lowering<'_>) -> Vec<Lowering<'_>> {
+    let defaults: Vec<Why> = lowering
+        .reqs
+        .iter()
+        .filter(|r| matches!(r.why, Why::Default(_)))
+        .map(|r| r.why.clone())
+        .fold(Vec::new(), |mut seen, why| {
+            if !seen.contains(&why) {
+                seen.push(why);
+            }
+            seen
+        });
+    if defaults.is_empty() {
+        return vec![lowering];
+    }
+    let mut out = Vec::new();
+    for why in &defaults {
+        let mut scenario = lowering.clone();
+        scenario
+            .reqs
+            .retain(|r| !matches!(r.why, Why::Default(_)) || r.why == *why);
+        scenario.why = scenario.why.and(why);
+        out.push(scenario);
+    }
+    let mut plain = lowering;
+    plain.reqs.retain(|r| !matches!(r.why, Why::Default(_)));
+    out.insert(0, plain);
+    out
 }
 
 /// `# noqa` applied, sorted by position, duplicates dropped.

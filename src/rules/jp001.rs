@@ -64,7 +64,7 @@ jax.jit(f).trace(x).lower(lowering_platforms=("tpu",))   # on a CPU host
 /// The backend the computation is placed on, when the code says:
 /// `jit(backend=...)`, `jit(device=jax.devices("cpu")[0])`, or arguments
 /// committed with `jax.device_put(x, jax.devices("cpu")[0])`.
-fn placed_backend(ctx: &Context<'_, '_>, lowering: &Lowering<'_>) -> Option<String> {
+fn placed_backend<'t>(ctx: &Context<'_, 't>, lowering: &Lowering<'t>) -> Option<String> {
     if let Some(jitted) = lowering.jitted.as_ref() {
         if let Some((node, scope)) = jitted.keyword("backend") {
             return ctx.module.eval_str(node, scope, 0);
@@ -112,9 +112,9 @@ fn follow_to_call<'t>(
 }
 
 /// `jax.devices("cpu")[0]` / `jax.local_devices(backend="cpu")[0]` -> "cpu".
-fn device_platform(
-    ctx: &Context<'_, '_>,
-    device: tree_sitter::Node<'_>,
+fn device_platform<'t>(
+    ctx: &Context<'_, 't>,
+    device: tree_sitter::Node<'t>,
     scope: crate::semantic::ScopeId,
 ) -> Option<String> {
     let (device, scope) = follow_to_call(ctx, device, scope)?;

@@ -52,7 +52,7 @@ step(jax.device_put(params, jax.local_devices(backend="cpu")[0]))
 /// True if a keyword's value is known not to be `None`: a literal or call,
 /// or a name bound to one. A forwarded parameter of unknown value (flax's
 /// `nnx.jit(..., backend=backend)` with `backend=None` by default) is not.
-fn is_given(module: &Module<'_>, value: Node<'_>, scope: ScopeId) -> bool {
+fn is_given<'t>(module: &Module<'t>, value: Node<'t>, scope: ScopeId) -> bool {
     module
         .follow_names(value, scope)
         .is_some_and(|(node, _)| node.kind() != "none")
@@ -119,7 +119,7 @@ impl Rule for Jp012 {
 
 /// A `with jax.set_mesh(...)` (or `use_abstract_mesh` of a mesh with an
 /// Explicit axis) around the jit in the same scope.
-fn under_mesh_context(module: &Module<'_>, node: Node<'_>, scope: ScopeId) -> bool {
+fn under_mesh_context<'t>(module: &Module<'t>, node: Node<'t>, scope: ScopeId) -> bool {
     match module.context_mesh(node, scope) {
         ContextMesh::Concrete => true,
         ContextMesh::Abstract(info) => info.has_explicit_axis,

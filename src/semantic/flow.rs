@@ -339,9 +339,13 @@ pub struct Flow<'m, 't> {
 impl<'t> Module<'t> {
     /// A fresh evaluation with its own budget.
     pub fn flow(&self) -> Flow<'_, 't> {
+        self.flow_with_budget(BUDGET)
+    }
+
+    pub(crate) fn flow_with_budget(&self, steps: u32) -> Flow<'_, 't> {
         Flow {
             m: self,
-            steps: Cell::new(BUDGET),
+            steps: Cell::new(steps),
             bound: RefCell::new(Vec::new()),
         }
     }
@@ -380,13 +384,11 @@ impl<'m, 't> Flow<'m, 't> {
                 None => one(Val::AnyStr),
             },
             "concatenated_string" => one(Val::AnyStr),
-            "integer" => one(
-                text(node, m.src)
-                    .replace('_', "")
-                    .parse()
-                    .map(Val::Int)
-                    .unwrap_or(Val::Unknown),
-            ),
+            "integer" => one(text(node, m.src)
+                .replace('_', "")
+                .parse()
+                .map(Val::Int)
+                .unwrap_or(Val::Unknown)),
             "true" => one(Val::Bool(true)),
             "false" => one(Val::Bool(false)),
             "none" => one(Val::None),
@@ -420,9 +422,11 @@ impl<'m, 't> Flow<'m, 't> {
             "call" => self.eval_call(node, scope, depth),
             "conditional_expression" => {
                 // `a if c else b`
-                let (Some(a), Some(c), Some(b)) =
-                    (node.named_child(0), node.named_child(1), node.named_child(2))
-                else {
+                let (Some(a), Some(c), Some(b)) = (
+                    node.named_child(0),
+                    node.named_child(1),
+                    node.named_child(2),
+                ) else {
                     return one(Val::Unknown);
                 };
                 self.branch(c, scope, depth, |taken| {
@@ -511,9 +515,11 @@ impl<'m, 't> Flow<'m, 't> {
         let mut out = Vec::new();
         for c in &conds {
             match c.val.truthy() {
-                Some(t) if c.why.certain() => {
-                    out.extend(then(t).into_iter().filter_map(|a| a.under(&c.why, &c.choices)))
-                }
+                Some(t) if c.why.certain() => out.extend(
+                    then(t)
+                        .into_iter()
+                        .filter_map(|a| a.under(&c.why, &c.choices)),
+                ),
                 _ => {
                     for taken in [true, false] {
                         out.extend(then(taken).into_iter().filter_map(|mut a| {
@@ -765,15 +771,16 @@ impl<'m, 't> Flow<'m, 't> {
         }
         let point = def.node.id();
         let mut out = Vec::new();
-        for (call, call_scope, arg) in calls.into_iter().take(MAX_ALTS) {
+        for (call, call_scope, source) in calls.into_iter().take(MAX_ALTS) {
             let why = Why::Each(format!("for the call at line {}", line_of(call)));
             let choice = [(point, call.id())];
-            let alts = match arg {
-                Some(arg) => self.eval_depth(arg, call_scope, depth + 1),
-                None => match default {
+            let alts = match source {
+                ParamSource::Arg(arg) => self.eval_depth(arg, call_scope, depth + 1),
+                ParamSource::Default => match default {
                     Some(d) => self.eval_depth(d, def_scope, depth + 1),
                     None => vec![Alt::unknown()],
                 },
+                ParamSource::Unknown => vec![Alt::unknown()],
             };
             out.extend(alts.into_iter().filter_map(|a| a.under(&why, &choice)));
         }
@@ -966,8 +973,8 @@ impl<'m, 't> Flow<'m, 't> {
             let method = *scope;
             let is_method = m.scopes[method].kind == ScopeKind::Function;
             let alts = match (is_method, ctor) {
-                (true, Some((call, call_scope))) if m.scopes[method].name == "__init__" => {
-                    self.with_bound(
+                (true, Some((call, call_scope))) if m.scopes[method].name == "__init__" => self
+                    .with_bound(
                         Bound {
                             def: method,
                             call,
@@ -975,8 +982,7 @@ impl<'m, 't> Flow<'m, 't> {
                             receiver: Some(Alt::fixed(Val::Instance(class, ctor))),
                         },
                         || self.eval_depth(*value, method, depth + 1),
-                    )
-                }
+                    ),
                 _ => self.eval_depth(*value, method, depth + 1),
             };
             out.extend(alts.into_iter().map(|mut a| {
@@ -1112,10 +1118,9 @@ impl<'m, 't> Flow<'m, 't> {
                 "str" | "repr" | "format" => return vec![Alt::fixed(Val::AnyStr)],
                 "dict" => return vec![Alt::fixed(Val::Dict(call, scope))],
                 "bool" if args.positional.len() == 1 => {
-                    return map(
-                        self.eval_depth(args.positional[0], scope, depth + 1),
-                        |v| v.truthy().map(Val::Bool).unwrap_or(Val::Unknown),
-                    )
+                    return map(self.eval_depth(args.positional[0], scope, depth + 1), |v| {
+                        v.truthy().map(Val::Bool).unwrap_or(Val::Unknown)
+                    })
                 }
                 _ => {}
             }
@@ -1193,11 +1198,15 @@ impl<'m, 't> Flow<'m, 't> {
             (Val::Str(s), "split") => match &sep {
                 Some(sep) if !sep.is_empty() => Val::Seq(
                     SeqKind::List,
-                    s.split(sep.as_str()).map(|p| Val::Str(p.to_owned())).collect(),
+                    s.split(sep.as_str())
+                        .map(|p| Val::Str(p.to_owned()))
+                        .collect(),
                 ),
                 None if args.positional.is_empty() => Val::Seq(
                     SeqKind::List,
-                    s.split_whitespace().map(|p| Val::Str(p.to_owned())).collect(),
+                    s.split_whitespace()
+                        .map(|p| Val::Str(p.to_owned()))
+                        .collect(),
                 ),
                 _ => Val::Unknown,
             },
@@ -1509,7 +1518,9 @@ impl<'m, 't> Flow<'m, 't> {
                         if s.is_empty() {
                             Vec::new()
                         } else {
-                            s.split(',').map(|p| Val::Str(p.trim().to_owned())).collect()
+                            s.split(',')
+                                .map(|p| Val::Str(p.trim().to_owned()))
+                                .collect()
                         },
                     ),
                     ("list" | "multi_string", Val::Seq(_, items)) => {
@@ -1654,16 +1665,57 @@ impl<'t> Module<'t> {
         }
     }
 
-    /// Every call of the function `def` that can see it, with the argument
-    /// it passes for parameter `index` / `name` (`None`: the default applies).
-    /// `None` when some call may pass it invisibly (`*args`, `**kwargs`).
-    #[allow(clippy::type_complexity)]
+    /// Every call of the function `def` that can see it, with what it
+    /// passes for parameter `index` / `name`. Calls through a
+    /// `functools.partial(f, ...)` or a `jax.jit(f)` wrapper count, with the
+    /// arguments they bind; any other use of the function as a value (stored,
+    /// passed on) has callers we cannot see, and gives an `Unknown` source.
+    /// `None` when the calls are not all visible at all (methods through
+    /// `*args`).
     pub(crate) fn param_call_sites(
         &self,
         def: ScopeId,
         index: usize,
         name: &str,
-    ) -> Option<Vec<(Node<'t>, ScopeId, Option<Node<'t>>)>> {
+    ) -> Option<Vec<(Node<'t>, ScopeId, ParamSource<'t>)>> {
+        let sites = self.def_call_sites(def);
+        let mut out = Vec::new();
+        for site in sites.iter() {
+            let args = Args::of(site.call, self.src);
+            let source = match site.kind {
+                SiteKind::Opaque => ParamSource::Unknown,
+                SiteKind::Direct { bound_self } | SiteKind::Partial { bound_self } => {
+                    let skip = usize::from(matches!(site.kind, SiteKind::Partial { .. }));
+                    let position = self.param_position(def, index, bound_self);
+                    let arg = args
+                        .keyword(name)
+                        .or_else(|| position.and_then(|p| args.positional.get(p + skip).copied()));
+                    match (arg, site.kind) {
+                        (Some(arg), _) => ParamSource::Arg(arg),
+                        (None, _) if args.has_splat => ParamSource::Unknown,
+                        // Not bound by the partial: the partial's callers pass it.
+                        (None, SiteKind::Partial { .. }) => ParamSource::Unknown,
+                        (None, _) => ParamSource::Default,
+                    }
+                }
+            };
+            out.push((site.call, site.scope, source));
+        }
+        Some(out)
+    }
+
+    /// The call sites of a def (cached): direct calls by name, partials and
+    /// jit wrappers of it, and its other uses as a value.
+    fn def_call_sites(&self, def: ScopeId) -> std::rc::Rc<Vec<CallSiteOf<'t>>> {
+        if let Some(found) = self.def_sites.borrow().get(&def) {
+            return found.clone();
+        }
+        let sites = std::rc::Rc::new(self.find_def_call_sites(def));
+        self.def_sites.borrow_mut().insert(def, sites.clone());
+        sites
+    }
+
+    fn find_def_call_sites(&self, def: ScopeId) -> Vec<CallSiteOf<'t>> {
         let scope = &self.scopes[def];
         // `__init__` is called through the class name.
         let (def_name, through_class) = match (scope.class, scope.name.as_str()) {
@@ -1681,6 +1733,7 @@ impl<'t> Module<'t> {
             scope.parent.unwrap_or(0)
         };
         let mut out = Vec::new();
+        let mut accounted = 0usize;
         for &call in self.calls_named(def_name) {
             let site = &self.calls[call];
             if !self.scope_within(site.scope, home) {
@@ -1697,18 +1750,165 @@ impl<'t> Module<'t> {
             if is_method && !through_class && callee.kind() != "attribute" {
                 continue;
             }
-            let args = Args::of(site.node, self.src);
+            accounted += 1;
             let bound_self = is_method && (through_class || callee.kind() == "attribute");
-            let position = self.param_position(def, index, bound_self);
-            let arg = args
-                .keyword(name)
-                .or_else(|| position.and_then(|p| args.positional.get(p).copied()));
-            if arg.is_none() && args.has_splat {
-                return None;
-            }
-            out.push((site.node, site.scope, arg));
+            out.push(CallSiteOf {
+                call: site.node,
+                scope: site.scope,
+                kind: SiteKind::Direct { bound_self },
+            });
         }
-        Some(out)
+        if is_method || through_class {
+            return out;
+        }
+        // Uses of the function as a value, found as arguments of calls.
+        for (site, arg) in self.value_arguments(def_name) {
+            let resolves = self
+                .binding_at(site.scope, def_name, arg)
+                .is_some_and(|b| matches!(b, Binding::Def(id) if *id == def));
+            if !resolves {
+                continue;
+            }
+            accounted += 1;
+            let callee = self.callee(site.node, site.scope).unwrap_or_default();
+            let first = Args::of(site.node, self.src)
+                .positional
+                .first()
+                .is_some_and(|f| f.id() == arg.id());
+            if callee == names::PARTIAL && first {
+                out.push(CallSiteOf {
+                    call: site.node,
+                    scope: site.scope,
+                    kind: SiteKind::Partial { bound_self: false },
+                });
+            } else if callee == names::JIT && first {
+                out.extend(self.jit_call_sites(site.node, site.scope));
+            } else {
+                out.push(CallSiteOf {
+                    call: site.node,
+                    scope: site.scope,
+                    kind: SiteKind::Opaque,
+                });
+            }
+        }
+        // Any other mention (stored in a list, returned, decorated by
+        // something) has callers we cannot see.
+        let mentions = self.identifier_mentions(def_name);
+        if mentions > accounted + 1 {
+            out.push(CallSiteOf {
+                call: scope.node,
+                scope: home,
+                kind: SiteKind::Opaque,
+            });
+        }
+        out
+    }
+
+    /// The calls of a `jax.jit(f, ...)` wrapper: `jax.jit(f)(x)`,
+    /// `jax.jit(f).trace(x)`, or calls of the name it is bound to.
+    fn jit_call_sites(&self, jit: Node<'t>, scope: ScopeId) -> Vec<CallSiteOf<'t>> {
+        let direct = |call: Node<'t>, scope: ScopeId| CallSiteOf {
+            call,
+            scope,
+            kind: SiteKind::Direct { bound_self: false },
+        };
+        let opaque = vec![CallSiteOf {
+            call: jit,
+            scope,
+            kind: SiteKind::Opaque,
+        }];
+        let Some(parent) = jit.parent() else {
+            return opaque;
+        };
+        match parent.kind() {
+            "call" => vec![direct(parent, scope)],
+            "attribute" => match parent.parent().filter(|p| p.kind() == "call") {
+                Some(call)
+                    if parent.field("attribute").is_some_and(|a| {
+                        matches!(text(a, self.src), "trace" | "lower" | "eval_shape")
+                    }) =>
+                {
+                    vec![direct(call, scope)]
+                }
+                _ => opaque,
+            },
+            "assignment" => {
+                let Some(target) = parent.field("left").filter(|l| l.kind() == "identifier") else {
+                    return opaque;
+                };
+                let name = text(target, self.src);
+                let mut out: Vec<CallSiteOf<'t>> = self
+                    .calls_named(name)
+                    .iter()
+                    .map(|&i| self.calls[i])
+                    .filter(|c| {
+                        c.node
+                            .field("function")
+                            .is_some_and(|f| f.kind() == "identifier")
+                    })
+                    .map(|c| direct(c.node, c.scope))
+                    .collect();
+                if self.identifier_mentions(name) > out.len() + 1 {
+                    out.extend(opaque);
+                }
+                out
+            }
+            _ => opaque,
+        }
+    }
+
+    /// Calls with a plain name `name` among their arguments (cached index).
+    fn value_arguments(&self, name: &str) -> Vec<(super::CallSite<'t>, Node<'t>)> {
+        let index = self.value_args.get_or_init(|| {
+            let mut index: HashMap<String, Vec<(usize, Node<'t>)>> = HashMap::new();
+            for (i, site) in self.calls.iter().enumerate() {
+                let args = Args::of(site.node, self.src);
+                for arg in args
+                    .positional
+                    .iter()
+                    .chain(args.keywords.iter().map(|(_, v, _)| v))
+                {
+                    if arg.kind() == "identifier" {
+                        index
+                            .entry(text(*arg, self.src).to_owned())
+                            .or_default()
+                            .push((i, *arg));
+                    }
+                }
+            }
+            index
+        });
+        index
+            .get(name)
+            .map(|v| v.iter().map(|(i, n)| (self.calls[*i], *n)).collect())
+            .unwrap_or_default()
+    }
+
+    /// How many times `name` occurs as a whole word in the code this model
+    /// covers (an upper bound of its uses: strings and comments count too,
+    /// which only makes the analysis more careful).
+    fn identifier_mentions(&self, name: &str) -> usize {
+        if name.is_empty() {
+            return 0;
+        }
+        let is_ident = |b: u8| b == b'_' || b.is_ascii_alphanumeric();
+        let count_in = |text: &str| {
+            let bytes = text.as_bytes();
+            memchr::memmem::find_iter(bytes, name.as_bytes())
+                .filter(|&at| {
+                    let before = at.checked_sub(1).map(|i| bytes[i]);
+                    let after = bytes.get(at + name.len()).copied();
+                    !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+                })
+                .count()
+        };
+        match &self.statements {
+            Some(statements) => statements
+                .iter()
+                .map(|s| count_in(text(*s, self.src)))
+                .sum(),
+            None => count_in(self.src),
+        }
     }
 
     /// `class` and the classes of this module deriving from it.
@@ -1885,3 +2085,31 @@ impl<'t> Module<'t> {
 }
 
 use std::collections::HashMap;
+
+/// What a call site passes for a parameter.
+#[derive(Clone, Copy, Debug)]
+pub enum ParamSource<'t> {
+    Arg(Node<'t>),
+    /// Nothing: the parameter's default applies.
+    Default,
+    /// Passed where we cannot see it.
+    Unknown,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum SiteKind {
+    /// `f(...)`, `obj.m(...)`, `Class(...)` (`bound_self`: the first
+    /// parameter is passed implicitly).
+    Direct { bound_self: bool },
+    /// `functools.partial(f, ...)`: binds some parameters.
+    Partial { bound_self: bool },
+    /// A use of the function whose calls are not visible.
+    Opaque,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CallSiteOf<'t> {
+    pub call: Node<'t>,
+    pub scope: ScopeId,
+    pub kind: SiteKind,
+}

@@ -31,6 +31,7 @@ pub enum ContextMesh {
     Unknown,
 }
 
+#[derive(Clone)]
 pub struct Lowering<'t> {
     pub kind: LoweringKind,
     pub call: Node<'t>,
@@ -174,6 +175,16 @@ impl<'t> Module<'t> {
         {
             let anchor = func.field("attribute")?.byte_range();
             let receiver = func.field("object")?;
+            // `obj.lower(...)` on an instance of a class of this module that
+            // defines `lower` is that method, not JAX's.
+            let alts = self.eval_alts(receiver, scope);
+            let own_method = !alts.is_empty()
+                && alts.iter().all(|a| {
+                    matches!(a.val, Val::Instance(class, _) if self.method(class, "lower").is_some())
+                });
+            if own_method {
+                return None;
+            }
             match self.traced_receiver(receiver, scope) {
                 Some((jit_expr, trace_call, trace_scope)) => {
                     let jitted = self.eval_jitted(jit_expr, trace_scope);
@@ -254,6 +265,12 @@ impl<'t> Module<'t> {
                 let Some(choices) = flow::merge_choices(choices, &seed_choices) else {
                     continue;
                 };
+                // Only what this scenario's choices reach.
+                let reqs = reqs
+                    .iter()
+                    .filter(|r| flow::compatible(&choices, &r.choices))
+                    .cloned()
+                    .collect();
                 out.push(Lowering {
                     kind,
                     call,
@@ -264,7 +281,7 @@ impl<'t> Module<'t> {
                     jitted: jitted.clone(),
                     trace_args: trace_args.clone(),
                     context: context.clone(),
-                    reqs: reqs.clone(),
+                    reqs,
                     why: why.and(&seed_why),
                     choices,
                 });
@@ -376,9 +393,12 @@ impl<'t> Module<'t> {
         let fixed = |targets: Vec<Target>| vec![(seeds(targets), Why::Fixed, Vec::new())];
         match jitted {
             Some(j) => match j.target {
-                Some(t) if matches!(t.kind(), "function_definition") => {
-                    fixed(self.scope_of_def(t).map(Target::Local).into_iter().collect())
-                }
+                Some(t) if matches!(t.kind(), "function_definition") => fixed(
+                    self.scope_of_def(t)
+                        .map(Target::Local)
+                        .into_iter()
+                        .collect(),
+                ),
                 Some(t) => {
                     if let Some(per_call) = self.param_seeds(t, j.scope) {
                         return per_call
@@ -430,10 +450,11 @@ impl<'t> Module<'t> {
             calls
                 .into_iter()
                 .take(flow::MAX_ALTS)
-                .map(|(call, call_scope, arg)| {
-                    let targets = arg
-                        .map(|a| self.value_targets(a, call_scope, 0))
-                        .unwrap_or_default();
+                .map(|(call, call_scope, source)| {
+                    let targets = match source {
+                        flow::ParamSource::Arg(a) => self.value_targets(a, call_scope, 0),
+                        _ => Vec::new(),
+                    };
                     let line = call.start_position().row + 1;
                     (
                         targets,

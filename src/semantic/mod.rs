@@ -186,6 +186,11 @@ pub struct Module<'t> {
     /// Values of names imported from other modules of the workspace, by
     /// canonical path, from their summaries (`load_external_values`).
     pub(crate) external_values: std::cell::RefCell<HashMap<String, Vec<flow::ConstAlt>>>,
+    /// Call sites of each def, as value flow finds them (built on first use).
+    def_sites: std::cell::RefCell<HashMap<ScopeId, std::rc::Rc<Vec<flow::CallSiteOf<'t>>>>>,
+    /// Calls by the plain names among their arguments (built on first use).
+    #[allow(clippy::type_complexity)]
+    value_args: std::cell::OnceCell<HashMap<String, Vec<(usize, Node<'t>)>>>,
 }
 
 impl<'t> Module<'t> {
@@ -255,6 +260,8 @@ impl<'t> Module<'t> {
             calls_by_name: std::cell::OnceCell::new(),
             statements,
             external_values: std::cell::RefCell::new(HashMap::new()),
+            def_sites: std::cell::RefCell::new(HashMap::new()),
+            value_args: std::cell::OnceCell::new(),
         };
         module.collect(root);
         // Facts and guards are built per scope on first use: a lowering
@@ -334,7 +341,10 @@ impl<'t> Module<'t> {
         } else if let Some(target) = get(Capture::LoopTarget) {
             let scope = self.scope_while_collecting(target);
             let loop_node = target.parent().filter(|p| p.kind() == "for_statement");
-            match (target.kind(), loop_node.and_then(|l| l.field("right").zip(Some(l)))) {
+            match (
+                target.kind(),
+                loop_node.and_then(|l| l.field("right").zip(Some(l))),
+            ) {
                 ("identifier", Some((iter, loop_node))) => {
                     let name = text(target, src).to_owned();
                     self.bind(

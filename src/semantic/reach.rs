@@ -280,8 +280,16 @@ impl<'t> Module<'t> {
                 ));
             }
         }
+        let dead = self.dead_ranges(id);
+        let is_dead = |node: Node<'t>| {
+            let at = node.start_byte();
+            dead.iter().any(|r| r.contains(&at))
+        };
         for &index in &scope.calls {
             let call = self.calls[index].node;
+            if is_dead(call) {
+                continue;
+            }
             let callee = self.callee(call, id);
             let args = Args::of(call, self.src);
             let guards = self.guards_of(call, id);
@@ -363,7 +371,13 @@ impl<'t> Module<'t> {
                         }
                     }
                 }
-                _ => {}
+                _ => {
+                    // A call of a name bound to `functools.partial(pl.pallas_call, ...)`:
+                    // the stored keywords merge with the call's.
+                    if let Some(req) = self.partial_pallas_call(call, &args, id, &guards) {
+                        facts.reqs.extend(req);
+                    }
+                }
             }
             if let Some(func) = call.field("function") {
                 for target in self.resolve_ref(func, id, 0) {
@@ -382,6 +396,9 @@ impl<'t> Module<'t> {
             }
         }
         for &value in &scope.returned {
+            if is_dead(value) {
+                continue;
+            }
             let guards = self.guards_of(value, id);
             for target in self.resolve_ref(value, id, 0) {
                 facts.edges.push((target, guards.clone(), None));
@@ -404,11 +421,37 @@ impl<'t> Module<'t> {
         scope: ScopeId,
         guards: Vec<Guard>,
     ) -> Vec<Requirement> {
-        let params_node = args.keyword("compiler_params");
+        let keywords = args
+            .keywords
+            .iter()
+            .map(|(n, v, _)| (n.clone(), *v, scope))
+            .collect();
+        self.pallas_requirement_kw(call, keywords, args.has_splat, guards)
+    }
+
+    /// A `pallas_call` requirement from keyword arguments that may come from
+    /// several places (a `functools.partial` and the call of it), each with
+    /// the scope it is evaluated in; later ones win, as in Python.
+    fn pallas_requirement_kw(
+        &self,
+        call: Node<'t>,
+        keywords: Vec<(String, Node<'t>, ScopeId)>,
+        has_splat: bool,
+        guards: Vec<Guard>,
+    ) -> Vec<Requirement> {
+        let keyword = |name: &str| {
+            keywords
+                .iter()
+                .rev()
+                .find(|(n, _, _)| n == name)
+                .map(|(_, v, s)| (*v, *s))
+        };
+        let params_at = keyword("compiler_params");
+        let params_node = params_at.map(|(n, _)| n);
         let flow = self.flow();
-        let params: Vec<(CompilerParams, Why, Vec<Choice>)> = match params_node {
+        let params: Vec<(CompilerParams, Why, Vec<Choice>)> = match params_at {
             None => vec![(CompilerParams::Absent, Why::Fixed, Vec::new())],
-            Some(node) => {
+            Some((node, scope)) => {
                 // The dict form is read syntactically (JP013 fails on any dict).
                 let syntactic = self.eval_compiler_params(node, scope);
                 if syntactic == CompilerParams::Dict {
@@ -430,10 +473,10 @@ impl<'t> Module<'t> {
                 }
             }
         };
-        let interpret: Vec<(Interpret, Why, Vec<Choice>)> = match args.keyword("interpret") {
-            None if args.has_splat => vec![(Interpret::Unknown, Why::Fixed, Vec::new())],
+        let interpret: Vec<(Interpret, Why, Vec<Choice>)> = match keyword("interpret") {
+            None if has_splat => vec![(Interpret::Unknown, Why::Fixed, Vec::new())],
             None => vec![(Interpret::No, Why::Fixed, Vec::new())],
-            Some(node) => flow
+            Some((node, scope)) => flow
                 .eval(node, scope)
                 .into_iter()
                 .map(|a| {
@@ -474,6 +517,40 @@ impl<'t> Module<'t> {
             }
         }
         out
+    }
+
+    fn partial_pallas_call(
+        &self,
+        call: Node<'t>,
+        args: &Args<'t>,
+        scope: ScopeId,
+        guards: &[Guard],
+    ) -> Option<Vec<Requirement>> {
+        let func = call.field("function")?;
+        if !matches!(func.kind(), "identifier" | "attribute") {
+            return None;
+        }
+        let (value, vscope) = self.follow_names(func, scope)?;
+        if value.kind() != "call" || self.callee(value, vscope).as_deref() != Some(names::PARTIAL) {
+            return None;
+        }
+        let stored = Args::of(value, self.src);
+        let first = stored.positional.first()?;
+        if self.canonical(*first, vscope).as_deref() != Some(names::PALLAS_CALL) {
+            return None;
+        }
+        let keywords = stored
+            .keywords
+            .iter()
+            .map(|(n, v, _)| (n.clone(), *v, vscope))
+            .chain(args.keywords.iter().map(|(n, v, _)| (n.clone(), *v, scope)))
+            .collect();
+        Some(self.pallas_requirement_kw(
+            call,
+            keywords,
+            stored.has_splat || args.has_splat,
+            guards.to_vec(),
+        ))
     }
 
     fn kernel_requirement(
@@ -558,6 +635,77 @@ impl<'t> Module<'t> {
             }
         }
         CompilerParams::Unknown
+    }
+
+    /// The byte ranges of a scope's code that cannot run: branches of an
+    /// `if` whose condition has a constant value (`if DEBUG:` with
+    /// `DEBUG = False`, a config field, a default). Only statements are
+    /// walked, not expressions; nested defs are other scopes.
+    pub(crate) fn dead_ranges(&self, scope: ScopeId) -> Vec<std::ops::Range<usize>> {
+        let mut out = Vec::new();
+        let mut stack: Vec<Node<'t>> = if scope == super::MODULE_SCOPE {
+            self.top_level_statements()
+        } else {
+            self.scopes[scope].node.field("body").into_iter().collect()
+        };
+        while let Some(node) = stack.pop() {
+            match node.kind() {
+                "if_statement" => {
+                    let mut branches: Vec<(Option<Node<'t>>, Option<Node<'t>>)> =
+                        vec![(node.field("condition"), node.field("consequence"))];
+                    let mut cursor = node.walk();
+                    for alt in node.children_by_field_name("alternative", &mut cursor) {
+                        match alt.kind() {
+                            "elif_clause" => {
+                                branches.push((alt.field("condition"), alt.field("consequence")))
+                            }
+                            _ => branches.push((None, alt.field("body"))),
+                        }
+                    }
+                    // Once a branch is certainly taken, the later ones are dead.
+                    let mut taken = false;
+                    for (condition, body) in branches {
+                        let Some(body) = body else { continue };
+                        if taken {
+                            out.push(body.byte_range());
+                            continue;
+                        }
+                        match condition.and_then(|c| self.constant_truth(c, scope)) {
+                            Some(false) => out.push(body.byte_range()),
+                            Some(true) => {
+                                taken = true;
+                                stack.push(body);
+                            }
+                            None => stack.push(body),
+                        }
+                    }
+                }
+                "block" | "for_statement" | "while_statement" | "with_statement"
+                | "try_statement" | "except_clause" | "finally_clause" | "else_clause" => {
+                    let mut cursor = node.walk();
+                    stack.extend(
+                        node.named_children(&mut cursor)
+                            .filter(|c| c.kind() != "comment"),
+                    );
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// The truth value a condition has on every path, if it has one.
+    fn constant_truth(&self, condition: Node<'t>, scope: ScopeId) -> Option<bool> {
+        let alts = self.flow_with_budget(200).eval(condition, scope);
+        let mut value = None;
+        for alt in &alts {
+            let t = alt.val.truthy()?;
+            if value.is_some_and(|v| v != t) {
+                return None;
+            }
+            value = Some(t);
+        }
+        value
     }
 
     /// The guards between `node` and the top of its scope. Answered for calls,
@@ -848,10 +996,7 @@ impl<'t> Module<'t> {
         let mut reached = Reached::default();
         type Item = (Target, Vec<Guard>, Vec<Choice>);
         let mut seen: HashSet<Item> = HashSet::new();
-        let mut stack: Vec<Item> = seeds
-            .into_iter()
-            .map(|(t, g)| (t, g, Vec::new()))
-            .collect();
+        let mut stack: Vec<Item> = seeds.into_iter().map(|(t, g)| (t, g, Vec::new())).collect();
         while let Some((target, guards, path)) = stack.pop() {
             if seen.len() >= MAX_VISITS
                 || !seen.insert((target.clone(), guards.clone(), path.clone()))

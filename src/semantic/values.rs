@@ -165,56 +165,20 @@ impl<'t> Module<'t> {
 
     /// The arguments that calls of the function `fscope` in this module pass
     /// for the parameter at `index` (by position or keyword), with the scope
-    /// of each call. `None` when some call may pass it invisibly (`*args`).
+    /// of each call. `None` when some call may pass it invisibly (`*args`,
+    /// a use of the function as a value).
     fn param_arguments(
         &self,
         fscope: ScopeId,
         index: usize,
         name: &str,
     ) -> Option<Vec<(Node<'t>, ScopeId)>> {
-        let scope = &self.scopes[fscope];
-        let params = scope.params();
-        let before = &params[..index.min(params.len())];
-        let keyword_only = before.iter().any(|(p, _)| p == "*");
-        // The position a caller fills, counting only real parameters.
-        let real_index = before.iter().filter(|(p, _)| p != "*" && p != "/").count();
-        // `__init__` is called through the class name.
-        let (def_name, through_class) = match (scope.class, scope.name.as_str()) {
-            (Some(class), "__init__") => (self.scopes[class].name.as_str(), true),
-            _ => (scope.name.as_str(), false),
-        };
-        let is_method = scope.class.is_some();
         let mut out = Vec::new();
-        // Only calls that can see this def: in the scope it is defined in, or
-        // nested inside it (tests define many a local `def f`).
-        let home = scope.parent.unwrap_or(0);
-        let home = if through_class {
-            self.scopes[scope.class.unwrap_or(0)].parent.unwrap_or(0)
-        } else {
-            home
-        };
-        let home = if is_method && !through_class { 0 } else { home };
-        for &call in self.calls_named(def_name) {
-            let site = &self.calls[call];
-            if !self.scope_within(site.scope, home) {
-                continue;
-            }
-            let Some(callee) = site.node.field("function") else {
-                continue;
-            };
-            let args = Args::of(site.node, self.src);
-            // `self` is bound by `obj.method(...)` and by `Class(...)`.
-            let position = if is_method && (through_class || callee.kind() == "attribute") {
-                real_index.checked_sub(1)?
-            } else {
-                real_index
-            };
-            if let Some(value) = args.keyword(name) {
-                out.push((value, site.scope));
-            } else if let (false, Some(value)) = (keyword_only, args.positional.get(position)) {
-                out.push((*value, site.scope));
-            } else if args.has_splat {
-                return None;
+        for (_, scope, source) in self.param_call_sites(fscope, index, name)? {
+            match source {
+                super::flow::ParamSource::Arg(arg) => out.push((arg, scope)),
+                super::flow::ParamSource::Default => {}
+                super::flow::ParamSource::Unknown => return None,
             }
         }
         Some(out)
