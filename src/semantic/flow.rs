@@ -15,6 +15,7 @@
 //! cap on the number of alternatives; past them the answer is `Unknown`.
 
 use super::names::{self, ParamsFamily};
+use super::values::{AbstractMeshInfo, MeshValue, ShardingUse};
 use super::{Args, Binding, Module, ScopeId, ScopeKind};
 use crate::syntax::Field;
 use crate::syntax::{string_value, text, unparenthesize};
@@ -156,6 +157,14 @@ pub enum Val<'t> {
     Instance(ScopeId, Option<(Node<'t>, ScopeId)>),
     /// An object from another module: its attributes' values.
     Object(Arc<Fields>),
+    /// A device mesh or an `AbstractMesh`.
+    Mesh(MeshValue),
+    /// A sharding (`NamedSharding`, a bare `PartitionSpec`, ...): what it uses.
+    Sharding(ShardingUse),
+    /// A `jax.ShapeDtypeStruct`, with what its sharding uses.
+    Spec(ShardingUse),
+    /// A JAX array placed on a device (`jnp.ones(...)`, `jax.device_put(...)`).
+    Array,
     /// What `parser.parse_args()` returns: attributes are its arguments.
     ArgNamespace,
     /// absl's `FLAGS`: attributes are the defined flags.
@@ -193,9 +202,13 @@ impl Val<'_> {
             Val::Int(i) => Some(*i != 0),
             Val::Str(s) => Some(!s.is_empty()),
             Val::Seq(_, items) => Some(!items.is_empty()),
-            Val::Params(_) | Val::InterpretParams | Val::Instance(..) | Val::Object(_) => {
-                Some(true)
-            }
+            Val::Params(_)
+            | Val::InterpretParams
+            | Val::Instance(..)
+            | Val::Object(_)
+            | Val::Mesh(_)
+            | Val::Sharding(_)
+            | Val::Spec(_) => Some(true),
             _ => None,
         }
     }
@@ -882,6 +895,14 @@ impl<'m, 't> Flow<'m, 't> {
             return vec![Alt::unknown()];
         };
         let attr = text(attr, m.src);
+        if attr == "abstract_mesh" {
+            // A concrete mesh's abstract view carries its first device.
+            return vec![Alt::fixed(Val::Mesh(MeshValue::Abstract(AbstractMeshInfo {
+                device_platform: Some(String::new()),
+                repr: None,
+                has_explicit_axis: true,
+            })))];
+        }
         // An imported module's constant: `defaults.EXPORT_PLATFORMS`.
         if let Some(path) = m.canonical(node, scope) {
             if let Some(alts) = self.external(&path) {
@@ -1232,7 +1253,66 @@ impl<'m, 't> Flow<'m, 't> {
         if path.ends_with("InterpretParams") || path.ends_with("InterpretGPUParams") {
             return Some(vec![Alt::fixed(Val::InterpretParams)]);
         }
+        let first_or = |key: &str| args.positional.first().copied().or_else(|| args.keyword(key));
         match path {
+            names::ABSTRACT_MESH => Some(vec![Alt::fixed(Val::Mesh(MeshValue::Abstract(
+                m.abstract_mesh_info(call, scope),
+            )))]),
+            // The current abstract mesh: its device, if any, is not visible.
+            "jax.sharding.get_abstract_mesh" => Some(vec![Alt::fixed(Val::Mesh(
+                MeshValue::Abstract(AbstractMeshInfo {
+                    device_platform: Some(String::new()),
+                    repr: None,
+                    has_explicit_axis: false,
+                }),
+            ))]),
+            "jax.make_mesh"
+            | "jax.sharding.make_mesh"
+            | "jax.sharding.Mesh"
+            | "jax.experimental.mesh_utils.create_device_mesh" => {
+                Some(vec![Alt::fixed(Val::Mesh(MeshValue::Concrete))])
+            }
+            names::NAMED_SHARDING => {
+                let Some(mesh) = first_or("mesh") else {
+                    return Some(vec![Alt::fixed(Val::Sharding(ShardingUse::unknown()))]);
+                };
+                Some(map(self.eval_depth(mesh, scope, depth + 1), |v| {
+                    Val::Sharding(match v {
+                        Val::Mesh(MeshValue::Abstract(_)) => ShardingUse {
+                            abstract_mesh: true,
+                            ..ShardingUse::default()
+                        },
+                        Val::Mesh(MeshValue::Concrete) => ShardingUse {
+                            concrete_mesh: true,
+                            ..ShardingUse::default()
+                        },
+                        _ => ShardingUse::unknown(),
+                    })
+                }))
+            }
+            names::PARTITION_SPEC => Some(vec![Alt::fixed(Val::Sharding(ShardingUse {
+                spec: true,
+                ..ShardingUse::default()
+            }))]),
+            "jax.sharding.SingleDeviceSharding" | "jax.sharding.PositionalSharding" => {
+                Some(vec![Alt::fixed(Val::Sharding(ShardingUse {
+                    concrete_mesh: true,
+                    ..ShardingUse::default()
+                }))])
+            }
+            names::SHAPE_DTYPE_STRUCT => match args.keyword("sharding") {
+                None => Some(vec![Alt::fixed(Val::Spec(ShardingUse::default()))]),
+                Some(sharding) => Some(map(self.eval_depth(sharding, scope, depth + 1), |v| {
+                    Val::Spec(self.sharding_use_of(v))
+                })),
+            },
+            // JAX arrays are placed on a device; NumPy arrays are host data.
+            p if p == names::DEVICE_PUT
+                || (p.starts_with("jax.numpy.") && !p.starts_with("jax.numpy.dtype"))
+                || p.starts_with("jax.random.") =>
+            {
+                Some(vec![Alt::fixed(Val::Array)])
+            }
             "jax.default_backend" => Some(vec![Alt::fixed(Val::AnyStr)]),
             "os.environ.get" | "os.getenv" => {
                 let key = args
@@ -1538,6 +1618,74 @@ impl<'m, 't> Flow<'m, 't> {
             }
         }
         cap(out)
+    }
+
+    /// What a sharding value (or a pytree of them) uses.
+    pub fn sharding_use_of(&self, v: &Val<'t>) -> ShardingUse {
+        let mut out = ShardingUse::default();
+        match v {
+            Val::Sharding(u) => out.merge(*u),
+            Val::None => {}
+            Val::Seq(_, items) => {
+                for item in items {
+                    out.merge(self.sharding_use_of(item));
+                }
+            }
+            Val::Dict(dict, scope) => {
+                for value in self.dict_values(*dict, *scope) {
+                    out.merge(self.sharding_use_of(&value.val));
+                }
+            }
+            _ => out.unknown = true,
+        }
+        out
+    }
+
+    /// What an argument (or pytree of arguments) of a lowered function is:
+    /// abstract values with their shardings, placed arrays, or other.
+    pub fn argument_use(&self, v: &Val<'t>, depth: u32) -> ArgUse {
+        let mut out = ArgUse::default();
+        if depth > 6 {
+            return out;
+        }
+        match v {
+            Val::Spec(u) => {
+                out.abstract_value = true;
+                out.sharding.merge(*u);
+            }
+            Val::Array => out.concrete = true,
+            Val::Seq(_, items) => {
+                for item in items {
+                    out.merge(self.argument_use(item, depth + 1));
+                }
+            }
+            Val::Dict(dict, scope) => {
+                for value in self.dict_values(*dict, *scope) {
+                    out.merge(self.argument_use(&value.val, depth + 1));
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    /// The values of a dict literal's entries (or `dict(k=v)`'s keywords).
+    fn dict_values(&self, dict: Node<'t>, scope: ScopeId) -> Vec<Alt<'t>> {
+        let m = self.m;
+        let mut out = Vec::new();
+        if dict.kind() == "call" {
+            for (_, v, _) in Args::of(dict, m.src).keywords {
+                out.extend(self.eval(v, scope));
+            }
+            return out;
+        }
+        let mut cursor = dict.walk();
+        for pair in dict.named_children(&mut cursor) {
+            if let Some(v) = pair.field("value") {
+                out.extend(self.eval(v, scope));
+            }
+        }
+        out
     }
 
     /// Values of module-level names for a module summary: no syntax nodes;
@@ -2085,6 +2233,25 @@ impl<'t> Module<'t> {
 }
 
 use std::collections::HashMap;
+
+/// What the arguments of a lowered function are.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ArgUse {
+    /// Some argument is a `ShapeDtypeStruct`.
+    pub abstract_value: bool,
+    /// What those abstract values' shardings use.
+    pub sharding: ShardingUse,
+    /// Some argument is an array on a device.
+    pub concrete: bool,
+}
+
+impl ArgUse {
+    fn merge(&mut self, other: ArgUse) {
+        self.abstract_value |= other.abstract_value;
+        self.sharding.merge(other.sharding);
+        self.concrete |= other.concrete;
+    }
+}
 
 /// What a call site passes for a parameter.
 #[derive(Clone, Copy, Debug)]

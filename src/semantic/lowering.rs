@@ -43,6 +43,9 @@ pub struct Lowering<'t> {
     pub platforms: PlatformsValue,
     pub jitted: Option<Jitted<'t>>,
     pub trace_args: Vec<Node<'t>>,
+    /// The call whose arguments those are (`.trace(...)`, `.lower(...)`, the
+    /// call of `export(...)`).
+    pub trace_call: Option<Node<'t>>,
     pub context: ContextMesh,
     /// What the lowered computation reaches (transitively, across files when
     /// a resolver is given).
@@ -169,7 +172,8 @@ impl<'t> Module<'t> {
     ) -> Option<Vec<Lowering<'t>>> {
         let func = call.field("function")?;
         let args = Args::of(call, self.src);
-        let (kind, anchor, jitted, receiver, trace_args, platforms_key) = if func.kind()
+        let (kind, anchor, jitted, receiver, (trace_args, trace_call), platforms_key) = if func
+            .kind()
             == "attribute"
             && func.field("attribute").map(|a| text(a, self.src)) == Some("lower")
         {
@@ -194,7 +198,7 @@ impl<'t> Module<'t> {
                         anchor,
                         jitted,
                         Some((jit_expr, trace_scope)),
-                        trace_args,
+                        (trace_args, Some(trace_call)),
                         "lowering_platforms",
                     )
                 }
@@ -204,7 +208,7 @@ impl<'t> Module<'t> {
                         anchor,
                         Some(jitted),
                         Some((receiver, scope)),
-                        args.positional.clone(),
+                        (args.positional.clone(), Some(call)),
                         "",
                     ),
                     // `Traced.lower` is the only `.lower` taking this keyword.
@@ -213,7 +217,7 @@ impl<'t> Module<'t> {
                         anchor,
                         None,
                         None,
-                        Vec::new(),
+                        (Vec::new(), None),
                         "lowering_platforms",
                     ),
                     None => return None,
@@ -230,9 +234,8 @@ impl<'t> Module<'t> {
                 .copied()
                 .or_else(|| args.keyword("fun_jit"));
             let jitted = target.and_then(|t| self.eval_jitted(t, scope));
-            let trace_args = call
-                .parent()
-                .filter(|p| p.kind() == "call")
+            let outer = call.parent().filter(|p| p.kind() == "call");
+            let trace_args = outer
                 .map(|outer| Args::of(outer, self.src).positional)
                 .unwrap_or_default();
             (
@@ -240,7 +243,7 @@ impl<'t> Module<'t> {
                 anchor,
                 jitted,
                 target.map(|t| (t, scope)),
-                trace_args,
+                (trace_args, outer),
                 "platforms",
             )
         } else {
@@ -280,6 +283,7 @@ impl<'t> Module<'t> {
                     platforms: value.clone(),
                     jitted: jitted.clone(),
                     trace_args: trace_args.clone(),
+                    trace_call,
                     context: context.clone(),
                     reqs,
                     why: why.and(&seed_why),
@@ -552,16 +556,18 @@ impl<'t> Module<'t> {
             concrete: use_.concrete_mesh,
             unknown: use_.unknown,
         };
-        for arg in &lowering.trace_args {
-            match self.arg_kind(*arg, lowering.scope) {
-                ArgKind::Abstract(s) => {
+        let flow = self.flow();
+        for (arg, scope) in self.trace_arguments(lowering) {
+            for alt in flow.eval(arg, scope) {
+                let arg_use = flow.argument_use(&alt.val, 0);
+                if arg_use.abstract_value {
+                    let s = arg_use.sharding;
                     out.abstract_mesh |= s.abstract_mesh;
                     out.concrete |= s.concrete_mesh;
                     out.unknown |= s.unknown;
                     use_.spec |= s.spec;
                 }
-                ArgKind::Concrete => out.concrete = true,
-                ArgKind::Other => {}
+                out.concrete |= arg_use.concrete;
             }
         }
         match &lowering.context {
@@ -578,38 +584,79 @@ impl<'t> Module<'t> {
         out
     }
 
-    fn arg_kind(&self, arg: Node<'t>, scope: ScopeId) -> ArgKind {
-        let Some((node, scope)) = self
-            .follow_names(arg, scope)
-            .filter(|(n, _)| n.kind() == "call")
-        else {
-            return ArgKind::Other;
+    /// The arguments a lowered function is traced with, each with its
+    /// scope: the trace call's positionals, and for `*args` forwarded from
+    /// the enclosing function's `*args` parameter, what its callers pass there.
+    pub fn trace_arguments(&self, lowering: &Lowering<'t>) -> Vec<(Node<'t>, ScopeId)> {
+        let mut out: Vec<(Node<'t>, ScopeId)> = lowering
+            .trace_args
+            .iter()
+            .map(|a| (*a, lowering.scope))
+            .collect();
+        let Some(list) = lowering.trace_call.and_then(|c| c.field("arguments")) else {
+            return out;
         };
-        let callee = self.callee(node, scope).unwrap_or_default();
-        if callee == names::SHAPE_DTYPE_STRUCT {
-            return match Args::of(node, self.src).keyword("sharding") {
-                Some(s) => ArgKind::Abstract(self.eval_sharding(s, scope)),
-                None => ArgKind::Abstract(ShardingUse::default()),
+        let mut cursor = list.walk();
+        let splats: Vec<Node<'t>> = list
+            .named_children(&mut cursor)
+            .filter(|a| a.kind() == "list_splat")
+            .filter_map(|a| a.named_child(0))
+            .collect();
+        for splat in splats {
+            if splat.kind() != "identifier" {
+                continue;
+            }
+            let name = text(splat, self.src);
+            if !matches!(
+                self.binding_at(lowering.scope, name, splat),
+                Some(Binding::Opaque(_)) | None
+            ) {
+                continue;
+            }
+            // `def f(fn, *args)`: the parameters before `*args` are filled
+            // first; the rest of each call's positionals are `args`.
+            let Some(def) = self.enclosing_def_with_star(lowering.scope, name) else {
+                continue;
             };
+            let mut before = self.scopes[def]
+                .params()
+                .iter()
+                .take_while(|(p, _)| p != "*")
+                .count();
+            if self.scopes[def].class.is_some() {
+                // `self` is not among a method call's positionals.
+                before = before.saturating_sub(1);
+            }
+            for (call, call_scope, _) in self
+                .param_call_sites(def, 0, "")
+                .unwrap_or_default()
+            {
+                let positional = Args::of(call, self.src).positional;
+                out.extend(positional.iter().skip(before).map(|a| (*a, call_scope)));
+            }
         }
-        // NumPy arrays are uncommitted host data: they give no devices
-        // (jax's own tests raise E3 with them). JAX arrays are placed.
-        if callee == names::DEVICE_PUT
-            || callee.starts_with("jax.numpy.")
-            || callee.starts_with("jax.random.")
-        {
-            return ArgKind::Concrete;
-        }
-        ArgKind::Other
+        out
     }
-}
 
-enum ArgKind {
-    /// A `ShapeDtypeStruct`, with what its sharding uses.
-    Abstract(ShardingUse),
-    /// An array on a device (`jnp.ones(...)`, `jax.device_put(...)`).
-    Concrete,
-    Other,
+    /// The function scope (this one or an enclosing one) whose `*name`
+    /// parameter binds `name`.
+    fn enclosing_def_with_star(&self, scope: ScopeId, name: &str) -> Option<ScopeId> {
+        let mut current = Some(scope);
+        while let Some(id) = current {
+            let s = &self.scopes[id];
+            if s.kind == super::ScopeKind::Function {
+                let params = crate::syntax::Field::field(&s.node, "parameters")?;
+                let mut cursor = params.walk();
+                let has = params.named_children(&mut cursor).any(|p| {
+                    p.kind() == "list_splat_pattern"
+                        && p.named_child(0).is_some_and(|n| text(n, self.src) == name)
+                });
+                return has.then_some(id);
+            }
+            current = s.parent;
+        }
+        None
+    }
 }
 
 /// Array constructors that run eagerly (and so need devices) outside a trace.

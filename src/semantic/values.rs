@@ -2,6 +2,7 @@
 //! names, booleans, meshes and shardings, and "what does this jit wrap".
 //! Anything not determined statically is `Unknown`; rules stay silent on it.
 
+use super::flow;
 use super::names::{self};
 use super::{Args, Binding, Module, ScopeId, ScopeKind};
 use crate::syntax::Field;
@@ -70,7 +71,14 @@ pub struct ShardingUse {
 }
 
 impl ShardingUse {
-    fn merge(&mut self, other: ShardingUse) {
+    pub fn unknown() -> ShardingUse {
+        ShardingUse {
+            unknown: true,
+            ..ShardingUse::default()
+        }
+    }
+
+    pub fn merge(&mut self, other: ShardingUse) {
         self.abstract_mesh |= other.abstract_mesh;
         self.concrete_mesh |= other.concrete_mesh;
         self.spec |= other.spec;
@@ -320,75 +328,25 @@ impl<'t> Module<'t> {
         None
     }
 
-    /// Evaluates a mesh expression.
+    /// Evaluates a mesh expression: a mesh every alternative agrees on
+    /// (run-time choices count), else `Unknown`.
     pub fn eval_mesh(&self, node: Node<'t>, scope: ScopeId) -> MeshValue {
-        self.eval_mesh_depth(node, scope, 0)
+        let mut found: Option<MeshValue> = None;
+        for alt in self.eval_alts(node, scope) {
+            let flow::Val::Mesh(mesh) = alt.val else {
+                return MeshValue::Unknown;
+            };
+            match (&found, &mesh) {
+                (None, _) => found = Some(mesh),
+                (Some(MeshValue::Abstract(_)), MeshValue::Abstract(_)) => {}
+                (Some(a), b) if a == b => {}
+                _ => return MeshValue::Unknown,
+            }
+        }
+        found.unwrap_or(MeshValue::Unknown)
     }
 
-    fn eval_mesh_depth(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> MeshValue {
-        if depth > MAX_DEPTH {
-            return MeshValue::Unknown;
-        }
-        let inner = unparenthesize(node);
-        match inner.kind() {
-            "call" => {
-                if let Some((def, [value])) = self.local_returns(inner, scope) {
-                    return self.eval_mesh_depth(*value, def, depth + 1);
-                }
-                let Some(callee) = self.callee(inner, scope) else {
-                    return MeshValue::Unknown;
-                };
-                if callee == "jax.sharding.get_abstract_mesh" {
-                    // The current abstract mesh: its device, if any, is not visible.
-                    return MeshValue::Abstract(AbstractMeshInfo {
-                        device_platform: Some(String::new()),
-                        repr: None,
-                        has_explicit_axis: false,
-                    });
-                }
-                if callee == names::ABSTRACT_MESH {
-                    return MeshValue::Abstract(self.abstract_mesh_info(inner, scope));
-                }
-                if matches!(
-                    callee.as_str(),
-                    "jax.sharding.make_mesh"
-                        | "jax.sharding.Mesh"
-                        | "jax.experimental.mesh_utils.create_device_mesh"
-                ) {
-                    return MeshValue::Concrete;
-                }
-                match self.local_returns(inner, scope) {
-                    Some((def, [value])) => self.eval_mesh_depth(*value, def, depth + 1),
-                    _ => MeshValue::Unknown,
-                }
-            }
-            "attribute" => {
-                let attr = inner
-                    .field("attribute")
-                    .map(|a| text(a, self.src))
-                    .unwrap_or("");
-                if attr == "abstract_mesh" {
-                    // A concrete mesh's abstract view carries its first device.
-                    return MeshValue::Abstract(AbstractMeshInfo {
-                        device_platform: Some(String::new()),
-                        repr: None,
-                        has_explicit_axis: true,
-                    });
-                }
-                match self.follow_value(inner, scope) {
-                    Some((value, vscope)) => self.eval_mesh_depth(value, vscope, depth + 1),
-                    None => MeshValue::Unknown,
-                }
-            }
-            "identifier" => match self.follow_value(inner, scope) {
-                Some((value, vscope)) => self.eval_mesh_depth(value, vscope, depth + 1),
-                None => MeshValue::Unknown,
-            },
-            _ => MeshValue::Unknown,
-        }
-    }
-
-    fn abstract_mesh_info(&self, call: Node<'t>, scope: ScopeId) -> AbstractMeshInfo {
+    pub(crate) fn abstract_mesh_info(&self, call: Node<'t>, scope: ScopeId) -> AbstractMeshInfo {
         let args = Args::of(call, self.src);
         let device_platform = args.keyword("abstract_device").map(|device| {
             let mut device = (unparenthesize(device), scope);
@@ -524,73 +482,13 @@ impl<'t> Module<'t> {
         }
     }
 
-    /// What meshes a sharding expression (or tuple/list/dict of them) uses.
+    /// What meshes a sharding expression (or tuple/list/dict of them) uses,
+    /// over all its alternatives.
     pub fn eval_sharding(&self, node: Node<'t>, scope: ScopeId) -> ShardingUse {
-        self.eval_sharding_depth(node, scope, 0)
-    }
-
-    fn eval_sharding_depth(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> ShardingUse {
+        let flow = self.flow();
         let mut out = ShardingUse::default();
-        if depth > MAX_DEPTH {
-            out.unknown = true;
-            return out;
-        }
-        let inner = unparenthesize(node);
-        match inner.kind() {
-            "none" => {}
-            "tuple" | "list" => {
-                let mut cursor = inner.walk();
-                for item in inner.named_children(&mut cursor) {
-                    if item.kind() != "comment" {
-                        out.merge(self.eval_sharding_depth(item, scope, depth + 1));
-                    }
-                }
-            }
-            "dictionary" => {
-                let mut cursor = inner.walk();
-                for pair in inner.named_children(&mut cursor) {
-                    if let Some(value) = pair.field("value") {
-                        out.merge(self.eval_sharding_depth(value, scope, depth + 1));
-                    }
-                }
-            }
-            "call" => match self.callee(inner, scope).as_deref() {
-                Some(names::NAMED_SHARDING) => {
-                    let args = Args::of(inner, self.src);
-                    match args
-                        .positional
-                        .first()
-                        .copied()
-                        .or_else(|| args.keyword("mesh"))
-                    {
-                        Some(mesh) => match self.eval_mesh(mesh, scope) {
-                            MeshValue::Abstract(_) => out.abstract_mesh = true,
-                            MeshValue::Concrete => out.concrete_mesh = true,
-                            MeshValue::Unknown => out.unknown = true,
-                        },
-                        None => out.unknown = true,
-                    }
-                }
-                Some(names::PARTITION_SPEC) => out.spec = true,
-                Some("jax.sharding.SingleDeviceSharding" | "jax.sharding.PositionalSharding") => {
-                    out.concrete_mesh = true
-                }
-                _ => match self.local_returns(inner, scope) {
-                    Some((def, returned)) if !returned.is_empty() => {
-                        for value in returned {
-                            out.merge(self.eval_sharding_depth(*value, def, depth + 1));
-                        }
-                    }
-                    _ => out.unknown = true,
-                },
-            },
-            "identifier" | "attribute" => match self.follow_value(inner, scope) {
-                Some((value, vscope)) => {
-                    out.merge(self.eval_sharding_depth(value, vscope, depth + 1))
-                }
-                None => out.unknown = true,
-            },
-            _ => out.unknown = true,
+        for alt in flow.eval(node, scope) {
+            out.merge(flow.sharding_use_of(&alt.val));
         }
         out
     }
