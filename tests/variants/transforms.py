@@ -1,0 +1,1251 @@
+"""Semantics-preserving rewrites of a fixture program ("variants").
+
+Each transform takes a fixture's source text and returns candidate rewrites,
+best first.  A rewrite moves one *interesting value* of the program (the value
+of ``lowering_platforms=`` / ``platforms=`` / ``compiler_params=`` /
+``interpret=`` / ``backend=`` / sharding and mesh keywords, an
+``AbstractMesh(...)``-like call) somewhere else, or restructures the lowering
+call or the kernel/callback-containing function, without changing what the
+program does when it runs.
+
+The rewrites are text edits located with ``ast`` positions, so everything the
+transform does not touch (comments, ``# ruleid:`` markers, layout) stays as it
+was.  Every candidate is compiled; one that does not compile is dropped, and a
+transform that does not apply yields nothing.  Only the standard library is
+used, and the output depends only on the input text (same input, same bytes).
+
+A candidate is a dict ``{file name: text}``; ``MAIN`` stands for the fixture's
+own file name, ``CFG_MODULE + ".py"`` is the extra module of
+``imported_constant``.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import re
+from dataclasses import dataclass, field
+
+MAIN = "<main>"
+CFG_MODULE = "_variant_cfg"
+
+# keyword argument -> base name used for the constants, parameters, fields ...
+KEYS = {
+    "lowering_platforms": "platforms",
+    "platforms": "platforms",
+    "compiler_params": "compiler_params",
+    "interpret": "interpret",
+    "backend": "backend",
+    "in_shardings": "in_shardings",
+    "out_shardings": "out_shardings",
+    "mesh": "mesh",
+    "abstract_device": "abstract_device",
+    "device": "device",
+}
+# calls whose value is a mesh expression wherever it appears
+MESH_CALLS = ("AbstractMesh", "make_mesh", "Mesh")
+# calls that make a function "the kernel call or the callback-containing function"
+KERNEL_CALLS = (
+    "pallas_call",
+    "io_callback",
+    "pure_callback",
+    "debug.callback",
+    "debug.print",
+    "buffer_callback",
+    "inspect_array_sharding",
+    "ffi_call",
+    "core_map",
+    "emit_pipeline",
+)
+BUILTINS = frozenset(dir(builtins)) | {"__name__", "__file__"}
+MARKER = re.compile(r"^\s*#\s*(ruleid|ok):\s*(JP\d{3})\s*$")
+
+FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+UNMOVABLE = (ast.Yield, ast.YieldFrom, ast.Await, ast.NamedExpr, ast.Starred, ast.JoinedStr)
+
+
+class Skip(Exception):
+    """This candidate does not apply."""
+
+
+# --------------------------------------------------------------------------- source
+
+
+class Source:
+    def __init__(self, text: str):
+        self.text = text
+        self.tree = ast.parse(text)
+        self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        self.parent: dict[int, ast.AST] = {}
+        for node in ast.walk(self.tree):
+            for child in ast.iter_child_nodes(node):
+                self.parent[id(child)] = node
+        self.used = set()
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Name):
+                self.used.add(node.id)
+            elif isinstance(node, ast.arg):
+                self.used.add(node.arg)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                self.used.add(node.name)
+            elif isinstance(node, ast.alias):
+                self.used.add((node.asname or node.name).split(".")[0])
+        self.marker_lines = set()
+        lines = text.split("\n")
+        for i, line in enumerate(lines):
+            if MARKER.match(line):
+                self.marker_lines.add(i + 2)  # 1-based line of the code below the marker
+
+    # positions ---------------------------------------------------------------
+    def off(self, lineno: int, col: int) -> int:
+        start = self.line_starts[lineno - 1]
+        end = self.line_starts[lineno] if lineno < len(self.line_starts) else len(self.text)
+        line = self.text[start:end]
+        return start + len(line.encode("utf-8")[:col].decode("utf-8", errors="replace"))
+
+    def start(self, node) -> int:
+        return self.off(node.lineno, node.col_offset)
+
+    def end(self, node) -> int:
+        return self.off(node.end_lineno, node.end_col_offset)
+
+    def seg(self, node) -> str:
+        return self.text[self.start(node) : self.end(node)]
+
+    def line_start(self, lineno: int) -> int:
+        return self.line_starts[lineno - 1]
+
+    def line_text(self, lineno: int) -> str:
+        s = self.line_starts[lineno - 1]
+        e = self.line_starts[lineno] if lineno < len(self.line_starts) else len(self.text)
+        return self.text[s:e].rstrip("\n")
+
+    # tree --------------------------------------------------------------------
+    def par(self, node):
+        return self.parent.get(id(node))
+
+    def ancestors(self, node):
+        out = []
+        cur = self.par(node)
+        while cur is not None:
+            out.append(cur)
+            cur = self.par(cur)
+        return out
+
+    def stmt_of(self, node) -> ast.stmt:
+        cur = node
+        while not isinstance(cur, ast.stmt):
+            cur = self.par(cur)
+        return cur
+
+    def top_stmt(self, node) -> ast.stmt:
+        cur = self.stmt_of(node)
+        while self.par(cur) is not self.tree:
+            cur = self.stmt_of(self.par(cur))
+        return cur
+
+    def scope_chain(self, node) -> list:
+        """Enclosing scopes (innermost first) whose namespace `node` is evaluated in."""
+        chain = []
+        prev, cur = node, self.par(node)
+        path = [node]
+        while cur is not None:
+            inside = False
+            if isinstance(cur, FUNCS + (ast.ClassDef,)):
+                inside = any(prev is s for s in cur.body)
+            elif isinstance(cur, ast.Lambda):
+                inside = prev is cur.body
+            elif isinstance(cur, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+                first = cur.generators[0]
+                inside = not (prev is first and len(path) >= 2 and path[-2] is first.iter)
+            if inside:
+                chain.append(cur)
+            path.append(cur)
+            prev, cur = cur, self.par(cur)
+        return chain
+
+    def in_fstring(self, node) -> bool:
+        return any(isinstance(a, ast.JoinedStr) for a in self.ancestors(node))
+
+    def fresh(self, base: str) -> str:
+        name = base
+        n = 1
+        while name in self.used or name in BUILTINS or name in ("functools", "dataclasses"):
+            name = f"{base}_v" if n == 1 else f"{base}_v{n}"
+            n += 1
+        return name
+
+
+# --------------------------------------------------------------------------- names
+
+
+def _target_names(target) -> list[str]:
+    out = []
+    for n in ast.walk(target):
+        if isinstance(n, ast.Name):
+            out.append(n.id)
+    return out
+
+
+def bound_in(stmts, into: dict | None = None) -> dict:
+    """Names bound by `stmts` (not descending into nested scopes) -> binding nodes."""
+    out = {} if into is None else into
+
+    def add(name, node):
+        out.setdefault(name, []).append(node)
+
+    def visit(node):
+        if isinstance(node, FUNCS + (ast.ClassDef,)):
+            add(node.name, node)
+            for d in node.decorator_list:
+                visit(d)
+            if not isinstance(node, ast.ClassDef):
+                for d in node.args.defaults + [d for d in node.args.kw_defaults if d]:
+                    visit(d)
+            return
+        if isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            return
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for a in node.names:
+                if a.name != "*":
+                    add((a.asname or a.name).split(".")[0], node)
+            return
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            add(node.id, node)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            add(node.name, node)
+        elif isinstance(node, ast.NamedExpr):
+            add(node.target.id, node)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    for s in stmts:
+        visit(s)
+    return out
+
+
+def scope_bindings(scope) -> dict:
+    if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        a = scope.args
+        names = {}
+        for arg in a.posonlyargs + a.args + a.kwonlyargs + [x for x in (a.vararg, a.kwarg) if x]:
+            names.setdefault(arg.arg, []).append(arg)
+        if isinstance(scope, ast.Lambda):
+            return names
+        bound_in(scope.body, names)
+        for n in ast.walk(scope):
+            if isinstance(n, ast.Global):
+                for g in n.names:
+                    names.pop(g, None)
+        return names
+    if isinstance(scope, ast.ClassDef):
+        return bound_in(scope.body)
+    names = {}
+    for gen in scope.generators:
+        for nm in _target_names(gen.target):
+            names.setdefault(nm, []).append(gen)
+    return names
+
+
+def free_names(expr) -> list[str]:
+    """Names an expression reads from its surroundings, in order of appearance."""
+    inner = set()
+    for n in ast.walk(expr):
+        if isinstance(n, ast.arg):
+            inner.add(n.arg)
+        elif isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            inner.add(n.id)
+    out = []
+    for n in sorted(
+        (n for n in ast.walk(expr) if isinstance(n, ast.Name)), key=lambda n: (n.lineno, n.col_offset)
+    ):
+        if isinstance(n.ctx, ast.Load) and n.id not in inner and n.id not in out:
+            out.append(n.id)
+    return out
+
+
+def movable(src: Source, expr) -> bool:
+    if src.in_fstring(expr):
+        return False
+    for n in ast.walk(expr):
+        if isinstance(n, UNMOVABLE):
+            return False
+        if isinstance(n, ast.Name) and n.id in ("super", "__class__"):
+            return False
+    return True
+
+
+def local_names(src: Source, expr) -> set[str]:
+    """Free names of `expr` bound in one of its enclosing (non-module) scopes."""
+    out = set()
+    chain = src.scope_chain(expr)
+    for name in free_names(expr):
+        for scope in chain:
+            if name in scope_bindings(scope):
+                out.add(name)
+                break
+    return out
+
+
+def module_bound_before(src: Source, top: ast.stmt) -> set[str]:
+    body = src.tree.body
+    idx = next(i for i, s in enumerate(body) if s is top)
+    return set(bound_in(body[:idx]))
+
+
+def header_end(src: Source) -> tuple[int, set[str]]:
+    """Offset just after the leading docstring/import block, and the names it binds."""
+    last = None
+    names = set()
+    for i, s in enumerate(src.tree.body):
+        if isinstance(s, (ast.Import, ast.ImportFrom)):
+            last = s
+            bound_in([s], names_dict := {})
+            names |= set(names_dict)
+        elif i == 0 and isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant):
+            last = s
+        else:
+            break
+    if last is None:
+        return 0, names
+    ln = last.end_lineno
+    off = src.line_starts[ln] if ln < len(src.line_starts) else len(src.text)
+    return off, names
+
+
+def closed_insertion(src: Source, expr) -> int | None:
+    """Where a module-level definition evaluating `expr` can go, or None."""
+    if local_names(src, expr):
+        return None
+    names = set(free_names(expr)) - BUILTINS
+    off, header_names = header_end(src)
+    if names <= header_names:
+        return off
+    top = src.top_stmt(expr)
+    if names <= module_bound_before(src, top):
+        return src.line_start(first_line(top))
+    return None
+
+
+def first_line(stmt) -> int:
+    if isinstance(stmt, FUNCS + (ast.ClassDef,)) and stmt.decorator_list:
+        return min(d.lineno for d in stmt.decorator_list)
+    return stmt.lineno
+
+
+def indent_of(src: Source, stmt) -> str:
+    line = src.line_text(first_line(stmt))
+    return line[: len(line) - len(line.lstrip())]
+
+
+def stmt_starts_line(src: Source, stmt) -> bool:
+    line = src.line_text(first_line(stmt))
+    if isinstance(stmt, FUNCS + (ast.ClassDef,)) and stmt.decorator_list:
+        return line.lstrip().startswith("@")
+    start = src.start(stmt) - src.line_start(stmt.lineno)
+    if line[:start].strip():
+        return False
+    if src.text[src.start(stmt) :].startswith("elif"):
+        return False
+    return True
+
+
+def stmt_ends_line(src: Source, stmt) -> bool:
+    rest = src.text[src.end(stmt) :].split("\n", 1)[0].strip()
+    return rest == "" or rest.startswith("#")
+
+
+def dotted(node) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = dotted(node.value)
+        return f"{base}.{node.attr}" if base else None
+    return None
+
+
+def root_name(node):
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def global_import(src: Source, node) -> bool:
+    """`node` is a dotted name whose root is a module-level import, not shadowed."""
+    root = root_name(node)
+    if root is None or dotted(node) is None:
+        return False
+    if local_names(src, node):
+        return False
+    binds = bound_in(src.tree.body).get(root, [])
+    return bool(binds) and all(isinstance(b, (ast.Import, ast.ImportFrom)) for b in binds)
+
+
+def wrapped(src: Source, expr) -> str:
+    """The expression's text, parenthesised unless it is already an atom."""
+    text = src.seg(expr)
+    atom = isinstance(expr, (ast.Name, ast.Constant, ast.Call, ast.Attribute, ast.Subscript, ast.List, ast.Dict, ast.Set))
+    if isinstance(expr, ast.Tuple) and text.startswith("(") and text.endswith(")"):
+        try:
+            inner = ast.parse(text[1:-1], mode="eval").body
+            atom = isinstance(inner, ast.Tuple) or text == "()"
+        except SyntaxError:
+            atom = False
+    if isinstance(expr, ast.Constant) and "\n" in text:
+        atom = False
+    return text if atom else f"({text})"
+
+
+# --------------------------------------------------------------------------- edits
+
+
+class Edits:
+    def __init__(self, src: Source):
+        self.src = src
+        self.items: list[tuple[int, int, int, str]] = []
+
+    def add(self, start: int, end: int, text: str):
+        self.items.append((start, end, len(self.items), text))
+
+    def replace(self, node, text: str):
+        self.add(self.src.start(node), self.src.end(node), text)
+
+    def insert(self, offset: int, text: str, first: bool = False):
+        """Insert text; `first` puts it before every other insertion at the same offset."""
+        if first:
+            self.items.append((offset, offset, -1, text))
+        else:
+            self.add(offset, offset, text)
+
+    def apply(self) -> str:
+        items = sorted(self.items, key=lambda t: (t[0], t[1], t[2]))
+        for a, b in zip(items, items[1:]):
+            if a[1] > b[0]:
+                raise Skip("overlapping edits")
+        out = self.src.text
+        for start, end, _, text in reversed(items):
+            out = out[:start] + text + out[end:]
+        return out
+
+
+def insert_module_code(ed: Edits, offset: int, code: str):
+    if offset == 0:
+        ed.insert(0, code.rstrip("\n") + "\n\n\n")
+    else:
+        ed.insert(offset, "\n\n" + code.rstrip("\n") + "\n")
+
+
+def ensure_import(ed: Edits, module: str):
+    src = ed.src
+    for s in src.tree.body:
+        if isinstance(s, ast.Import) and any(a.name == module and a.asname is None for a in s.names):
+            return
+    if module in bound_in(src.tree.body):
+        raise Skip(f"{module} is bound to something else")
+    off, _ = header_end(src)
+    # right after the import block, before any definition inserted there
+    ed.insert(off, f"import {module}\n", first=True)
+
+
+def insert_before_stmt(ed: Edits, stmt, code_lines: list[str]):
+    src = ed.src
+    if not stmt_starts_line(src, stmt):
+        raise Skip("statement does not start its line")
+    ind = indent_of(src, stmt)
+    ed.insert(src.line_start(first_line(stmt)), "".join(f"{ind}{c}\n" for c in code_lines))
+
+
+def add_call_kw(ed: Edits, call: ast.Call, text: str):
+    src = ed.src
+    parts = list(call.args) + list(call.keywords)
+    if parts:
+        last = max(parts, key=lambda n: src.end(n))
+        ed.insert(src.end(last), f", {text}")
+    else:
+        end = src.end(call)
+        if src.text[end - 1] != ")":
+            raise Skip("call without closing paren")
+        ed.insert(end - 1, text)
+
+
+def add_param(ed: Edits, fn, name: str, default: str | None):
+    src = ed.src
+    a = fn.args
+    star = "" if (a.vararg or a.kwonlyargs) else "*, "
+    spec = name if default is None else f"{name}={default}"
+    if a.kwarg:
+        pos = src.start(a.kwarg)
+        k = src.text.rfind("**", 0, pos)
+        if k < 0:
+            raise Skip("no ** before kwarg")
+        ed.insert(k, f"{star}{spec}, ")
+        return
+    elems = a.posonlyargs + a.args + [x for x in (a.vararg,) if x] + a.kwonlyargs
+    if not elems:
+        s = src.start(fn)
+        k = src.text.find("(", src.text.find(fn.name, s))
+        ed.insert(k + 1, f"{star}{spec}")
+        return
+    if a.posonlyargs and not (a.args or a.vararg or a.kwonlyargs):
+        raise Skip("positional-only signature")
+    nodes = elems + a.defaults + [d for d in a.kw_defaults if d is not None]
+    end = max(src.end(n) for n in nodes)
+    ed.insert(end, f", {star}{spec}")
+
+
+# --------------------------------------------------------------------------- values
+
+
+@dataclass
+class Value:
+    expr: ast.expr  # the expression that is moved
+    key: str  # base name (platforms, compiler_params, mesh, ...)
+    prio: int
+    call: ast.Call | None = None  # the call taking it as a keyword (for the original site)
+    kw: ast.keyword | None = None
+    use: ast.expr | None = None  # the keyword's own value node
+
+    @property
+    def base(self):
+        return self.key
+
+
+def resolve(src: Source, node, depth=0):
+    """Follow a name (or self.attr) to the one expression that gives it its value."""
+    if depth > 3:
+        return None
+    if isinstance(node, ast.Name):
+        for scope in src.scope_chain(node):
+            binds = scope_bindings(scope)
+            if node.id in binds:
+                b = binds[node.id]
+                if isinstance(scope, FUNCS) and len(b) == 1 and isinstance(b[0], ast.arg):
+                    return _param_default(scope, b[0])
+                return _single_assign(src, b, node.id, depth)
+        binds = bound_in(src.tree.body).get(node.id, [])
+        return _single_assign(src, binds, node.id, depth)
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+        cls = next((a for a in src.ancestors(node) if isinstance(a, ast.ClassDef)), None)
+        if cls is None:
+            return None
+        found = []
+        for n in ast.walk(cls):
+            if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+                for t in targets:
+                    if (
+                        isinstance(t, ast.Attribute)
+                        and t.attr == node.attr
+                        and isinstance(t.value, ast.Name)
+                        and t.value.id == "self"
+                    ):
+                        found.append(n)
+        for s in cls.body:
+            if isinstance(s, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == node.attr for t in s.targets
+            ):
+                found.append(s)
+        if len(found) == 1 and isinstance(found[0], ast.Assign) and len(found[0].targets) == 1:
+            return _final(src, found[0].value, depth)
+        return None
+    if isinstance(node, ast.Name):
+        return None
+    return node
+
+
+def _final(src, expr, depth):
+    if isinstance(expr, ast.Name) and expr.id not in BUILTINS:
+        return resolve(src, expr, depth + 1)
+    if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id == "self":
+        return resolve(src, expr, depth + 1)
+    return expr
+
+
+def _single_assign(src, binds, name, depth):
+    if len(binds) != 1:
+        return None
+    b = binds[0]
+    st = src.par(b)
+    if isinstance(st, ast.Assign) and len(st.targets) == 1 and st.targets[0] is b:
+        return _final(src, st.value, depth)
+    return None
+
+
+def _param_default(fn, arg):
+    a = fn.args
+    pos = a.posonlyargs + a.args
+    if arg in pos:
+        i = pos.index(arg) - (len(pos) - len(a.defaults))
+        return a.defaults[i] if i >= 0 else None
+    if arg in a.kwonlyargs:
+        return a.kw_defaults[a.kwonlyargs.index(arg)]
+    return None
+
+
+def stmt_prio(src: Source, node) -> int:
+    st = src.stmt_of(node)
+    lo, hi = st.lineno, st.end_lineno
+    if isinstance(st, (ast.If, ast.For, ast.While, ast.With, ast.Try) + FUNCS + (ast.ClassDef,)):
+        hi = lo  # a compound statement: only its header line
+    return 0 if any(lo <= m <= hi for m in src.marker_lines) else 1
+
+
+def find_values(src: Source) -> list[Value]:
+    out: list[Value] = []
+    seen = set()
+    calls = sorted(
+        (n for n in ast.walk(src.tree) if isinstance(n, ast.Call)), key=lambda n: (n.lineno, n.col_offset)
+    )
+    for c in calls:
+        for kw in c.keywords:
+            if kw.arg in KEYS:
+                prio = stmt_prio(src, c)
+                expr = resolve(src, kw.value)
+                if expr is None or id(expr) in seen:
+                    continue
+                seen.add(id(expr))
+                out.append(Value(expr, KEYS[kw.arg], prio, c, kw, kw.value))
+        name = dotted(c.func) or ""
+        if name.split(".")[-1] in MESH_CALLS and id(c) not in seen:
+            seen.add(id(c))
+            out.append(Value(c, "mesh", stmt_prio(src, c) + 1))
+    out = [v for v in out if movable(src, v.expr) and not isinstance(v.expr, (ast.Name,))]
+    out.sort(key=lambda v: (v.prio, v.expr.lineno, v.expr.col_offset))
+    return out
+
+
+# --------------------------------------------------------------------------- transforms
+#
+# A transform is a pair (items, build): items(src) lists what it can apply to, best
+# first; build(src, item) returns the rewrites for one item (a list of candidates) or
+# raises Skip.
+
+
+def _values(src: Source):
+    return find_values(src)
+
+
+def b_module_constant(src: Source, v: Value):
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    ed = Edits(src)
+    name = src.fresh(v.base.upper())
+    insert_module_code(ed, off, f"{name} = {src.seg(v.expr)}")
+    ed.replace(v.expr, name)
+    return [{MAIN: ed.apply()}]
+
+
+def b_imported_constant(src: Source, v: Value):
+    imports = [s for s in src.tree.body if isinstance(s, (ast.Import, ast.ImportFrom))]
+    import_names = {}
+    for s in imports:
+        for n in bound_in([s]):
+            import_names[n] = s
+    if local_names(src, v.expr):
+        raise Skip("value needs local names")
+    names = [n for n in free_names(v.expr) if n not in BUILTINS]
+    if not all(n in import_names for n in names):
+        raise Skip("value needs names that are not imports")
+    needed = [s for s in imports if any(import_names[n] is s for n in names)]
+    if any(isinstance(s, ast.ImportFrom) and s.level for s in needed):
+        raise Skip("relative import")
+    name = src.fresh(v.base.upper())
+    cfg = ['"""Configuration of the variant: one constant, imported by the program."""']
+    cfg += [src.seg(s) for s in needed]
+    cfg += ["", f"{name} = {src.seg(v.expr)}", ""]
+    ed = Edits(src)
+    off, _ = header_end(src)
+    ed.insert(off, f"from {CFG_MODULE} import {name}\n")
+    ed.replace(v.expr, name)
+    return [{MAIN: ed.apply(), CFG_MODULE + ".py": "\n".join(cfg)}]
+
+
+def b_default_argument(src: Source, v: Value):
+    fn = None
+    for scope in src.scope_chain(v.expr):
+        if isinstance(scope, ast.ClassDef):
+            break
+        if isinstance(scope, FUNCS):
+            fn = scope
+            break
+    if fn is None:
+        raise Skip("not inside a function body")
+    if local_names(src, v.expr):
+        raise Skip("value needs local names")
+    names = set(free_names(v.expr)) - BUILTINS
+    if not names <= module_bound_before(src, src.top_stmt(fn)):
+        raise Skip("names not bound when the def runs")
+    ed = Edits(src)
+    name = src.fresh(v.base)
+    add_param(ed, fn, name, src.seg(v.expr))
+    ed.replace(v.expr, name)
+    return [{MAIN: ed.apply()}]
+
+
+MUTABLE = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
+
+
+def b_dataclass_field(src: Source, v: Value):
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    st = src.stmt_of(v.expr)
+    ed = Edits(src)
+    cls = src.fresh("VariantConfig")
+    cfg = src.fresh("cfg")
+    text = src.seg(v.expr)
+    local_defs = {s.name for s in src.tree.body if isinstance(s, FUNCS)}
+    mutable = isinstance(v.expr, MUTABLE) or (
+        isinstance(v.expr, ast.Call)
+        and (dotted(v.expr.func) in ("dict", "list", "set", "bytearray") or dotted(v.expr.func) in local_defs)
+    )
+    # A dataclass refuses an unhashable default (ValueError: mutable default ...): use a
+    # factory for displays, dict()/list()/set() and the program's own helpers (which may
+    # return a dict); library constructors (CompilerParams, AbstractMesh) stay plain defaults.
+    default = f"dataclasses.field(default_factory=lambda: {text})" if mutable else text
+    ensure_import(ed, "dataclasses")
+    insert_module_code(
+        ed, off, f"@dataclasses.dataclass(frozen=True)\nclass {cls}:\n    {v.base}: object = {default}\n"
+    )
+    insert_before_stmt(ed, st, [f"{cfg} = {cls}()"])
+    ed.replace(v.expr, f"{cfg}.{v.base}")
+    return [{MAIN: ed.apply()}]
+
+
+def _has_multiline_string(stmt) -> bool:
+    for n in ast.walk(stmt):
+        if isinstance(n, ast.JoinedStr) and n.lineno != n.end_lineno:
+            return True
+        if isinstance(n, ast.Constant) and isinstance(n.value, (str, bytes)) and n.lineno != n.end_lineno:
+            return True
+    return False
+
+
+def _wrap_in_loop(src: Source, ed: Edits, stmt, header: str):
+    if not (stmt_starts_line(src, stmt) and stmt_ends_line(src, stmt)) or _has_multiline_string(stmt):
+        raise Skip("cannot re-indent")
+    ind = indent_of(src, stmt)
+    lo, hi = first_line(stmt), stmt.end_lineno
+    ed.insert(src.line_start(lo), f"{ind}{header}\n")
+    for ln in range(lo, hi + 1):
+        if src.line_text(ln).strip():
+            ed.insert(src.line_start(ln), "    ")
+
+
+def b_loop_element(src: Source, v: Value):
+    out = []
+    st = src.stmt_of(v.expr)
+    # A: the whole value is the loop's only element
+    ed = Edits(src)
+    name = src.fresh(v.base)
+    try:
+        _wrap_in_loop(src, ed, st, f"for {name} in ({wrapped(src, v.expr)},):")
+        ed.replace(v.expr, name)
+        out.append({MAIN: ed.apply()})
+    except Skip:
+        pass
+    # B: a loop over platform names, the value rebuilt as (p,)
+    e = v.expr
+    if isinstance(e, ast.Tuple) and len(e.elts) == 1 and isinstance(e.elts[0], ast.Constant) and isinstance(e.elts[0].value, str):
+        ed = Edits(src)
+        p = src.fresh("p")
+        try:
+            _wrap_in_loop(src, ed, st, f"for {p} in ({src.seg(e.elts[0])},):")
+            ed.replace(e, f"({p},)")
+            out.append({MAIN: ed.apply()})
+        except Skip:
+            pass
+    return out
+
+
+PARTIAL_NAMES = {"lower": "lower", "pallas_call": "call", "export": "export_fn", "jit": "jit_fn"}
+
+
+def i_keyword_calls(src: Source):
+    sites = []
+    for c in ast.walk(src.tree):
+        if not isinstance(c, ast.Call) or src.in_fstring(c):
+            continue
+        kw = next((k for k in c.keywords if k.arg in KEYS), None)
+        if kw is not None:
+            sites.append((stmt_prio(src, c), c.lineno, c.col_offset, c, kw))
+    sites.sort(key=lambda t: t[:3])
+    return [(c, kw) for *_, c, kw in sites]
+
+
+def _drop_keyword(ed: Edits, call: ast.Call, kw: ast.keyword):
+    """Delete one keyword argument from a call's text, with its separating comma."""
+    src = ed.src
+    parts = sorted(list(call.args) + list(call.keywords), key=src.start)
+    i = next(j for j, p in enumerate(parts) if p is kw)
+    if i > 0:
+        ed.add(src.end(parts[i - 1]), src.end(kw), "")
+    elif len(parts) > 1:
+        ed.add(src.start(kw), src.start(parts[1]), "")
+    else:
+        end = src.end(call)
+        if src.text[end - 1] != ")":
+            raise Skip("call without closing paren")
+        ed.add(src.start(kw), end - 1, "")
+
+
+def b_functools_partial(src: Source, item):
+    c, kw = item
+    if any(isinstance(n, UNMOVABLE) for n in ast.walk(c)):
+        raise Skip("unmovable")
+    ed = Edits(src)
+    ensure_import(ed, "functools")
+    st = src.stmt_of(c)
+    attr = c.func.attr if isinstance(c.func, ast.Attribute) else getattr(c.func, "id", "")
+    hoist = (
+        src.scope_chain(c) == src.scope_chain(st)
+        and not any(isinstance(n, ast.NamedExpr) for n in ast.walk(st))
+        and stmt_starts_line(src, st)
+    )
+    partial = f"functools.partial({src.seg(c.func)}, {src.seg(kw)})"
+    if hoist:
+        name = src.fresh(PARTIAL_NAMES.get(attr, "partial_fn"))
+        insert_before_stmt(ed, st, [f"{name} = {partial}"])
+        ed.replace(c.func, name)
+    else:
+        ed.replace(c.func, partial)
+    _drop_keyword(ed, c, kw)
+    return [{MAIN: ed.apply()}]
+
+
+# lowering sites ---------------------------------------------------------------------
+
+
+@dataclass
+class Site:
+    call: ast.Call
+    kind: str  # trace_lower, lower, shortcut, export
+    prio: int
+    fn: ast.expr | None = None  # the function handed to jit/export
+    jit: ast.expr | None = None  # jit's (or export's) func expr
+    jit_kws: list = field(default_factory=list)  # jit's (or export's) other keywords
+    receiver: ast.expr | None = None  # the jitted object (no jit call) / the traced object
+    specs: list = field(default_factory=list)
+    platforms: ast.expr | None = None
+
+
+def _jit_call(src: Source, node):
+    """`node` is jax.jit(F, kw=...) with one positional argument: (jit func, F, kws)."""
+    if (
+        isinstance(node, ast.Call)
+        and (dotted(node.func) or "").split(".")[-1] == "jit"
+        and len(node.args) == 1
+        and not isinstance(node.args[0], ast.Starred)
+        and all(k.arg for k in node.keywords)
+        and global_import(src, node.func)
+    ):
+        return node.func, node.args[0], list(node.keywords)
+    return None
+
+
+def find_sites(src: Source) -> list[Site]:
+    sites = []
+    for c in ast.walk(src.tree):
+        if not isinstance(c, ast.Call) or src.in_fstring(c):
+            continue
+        prio = stmt_prio(src, c)
+        f = c.func
+        if isinstance(f, ast.Attribute) and f.attr == "lower":
+            recv = f.value
+            if c.args:  # jit(f).lower(*args): the shortcut
+                if c.keywords:
+                    continue
+                s = Site(c, "shortcut", prio, specs=list(c.args))
+                j = _jit_call(src, recv)
+                if j:
+                    s.jit, s.fn, s.jit_kws = j
+                elif dotted(recv):
+                    s.receiver = recv
+                else:
+                    continue
+                sites.append(s)
+                continue
+            if any(k.arg != "lowering_platforms" for k in c.keywords):
+                continue
+            plat = c.keywords[0].value if c.keywords else None
+            if isinstance(recv, ast.Call) and isinstance(recv.func, ast.Attribute) and recv.func.attr == "trace":
+                if recv.keywords:
+                    continue
+                s = Site(c, "trace_lower", prio, specs=list(recv.args), platforms=plat)
+                j = _jit_call(src, recv.func.value)
+                if j:
+                    s.jit, s.fn, s.jit_kws = j
+                else:
+                    s.receiver = recv.func.value
+                sites.append(s)
+            elif dotted(recv):
+                sites.append(Site(c, "lower", prio, receiver=recv, platforms=plat))
+        elif (
+            isinstance(f, ast.Call)
+            and (dotted(f.func) or "").split(".")[-1] == "export"
+            and global_import(src, f.func)
+            and len(f.args) == 1
+            and not isinstance(f.args[0], ast.Starred)
+            and all(k.arg for k in f.keywords)
+            and not c.keywords
+        ):
+            plat = next((k.value for k in f.keywords if k.arg == "platforms"), None)
+            extra = [k for k in f.keywords if k.arg != "platforms"]
+            sites.append(Site(c, "export", prio, fn=f.args[0], jit=f.func, jit_kws=extra, specs=list(c.args), platforms=plat))
+    sites.sort(key=lambda s: (s.prio, s.call.lineno, s.call.col_offset))
+    return sites
+
+
+def _helper(src: Source, s: Site, plat_ref: str | None):
+    """(parameters, body expression, call arguments) of a function doing site `s`'s lowering.
+
+    plat_ref: how the body names the platforms (a parameter, or self.platforms)."""
+    has_p = s.platforms is not None
+    p_param = ["platforms"] if has_p and plat_ref == "platforms" else []
+    p_arg = [f"platforms={wrapped(src, s.platforms)}"] if p_param else []
+    extra_param = ["**export_kwargs" if s.kind == "export" else "**jit_kwargs"] if s.jit_kws else []
+    extra_arg = [src.seg(k) for k in s.jit_kws]
+    specs = [src.seg(a) for a in s.specs]
+    if s.kind == "export":
+        kw = ([f"platforms={plat_ref}"] if has_p else []) + (["**export_kwargs"] if s.jit_kws else [])
+        body = f"{src.seg(s.jit)}({', '.join(['fn'] + kw)})(*specs)"
+        return ["fn", "*specs"] + p_param + extra_param, body, [src.seg(s.fn)] + specs + p_arg + extra_arg
+    if s.kind == "lower":
+        lp = f"lowering_platforms={plat_ref}" if has_p else ""
+        return ["traced"] + p_param, f"traced.lower({lp})", [src.seg(s.receiver)] + p_arg
+    if s.jit is not None:
+        head, obj, first = "fn", f"{src.seg(s.jit)}(fn{', **jit_kwargs' if s.jit_kws else ''})", src.seg(s.fn)
+    else:
+        head, obj, first = "jitted", "jitted", src.seg(s.receiver)
+    if s.kind == "shortcut":
+        return [head, "*specs"] + extra_param, f"{obj}.lower(*specs)", [first] + specs + extra_arg
+    lp = f"lowering_platforms={plat_ref}" if has_p else ""
+    body = f"{obj}.trace(*specs).lower({lp})"
+    return [head, "*specs"] + p_param + extra_param, body, [first] + specs + p_arg + extra_arg
+
+
+def b_lowering_helper(src: Source, s: Site):
+    ed = Edits(src)
+    name = src.fresh("export_for" if s.kind == "export" else "lower_for")
+    params, body, args = _helper(src, s, "platforms")
+    insert_module_code(ed, header_end(src)[0], f"def {name}({', '.join(params)}):\n    return {body}\n")
+    ed.replace(s.call, f"{name}({', '.join(args)})")
+    return [{MAIN: ed.apply()}]
+
+
+def b_class_method_lowering(src: Source, s: Site):
+    ed = Edits(src)
+    cls = src.fresh("Exporter")
+    meth = "export" if s.kind == "export" else "lower"
+    params, body, args = _helper(src, s, "self.platforms")
+    lines = [f"class {cls}:"]
+    if s.platforms is not None:
+        lines += ["    def __init__(self, platforms):", "        self.platforms = platforms", ""]
+        ctor = f"{cls}({src.seg(s.platforms)})"
+    else:
+        ctor = f"{cls}()"
+    lines += [f"    def {meth}(self, {', '.join(params)}):", f"        return {body}"]
+    insert_module_code(ed, header_end(src)[0], "\n".join(lines) + "\n")
+    ed.replace(s.call, f"{ctor}.{meth}({', '.join(args)})")
+    return [{MAIN: ed.apply()}]
+
+
+def _local_params(src: Source, v: Value) -> list[str]:
+    """Free names of the value that are local where it stands: they become parameters."""
+    loc = local_names(src, v.expr)
+    return [n for n in free_names(v.expr) if n in loc]
+
+
+def b_factory_return(src: Source, v: Value):
+    params = _local_params(src, v)
+    ed = Edits(src)
+    # not make_mesh: a function of that name reads as jax.make_mesh
+    name = src.fresh("build_mesh" if v.base == "mesh" else f"make_{v.base}")
+    insert_module_code(ed, header_end(src)[0], f"def {name}({', '.join(params)}):\n    return {src.seg(v.expr)}\n")
+    ed.replace(v.expr, f"{name}({', '.join(params)})")
+    return [{MAIN: ed.apply()}]
+
+
+def b_config_method(src: Source, v: Value):
+    params = _local_params(src, v)
+    ed = Edits(src)
+    cls = src.fresh("VariantCfg")
+    me = "cfg" if "self" in params else "self"
+    insert_module_code(
+        ed,
+        header_end(src)[0],
+        f"class {cls}:\n    def {v.base}({', '.join([me] + params)}):\n        return {src.seg(v.expr)}\n",
+    )
+    ed.replace(v.expr, f"{cls}().{v.base}({', '.join(params)})")
+    return [{MAIN: ed.apply()}]
+
+
+def _jit_decorator(src: Source, fn):
+    """(decorator node, kind) when `fn` is decorated with jit or partial(jit, ...)."""
+    for d in fn.decorator_list:
+        name = dotted(d)
+        if name and name.split(".")[-1] == "jit" and global_import(src, d):
+            return d, "bare"
+        if (
+            isinstance(d, ast.Call)
+            and (dotted(d.func) or "").split(".")[-1] == "partial"
+            and d.args
+            and (dotted(d.args[0]) or "").split(".")[-1] == "jit"
+        ):
+            return d, "partial"
+    return None, None
+
+
+def _uses_as_calls(src: Source, name: str, skip=()):
+    """Every load of `name` is X(...), X.trace(...) or X.lower(...): those calls."""
+    calls = []
+    for n in ast.walk(src.tree):
+        if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) and n not in skip:
+            p = src.par(n)
+            if isinstance(p, ast.Call) and p.func is n:
+                calls.append(p)
+            elif (
+                isinstance(p, ast.Attribute)
+                and p.attr in ("trace", "lower")
+                and isinstance(src.par(p), ast.Call)
+                and src.par(p).func is p
+            ):
+                calls.append(src.par(p))
+            else:
+                raise Skip(f"{name} used otherwise")
+    return calls
+
+
+def _bound_once(src: Source, name: str) -> bool:
+    stores = [n for n in ast.walk(src.tree) if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)]
+    args = [n for n in ast.walk(src.tree) if isinstance(n, ast.arg) and n.arg == name]
+    defs = [n for n in ast.walk(src.tree) if isinstance(n, FUNCS + (ast.ClassDef,)) and n.name == name]
+    return len(stores) + len(args) + len(defs) == 1
+
+
+def b_static_argnames(src: Source, v: Value):
+    chain = src.scope_chain(v.expr)
+    fn = next((s for s in chain if isinstance(s, FUNCS)), None)
+    if fn is None or any(isinstance(s, ast.ClassDef) for s in chain) or src.par(fn) is not src.tree:
+        raise Skip("not inside a module-level function")
+    if local_names(src, v.expr) or not set(free_names(v.expr)) - BUILTINS <= header_end(src)[1]:
+        raise Skip("value needs names other than imports")
+    if not _bound_once(src, fn.name):
+        raise Skip("function name rebound")
+    ed = Edits(src)
+    p = src.fresh(v.base)
+    static = f'static_argnames=("{p}",)'
+    passing = f"{p}={src.seg(v.expr)}"
+    deco, kind = _jit_decorator(src, fn)
+    if deco is not None:
+        if kind == "bare":
+            ensure_import(ed, "functools")
+            ed.replace(deco, f"functools.partial({src.seg(deco)}, {static})")
+        else:
+            if any(k.arg == "static_argnames" for k in deco.keywords):
+                raise Skip("already has static_argnames")
+            add_call_kw(ed, deco, static)
+        calls = _uses_as_calls(src, fn.name)
+        if not calls:
+            raise Skip("never called")
+        for c in calls:
+            add_call_kw(ed, c, passing)
+    else:
+        jits = []
+        for n in ast.walk(src.tree):
+            if isinstance(n, ast.Name) and n.id == fn.name and isinstance(n.ctx, ast.Load):
+                j = src.par(n)
+                if not (_jit_call(src, j) and j.args[0] is n):
+                    raise Skip("function used outside jit")
+                if any(k.arg == "static_argnames" for k in j.keywords):
+                    raise Skip("already has static_argnames")
+                jits.append(j)
+        if not jits:
+            raise Skip("not jitted")
+        for j in jits:
+            add_call_kw(ed, j, static)
+            par = src.par(j)
+            if isinstance(par, ast.Call) and par.func is j:
+                add_call_kw(ed, par, passing)
+            elif (
+                isinstance(par, ast.Attribute)
+                and par.attr in ("trace", "lower")
+                and isinstance(src.par(par), ast.Call)
+                and src.par(par).func is par
+            ):
+                add_call_kw(ed, src.par(par), passing)
+            elif isinstance(par, ast.Assign) and len(par.targets) == 1 and isinstance(par.targets[0], ast.Name):
+                handle = par.targets[0].id
+                if not _bound_once(src, handle):
+                    raise Skip("handle rebound")
+                calls = _uses_as_calls(src, handle)
+                if not calls:
+                    raise Skip("handle unused")
+                for c in calls:
+                    add_call_kw(ed, c, passing)
+            else:
+                raise Skip("jitted function used in an unknown way")
+    add_param(ed, fn, p, None)
+    ed.replace(v.expr, p)
+    return [{MAIN: ed.apply()}]
+
+
+def _is_kernel_call(call) -> bool:
+    name = dotted(call.func) or ""
+    return any(name == k or name.endswith("." + k) for k in KERNEL_CALLS)
+
+
+def i_decorator_targets(src: Source):
+    cands = []  # (rank, line, col, kind, node)
+    for c in ast.walk(src.tree):
+        if isinstance(c, ast.Call) and _is_kernel_call(c):
+            fn = next((s for s in src.scope_chain(c) if isinstance(s, FUNCS + (ast.Lambda, ast.ClassDef))), None)
+            if isinstance(fn, FUNCS):
+                cands.append((0, fn.lineno, fn.col_offset, "def", fn))
+            p = src.par(c)
+            if (dotted(c.func) or "").endswith("pallas_call") and isinstance(p, ast.Call) and p.func is c:
+                cands.append((1, c.lineno, c.col_offset, "call", c))
+    for s in find_sites(src):
+        if isinstance(s.fn, ast.Name):
+            defs = [d for d in ast.walk(src.tree) if isinstance(d, FUNCS) and d.name == s.fn.id]
+            if len(defs) == 1:
+                cands.append((2, defs[0].lineno, defs[0].col_offset, "def", defs[0]))
+    cands.sort(key=lambda t: t[:3])
+    out, seen = [], set()
+    for *_, kind, node in cands:
+        if id(node) not in seen:
+            seen.add(id(node))
+            out.append((kind, node))
+    return out
+
+
+def b_local_decorator(src: Source, item):
+    kind, node = item
+    ed = Edits(src)
+    deco = src.fresh("traced")
+    ensure_import(ed, "functools")
+    insert_module_code(
+        ed,
+        header_end(src)[0],
+        f"def {deco}(fn):\n"
+        f"    @functools.wraps(fn)\n"
+        f"    def wrapper(*args, **kwargs):\n"
+        f"        return fn(*args, **kwargs)\n\n"
+        f"    return wrapper\n",
+    )
+    if kind == "def":
+        line = src.line_text(node.lineno)
+        if line[: src.start(node) - src.line_start(node.lineno)].strip():
+            raise Skip("def does not start its line")
+        ind = line[: len(line) - len(line.lstrip())]
+        ed.insert(src.line_start(node.lineno), f"{ind}@{deco}\n")
+    else:
+        ed.replace(node, f"{deco}({src.seg(node)})")
+    return [{MAIN: ed.apply()}]
+
+
+TRANSFORMS = {
+    "module_constant": (
+        _values,
+        b_module_constant,
+        "the value becomes a module-level constant (`PLATFORMS = (\"cuda\",)` after the imports, or just before "
+        "the top-level statement when it needs module names defined above it), used by name",
+    ),
+    "imported_constant": (
+        _values,
+        b_imported_constant,
+        f"the value becomes a constant of a second module `{CFG_MODULE}.py` beside the program (with the imports "
+        f"it needs), read with `from {CFG_MODULE} import NAME`; the two files are run and checked together",
+    ),
+    "default_argument": (
+        _values,
+        b_default_argument,
+        "the value becomes the default of a new keyword-only parameter of the enclosing function; callers omit it",
+    ),
+    "dataclass_field": (
+        _values,
+        b_dataclass_field,
+        "the value becomes the default of a field of a `@dataclasses.dataclass(frozen=True)` config "
+        "(`default_factory` for list/dict/set displays); `cfg = VariantConfig()` just before the statement, "
+        "which reads `cfg.<field>`",
+    ),
+    "loop_element": (
+        _values,
+        b_loop_element,
+        "the statement using the value is wrapped in a one-iteration loop: `for platforms in (<value>,):` "
+        "(the value is the element), or, for a one-name tuple, `for p in (\"cuda\",):` with the value rebuilt as `(p,)`",
+    ),
+    "functools_partial": (
+        i_keyword_calls,
+        b_functools_partial,
+        "the call taking the keyword goes through `functools.partial` holding it "
+        "(`lower = functools.partial(traced.lower, lowering_platforms=...)` just before the statement, "
+        "or `functools.partial(<callee>, kw=...)(...)` inline when the callee is not a plain name)",
+    ),
+    "lowering_helper": (
+        find_sites,
+        b_lowering_helper,
+        "the lowering (`jit(f).trace(*specs).lower(...)`, `traced.lower(...)`, `jit(f).lower(*args)`, "
+        "`export.export(f, platforms=...)(*specs)`) moves into a module-level helper that gets the function, "
+        "the specs and the platforms: `lower_for(f, *specs, platforms=...)`",
+    ),
+    "factory_return": (
+        _values,
+        b_factory_return,
+        "the value is returned by a module-level factory (`def make_compiler_params(): return "
+        "pltpu.CompilerParams(...)`); names local to the use site become the factory's parameters",
+    ),
+    "config_method": (
+        _values,
+        b_config_method,
+        "a method of a config class returns the value (`class VariantCfg: def platforms(self): "
+        "return (\"cuda\",)`), called as `VariantCfg().platforms()`; local names become method parameters",
+    ),
+    "static_argnames": (
+        _values,
+        b_static_argnames,
+        "a value used inside a jitted module-level function (`interpret=True`, `compiler_params=...`, "
+        "`in_shardings=...` in the function given to `jax.jit`) becomes a keyword-only parameter named in "
+        "`static_argnames`, and every call/`.trace`/`.lower` of the jitted function passes the value",
+    ),
+    "local_decorator": (
+        i_decorator_targets,
+        b_local_decorator,
+        "a locally defined pass-through decorator (`functools.wraps`) wraps the function holding the kernel "
+        "call or callback (or else the lowered function), or the `pl.pallas_call(...)` callable itself",
+    ),
+    "class_method_lowering": (
+        find_sites,
+        b_class_method_lowering,
+        "the lowering moves into a method of a class that holds the platforms "
+        "(`Exporter(platforms).lower(f, *specs)` / `.export(f, *specs)`)",
+    ),
+}
+
+
+def variants_for(text: str, transform: str, limit: int) -> list[dict]:
+    """Up to `limit` distinct, compiling rewrites of `text` by `transform`."""
+    items_fn, build, _ = TRANSFORMS[transform]
+    try:
+        src = Source(text)
+    except SyntaxError:
+        return []
+    out: list[dict] = []
+    for item in items_fn(src):
+        if len(out) >= limit:
+            break
+        try:
+            cands = build(src, item)
+        except Skip:
+            continue
+        for cand in cands:
+            if len(out) >= limit or cand.get(MAIN) == text or cand in out:
+                continue
+            try:
+                for name, body in cand.items():
+                    compile(body, name, "exec", dont_inherit=True)
+            except SyntaxError:
+                continue
+            out.append(cand)
+    return out
