@@ -341,3 +341,61 @@ mod tests {
         assert_eq!(noqa_codes("x = 1  # a comment"), None);
     }
 }
+
+/// A readable dump of a module's lowering scenarios (`jax-lsp debug-lowerings`).
+pub fn debug_lowerings(text: &str, file: &Path) -> String {
+    let Some(tree) = syntax::parse(text, None) else {
+        return "parse failed\n".to_owned();
+    };
+    let module = Module::new(text, &tree);
+    let resolver = crate::resolver::FsResolver::default();
+    let line = |at: usize| text[..at.min(text.len())].matches('\n').count() + 1;
+    let mut out = String::new();
+    for l in module.lowerings(file, Some(&resolver)) {
+        out.push_str(&format!(
+            "line {} {:?} platforms={:?} why={:?} choices={} context={:?}\n",
+            line(l.anchor.start),
+            l.kind,
+            l.platforms,
+            l.why,
+            l.choices.len(),
+            l.context
+        ));
+        let mesh = module.mesh_use(&l);
+        out.push_str(&format!(
+            "  mesh: abstract={} concrete={} unknown={}\n",
+            mesh.abstract_mesh, mesh.concrete, mesh.unknown
+        ));
+        let flow = module.flow();
+        for (arg, scope) in module.trace_arguments(&l) {
+            for alt in flow.eval(arg, scope) {
+                out.push_str(&format!(
+                    "  arg `{}`: {:?}\n",
+                    crate::syntax::text(arg, text),
+                    flow.argument_use(&alt.val, 0)
+                ));
+            }
+        }
+        if let Some(jitted) = &l.jitted {
+            for key in ["in_shardings", "out_shardings"] {
+                if let Some((node, scope)) = jitted.keyword(key) {
+                    out.push_str(&format!("  {key}: {:?}\n", module.eval_sharding(node, scope)));
+                }
+            }
+        }
+        for r in &l.reqs {
+            out.push_str(&format!(
+                "  req line {} {:?} why={:?} guards={:?}{}\n",
+                line(r.span.start),
+                r.kind,
+                r.why,
+                r.guards,
+                r.file
+                    .as_ref()
+                    .map(|f| format!(" in {}", f.display()))
+                    .unwrap_or_default()
+            ));
+        }
+    }
+    out
+}

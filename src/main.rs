@@ -67,6 +67,12 @@ enum Command {
         #[arg(long)]
         stdio: bool,
     },
+    /// Print what the model sees in a file: each lowering scenario with its
+    /// platforms, how sure it is, and what it reaches (for maintainers).
+    #[command(hide = true)]
+    DebugLowerings {
+        file: PathBuf,
+    },
     /// List the rules.
     Rules {
         /// Same as --format json.
@@ -146,6 +152,16 @@ fn main() -> ExitCode {
             }
         }
         Command::Server { stdio: _ } => jax_lsp::server::run(),
+        Command::DebugLowerings { file } => match std::fs::read_to_string(&file) {
+            Ok(text) => {
+                print_out(&jax_lsp::analysis::debug_lowerings(&text, &file));
+                0
+            }
+            Err(e) => {
+                eprintln!("error: {}: {e}", file.display());
+                2
+            }
+        },
         Command::Rules { json, format } => {
             match (json, format) {
                 (true, _) | (_, RulesFormat::Json) => {

@@ -157,6 +157,9 @@ pub enum Val<'t> {
     Instance(ScopeId, Option<(Node<'t>, ScopeId)>),
     /// An object from another module: its attributes' values.
     Object(Arc<Fields>),
+    /// A comprehension: its elements are all its body's value (the loop
+    /// variables not known).
+    Comprehension(Node<'t>, ScopeId),
     /// A device mesh or an `AbstractMesh`.
     Mesh(MeshValue),
     /// A sharding (`NamedSharding`, a bare `PartitionSpec`, ...): what it uses.
@@ -240,6 +243,10 @@ impl Val<'_> {
             Val::Params(f) => Const::Params(*f),
             Val::InterpretParams => Const::InterpretParams,
             Val::Object(o) => Const::Object(o.clone()),
+            Val::Mesh(m) => Const::Mesh(m.clone()),
+            Val::Sharding(u) => Const::Sharding(*u),
+            Val::Spec(u) => Const::Spec(*u),
+            Val::Array => Const::Array,
             _ => Const::Unknown,
         }
     }
@@ -258,6 +265,10 @@ pub enum Const {
     Params(ParamsFamily),
     InterpretParams,
     Object(Arc<Fields>),
+    Mesh(MeshValue),
+    Sharding(ShardingUse),
+    Spec(ShardingUse),
+    Array,
     Unknown,
 }
 
@@ -282,6 +293,10 @@ impl Const {
             Const::Params(f) => Val::Params(*f),
             Const::InterpretParams => Val::InterpretParams,
             Const::Object(o) => Val::Object(o.clone()),
+            Const::Mesh(m) => Val::Mesh(m.clone()),
+            Const::Sharding(u) => Val::Sharding(*u),
+            Const::Spec(u) => Val::Spec(*u),
+            Const::Array => Val::Array,
             Const::Unknown => Val::Unknown,
         }
     }
@@ -405,7 +420,8 @@ impl<'m, 't> Flow<'m, 't> {
             "true" => one(Val::Bool(true)),
             "false" => one(Val::Bool(false)),
             "none" => one(Val::None),
-            "tuple" | "list" => {
+            // `return a, b` holds an expression_list: a tuple.
+            "tuple" | "list" | "expression_list" => {
                 let kind = if node.kind() == "list" {
                     SeqKind::List
                 } else {
@@ -429,6 +445,10 @@ impl<'m, 't> Flow<'m, 't> {
                 product(&parts, |vals| Val::Seq(kind, vals))
             }
             "dictionary" => one(Val::Dict(node, scope)),
+            "list_comprehension"
+            | "dictionary_comprehension"
+            | "set_comprehension"
+            | "generator_expression" => one(Val::Comprehension(node, scope)),
             "identifier" => self.eval_name(node, scope, depth),
             "attribute" => self.eval_attribute(node, scope, depth),
             "subscript" => self.eval_subscript(node, scope, depth),
@@ -613,7 +633,9 @@ impl<'m, 't> Flow<'m, 't> {
             let start = before
                 .iter()
                 .rposition(|b| match b {
-                    Binding::Value { target, .. } => m.is_straight_line(*target, scope, node),
+                    Binding::Value { target, .. } | Binding::Item { target, .. } => {
+                        m.is_straight_line(*target, scope, node)
+                    }
                     Binding::Loop { loop_node, .. } => {
                         loop_node.start_byte() <= node.start_byte()
                             && node.end_byte() <= loop_node.end_byte()
@@ -655,6 +677,15 @@ impl<'m, 't> Flow<'m, 't> {
         let m = self.m;
         match binding {
             Binding::Value { value, scope, .. } => self.eval_depth(*value, *scope, depth + 1),
+            Binding::Item {
+                value,
+                index,
+                scope,
+                ..
+            } => map(self.eval_depth(*value, *scope, depth + 1), |v| match v {
+                Val::Seq(_, items) => items.get(*index).cloned().unwrap_or(Val::Unknown),
+                _ => Val::Unknown,
+            }),
             Binding::Loop {
                 iter,
                 scope: lscope,
@@ -1051,6 +1082,10 @@ impl<'m, 't> Flow<'m, 't> {
                     let found = self.dict_lookup(*dict, *dscope, &key, depth);
                     out.extend(found.into_iter().filter_map(|a| a.under(&why, &choices)));
                 }
+                (Val::Comprehension(comp, cscope), _) => {
+                    let found = self.comprehension_element(*comp, *cscope, depth);
+                    out.extend(found.into_iter().filter_map(|a| a.under(&why, &choices)));
+                }
                 _ => out.push(Alt {
                     val: Val::Unknown,
                     why,
@@ -1165,6 +1200,10 @@ impl<'m, 't> Flow<'m, 't> {
         let callee = m.callee(call, scope);
         if let Some(path) = callee.as_deref() {
             if let Some(alts) = self.library_call(path, call, &args, scope, depth) {
+                return alts;
+            }
+            // A function of another module: what it returns, from its summary.
+            if let Some(alts) = self.external(&format!("{path}()")) {
                 return alts;
             }
         }
@@ -1636,6 +1675,11 @@ impl<'m, 't> Flow<'m, 't> {
                     out.merge(self.sharding_use_of(&value.val));
                 }
             }
+            Val::Comprehension(comp, scope) => {
+                for value in self.comprehension_element(*comp, *scope, 0) {
+                    out.merge(self.sharding_use_of(&value.val));
+                }
+            }
             _ => out.unknown = true,
         }
         out
@@ -1664,9 +1708,30 @@ impl<'m, 't> Flow<'m, 't> {
                     out.merge(self.argument_use(&value.val, depth + 1));
                 }
             }
+            Val::Comprehension(comp, scope) => {
+                for value in self.comprehension_element(*comp, *scope, depth) {
+                    out.merge(self.argument_use(&value.val, depth + 1));
+                }
+            }
             _ => {}
         }
         out
+    }
+
+    /// The value of a comprehension's elements (a dict comprehension's values).
+    fn comprehension_element(&self, comp: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Alt<'t>> {
+        let Some(body) = comp.field("body") else {
+            return vec![Alt::unknown()];
+        };
+        let body = if body.kind() == "pair" {
+            match body.field("value") {
+                Some(v) => v,
+                None => return vec![Alt::unknown()],
+            }
+        } else {
+            body
+        };
+        self.eval_depth(body, scope, depth + 1)
     }
 
     /// The values of a dict literal's entries (or `dict(k=v)`'s keywords).
@@ -1898,6 +1963,11 @@ impl<'t> Module<'t> {
             if is_method && !through_class && callee.kind() != "attribute" {
                 continue;
             }
+            // `obj.m(...)` where `obj` is visibly another class's instance
+            // (or `self` of an unrelated class) calls another `m`.
+            if is_method && !through_class && !self.receiver_may_be(callee, site.scope, def) {
+                continue;
+            }
             accounted += 1;
             let bound_self = is_method && (through_class || callee.kind() == "attribute");
             out.push(CallSiteOf {
@@ -1950,6 +2020,54 @@ impl<'t> Module<'t> {
             });
         }
         out
+    }
+
+    /// Whether the receiver of the method call `callee` (`obj.m`) may be an
+    /// instance of the class defining `method`: unknown receivers may; a
+    /// receiver whose class is visible must be related to it.
+    fn receiver_may_be(&self, callee: Node<'t>, scope: ScopeId, method: ScopeId) -> bool {
+        let Some(class) = self.scopes[method].class else {
+            return true;
+        };
+        let Some(object) = callee.field("object") else {
+            return true;
+        };
+        let receiver_class = match self.class_of_receiver(object, scope) {
+            Some(c) => Some(c),
+            None if object.kind() == "identifier" => {
+                match self.binding_at(scope, text(object, self.src), object) {
+                    Some(Binding::Value { value, scope, .. }) => {
+                        let value = unparenthesize(*value);
+                        match value.kind() {
+                            "call" => value.field("function").and_then(|f| {
+                                if f.kind() != "identifier" {
+                                    return None;
+                                }
+                                match self.binding_at(*scope, text(f, self.src), f)? {
+                                    Binding::Def(id)
+                                        if self.scopes[*id].kind == ScopeKind::Class =>
+                                    {
+                                        Some(*id)
+                                    }
+                                    _ => None,
+                                }
+                            }),
+                            // A literal is a builtin object: `"x".lower()`.
+                            "string" | "list" | "tuple" | "dictionary" | "integer" => {
+                                return false
+                            }
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                }
+            }
+            None => None,
+        };
+        match receiver_class {
+            None => true,
+            Some(c) => self.subclasses(class).contains(&c) || self.subclasses(c).contains(&class),
+        }
     }
 
     /// The calls of a `jax.jit(f, ...)` wrapper: `jax.jit(f)(x)`,
@@ -2217,11 +2335,19 @@ impl<'t> Module<'t> {
                     if let Some(alts) = summary.constants.get(&name) {
                         loaded.insert(path.clone(), alts.clone());
                     }
+                    if let Some(alts) = summary.returns.get(&name) {
+                        loaded.insert(format!("{path}()"), alts.clone());
+                    }
                 }
+                // `import pkg.module as m` / `from pkg import module`: the
+                // resolver names a module's file by a name inside it.
                 let module_path = format!("{path}.__jax_lsp_module__");
                 if let Some((summary, _)) = resolver.resolve(file, &module_path) {
                     for (name, alts) in &summary.constants {
                         loaded.insert(format!("{path}.{name}"), alts.clone());
+                    }
+                    for (name, alts) in &summary.returns {
+                        loaded.insert(format!("{path}.{name}()"), alts.clone());
                     }
                 }
             }

@@ -604,18 +604,22 @@ impl<'t> Module<'t> {
             .collect();
         for splat in splats {
             if splat.kind() != "identifier" {
+                out.push((splat, lowering.scope));
                 continue;
             }
             let name = text(splat, self.src);
-            if !matches!(
+            // `def f(fn, *args)`: the parameters before `*args` are filled
+            // first; the rest of each call's positionals are `args`. Any
+            // other sequence is evaluated whole (a tuple of specs).
+            let star = matches!(
                 self.binding_at(lowering.scope, name, splat),
                 Some(Binding::Opaque(_)) | None
-            ) {
-                continue;
-            }
-            // `def f(fn, *args)`: the parameters before `*args` are filled
-            // first; the rest of each call's positionals are `args`.
-            let Some(def) = self.enclosing_def_with_star(lowering.scope, name) else {
+            );
+            let Some(def) = star
+                .then(|| self.enclosing_def_with_star(lowering.scope, name))
+                .flatten()
+            else {
+                out.push((splat, lowering.scope));
                 continue;
             };
             let mut before = self.scopes[def]

@@ -124,6 +124,13 @@ pub enum Binding<'t> {
         index: usize,
         default: Option<Node<'t>>,
     },
+    /// One name of an unpacking assignment `a, b = value`: element `index`.
+    Item {
+        value: Node<'t>,
+        index: usize,
+        scope: ScopeId,
+        target: Node<'t>,
+    },
     /// A `for` loop's target: each element of `iter` in turn.
     Loop {
         target: Node<'t>,
@@ -136,11 +143,12 @@ pub enum Binding<'t> {
 }
 
 impl Binding<'_> {
+    /// Where the binding takes effect: after the value of an assignment
+    /// (`x = x or y` reads the earlier `x`), at the target otherwise.
     fn position(&self) -> usize {
         match self {
-            Binding::Value { target, .. }
-            | Binding::Opaque(target)
-            | Binding::Loop { target, .. } => target.start_byte(),
+            Binding::Value { value, .. } | Binding::Item { value, .. } => value.end_byte(),
+            Binding::Opaque(target) | Binding::Loop { target, .. } => target.start_byte(),
             _ => 0,
         }
     }
@@ -484,8 +492,31 @@ impl<'t> Module<'t> {
                     .or_default()
                     .push(binding);
             }
+            ("pattern_list" | "tuple_pattern" | "list_pattern", Some(value))
+                if Self::flat_pattern(target) =>
+            {
+                // `a, b = f()`: each name is an element of the value.
+                let mut cursor = target.walk();
+                let names: Vec<Node<'t>> = target
+                    .named_children(&mut cursor)
+                    .filter(|n| n.kind() != "comment")
+                    .collect();
+                for (index, name) in names.into_iter().enumerate() {
+                    let text_name = text(name, self.src).to_owned();
+                    self.bind(
+                        scope,
+                        &text_name,
+                        Binding::Item {
+                            value,
+                            index,
+                            scope,
+                            target: name,
+                        },
+                    );
+                }
+            }
             _ => {
-                // Unpacking and subscripts: every plain name inside becomes opaque.
+                // Nested unpacking and subscripts: every plain name inside becomes opaque.
                 let mut stack = vec![target];
                 while let Some(node) = stack.pop() {
                     if node.kind() == "identifier" {
@@ -506,6 +537,15 @@ impl<'t> Module<'t> {
                 }
             }
         }
+    }
+
+    /// A pattern of plain names only (`a, b`), no nesting or starred names.
+    fn flat_pattern(target: Node<'t>) -> bool {
+        let mut cursor = target.walk();
+        let all_names = target
+            .named_children(&mut cursor)
+            .all(|n| matches!(n.kind(), "identifier" | "comment"));
+        all_names
     }
 
     /// `scope_at` for nodes met in document order while collecting: a stack of
@@ -666,7 +706,9 @@ impl<'t> Module<'t> {
             .collect();
         let last = *before.last()?;
         match last {
-            Binding::Value { target, .. } if self.is_straight_line(*target, scope, use_node) => {
+            Binding::Value { target, .. } | Binding::Item { target, .. }
+                if self.is_straight_line(*target, scope, use_node) =>
+            {
                 Some(last)
             }
             _ => None,

@@ -24,6 +24,9 @@ pub struct ModuleSummary {
     /// Values of module-level names (`PLATFORMS = ("tpu",)`, a config
     /// object's fields), for the modules that import them.
     pub constants: HashMap<String, Vec<ConstAlt>>,
+    /// What module-level functions return, where it is known whatever the
+    /// arguments (a mesh, a sharding, params of a backend).
+    pub returns: HashMap<String, Vec<ConstAlt>>,
 }
 
 impl ModuleSummary {
@@ -35,12 +38,42 @@ impl ModuleSummary {
             .filter_map(|(name, bindings)| bindings.last().map(|b| (name.to_owned(), b.clone())))
             .collect();
         let mut constants = HashMap::new();
+        let mut returns = HashMap::new();
         for (name, binding) in names {
             if let Binding::Value { value, scope, .. } = &binding {
                 let flow = module.flow();
                 let alts = flow.eval(*value, *scope);
                 if alts.iter().any(|a| !a.val.is_unknown()) {
                     constants.insert(name.clone(), flow.detach(&alts, 0));
+                }
+            }
+            if let Binding::Def(id) = &binding {
+                let def = &module.scopes[*id];
+                if def.kind == ScopeKind::Function && !def.returned.is_empty() {
+                    let flow = module.flow();
+                    let several = def.returned.len() > 1;
+                    let mut alts = Vec::new();
+                    for value in &def.returned {
+                        alts.extend(flow.eval(*value, *id).into_iter().map(|mut a| {
+                            if several {
+                                a.why = super::flow::Why::Choice;
+                            }
+                            a
+                        }));
+                    }
+                    // Only a kind of value that does not hang on the arguments.
+                    let useful = alts.iter().all(|a| {
+                        matches!(
+                            a.val,
+                            super::flow::Val::Mesh(_)
+                                | super::flow::Val::Sharding(_)
+                                | super::flow::Val::Spec(_)
+                                | super::flow::Val::Params(_)
+                        )
+                    });
+                    if useful {
+                        returns.insert(name.clone(), flow.detach(&alts, 0));
+                    }
                 }
             }
             let seeds: Vec<Target> = match &binding {
@@ -84,6 +117,7 @@ impl ModuleSummary {
             file,
             functions,
             constants,
+            returns,
         }
     }
 }
