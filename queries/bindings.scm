@@ -1,5 +1,6 @@
 ; Name bindings that constant evaluation follows: `PLATFORMS = ("tpu",)`,
-; `self.platforms = ...`, `a, b = ...`; loop targets make a name non-constant;
+; `self.platforms = ...`, `a, b = ...`; loop targets (of `for` statements and
+; comprehensions) take each element of a constant collection;
 ; `with use_abstract_mesh(am):` items give the context mesh.
 
 (assignment
@@ -7,6 +8,10 @@
   right: (_) @binding.value)
 
 (for_statement
+  left: (_) @binding.loop_target)
+
+; A comprehension's loop variable: each element of its iterable.
+(for_in_clause
   left: (_) @binding.loop_target)
 
 (with_item

@@ -379,7 +379,10 @@ pub fn debug_lowerings(text: &str, file: &Path) -> String {
         if let Some(jitted) = &l.jitted {
             for key in ["in_shardings", "out_shardings"] {
                 if let Some((node, scope)) = jitted.keyword(key) {
-                    out.push_str(&format!("  {key}: {:?}\n", module.eval_sharding(node, scope)));
+                    out.push_str(&format!(
+                        "  {key}: {:?}\n",
+                        module.eval_sharding(node, scope)
+                    ));
                 }
             }
         }

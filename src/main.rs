@@ -70,9 +70,7 @@ enum Command {
     /// Print what the model sees in a file: each lowering scenario with its
     /// platforms, how sure it is, and what it reaches (for maintainers).
     #[command(hide = true)]
-    DebugLowerings {
-        file: PathBuf,
-    },
+    DebugLowerings { file: PathBuf },
     /// List the rules.
     Rules {
         /// Same as --format json.

@@ -85,6 +85,15 @@ impl Rule for Jp005 {
                     };
                     (message, replacement)
                 }
+                // A str whose text is not known here (`jax.default_backend()`,
+                // an environment variable, a flag): JAX iterates it all the same.
+                (PlatformsValue::Text, _) => (
+                    format!(
+                        "{keyword_name}={} is a string, not a tuple: JAX lowers for platforms named by its characters",
+                        text(value, src)
+                    ),
+                    format!("({},)", text(inner, src)),
+                ),
                 (PlatformsValue::List(items), LoweringKind::TracedLower) => {
                     let message = format!(
                         "TypeError: unhashable type: 'list' ({keyword_name} of `Traced.lower` must be a tuple, got {})",

@@ -928,11 +928,13 @@ impl<'m, 't> Flow<'m, 't> {
         let attr = text(attr, m.src);
         if attr == "abstract_mesh" {
             // A concrete mesh's abstract view carries its first device.
-            return vec![Alt::fixed(Val::Mesh(MeshValue::Abstract(AbstractMeshInfo {
-                device_platform: Some(String::new()),
-                repr: None,
-                has_explicit_axis: true,
-            })))];
+            return vec![Alt::fixed(Val::Mesh(MeshValue::Abstract(
+                AbstractMeshInfo {
+                    device_platform: Some(String::new()),
+                    repr: None,
+                    has_explicit_axis: true,
+                },
+            )))];
         }
         // An imported module's constant: `defaults.EXPORT_PLATFORMS`.
         if let Some(path) = m.canonical(node, scope) {
@@ -1292,7 +1294,12 @@ impl<'m, 't> Flow<'m, 't> {
         if path.ends_with("InterpretParams") || path.ends_with("InterpretGPUParams") {
             return Some(vec![Alt::fixed(Val::InterpretParams)]);
         }
-        let first_or = |key: &str| args.positional.first().copied().or_else(|| args.keyword(key));
+        let first_or = |key: &str| {
+            args.positional
+                .first()
+                .copied()
+                .or_else(|| args.keyword(key))
+        };
         match path {
             names::ABSTRACT_MESH => Some(vec![Alt::fixed(Val::Mesh(MeshValue::Abstract(
                 m.abstract_mesh_info(call, scope),
@@ -2053,9 +2060,7 @@ impl<'t> Module<'t> {
                                 }
                             }),
                             // A literal is a builtin object: `"x".lower()`.
-                            "string" | "list" | "tuple" | "dictionary" | "integer" => {
-                                return false
-                            }
+                            "string" | "list" | "tuple" | "dictionary" | "integer" => return false,
                             _ => None,
                         }
                     }

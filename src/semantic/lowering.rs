@@ -631,10 +631,7 @@ impl<'t> Module<'t> {
                 // `self` is not among a method call's positionals.
                 before = before.saturating_sub(1);
             }
-            for (call, call_scope, _) in self
-                .param_call_sites(def, 0, "")
-                .unwrap_or_default()
-            {
+            for (call, call_scope, _) in self.param_call_sites(def, 0, "").unwrap_or_default() {
                 let positional = Args::of(call, self.src).positional;
                 out.extend(positional.iter().skip(before).map(|a| (*a, call_scope)));
             }
@@ -786,7 +783,12 @@ impl<'t> Module<'t> {
         }
         let mut seen = std::collections::HashSet::new();
         while let Some(target) = seeds.pop() {
-            if let Target::Local(id) = target {
+            let local = match target {
+                Target::Local(id) | Target::Bound(id, _) => Some(id),
+                Target::SelfMethod(class, ref name) => self.method(class, name),
+                Target::External(_) => None,
+            };
+            if let Some(id) = local {
                 if seen.insert(id) {
                     seeds.extend(self.facts_of(id).edges.iter().map(|(t, _, _)| t.clone()));
                     // Nested defs and lambdas run inside their parent's trace.

@@ -148,7 +148,9 @@ impl Binding<'_> {
     fn position(&self) -> usize {
         match self {
             Binding::Value { value, .. } | Binding::Item { value, .. } => value.end_byte(),
-            Binding::Opaque(target) | Binding::Loop { target, .. } => target.start_byte(),
+            Binding::Opaque(target) => target.start_byte(),
+            // A comprehension's body comes before its `for` clause.
+            Binding::Loop { loop_node, .. } => loop_node.start_byte(),
             _ => 0,
         }
     }
@@ -348,11 +350,21 @@ impl<'t> Module<'t> {
             self.bind_target(scope, target, Some(value));
         } else if let Some(target) = get(Capture::LoopTarget) {
             let scope = self.scope_while_collecting(target);
-            let loop_node = target.parent().filter(|p| p.kind() == "for_statement");
-            match (
-                target.kind(),
-                loop_node.and_then(|l| l.field("right").zip(Some(l))),
-            ) {
+            // The loop: a `for` statement, or the comprehension a `for` clause
+            // is in (its body comes before the clause).
+            let clause = target
+                .parent()
+                .filter(|p| matches!(p.kind(), "for_statement" | "for_in_clause"));
+            let iter_and_loop = clause.and_then(|c| {
+                let iter = c.field("right")?;
+                let loop_node = if c.kind() == "for_in_clause" {
+                    c.parent()?
+                } else {
+                    c
+                };
+                Some((iter, loop_node))
+            });
+            match (target.kind(), iter_and_loop) {
                 ("identifier", Some((iter, loop_node))) => {
                     let name = text(target, src).to_owned();
                     self.bind(

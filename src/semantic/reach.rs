@@ -166,6 +166,12 @@ impl Requirement {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Target {
     Local(ScopeId),
+    /// A method run on an instance of a known class (`Op()` called,
+    /// `jax.jit(op)` of one): `self.m()` inside it dispatches on that class.
+    Bound(ScopeId, ScopeId),
+    /// `self.name(...)` in a method of `class` that some subclass
+    /// overrides: which `name` runs depends on the instance.
+    SelfMethod(ScopeId, String),
     /// An imported name, as a dotted path (relative ones keep their dots).
     External(String),
 }
@@ -887,8 +893,15 @@ impl<'t> Module<'t> {
                         self.value_targets(*value, *scope, depth + 1)
                     }
                     Binding::Param { .. } => {
-                        // `self` in a method is an instance of the class.
+                        // `self` in a method is an instance of the class, or of
+                        // the one subclass of it that is constructed.
                         if let Some(class) = self.class_of_receiver(node, scope) {
+                            let instances = self.flow_with_budget(200).eval(node, scope);
+                            if let [only] = instances.as_slice() {
+                                if let super::flow::Val::Instance(c, _) = only.val {
+                                    return self.def_targets(c);
+                                }
+                            }
                             return self.def_targets(class);
                         }
                         // A function passed in by this module's single call site.
@@ -908,6 +921,17 @@ impl<'t> Module<'t> {
                 let attr = text(attr, self.src);
                 if let Some(class) = self.class_of_receiver(object, scope) {
                     if let Some(method) = self.method(class, attr) {
+                        let is_self = self
+                            .enclosing_method_class(scope)
+                            .is_some_and(|(c, s)| c == class && s == text(object, self.src));
+                        let overridden = is_self
+                            && self
+                                .subclasses(class)
+                                .iter()
+                                .any(|c| self.method(*c, attr).is_some_and(|m| m != method));
+                        if overridden {
+                            return vec![Target::SelfMethod(class, attr.to_owned())];
+                        }
                         return self.def_targets(method);
                     }
                     if let Some([Binding::Value { value, scope, .. }]) = self.attribute(class, attr)
@@ -963,7 +987,7 @@ impl<'t> Module<'t> {
             ["__call__", "__init__"]
                 .iter()
                 .filter_map(|m| self.method(id, m))
-                .map(Target::Local)
+                .map(|m| Target::Bound(m, id))
                 .collect()
         } else {
             vec![Target::Local(id)]
@@ -1003,8 +1027,23 @@ impl<'t> Module<'t> {
             {
                 continue;
             }
-            match target {
-                Target::Local(id) => {
+            let (id, self_class) = match target {
+                Target::Local(id) => (id, None),
+                Target::Bound(id, class) => (id, Some(class)),
+                Target::SelfMethod(class, name) => {
+                    // Reached without a known instance: the class's own method.
+                    if let Some(m) = self.method(class, &name) {
+                        stack.push((Target::Local(m), guards, path));
+                    }
+                    continue;
+                }
+                Target::External(path) => {
+                    reached.externals.push((path, guards));
+                    continue;
+                }
+            };
+            {
+                {
                     for req in &self.facts_of(id).reqs {
                         let Some(choices) = flow::merge_choices(&req.choices, &path) else {
                             continue;
@@ -1017,10 +1056,28 @@ impl<'t> Module<'t> {
                         reached.reqs.push(req);
                     }
                     for (next, edge_guards, call) in &self.facts_of(id).edges {
+                        // `self.m()` on a known instance: that class's `m`,
+                        // still on the same instance.
+                        let resolved;
+                        let next = match (next, self_class) {
+                            (Target::SelfMethod(_, name), Some(c)) => match self.method(c, name) {
+                                Some(m) => {
+                                    resolved = Target::Bound(m, c);
+                                    &resolved
+                                }
+                                None => continue,
+                            },
+                            _ => next,
+                        };
                         let mut next_path = path.clone();
-                        if let (Some(points), Some(call), Target::Local(next_id)) =
-                            (points, call, next)
+                        let next_local = match next {
+                            Target::Local(n) | Target::Bound(n, _) => Some(*n),
+                            _ => None,
+                        };
+                        if let (Some(points), Some(call), Some(next_id)) =
+                            (points, call, next_local)
                         {
+                            let next_id = &next_id;
                             let point = self.scopes[*next_id].node.id();
                             if points.contains(&point) {
                                 match flow::merge_choices(&next_path, &[(point, *call)]) {
@@ -1033,7 +1090,6 @@ impl<'t> Module<'t> {
                         stack.push((next.clone(), concat(&guards, edge_guards), next_path));
                     }
                 }
-                Target::External(path) => reached.externals.push((path, guards)),
             }
         }
         dedup(&mut reached.reqs);
