@@ -139,16 +139,17 @@ def main() -> int:
 
     # ---- verdicts
     rows = {t: defaultdict(int) for t in transforms.TRANSFORMS}
+    rule_rows = {r: defaultdict(int) for r in sorted({v.rule for v in variants})}
     failed, dropped, orig_wrong, other_error = [], [], [], []
     for v in variants:
-        r = rows[v.transform]
         o = outcomes[v.key]
-        r["generated"] += 1
+        for r in (rows[v.transform], rule_rows[v.rule]):
+            r["generated"] += 1
+            r["kept"] += bool(o["kept"])
+            r["dropped"] += not o["kept"]
         if not o["kept"]:
-            r["dropped"] += 1
             dropped.append((v, o))
             continue
-        r["kept"] += 1
         orig = outcomes[originals[v.fixture].key]
         if v.positive and same_error(orig) != same_error(o):
             other_error.append((v, o, orig))
@@ -156,18 +157,20 @@ def main() -> int:
             orig_wrong.append(v)
             continue
         ok = verdict(v.positive, v.codes, variant_codes[v.id])
-        if v.positive:
-            r["pos"] += 1
-            r["found"] += ok
-        else:
-            r["neg"] += 1
-            r["alarms"] += not ok
+        for r in (rows[v.transform], rule_rows[v.rule]):
+            if v.positive:
+                r["pos"] += 1
+                r["found"] += ok
+            else:
+                r["neg"] += 1
+                r["alarms"] += not ok
         if not ok:
             failed.append(v.id)
     passed = sum(r["pos"] + r["neg"] for r in rows.values()) - len(failed)
 
-    table = render_table(rows)
+    table = render_table(rows, "transform")
     print(table)
+    rule_table = render_table(rule_rows, "rule")
     if other_error:
         print(f"\n{len(other_error)} kept positives raise another error than their original (see docs/variants.md)")
     if orig_wrong:
@@ -196,16 +199,16 @@ def main() -> int:
             for i in stale:
                 print(f"  {i}")
     if opts.write_docs:
-        DOCS.write_text(render_docs(table, dropped, other_error, failed_sorted), encoding="utf-8")
+        DOCS.write_text(render_docs(table, rule_table, dropped, other_error, failed_sorted), encoding="utf-8")
         print(f"wrote {DOCS.relative_to(ROOT)}")
     print(f"({time.monotonic() - started:.1f} s)")
     print(f"{passed} passed, {len(failed)} failed")
     return status
 
 
-def render_table(rows) -> str:
+def render_table(rows, what: str) -> str:
     head = (
-        "| transform | generated | kept | dropped | recall (kept positives found) "
+        f"| {what} | generated | kept | dropped | recall (kept positives found) "
         "| false alarms (kept near misses) |\n|---|---:|---:|---:|---:|---:|"
     )
     lines = [head]
@@ -226,7 +229,7 @@ def row(name, r) -> str:
     )
 
 
-def render_docs(table: str, dropped, other_error, failed: list[str]) -> str:
+def render_docs(table: str, rule_table: str, dropped, other_error, failed: list[str]) -> str:
     out = [
         "# Variants: rewritten fixtures",
         "",
@@ -252,6 +255,10 @@ def render_docs(table: str, dropped, other_error, failed: list[str]) -> str:
         "*recall*: kept positives whose rule the checker reports; *false alarms*: kept near misses",
         "where it reports the near-miss rule.  Only variants whose original fixture the checker",
         "gets right are counted (today: all of them).",
+        "",
+        "The same, per rule:",
+        "",
+        rule_table,
         "",
         "## How to run",
         "",

@@ -205,7 +205,7 @@ def ensure(
     prune: bool = False, log=print,
 ) -> dict:
     """Run JAX on every variant without a recorded outcome; returns the outcomes."""
-    outcomes = {} if rerun_all and prune else load()
+    outcomes = load()  # with rerun_all, entries are overwritten as they come (an interrupted run loses nothing)
     todo, seen = [], set()
     for v in variants:
         k = v.key

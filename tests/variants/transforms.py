@@ -1167,7 +1167,8 @@ TRANSFORMS = {
         _values,
         b_dataclass_field,
         "the value becomes the default of a field of a `@dataclasses.dataclass(frozen=True)` config "
-        "(`default_factory` for list/dict/set displays); `cfg = VariantConfig()` just before the statement, "
+        "(`default_factory=lambda: <value>` when the value may be unhashable: list/dict/set displays, "
+        "`dict(...)`, calls of the program's own helpers); `cfg = VariantConfig()` just before the statement, "
         "which reads `cfg.<field>`",
     ),
     "loop_element": (
