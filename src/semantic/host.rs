@@ -56,6 +56,18 @@ impl<'t> Module<'t> {
         // Decorators of the enclosing defs and classes.
         let mut current = Some(scope);
         while let Some(id) = current {
+            // A test class whose `setUp` / `setUpClass` (its own or a base
+            // class's) skips off some platforms restricts all its tests.
+            if self.scopes[id].kind == super::ScopeKind::Class {
+                for hook in ["setUp", "setUpClass"] {
+                    if let Some(platforms) = self
+                        .method(id, hook)
+                        .and_then(|m| self.scope_exit_platforms(m))
+                    {
+                        known = intersect(known, platforms);
+                    }
+                }
+            }
             for decorator in self.scopes[id].decorators() {
                 if let Some(platforms) =
                     self.decorator_platforms(decorator, self.scopes[id].parent.unwrap_or(0))
@@ -93,6 +105,20 @@ impl<'t> Module<'t> {
                 }
             }
             child = parent;
+        }
+        known
+    }
+
+    /// The early exits at the top level of a function body (a `setUp` that
+    /// skips unless a platform).
+    fn scope_exit_platforms(&self, def: ScopeId) -> Option<Vec<String>> {
+        let body = self.scopes[def].node.field("body")?;
+        let mut known = None;
+        let mut cursor = body.walk();
+        for stmt in body.named_children(&mut cursor) {
+            if let Some(platforms) = self.early_exit_platforms(stmt) {
+                known = intersect(known, platforms);
+            }
         }
         known
     }
@@ -191,6 +217,23 @@ impl<'t> Module<'t> {
             }
             "call" => {
                 let func = text(condition.field("function")?, self.src);
+                // `jtu.is_device_tpu()`, `jtu.is_device_tpu_at_least(5)`,
+                // `jtu.is_device_cuda()`, `jtu.is_cuda_compute_capability_at_least("9.0")`.
+                let last = func.rsplit('.').next().unwrap_or(func);
+                let named = if last.starts_with("is_device_tpu") {
+                    Some("tpu")
+                } else if last.starts_with("is_device_cuda") || last.starts_with("is_cuda_") {
+                    Some("cuda")
+                } else if last.starts_with("is_device_rocm") {
+                    Some("rocm")
+                } else if last.starts_with("is_device_gpu") {
+                    Some("gpu")
+                } else {
+                    None
+                };
+                if let Some(named) = named {
+                    return Some((expand(&[named.to_owned()]), true));
+                }
                 if !func.ends_with("test_device_matches") {
                     return None;
                 }
