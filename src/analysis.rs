@@ -150,11 +150,11 @@ pub fn analyze_tree(
 /// say so: a note naming the call, loop or default, and a default's are
 /// warnings (another configuration may be fine). A finding the certain
 /// scenarios already give is not repeated.
-pub fn run_rules(
-    module: &Module<'_>,
+pub fn run_rules<'t>(
+    module: &Module<'t>,
     file: &Path,
     settings: &Settings,
-    resolver: Option<&dyn Resolver>,
+    resolver: Option<&'t dyn Resolver>,
 ) -> Vec<Finding> {
     let mut certain = Vec::new();
     let mut qualified = Vec::new();

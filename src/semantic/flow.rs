@@ -749,8 +749,7 @@ impl<'m, 't> Flow<'m, 't> {
 
     /// A constant of another module, from its summary.
     fn external(&self, path: &str) -> Option<Vec<Alt<'t>>> {
-        let externals = self.m.external_values.borrow();
-        externals.get(path).map(|alts| from_consts(alts))
+        self.m.external_value(path).map(|alts| from_consts(&alts))
     }
 
     fn eval_param(
@@ -1904,6 +1903,19 @@ impl<'t> Module<'t> {
             let args = Args::of(site.call, self.src);
             let source = match site.kind {
                 SiteKind::Opaque => ParamSource::Unknown,
+                // Passed on as a value (`helper(fn, x)`, `jax.jit(fn)`): the
+                // receiver calls it with data; a parameter with a default
+                // keeps it, unless this call passes one of that name along
+                // (or `**kwargs`), or jit makes it static (a caller's then).
+                SiteKind::Passed => {
+                    let forwarded = args.keyword(name).is_some() || args.has_splat;
+                    let static_arg = callee_is_jit(self, site.call, site.scope)
+                        && self.is_static_arg(site.call, index, name);
+                    match self.scopes[def].params().get(index) {
+                        Some((_, Some(_))) if !forwarded && !static_arg => ParamSource::Default,
+                        _ => ParamSource::Unknown,
+                    }
+                }
                 SiteKind::Direct { bound_self } | SiteKind::Partial { bound_self } => {
                     let skip = usize::from(matches!(site.kind, SiteKind::Partial { .. }));
                     let position = self.param_position(def, index, bound_self);
@@ -2012,7 +2024,7 @@ impl<'t> Module<'t> {
                 out.push(CallSiteOf {
                     call: site.node,
                     scope: site.scope,
-                    kind: SiteKind::Opaque,
+                    kind: SiteKind::Passed,
                 });
             }
         }
@@ -2027,6 +2039,22 @@ impl<'t> Module<'t> {
             });
         }
         out
+    }
+
+    /// Whether parameter `index` / `name` is static in the `jax.jit(f, ...)`
+    /// call `jit` (`static_argnames`, `static_argnums`).
+    fn is_static_arg(&self, jit: Node<'t>, index: usize, name: &str) -> bool {
+        let args = Args::of(jit, self.src);
+        let named = args.keyword("static_argnames").is_some_and(|n| {
+            let t = text(n, self.src);
+            t.contains(&format!("\"{name}\"")) || t.contains(&format!("'{name}'"))
+        });
+        let numbered = args.keyword("static_argnums").is_some_and(|n| {
+            text(n, self.src)
+                .split(|c: char| !c.is_ascii_digit())
+                .any(|d| d.parse::<usize>().ok() == Some(index))
+        });
+        named || numbered
     }
 
     /// Whether the receiver of the method call `callee` (`obj.m`) may be an
@@ -2083,10 +2111,11 @@ impl<'t> Module<'t> {
             scope,
             kind: SiteKind::Direct { bound_self: false },
         };
+        // The wrapper used as a value: its calls pass data.
         let opaque = vec![CallSiteOf {
             call: jit,
             scope,
-            kind: SiteKind::Opaque,
+            kind: SiteKind::Passed,
         }];
         let Some(parent) = jit.parent() else {
             return opaque;
@@ -2163,22 +2192,26 @@ impl<'t> Module<'t> {
             return 0;
         }
         let is_ident = |b: u8| b == b'_' || b.is_ascii_alphanumeric();
-        let count_in = |text: &str| {
-            let bytes = text.as_bytes();
+        // Whole words that are identifiers in the tree (not in a string or
+        // a comment).
+        let count_in = |holder: Node<'t>| {
+            let start = holder.start_byte();
+            let bytes = text(holder, self.src).as_bytes();
             memchr::memmem::find_iter(bytes, name.as_bytes())
                 .filter(|&at| {
                     let before = at.checked_sub(1).map(|i| bytes[i]);
                     let after = bytes.get(at + name.len()).copied();
-                    !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+                    !before.is_some_and(is_ident)
+                        && !after.is_some_and(is_ident)
+                        && holder
+                            .descendant_for_byte_range(start + at, start + at + name.len())
+                            .is_some_and(|n| n.kind() == "identifier")
                 })
                 .count()
         };
         match &self.statements {
-            Some(statements) => statements
-                .iter()
-                .map(|s| count_in(text(*s, self.src)))
-                .sum(),
-            None => count_in(self.src),
+            Some(statements) => statements.iter().map(|s| count_in(*s)).sum(),
+            None => count_in(self.root),
         }
     }
 
@@ -2316,50 +2349,44 @@ impl<'t> Module<'t> {
         !self.calls_named("add_argument").is_empty()
     }
 
-    /// Loads the values of names this module imports from other modules of
-    /// the workspace (their summaries' constants), once per module.
-    pub fn load_external_values(&self, file: &std::path::Path, resolver: &dyn super::Resolver) {
-        if !self.external_values.borrow().is_empty() {
-            return;
+    /// Lets value flow read the summaries of the modules this one imports.
+    pub fn use_resolver(&self, file: &std::path::Path, resolver: &'t dyn super::Resolver) {
+        self.resolver.set(Some(resolver));
+        *self.file.borrow_mut() = Some(file.to_path_buf());
+    }
+
+    /// The value of `path` (a canonical dotted path; `f()` for what `f`
+    /// returns) defined in another module of the workspace, from its summary.
+    /// Looked up once per path, and only for paths this module imports.
+    pub(crate) fn external_value(&self, path: &str) -> Option<Vec<ConstAlt>> {
+        if let Some(found) = self.external_values.borrow().get(path) {
+            return found.clone();
         }
-        let mut loaded = HashMap::new();
-        for ((scope, _), bindings) in &self.bindings {
-            if *scope != super::MODULE_SCOPE {
-                continue;
-            }
-            for binding in bindings {
-                let Binding::Import(path) = binding else {
-                    continue;
-                };
-                let path = names::canonicalize(path).into_owned();
-                if path.starts_with("jax") || path.starts_with("numpy") {
-                    continue;
-                }
-                // `from pkg import CONST` and `from pkg import module`.
-                if let Some((summary, name)) = resolver.resolve(file, &path) {
-                    if let Some(alts) = summary.constants.get(&name) {
-                        loaded.insert(path.clone(), alts.clone());
-                    }
-                    if let Some(alts) = summary.returns.get(&name) {
-                        loaded.insert(format!("{path}()"), alts.clone());
-                    }
-                }
-                // `import pkg.module as m` / `from pkg import module`: the
-                // resolver names a module's file by a name inside it.
-                let module_path = format!("{path}.__jax_lsp_module__");
-                if let Some((summary, _)) = resolver.resolve(file, &module_path) {
-                    for (name, alts) in &summary.constants {
-                        loaded.insert(format!("{path}.{name}"), alts.clone());
-                    }
-                    for (name, alts) in &summary.returns {
-                        loaded.insert(format!("{path}.{name}()"), alts.clone());
-                    }
-                }
-            }
+        let found = self.find_external_value(path);
+        self.external_values
+            .borrow_mut()
+            .insert(path.to_owned(), found.clone());
+        found
+    }
+
+    fn find_external_value(&self, path: &str) -> Option<Vec<ConstAlt>> {
+        let resolver = self.resolver.get()?;
+        let file = self.file.borrow().clone()?;
+        let (path, call) = match path.strip_suffix("()") {
+            Some(p) => (p, true),
+            None => (path, false),
+        };
+        if path.starts_with("jax.") || path.starts_with("numpy.") || !path.contains('.') {
+            return None;
         }
-        // Marks the module as loaded even when nothing was found.
-        loaded.entry(String::new()).or_insert_with(Vec::new);
-        *self.external_values.borrow_mut() = loaded;
+        // `pkg.module.NAME`: the resolver finds the module holding NAME.
+        let (summary, name) = resolver.resolve(&file, path)?;
+        let table = if call {
+            &summary.returns
+        } else {
+            &summary.constants
+        };
+        table.get(&name).cloned()
     }
 }
 
@@ -2384,6 +2411,10 @@ impl ArgUse {
     }
 }
 
+fn callee_is_jit<'t>(m: &Module<'t>, call: Node<'t>, scope: ScopeId) -> bool {
+    m.callee(call, scope).as_deref() == Some(names::JIT)
+}
+
 /// What a call site passes for a parameter.
 #[derive(Clone, Copy, Debug)]
 pub enum ParamSource<'t> {
@@ -2401,6 +2432,8 @@ pub(crate) enum SiteKind {
     Direct { bound_self: bool },
     /// `functools.partial(f, ...)`: binds some parameters.
     Partial { bound_self: bool },
+    /// Passed as an argument to a call (a helper, `jax.jit`) that calls it.
+    Passed,
     /// A use of the function whose calls are not visible.
     Opaque,
 }

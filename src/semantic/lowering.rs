@@ -149,11 +149,11 @@ pub struct MeshUse {
 
 impl<'t> Module<'t> {
     /// Every lowering site in the module.
-    pub fn lowerings(&self, file: &Path, resolver: Option<&dyn Resolver>) -> Vec<Lowering<'t>> {
+    pub fn lowerings(&self, file: &Path, resolver: Option<&'t dyn Resolver>) -> Vec<Lowering<'t>> {
         let mut out = Vec::new();
         // Only `.lower(...)` and `export(...)` calls can be lowering sites.
         if let Some(resolver) = resolver {
-            self.load_external_values(file, resolver);
+            self.use_resolver(file, resolver);
         }
         for site in self.call_sites_named(&["lower", "export"]) {
             if let Some(lowerings) = self.lowering_at(site.node, site.scope, file, resolver) {

@@ -194,8 +194,12 @@ pub struct Module<'t> {
     /// (`None`: the whole module). See `Module::new_in`.
     statements: Option<Vec<Node<'t>>>,
     /// Values of names imported from other modules of the workspace, by
-    /// canonical path, from their summaries (`load_external_values`).
-    pub(crate) external_values: std::cell::RefCell<HashMap<String, Vec<flow::ConstAlt>>>,
+    /// canonical path, from their summaries, loaded when first asked for
+    /// (`None`: not found).
+    pub(crate) external_values: std::cell::RefCell<HashMap<String, Option<Vec<flow::ConstAlt>>>>,
+    /// Where other modules' summaries come from, and this module's file.
+    pub(crate) resolver: std::cell::Cell<Option<&'t dyn Resolver>>,
+    pub(crate) file: std::cell::RefCell<Option<std::path::PathBuf>>,
     /// Call sites of each def, as value flow finds them (built on first use).
     def_sites: std::cell::RefCell<HashMap<ScopeId, std::rc::Rc<Vec<flow::CallSiteOf<'t>>>>>,
     /// Calls by the plain names among their arguments (built on first use).
@@ -270,6 +274,8 @@ impl<'t> Module<'t> {
             calls_by_name: std::cell::OnceCell::new(),
             statements,
             external_values: std::cell::RefCell::new(HashMap::new()),
+            resolver: std::cell::Cell::new(None),
+            file: std::cell::RefCell::new(None),
             def_sites: std::cell::RefCell::new(HashMap::new()),
             value_args: std::cell::OnceCell::new(),
         };
