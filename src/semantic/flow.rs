@@ -1998,6 +1998,30 @@ impl<'t> Module<'t> {
         if is_method || through_class {
             return out;
         }
+        // `f.trace(x)` / `f.lower(x)` of a jitted def call it with those arguments.
+        for method in ["trace", "lower", "eval_shape"] {
+            for &i in self.calls_named(method) {
+                let site = &self.calls[i];
+                let Some(object) = site
+                    .node
+                    .field("function")
+                    .and_then(|f| f.field("object"))
+                    .filter(|o| o.kind() == "identifier" && text(*o, self.src) == def_name)
+                else {
+                    continue;
+                };
+                if !matches!(self.binding_at(site.scope, def_name, object), Some(Binding::Def(id)) if *id == def)
+                {
+                    continue;
+                }
+                accounted += 1;
+                out.push(CallSiteOf {
+                    call: site.node,
+                    scope: site.scope,
+                    kind: SiteKind::Direct { bound_self: false },
+                });
+            }
+        }
         // Uses of the function as a value, found as arguments of calls.
         for (site, arg) in self.value_arguments(def_name) {
             let resolves = self

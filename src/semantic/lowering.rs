@@ -155,7 +155,31 @@ impl<'t> Module<'t> {
         if let Some(resolver) = resolver {
             self.use_resolver(file, resolver);
         }
-        for site in self.call_sites_named(&["lower", "export"]) {
+        // Names bound to `functools.partial(<...>.lower / export, ...)` lower too.
+        let mut lowering_names: Vec<&str> = vec!["lower", "export"];
+        for ((_, name), bindings) in &self.bindings {
+            let partial_of_lowering = bindings.iter().any(|b| match b {
+                Binding::Value { value, .. } => {
+                    let value = unparenthesize(*value);
+                    value.kind() == "call"
+                        && value
+                            .field("function")
+                            .is_some_and(|f| text(f, self.src).ends_with("partial"))
+                        && Args::of(value, self.src)
+                            .positional
+                            .first()
+                            .is_some_and(|f| {
+                                let t = text(*f, self.src);
+                                t.ends_with(".lower") || t.ends_with("export")
+                            })
+                }
+                _ => false,
+            });
+            if partial_of_lowering && !lowering_names.contains(&name.as_str()) {
+                lowering_names.push(name);
+            }
+        }
+        for site in self.call_sites_named(&lowering_names) {
             if let Some(lowerings) = self.lowering_at(site.node, site.scope, file, resolver) {
                 out.extend(lowerings);
             }
@@ -170,8 +194,7 @@ impl<'t> Module<'t> {
         file: &Path,
         resolver: Option<&dyn Resolver>,
     ) -> Option<Vec<Lowering<'t>>> {
-        let func = call.field("function")?;
-        let args = Args::of(call, self.src);
+        let (func, args, scope) = self.lowering_callee(call, scope)?;
         let (kind, anchor, jitted, receiver, (trace_args, trace_call), platforms_key) = if func
             .kind()
             == "attribute"
@@ -223,7 +246,7 @@ impl<'t> Module<'t> {
                     None => return None,
                 },
             }
-        } else if self.callee(call, scope).as_deref() == Some(names::EXPORT) {
+        } else if self.canonical(func, scope).as_deref() == Some(names::EXPORT) {
             let anchor = match func.kind() {
                 "attribute" => func.field("attribute")?.byte_range(),
                 _ => func.byte_range(),
@@ -351,6 +374,46 @@ impl<'t> Module<'t> {
             out.push((PlatformsValue::Unknown, Why::Choice, Vec::new()));
         }
         out
+    }
+
+    /// The function a call calls, with its arguments and their scope. A call
+    /// of a name bound to `functools.partial(X, ...)` calls X with the stored
+    /// arguments first (`lower = partial(traced.lower, lowering_platforms=P)`).
+    fn lowering_callee(
+        &self,
+        call: Node<'t>,
+        scope: ScopeId,
+    ) -> Option<(Node<'t>, Args<'t>, ScopeId)> {
+        let func = call.field("function")?;
+        let own = Args::of(call, self.src);
+        if func.kind() != "identifier" {
+            return Some((func, own, scope));
+        }
+        let partial = self.follow_names(func, scope).filter(|(v, s)| {
+            v.kind() == "call" && self.callee(*v, *s).as_deref() == Some(names::PARTIAL)
+        });
+        let Some((partial, pscope)) = partial else {
+            return Some((func, own, scope));
+        };
+        let stored = Args::of(partial, self.src);
+        let (&target, rest) = stored.positional.split_first()?;
+        // Arguments of two scopes are only combined when they are one scope.
+        if pscope != scope && !(own.positional.is_empty() && own.keywords.is_empty()) {
+            return None;
+        }
+        let mut keywords = own.keywords;
+        keywords.extend(stored.keywords);
+        let mut positional = rest.to_vec();
+        positional.extend(own.positional);
+        Some((
+            target,
+            Args {
+                positional,
+                keywords,
+                has_splat: own.has_splat || stored.has_splat,
+            },
+            pscope,
+        ))
     }
 
     /// `J.trace(args)` or a name bound to it -> (J, the trace call, scope).
