@@ -14,7 +14,9 @@ use tree_sitter::Tree;
 /// searches that skip most files before parsing. Each clause is what some
 /// rule cannot do without:
 /// - a lowering site: `.lower(` with a jit or trace in sight (a jitted
-///   receiver is only recognized through one), or `export(`;
+///   receiver is only recognized through one), `lowering_platforms` (only
+///   `Traced.lower` takes it, also through a `functools.partial`), or
+///   `export(` (or `export,` in a partial);
 /// - an AbstractMesh in a `use_abstract_mesh` / `set_mesh` (JP003 eager ops, JP009);
 /// - `platform_dependent(gpu=...)` (JP008), `compiler_params` (JP013: any
 ///   dict fails, whatever its keys), `jit(..., backend=/device=)` (JP012).
@@ -29,8 +31,10 @@ pub fn may_have_findings(text: &str) -> bool {
 /// The prefilter over a test for each needle.
 fn prefilter(has: impl Fn(&str) -> bool) -> bool {
     let abstract_mesh = || has("AbstractMesh") || has("abstract_mesh");
-    (has(".lower(") && (has("jit") || has(".trace(") || has("lowering_platforms")))
+    (has(".lower(") && (has("jit") || has(".trace(")))
+        || has("lowering_platforms")
         || has("export(")
+        || (has("export,") && has("partial"))
         || ((has("use_abstract_mesh") || has("set_mesh")) && abstract_mesh())
         || (has("platform_dependent") && has("gpu="))
         || has("compiler_params")
@@ -38,7 +42,7 @@ fn prefilter(has: impl Fn(&str) -> bool) -> bool {
 }
 
 /// The prefilter's substrings, one bit each.
-const NEEDLES: [&str; 16] = [
+const NEEDLES: [&str; 18] = [
     ".lower(",
     "jit",
     ".trace(",
@@ -55,6 +59,8 @@ const NEEDLES: [&str; 16] = [
     "jit,",
     "backend=",
     "device=",
+    "export,",
+    "partial",
 ];
 
 /// Which of the prefilter's substrings a text holds. Kept per top-level
