@@ -44,8 +44,9 @@ pub struct Lowering<'t> {
     pub jitted: Option<Jitted<'t>>,
     pub trace_args: Vec<Node<'t>>,
     /// The call whose arguments those are (`.trace(...)`, `.lower(...)`, the
-    /// call of `export(...)`).
+    /// call of `export(...)`), and the scope they are evaluated in.
     pub trace_call: Option<Node<'t>>,
+    pub trace_scope: ScopeId,
     pub context: ContextMesh,
     /// What the lowered computation reaches (transitively, across files when
     /// a resolver is given).
@@ -55,6 +56,21 @@ pub struct Lowering<'t> {
     pub why: Why,
     /// The choices (call sites, loop elements) this scenario made.
     pub choices: Vec<Choice>,
+}
+
+/// The part of a lowering that its receiver decides (one per way the
+/// receiver was traced).
+struct Head<'t> {
+    kind: LoweringKind,
+    anchor: Span,
+    jitted: Option<Jitted<'t>>,
+    receiver: Option<(Node<'t>, ScopeId)>,
+    trace_args: Vec<Node<'t>>,
+    trace_call: Option<Node<'t>>,
+    trace_scope: ScopeId,
+    key: &'static str,
+    choices: Vec<Choice>,
+    why: Why,
 }
 
 impl Lowering<'_> {
@@ -195,9 +211,8 @@ impl<'t> Module<'t> {
         resolver: Option<&dyn Resolver>,
     ) -> Option<Vec<Lowering<'t>>> {
         let (func, args, scope) = self.lowering_callee(call, scope)?;
-        let (kind, anchor, jitted, receiver, (trace_args, trace_call), platforms_key) = if func
-            .kind()
-            == "attribute"
+        let mut heads: Vec<Head<'t>> = Vec::new();
+        if func.kind() == "attribute"
             && func.field("attribute").map(|a| text(a, self.src)) == Some("lower")
         {
             let anchor = func.field("attribute")?.byte_range();
@@ -212,39 +227,52 @@ impl<'t> Module<'t> {
             if own_method {
                 return None;
             }
-            match self.traced_receiver(receiver, scope) {
-                Some((jit_expr, trace_call, trace_scope)) => {
-                    let jitted = self.eval_jitted(jit_expr, trace_scope);
-                    let trace_args = Args::of(trace_call, self.src).positional;
-                    (
-                        LoweringKind::TracedLower,
-                        anchor,
-                        jitted,
-                        Some((jit_expr, trace_scope)),
-                        (trace_args, Some(trace_call)),
-                        "lowering_platforms",
-                    )
+            let mut traced = Vec::new();
+            self.traced_receivers(receiver, scope, 0, &[], &Why::Fixed, &mut traced);
+            if !traced.is_empty() {
+                for (jit_expr, trace_call, trace_scope, choices, why) in traced {
+                    heads.push(Head {
+                        kind: LoweringKind::TracedLower,
+                        anchor: anchor.clone(),
+                        jitted: self.eval_jitted(jit_expr, trace_scope),
+                        receiver: Some((jit_expr, trace_scope)),
+                        trace_args: Args::of(trace_call, self.src).positional,
+                        trace_call: Some(trace_call),
+                        trace_scope,
+                        key: "lowering_platforms",
+                        choices,
+                        why,
+                    });
                 }
-                None => match self.eval_jitted(receiver, scope) {
-                    Some(jitted) => (
-                        LoweringKind::JitLower,
+            } else {
+                match self.eval_jitted(receiver, scope) {
+                    Some(jitted) => heads.push(Head {
+                        kind: LoweringKind::JitLower,
                         anchor,
-                        Some(jitted),
-                        Some((receiver, scope)),
-                        (args.positional.clone(), Some(call)),
-                        "",
-                    ),
+                        jitted: Some(jitted),
+                        receiver: Some((receiver, scope)),
+                        trace_args: args.positional.clone(),
+                        trace_call: Some(call),
+                        trace_scope: scope,
+                        key: "",
+                        choices: Vec::new(),
+                        why: Why::Fixed,
+                    }),
                     // `Traced.lower` is the only `.lower` taking this keyword.
-                    None if args.keyword("lowering_platforms").is_some() => (
-                        LoweringKind::TracedLower,
+                    None if args.keyword("lowering_platforms").is_some() => heads.push(Head {
+                        kind: LoweringKind::TracedLower,
                         anchor,
-                        None,
-                        None,
-                        (Vec::new(), None),
-                        "lowering_platforms",
-                    ),
+                        jitted: None,
+                        receiver: None,
+                        trace_args: Vec::new(),
+                        trace_call: None,
+                        trace_scope: scope,
+                        key: "lowering_platforms",
+                        choices: Vec::new(),
+                        why: Why::Fixed,
+                    }),
                     None => return None,
-                },
+                }
             }
         } else if self.canonical(func, scope).as_deref() == Some(names::EXPORT) {
             let anchor = match func.kind() {
@@ -261,57 +289,67 @@ impl<'t> Module<'t> {
             let trace_args = outer
                 .map(|outer| Args::of(outer, self.src).positional)
                 .unwrap_or_default();
-            (
-                LoweringKind::Export,
+            heads.push(Head {
+                kind: LoweringKind::Export,
                 anchor,
                 jitted,
-                target.map(|t| (t, scope)),
-                (trace_args, outer),
-                "platforms",
-            )
+                receiver: target.map(|t| (t, scope)),
+                trace_args,
+                trace_call: outer,
+                trace_scope: scope,
+                key: "platforms",
+                choices: Vec::new(),
+                why: Why::Fixed,
+            });
         } else {
             return None;
-        };
+        }
 
-        let platforms_arg = (!platforms_key.is_empty())
-            .then(|| {
-                args.keyword_arg(platforms_key)
-                    .zip(args.keyword(platforms_key))
-            })
-            .flatten();
-        let platforms = match platforms_arg {
-            Some((_, value)) => self.platform_scenarios(value, scope),
-            None => vec![(PlatformsValue::Default, Why::Fixed, Vec::new())],
-        };
         let context = self.context_mesh(call, scope);
         let mut out = Vec::new();
-        for (seeds, seed_why, seed_choices) in self.lowering_seeds(jitted.as_ref(), receiver) {
-            let reqs = self.reach(seeds, file, resolver);
-            for (value, why, choices) in &platforms {
-                let Some(choices) = flow::merge_choices(choices, &seed_choices) else {
+        for head in heads {
+            let platforms_arg = (!head.key.is_empty())
+                .then(|| args.keyword_arg(head.key).zip(args.keyword(head.key)))
+                .flatten();
+            let platforms = match platforms_arg {
+                Some((_, value)) => self.platform_scenarios(value, scope),
+                None => vec![(PlatformsValue::Default, Why::Fixed, Vec::new())],
+            };
+            for (seeds, seed_why, seed_choices) in
+                self.lowering_seeds(head.jitted.as_ref(), head.receiver)
+            {
+                let Some(seed_choices) = flow::merge_choices(&seed_choices, &head.choices) else {
                     continue;
                 };
-                // Only what this scenario's choices reach.
-                let reqs = reqs
-                    .iter()
-                    .filter(|r| flow::compatible(&choices, &r.choices))
-                    .cloned()
-                    .collect();
-                out.push(Lowering {
-                    kind,
-                    call,
-                    scope,
-                    anchor: anchor.clone(),
-                    platforms_arg,
-                    platforms: value.clone(),
-                    jitted: jitted.clone(),
-                    trace_args: trace_args.clone(),
-                    trace_call,
-                    context: context.clone(),
-                    reqs,
-                    why: why.and(&seed_why),
-                    choices,
-                });
+                let seed_why = seed_why.and(&head.why);
+                let reqs = self.reach(seeds, file, resolver);
+                for (value, why, choices) in &platforms {
+                    let Some(choices) = flow::merge_choices(choices, &seed_choices) else {
+                        continue;
+                    };
+                    // Only what this scenario's choices reach.
+                    let reqs = reqs
+                        .iter()
+                        .filter(|r| flow::compatible(&choices, &r.choices))
+                        .cloned()
+                        .collect();
+                    out.push(Lowering {
+                        kind: head.kind,
+                        call,
+                        scope,
+                        anchor: head.anchor.clone(),
+                        platforms_arg,
+                        platforms: value.clone(),
+                        jitted: head.jitted.clone(),
+                        trace_args: head.trace_args.clone(),
+                        trace_call: head.trace_call,
+                        trace_scope: head.trace_scope,
+                        context: context.clone(),
+                        reqs,
+                        why: why.and(&seed_why),
+                        choices,
+                    });
+                }
             }
         }
         Some(out)
@@ -417,34 +455,80 @@ impl<'t> Module<'t> {
     }
 
     /// `J.trace(args)` or a name bound to it -> (J, the trace call, scope).
-    fn traced_receiver(
+    /// What a `.lower` receiver was traced from: `J.trace(args)`, through
+    /// names, `self.x` attributes and parameters (one result per call site,
+    /// with its choice) -> (J, the trace call, its scope, choices, why).
+    #[allow(clippy::type_complexity)]
+    fn traced_receivers(
         &self,
         receiver: Node<'t>,
         scope: ScopeId,
-    ) -> Option<(Node<'t>, Node<'t>, ScopeId)> {
-        let mut current = (unparenthesize(receiver), scope);
-        for _ in 0..4 {
-            let (node, node_scope) = current;
-            match node.kind() {
-                "call" => {
-                    let func = node.field("function")?;
-                    if func.kind() == "attribute"
-                        && func.field("attribute").map(|a| text(a, self.src)) == Some("trace")
-                    {
-                        return Some((func.field("object")?, node, node_scope));
-                    }
-                    return None;
-                }
-                "identifier" => match self.binding_at(node_scope, text(node, self.src), node)? {
-                    Binding::Value { value, scope, .. } => {
-                        current = (unparenthesize(*value), *scope)
-                    }
-                    _ => return None,
-                },
-                _ => return None,
-            }
+        depth: u32,
+        choices: &[Choice],
+        why: &Why,
+        out: &mut Vec<(Node<'t>, Node<'t>, ScopeId, Vec<Choice>, Why)>,
+    ) {
+        if depth > 6 || out.len() >= flow::MAX_ALTS {
+            return;
         }
-        None
+        let node = unparenthesize(receiver);
+        match node.kind() {
+            "call" => {
+                let Some(func) = node.field("function") else {
+                    return;
+                };
+                if func.kind() == "attribute"
+                    && func.field("attribute").map(|a| text(a, self.src)) == Some("trace")
+                {
+                    if let Some(object) = func.field("object") {
+                        out.push((object, node, scope, choices.to_vec(), why.clone()));
+                    }
+                }
+            }
+            "identifier" => match self.binding_at(scope, text(node, self.src), node) {
+                Some(Binding::Value { value, scope, .. }) => {
+                    self.traced_receivers(*value, *scope, depth + 1, choices, why, out)
+                }
+                Some(Binding::Param {
+                    scope: def, index, ..
+                }) => {
+                    let name = text(node, self.src);
+                    let point = self.scopes[*def].node.id();
+                    for (call, call_scope, source) in self
+                        .param_call_sites(*def, *index, name)
+                        .unwrap_or_default()
+                    {
+                        let flow::ParamSource::Arg(arg) = source else {
+                            continue;
+                        };
+                        let Some(choices) = flow::merge_choices(choices, &[(point, call.id())])
+                        else {
+                            continue;
+                        };
+                        let line = call.start_position().row + 1;
+                        let why = why.and(&Why::Each(format!("for the call at line {line}")));
+                        self.traced_receivers(arg, call_scope, depth + 1, &choices, &why, out);
+                    }
+                }
+                _ => {}
+            },
+            // `self.traced` set in `__init__`.
+            "attribute" => {
+                let (Some(object), Some(attr)) = (node.field("object"), node.field("attribute"))
+                else {
+                    return;
+                };
+                let Some(class) = self.class_of_receiver(object, scope) else {
+                    return;
+                };
+                if let Some([Binding::Value { value, scope, .. }]) =
+                    self.attribute(class, text(attr, self.src))
+                {
+                    self.traced_receivers(*value, *scope, depth + 1, choices, why, out);
+                }
+            }
+            _ => {}
+        }
     }
 
     /// What the lowering lowers, as call-graph seeds: one scenario, or one
@@ -654,7 +738,7 @@ impl<'t> Module<'t> {
         let mut out: Vec<(Node<'t>, ScopeId)> = lowering
             .trace_args
             .iter()
-            .map(|a| (*a, lowering.scope))
+            .map(|a| (*a, lowering.trace_scope))
             .collect();
         let Some(list) = lowering.trace_call.and_then(|c| c.field("arguments")) else {
             return out;
@@ -667,7 +751,7 @@ impl<'t> Module<'t> {
             .collect();
         for splat in splats {
             if splat.kind() != "identifier" {
-                out.push((splat, lowering.scope));
+                out.push((splat, lowering.trace_scope));
                 continue;
             }
             let name = text(splat, self.src);
@@ -675,14 +759,14 @@ impl<'t> Module<'t> {
             // first; the rest of each call's positionals are `args`. Any
             // other sequence is evaluated whole (a tuple of specs).
             let star = matches!(
-                self.binding_at(lowering.scope, name, splat),
+                self.binding_at(lowering.trace_scope, name, splat),
                 Some(Binding::Opaque(_)) | None
             );
             let Some(def) = star
-                .then(|| self.enclosing_def_with_star(lowering.scope, name))
+                .then(|| self.enclosing_def_with_star(lowering.trace_scope, name))
                 .flatten()
             else {
-                out.push((splat, lowering.scope));
+                out.push((splat, lowering.trace_scope));
                 continue;
             };
             let mut before = self.scopes[def]
