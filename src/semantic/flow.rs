@@ -1300,6 +1300,20 @@ impl<'m, 't> Flow<'m, 't> {
                 .or_else(|| args.keyword(key))
         };
         match path {
+            // A dataclass field's default (read where the class body is).
+            "dataclasses.field" => {
+                if let Some(default) = args.keyword("default") {
+                    return Some(self.eval_depth(default, scope, depth + 1));
+                }
+                let factory = args.keyword("default_factory")?;
+                let factory = unparenthesize(factory);
+                if factory.kind() == "lambda" {
+                    let body = factory.field("body")?;
+                    let lambda_scope = m.scope_of_def(factory).unwrap_or(scope);
+                    return Some(self.eval_depth(body, lambda_scope, depth + 1));
+                }
+                None
+            }
             names::ABSTRACT_MESH => Some(vec![Alt::fixed(Val::Mesh(MeshValue::Abstract(
                 m.abstract_mesh_info(call, scope),
             )))]),
@@ -2095,6 +2109,8 @@ impl<'t> Module<'t> {
             Some(c) => Some(c),
             None if object.kind() == "identifier" => {
                 match self.binding_at(scope, text(object, self.src), object) {
+                    // A module (`export.export(...)`), not an instance.
+                    Some(Binding::Import(_)) => return false,
                     Some(Binding::Value { value, scope, .. }) => {
                         let value = unparenthesize(*value);
                         match value.kind() {
