@@ -305,7 +305,6 @@ impl<'t> Module<'t> {
             return None;
         }
 
-        let context = self.context_mesh(call, scope);
         let mut out = Vec::new();
         for head in heads {
             let platforms_arg = (!head.key.is_empty())
@@ -333,6 +332,7 @@ impl<'t> Module<'t> {
                         .filter(|r| flow::compatible(&choices, &r.choices))
                         .cloned()
                         .collect();
+                    let context = self.context_through_calls(call, scope, &choices, 0);
                     out.push(Lowering {
                         kind: head.kind,
                         call,
@@ -344,7 +344,7 @@ impl<'t> Module<'t> {
                         trace_args: head.trace_args.clone(),
                         trace_call: head.trace_call,
                         trace_scope: head.trace_scope,
-                        context: context.clone(),
+                        context,
                         reqs,
                         why: why.and(&seed_why),
                         choices,
@@ -615,6 +615,58 @@ impl<'t> Module<'t> {
                 })
                 .collect(),
         )
+    }
+
+    /// The context mesh at `node`: an enclosing `with` in its scope, else,
+    /// in a function, the context at the call this scenario came through
+    /// (`with use_abstract_mesh(m): helper()` sets it for `helper`'s body),
+    /// or at the function's only call.
+    pub fn context_through_calls(
+        &self,
+        node: Node<'t>,
+        scope: ScopeId,
+        choices: &[Choice],
+        depth: u32,
+    ) -> ContextMesh {
+        let here = self.context_mesh(node, scope);
+        if here != ContextMesh::None || depth > 3 {
+            return here;
+        }
+        let Some(def) = self.function_scope(scope) else {
+            return here;
+        };
+        let point = self.scopes[def].node.id();
+        let chosen = choices
+            .iter()
+            .find(|(p, _)| *p == point)
+            .and_then(|(_, call)| self.calls.iter().find(|c| c.node.id() == *call))
+            .map(|c| (c.node, c.scope));
+        let call = chosen.or_else(|| {
+            let sites = self.param_call_sites(def, 0, "")?;
+            match sites.as_slice() {
+                [(call, call_scope, _)] => Some((*call, *call_scope)),
+                _ => None,
+            }
+        });
+        match call {
+            Some((call, call_scope)) => {
+                self.context_through_calls(call, call_scope, choices, depth + 1)
+            }
+            None => here,
+        }
+    }
+
+    /// The function (not lambda or class) whose body holds `scope`.
+    fn function_scope(&self, scope: ScopeId) -> Option<ScopeId> {
+        let mut current = Some(scope);
+        while let Some(id) = current {
+            match self.scopes[id].kind {
+                super::ScopeKind::Function => return Some(id),
+                super::ScopeKind::Lambda => current = self.scopes[id].parent,
+                _ => return None,
+            }
+        }
+        None
     }
 
     /// The mesh of the innermost enclosing `with` in the same scope.
