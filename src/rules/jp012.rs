@@ -53,9 +53,15 @@ step(jax.device_put(params, jax.local_devices(backend="cpu")[0]))
 /// or a name bound to one. A forwarded parameter of unknown value (flax's
 /// `nnx.jit(..., backend=backend)` with `backend=None` by default) is not.
 fn is_given<'t>(module: &Module<'t>, value: Node<'t>, scope: ScopeId) -> bool {
-    module
+    let written = module
         .follow_names(value, scope)
-        .is_some_and(|(node, _)| node.kind() != "none")
+        .is_some_and(|(node, _)| node.kind() != "none");
+    // A factory or config method may still return None.
+    written
+        && !module
+            .eval_alts(value, scope)
+            .iter()
+            .any(|a| matches!(a.val, crate::semantic::flow::Val::None))
 }
 
 impl Rule for Jp012 {

@@ -2013,14 +2013,10 @@ impl<'t> Module<'t> {
             return out;
         }
         // `f.trace(x)` / `f.lower(x)` of a jitted def call it with those arguments.
-        for method in ["trace", "lower", "eval_shape"] {
-            for &i in self.calls_named(method) {
+        {
+            for &i in self.staging_calls_on(def_name) {
                 let site = &self.calls[i];
-                let Some(object) = site
-                    .node
-                    .field("function")
-                    .and_then(|f| f.field("object"))
-                    .filter(|o| o.kind() == "identifier" && text(*o, self.src) == def_name)
+                let Some(object) = site.node.field("function").and_then(|f| f.field("object"))
                 else {
                     continue;
                 };
@@ -2068,8 +2064,7 @@ impl<'t> Module<'t> {
         }
         // Any other mention (stored in a list, returned, decorated by
         // something) has callers we cannot see.
-        let mentions = self.identifier_mentions(def_name);
-        if mentions > accounted + 1 {
+        if self.mentioned_more_than(def_name, accounted + 1) {
             out.push(CallSiteOf {
                 call: scope.node,
                 scope: home,
@@ -2188,13 +2183,35 @@ impl<'t> Module<'t> {
                     })
                     .map(|c| direct(c.node, c.scope))
                     .collect();
-                if self.identifier_mentions(name) > out.len() + 1 {
+                if self.mentioned_more_than(name, out.len() + 1) {
                     out.extend(opaque);
                 }
                 out
             }
             _ => opaque,
         }
+    }
+
+    /// The `name.trace(...)` / `name.lower(...)` / `name.eval_shape(...)`
+    /// calls (cached index by receiver name).
+    fn staging_calls_on(&self, name: &str) -> &[usize] {
+        let index = self.staging_calls.get_or_init(|| {
+            let mut index: HashMap<&'t str, Vec<usize>> = HashMap::new();
+            for method in ["trace", "lower", "eval_shape"] {
+                for &i in self.calls_named(method) {
+                    let object = self.calls[i]
+                        .node
+                        .field("function")
+                        .and_then(|f| f.field("object"))
+                        .filter(|o| o.kind() == "identifier");
+                    if let Some(object) = object {
+                        index.entry(text(object, self.src)).or_default().push(i);
+                    }
+                }
+            }
+            index
+        });
+        index.get(name).map(Vec::as_slice).unwrap_or(&[])
     }
 
     /// Calls with a plain name `name` among their arguments (cached index).
@@ -2224,9 +2241,40 @@ impl<'t> Module<'t> {
             .unwrap_or_default()
     }
 
-    /// How many times `name` occurs as a whole word in the code this model
-    /// covers (an upper bound of its uses: strings and comments count too,
-    /// which only makes the analysis more careful).
+    /// True if `name` is used as an identifier more than `known` times in
+    /// the code this model covers. A count of whole words (one scan of the
+    /// text per model, shared) answers most names; only a name with more
+    /// words than that is looked up in the tree (strings and comments do
+    /// not count).
+    fn mentioned_more_than(&self, name: &str, known: usize) -> bool {
+        let words = self.word_counts.get_or_init(|| {
+            let mut counts: HashMap<&'t str, u32> = HashMap::new();
+            let mut count_words = |text: &'t str| {
+                for word in text
+                    .split(|c: char| !(c == '_' || c.is_alphanumeric()))
+                    .filter(|w| !w.is_empty())
+                {
+                    *counts.entry(word).or_default() += 1;
+                }
+            };
+            match &self.statements {
+                Some(statements) => {
+                    for s in statements {
+                        count_words(text(*s, self.src));
+                    }
+                }
+                None => count_words(self.src),
+            }
+            counts
+        });
+        if words.get(name).map_or(0, |c| *c as usize) <= known {
+            return false;
+        }
+        self.identifier_mentions(name) > known
+    }
+
+    /// How many times `name` occurs as an identifier in the code this model
+    /// covers.
     fn identifier_mentions(&self, name: &str) -> usize {
         if name.is_empty() {
             return 0;

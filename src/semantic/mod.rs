@@ -202,6 +202,10 @@ pub struct Module<'t> {
     pub(crate) file: std::cell::RefCell<Option<std::path::PathBuf>>,
     /// Call sites of each def, as value flow finds them (built on first use).
     def_sites: std::cell::RefCell<HashMap<ScopeId, std::rc::Rc<Vec<flow::CallSiteOf<'t>>>>>,
+    /// `name.trace(...)`-style calls by receiver name (built on first use).
+    staging_calls: std::cell::OnceCell<HashMap<&'t str, Vec<usize>>>,
+    /// How often each word occurs in the model's code (built on first use).
+    word_counts: std::cell::OnceCell<HashMap<&'t str, u32>>,
     /// Calls by the plain names among their arguments (built on first use).
     #[allow(clippy::type_complexity)]
     value_args: std::cell::OnceCell<HashMap<String, Vec<(usize, Node<'t>)>>>,
@@ -278,6 +282,8 @@ impl<'t> Module<'t> {
             file: std::cell::RefCell::new(None),
             def_sites: std::cell::RefCell::new(HashMap::new()),
             value_args: std::cell::OnceCell::new(),
+            word_counts: std::cell::OnceCell::new(),
+            staging_calls: std::cell::OnceCell::new(),
         };
         module.collect(root);
         // Facts and guards are built per scope on first use: a lowering

@@ -366,7 +366,12 @@ impl<'t> Module<'t> {
                                 ));
                             }
                         }
-                        if inner.as_deref() == Some(names::PALLAS_CALL) && !self.is_decorator(call)
+                        // A partial bound to a name is a pallas_call where that
+                        // name is called (`partial_pallas_call`), with the call's
+                        // own arguments too.
+                        if inner.as_deref() == Some(names::PALLAS_CALL)
+                            && !self.is_decorator(call)
+                            && !self.is_assigned_to_name(call)
                         {
                             facts.reqs.extend(self.pallas_requirement(
                                 call,
@@ -411,6 +416,12 @@ impl<'t> Module<'t> {
             }
         }
         facts
+    }
+
+    fn is_assigned_to_name(&self, node: Node<'t>) -> bool {
+        node.parent().is_some_and(|p| {
+            p.kind() == "assignment" && p.field("left").is_some_and(|l| l.kind() == "identifier")
+        })
     }
 
     fn is_decorator(&self, node: Node<'t>) -> bool {
