@@ -168,6 +168,9 @@ pub enum Val<'t> {
     Spec(ShardingUse),
     /// A JAX array placed on a device (`jnp.ones(...)`, `jax.device_put(...)`).
     Array,
+    /// A parameter of a module-level function that nothing in its module
+    /// calls (its callers are in other modules), with attributes read off it.
+    ParamRef(Arc<ParamRefVal<'t>>),
     /// What `parser.parse_args()` returns: attributes are its arguments.
     ArgNamespace,
     /// absl's `FLAGS`: attributes are the defined flags.
@@ -806,6 +809,20 @@ impl<'m, 't> Flow<'m, 't> {
         let Some(calls) = m.param_call_sites(fscope, index, name) else {
             return vec![Alt::unknown()];
         };
+        // A library function called only from other modules: its callers
+        // supply this (resolved where a caller's requirements are gathered).
+        if calls.is_empty()
+            && def.parent == Some(super::MODULE_SCOPE)
+            && def.kind == ScopeKind::Function
+        {
+            return vec![Alt::fixed(Val::ParamRef(Arc::new(ParamRefVal {
+                def: fscope,
+                index,
+                name: name.to_owned(),
+                path: Vec::new(),
+                _node: std::marker::PhantomData,
+            })))];
+        }
         if calls.is_empty() {
             return match default {
                 Some(d) => self.eval_depth(d, def_scope, depth + 1),
@@ -966,6 +983,11 @@ impl<'m, 't> Flow<'m, 't> {
                     .map(|(_, alts)| from_consts(alts))
                     .unwrap_or_else(|| vec![Alt::unknown()]),
                 Val::ArgNamespace => self.argparse_default(attr, depth),
+                Val::ParamRef(slot) => {
+                    let mut slot = slot.as_ref().clone();
+                    slot.path.push(attr.to_owned());
+                    vec![Alt::fixed(Val::ParamRef(Arc::new(slot)))]
+                }
                 Val::AbslFlags => self.absl_flag_named(attr, depth),
                 Val::AbslFlag(call, cscope) if attr == "value" => {
                     self.absl_flag_value(*call, *cscope, depth)
@@ -1197,6 +1219,23 @@ impl<'m, 't> Flow<'m, 't> {
                     return alts;
                 }
             }
+            // `cfg.replace(field=...)` on a config object (flax structs,
+            // dataclasses with a `replace` method).
+            if method == "replace" {
+                if let Some(object) = func.field("object") {
+                    if let Some(alts) = self.replaced(object, &args, scope, depth) {
+                        return alts;
+                    }
+                }
+            }
+        }
+        // `dataclasses.replace(cfg, field=...)`
+        if m.callee(call, scope).as_deref() == Some("dataclasses.replace") {
+            if let Some(&object) = args.positional.first() {
+                if let Some(alts) = self.replaced(object, &args, scope, depth) {
+                    return alts;
+                }
+            }
         }
         let callee = m.callee(call, scope);
         if let Some(path) = callee.as_deref() {
@@ -1218,6 +1257,55 @@ impl<'m, 't> Flow<'m, 't> {
         }
         // A function or method of this module: what it returns for this call.
         self.returns_of(call, func, scope, depth)
+    }
+
+    /// A config object with some fields replaced: the object's fields, then
+    /// the call's keywords, as an object of values.
+    fn replaced(
+        &self,
+        object: Node<'t>,
+        args: &Args<'t>,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Option<Vec<Alt<'t>>> {
+        let objects = self.eval_depth(object, scope, depth + 1);
+        if !objects
+            .iter()
+            .all(|a| matches!(a.val, Val::Instance(..) | Val::Object(_)))
+        {
+            return None;
+        }
+        let overrides: Vec<(String, Vec<ConstAlt>)> = args
+            .keywords
+            .iter()
+            .map(|(name, value, _)| {
+                let alts = self.eval_depth(*value, scope, depth + 1);
+                (name.clone(), self.detach(&alts, 1))
+            })
+            .collect();
+        let mut out = Vec::new();
+        for o in objects {
+            let Const::Object(fields) = self
+                .detach(std::slice::from_ref(&o), 0)
+                .pop()
+                .map(|a| a.val)
+                .unwrap_or(Const::Unknown)
+            else {
+                out.push(Alt::unknown());
+                continue;
+            };
+            let mut fields: Fields = fields.as_ref().clone();
+            for (name, value) in &overrides {
+                fields.retain(|(n, _)| n != name);
+                fields.push((name.clone(), value.clone()));
+            }
+            out.push(Alt {
+                val: Val::Object(Arc::new(fields)),
+                why: o.why,
+                choices: o.choices,
+            });
+        }
+        Some(cap(out))
     }
 
     fn string_or_parser_method(
@@ -1677,6 +1765,52 @@ impl<'m, 't> Flow<'m, 't> {
             }
         }
         cap(out)
+    }
+
+    /// Alternatives with every `ParamRef` replaced by what it is when the
+    /// caller passes nothing: the parameter's default (read through its
+    /// attributes), for questions that no caller is asked about.
+    pub fn with_defaults(&self, alts: Vec<Alt<'t>>) -> Vec<Alt<'t>> {
+        let mut out = Vec::new();
+        for alt in alts {
+            let Val::ParamRef(slot) = &alt.val else {
+                out.push(alt);
+                continue;
+            };
+            let def = &self.m.scopes[slot.def];
+            let default = def.params().get(slot.index).and_then(|(_, d)| *d);
+            let values = match default {
+                Some(d) => self.project(self.eval(d, def.parent.unwrap_or(0)), &slot.path),
+                None => vec![Alt::unknown()],
+            };
+            out.extend(
+                values
+                    .into_iter()
+                    .filter_map(|a| a.under(&alt.why, &alt.choices)),
+            );
+        }
+        cap(out)
+    }
+
+    /// The values of attributes `path` read off each alternative.
+    pub fn project(&self, mut alts: Vec<Alt<'t>>, path: &[String]) -> Vec<Alt<'t>> {
+        for attr in path {
+            let mut next = Vec::new();
+            for o in alts {
+                let vals = match &o.val {
+                    Val::Instance(class, ctor) => self.field(*class, *ctor, attr, 0),
+                    Val::Object(fields) => fields
+                        .iter()
+                        .find(|(n, _)| n == attr)
+                        .map(|(_, alts)| from_consts(alts))
+                        .unwrap_or_else(|| vec![Alt::unknown()]),
+                    _ => vec![Alt::unknown()],
+                };
+                next.extend(vals.into_iter().filter_map(|a| a.under(&o.why, &o.choices)));
+            }
+            alts = cap(next);
+        }
+        alts
     }
 
     /// What a sharding value (or a pytree of them) uses.
@@ -2479,6 +2613,16 @@ impl<'t> Module<'t> {
 }
 
 use std::collections::HashMap;
+
+/// See `Val::ParamRef`.
+#[derive(Clone, Debug)]
+pub struct ParamRefVal<'t> {
+    pub def: ScopeId,
+    pub index: usize,
+    pub name: String,
+    pub path: Vec<String>,
+    _node: std::marker::PhantomData<Node<'t>>,
+}
 
 /// What the arguments of a lowered function are.
 #[derive(Clone, Copy, Debug, Default)]

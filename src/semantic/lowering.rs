@@ -364,7 +364,8 @@ impl<'t> Module<'t> {
         value: Node<'t>,
         scope: ScopeId,
     ) -> Vec<(PlatformsValue, Why, Vec<Choice>)> {
-        let alts = self.eval_alts(value, scope);
+        let flow = self.flow();
+        let alts = flow.with_defaults(flow.eval(value, scope));
         let all_str = !alts.is_empty()
             && alts
                 .iter()

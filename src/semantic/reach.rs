@@ -59,6 +59,10 @@ pub enum CompilerParams {
     /// No `compiler_params=` (or `None`).
     Absent,
     Class(ParamsFamily),
+    /// A parameter of a module-level function with no caller in its module
+    /// (`config.compiler_params` in a kernel library): what the caller in
+    /// another module passes, and what applies when it passes nothing.
+    Param(ParamSlot, Box<CompilerParams>),
     /// The legacy dict form, `{"mosaic": ...}`.
     Dict,
     Unknown,
@@ -162,6 +166,17 @@ impl Requirement {
     }
 }
 
+/// Where a function's caller supplies a value: parameter `name` (at
+/// `position` when passed by position) of `function`, then the attributes
+/// in `path` (`config.compiler_params` -> `["compiler_params"]`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ParamSlot {
+    pub function: String,
+    pub name: String,
+    pub position: Option<usize>,
+    pub path: Vec<String>,
+}
+
 /// An edge of the call graph.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Target {
@@ -190,6 +205,9 @@ pub struct Reached {
     pub reqs: Vec<Requirement>,
     /// Imported names reached, not yet followed, with the file that imports them.
     pub externals: Vec<(String, Vec<Guard>)>,
+    /// The direct calls through which each imported name was reached (call
+    /// node ids), for values its summary leaves to the caller.
+    pub external_calls: Vec<(String, usize)>,
 }
 
 const MAX_VISITS: usize = 4096;
@@ -479,10 +497,8 @@ impl<'t> Module<'t> {
                         .map(|a| {
                             let value = match (&a.why, &a.val) {
                                 (Why::Choice, _) => CompilerParams::Unknown,
-                                (_, Val::None) => CompilerParams::Absent,
-                                (_, Val::Params(f)) => CompilerParams::Class(*f),
-                                (_, Val::Dict(..)) => CompilerParams::Dict,
-                                _ => CompilerParams::Unknown,
+                                (_, Val::ParamRef(slot)) => self.param_slot(&flow, slot),
+                                (_, v) => params_of(v),
                             };
                             (value, a.why, a.choices)
                         })
@@ -494,7 +510,7 @@ impl<'t> Module<'t> {
             None if has_splat => vec![(Interpret::Unknown, Why::Fixed, Vec::new())],
             None => vec![(Interpret::No, Why::Fixed, Vec::new())],
             Some((node, scope)) => flow
-                .eval(node, scope)
+                .with_defaults(flow.eval(node, scope))
                 .into_iter()
                 .map(|a| {
                     let value = match (&a.why, &a.val) {
@@ -534,6 +550,35 @@ impl<'t> Module<'t> {
             }
         }
         out
+    }
+
+    /// A caller-supplied params value: the slot, and its default projected
+    /// through the same attributes.
+    fn param_slot(
+        &self,
+        flow: &flow::Flow<'_, 't>,
+        slot: &flow::ParamRefVal<'t>,
+    ) -> CompilerParams {
+        let def = &self.scopes[slot.def];
+        let default = match def.params().get(slot.index).and_then(|(_, d)| *d) {
+            Some(d) => {
+                let alts = flow.project(flow.eval(d, def.parent.unwrap_or(0)), &slot.path);
+                match alts.as_slice() {
+                    [one] if one.why.certain() => params_of(&one.val),
+                    _ => CompilerParams::Unknown,
+                }
+            }
+            None => CompilerParams::Unknown,
+        };
+        CompilerParams::Param(
+            ParamSlot {
+                function: def.name.clone(),
+                name: slot.name.clone(),
+                position: self.param_position(slot.def, slot.index, false),
+                path: slot.path.clone(),
+            },
+            Box::new(default),
+        )
     }
 
     fn partial_pallas_call(
@@ -1067,6 +1112,9 @@ impl<'t> Module<'t> {
                         reached.reqs.push(req);
                     }
                     for (next, edge_guards, call) in &self.facts_of(id).edges {
+                        if let (Target::External(path), Some(call)) = (next, call) {
+                            reached.external_calls.push((path.clone(), *call));
+                        }
                         // `self.m()` on a known instance: that class's `m`,
                         // still on the same instance.
                         let resolved;
@@ -1120,6 +1168,45 @@ impl<'t> Module<'t> {
             return reqs;
         };
         let file: Arc<Path> = Arc::from(file);
+        // What this module passes where an imported function's requirement
+        // takes its params from its caller.
+        for (path, guards) in &local.externals {
+            let Some((summary, name)) = resolver.resolve(&file, path) else {
+                continue;
+            };
+            let Some(function) = summary.functions.get(&name) else {
+                continue;
+            };
+            let calls: Vec<super::CallSite<'t>> = local
+                .external_calls
+                .iter()
+                .filter(|(p, _)| p == path)
+                .filter_map(|(_, id)| self.calls.iter().find(|c| c.node.id() == *id).copied())
+                .collect();
+            for req in &function.reqs {
+                let ReqKind::PallasCall {
+                    params: CompilerParams::Param(slot, default),
+                    interpret,
+                } = &req.kind
+                else {
+                    continue;
+                };
+                for call in &calls {
+                    for (params, why, choices) in self.caller_params(call, slot, default) {
+                        let mut req = req.clone();
+                        req.kind = ReqKind::PallasCall {
+                            params,
+                            interpret: *interpret,
+                        };
+                        req.guards = concat(guards, &req.guards);
+                        req.file = Some(summary.file.clone());
+                        req.why = req.why.and(&why);
+                        req.choices = choices;
+                        reqs.push(req);
+                    }
+                }
+            }
+        }
         let mut work: Vec<(Arc<Path>, String, Vec<Guard>)> = local
             .externals
             .into_iter()
@@ -1138,6 +1225,14 @@ impl<'t> Module<'t> {
             };
             for req in &function.reqs {
                 let mut req = req.clone();
+                // Left to a caller: resolved above for this module's calls.
+                if let ReqKind::PallasCall {
+                    params: params @ CompilerParams::Param(..),
+                    ..
+                } = &mut req.kind
+                {
+                    *params = CompilerParams::Unknown;
+                }
                 req.guards = concat(&guards, &req.guards);
                 req.file = Some(summary.file.clone());
                 reqs.push(req);
@@ -1152,6 +1247,50 @@ impl<'t> Module<'t> {
         }
         dedup(&mut reqs);
         reqs
+    }
+}
+
+impl<'t> Module<'t> {
+    /// The params a call passes into a slot of the called function.
+    fn caller_params(
+        &self,
+        call: &super::CallSite<'t>,
+        slot: &ParamSlot,
+        default: &CompilerParams,
+    ) -> Vec<(CompilerParams, Why, Vec<Choice>)> {
+        let args = Args::of(call.node, self.src);
+        let arg = args
+            .keyword(&slot.name)
+            .or_else(|| slot.position.and_then(|p| args.positional.get(p).copied()));
+        let Some(arg) = arg else {
+            let default = if args.has_splat {
+                CompilerParams::Unknown
+            } else {
+                default.clone()
+            };
+            return vec![(default, Why::Fixed, Vec::new())];
+        };
+        let flow = self.flow();
+        flow.project(flow.eval(arg, call.scope), &slot.path)
+            .into_iter()
+            .map(|a| {
+                let params = match a.why {
+                    Why::Choice => CompilerParams::Unknown,
+                    _ => params_of(&a.val),
+                };
+                (params, a.why, a.choices)
+            })
+            .collect()
+    }
+}
+
+/// The params a value is (`pltpu.CompilerParams(...)`, `None`, a dict).
+fn params_of(v: &Val<'_>) -> CompilerParams {
+    match v {
+        Val::None => CompilerParams::Absent,
+        Val::Params(f) => CompilerParams::Class(*f),
+        Val::Dict(..) => CompilerParams::Dict,
+        _ => CompilerParams::Unknown,
     }
 }
 
