@@ -53,15 +53,19 @@ step(jax.device_put(params, jax.local_devices(backend="cpu")[0]))
 /// or a name bound to one. A forwarded parameter of unknown value (flax's
 /// `nnx.jit(..., backend=backend)` with `backend=None` by default) is not.
 fn is_given<'t>(module: &Module<'t>, value: Node<'t>, scope: ScopeId) -> bool {
-    let written = module
-        .follow_names(value, scope)
-        .is_some_and(|(node, _)| node.kind() != "none");
+    use crate::semantic::flow::Val;
+    let alts = module.eval_alts(value, scope);
     // A factory or config method may still return None.
-    written
-        && !module
-            .eval_alts(value, scope)
-            .iter()
-            .any(|a| matches!(a.val, crate::semantic::flow::Val::None))
+    if alts.iter().any(|a| matches!(a.val, Val::None)) {
+        return false;
+    }
+    // Every alternative a known value (a config field, a loop element).
+    if !alts.is_empty() && alts.iter().all(|a| !a.val.is_unknown()) {
+        return true;
+    }
+    module
+        .follow_names(value, scope)
+        .is_some_and(|(node, _)| node.kind() != "none")
 }
 
 impl Rule for Jp012 {

@@ -73,7 +73,22 @@ impl Rule for Jp013 {
             let Some(params) = args.keyword("compiler_params").filter(|_| is_pallas) else {
                 continue;
             };
-            if module.eval_compiler_params(params, site.scope) != CompilerParams::Dict {
+            // A dict literal, or a value that certainly is one (a config
+            // field, a constant of another module).
+            let is_dict = module.eval_compiler_params(params, site.scope) == CompilerParams::Dict
+                || {
+                    let alts = module.eval_alts(params, site.scope);
+                    !alts.is_empty()
+                        && alts.iter().all(|a| {
+                            a.why.certain()
+                                && matches!(
+                                    a.val,
+                                    crate::semantic::flow::Val::Dict(..)
+                                        | crate::semantic::flow::Val::OpaqueDict
+                                )
+                        })
+                };
+            if !is_dict {
                 continue;
             }
             let value = unparenthesize(params);

@@ -153,6 +153,10 @@ pub enum Val<'t> {
     InterpretParams,
     /// A dict literal (or `dict(...)` call), looked into by constant subscripts.
     Dict(Node<'t>, ScopeId),
+    /// A dict from another module (its entries not kept).
+    OpaqueDict,
+    /// `jax.sharding.AbstractDevice(...)` with its platform, when known.
+    AbstractDevice(Option<String>),
     /// An instance of a class of this module, with its constructor call.
     Instance(ScopeId, Option<(Node<'t>, ScopeId)>),
     /// An object from another module: its attributes' values.
@@ -209,6 +213,8 @@ impl Val<'_> {
             Val::Str(s) => Some(!s.is_empty()),
             Val::Seq(_, items) => Some(!items.is_empty()),
             Val::Params(_)
+            | Val::AbstractDevice(_)
+            | Val::OpaqueDict
             | Val::InterpretParams
             | Val::Instance(..)
             | Val::Object(_)
@@ -246,6 +252,8 @@ impl Val<'_> {
             Val::Params(f) => Const::Params(*f),
             Val::InterpretParams => Const::InterpretParams,
             Val::Object(o) => Const::Object(o.clone()),
+            Val::Dict(..) | Val::OpaqueDict => Const::Dict,
+            Val::AbstractDevice(p) => Const::AbstractDevice(p.clone()),
             Val::Mesh(m) => Const::Mesh(m.clone()),
             Val::Sharding(u) => Const::Sharding(*u),
             Val::Spec(u) => Const::Spec(*u),
@@ -268,6 +276,8 @@ pub enum Const {
     Params(ParamsFamily),
     InterpretParams,
     Object(Arc<Fields>),
+    Dict,
+    AbstractDevice(Option<String>),
     Mesh(MeshValue),
     Sharding(ShardingUse),
     Spec(ShardingUse),
@@ -296,6 +306,8 @@ impl Const {
             Const::Params(f) => Val::Params(*f),
             Const::InterpretParams => Val::InterpretParams,
             Const::Object(o) => Val::Object(o.clone()),
+            Const::Dict => Val::OpaqueDict,
+            Const::AbstractDevice(p) => Val::AbstractDevice(p.clone()),
             Const::Mesh(m) => Val::Mesh(m.clone()),
             Const::Sharding(u) => Val::Sharding(*u),
             Const::Spec(u) => Val::Spec(*u),
@@ -1388,6 +1400,21 @@ impl<'m, 't> Flow<'m, 't> {
                 .or_else(|| args.keyword(key))
         };
         match path {
+            "jax.sharding.AbstractDevice" => {
+                let platform = args
+                    .keyword("platform")
+                    .or_else(|| args.positional.get(2).copied());
+                let value = match platform {
+                    Some(p) => match self.eval_depth(p, scope, depth + 1).as_slice() {
+                        [Alt {
+                            val: Val::Str(s), ..
+                        }] => Some(s.clone()),
+                        _ => Some(String::new()),
+                    },
+                    None => Some(String::new()),
+                };
+                Some(vec![Alt::fixed(Val::AbstractDevice(value))])
+            }
             // A dataclass field's default (read where the class body is).
             "dataclasses.field" => {
                 if let Some(default) = args.keyword("default") {

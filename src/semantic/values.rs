@@ -285,28 +285,39 @@ impl<'t> Module<'t> {
     }
 
     /// A constant string, followed through names.
-    pub fn eval_str(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> Option<String> {
-        if depth > MAX_DEPTH {
-            return None;
-        }
-        let inner = unparenthesize(node);
-        match inner.kind() {
-            "string" => string_value(inner, self.src),
-            "identifier" | "attribute" => {
-                let (value, vscope) = self.follow_value(inner, scope)?;
-                self.eval_str(value, vscope, depth + 1)
+    pub fn eval_str(&self, node: Node<'t>, scope: ScopeId, _depth: u32) -> Option<String> {
+        let flow = self.flow();
+        let alts = flow.with_defaults(flow.eval(node, scope));
+        let mut found: Option<String> = None;
+        for alt in alts {
+            let flow::Val::Str(s) = alt.val else {
+                return None;
+            };
+            if !alt.why.certain() || found.as_ref().is_some_and(|f| *f != s) {
+                return None;
             }
-            _ => None,
+            found = Some(s);
         }
+        found
     }
 
-    /// A constant boolean (`True`, `False`, `None` counts as false).
+    /// A constant boolean (`True`, `False`, `None` counts as false) that
+    /// every alternative agrees on.
     pub fn eval_bool(&self, node: Node<'t>, scope: ScopeId) -> Option<bool> {
-        match self.follow_names(node, scope)?.0.kind() {
-            "true" => Some(true),
-            "false" | "none" => Some(false),
-            _ => None,
+        let flow = self.flow();
+        let mut found = None;
+        for alt in flow.with_defaults(flow.eval(node, scope)) {
+            let value = match alt.val {
+                flow::Val::Bool(b) => b,
+                flow::Val::None => false,
+                _ => return None,
+            };
+            if found.is_some_and(|f| f != value) {
+                return None;
+            }
+            found = Some(value);
         }
+        found
     }
 
     /// Follows names (`x`, `self.x`, a parameter) to the expression they are
@@ -348,27 +359,23 @@ impl<'t> Module<'t> {
 
     pub(crate) fn abstract_mesh_info(&self, call: Node<'t>, scope: ScopeId) -> AbstractMeshInfo {
         let args = Args::of(call, self.src);
+        // `Some(p)`: a device of platform p (`""` when not known); `None`: none.
         let device_platform = args.keyword("abstract_device").map(|device| {
-            let mut device = (unparenthesize(device), scope);
-            for _ in 0..MAX_DEPTH {
-                match self.follow_value(device.0, device.1) {
-                    Some((value, vscope))
-                        if matches!(device.0.kind(), "identifier" | "attribute") =>
-                    {
-                        device = (unparenthesize(value), vscope)
-                    }
-                    _ => break,
-                }
-            }
-            let (device, scope) = device;
-            if device.kind() == "none" {
+            let flow = self.flow();
+            let alts = flow.with_defaults(flow.eval(device, scope));
+            if !alts.is_empty() && alts.iter().all(|a| matches!(a.val, flow::Val::None)) {
                 return None;
             }
-            let platform = (device.kind() == "call")
-                .then(|| Args::of(device, self.src).keyword("platform"))
-                .flatten()
-                .and_then(|p| self.eval_str(p, scope, 0));
-            Some(platform.unwrap_or_default())
+            let mut platforms = alts.iter().map(|a| match &a.val {
+                flow::Val::AbstractDevice(Some(p)) => p.clone(),
+                _ => String::new(),
+            });
+            let first = platforms.next().unwrap_or_default();
+            Some(if platforms.all(|p| p == first) {
+                first
+            } else {
+                String::new()
+            })
         });
         let device_platform = device_platform.flatten();
         let sizes = args
