@@ -54,7 +54,9 @@ step(jax.device_put(params, jax.local_devices(backend="cpu")[0]))
 /// `nnx.jit(..., backend=backend)` with `backend=None` by default) is not.
 fn is_given<'t>(module: &Module<'t>, value: Node<'t>, scope: ScopeId) -> bool {
     use crate::semantic::flow::Val;
-    let alts = module.eval_alts(value, scope);
+    let flow = module.flow();
+    // A parameter its callers fill counts as its default (`device=None`).
+    let alts = flow.with_defaults(flow.eval(value, scope));
     // A factory or config method may still return None.
     if alts.iter().any(|a| matches!(a.val, Val::None)) {
         return false;
