@@ -175,6 +175,10 @@ pub enum Val<'t> {
     /// A parameter of a module-level function that nothing in its module
     /// calls (its callers are in other modules), with attributes read off it.
     ParamRef(Arc<ParamRefVal<'t>>),
+    /// What a call of an imported name returned (an instance of a class of
+    /// another module, say): its methods' returns come from that module's
+    /// summary (`path.method()`).
+    Imported(Arc<str>),
     /// What `parser.parse_args()` returns: attributes are its arguments.
     ArgNamespace,
     /// absl's `FLAGS`: attributes are the defined flags.
@@ -1258,6 +1262,13 @@ impl<'m, 't> Flow<'m, 't> {
             if let Some(alts) = self.external(&format!("{path}()")) {
                 return alts;
             }
+            // Something else of another module (a class): its methods are
+            // looked up by path when called.
+            if !path.starts_with("jax") && !path.starts_with("numpy") && path.contains('.') {
+                if let Some(Binding::Import(_)) = func_root_binding(m, func, scope) {
+                    return vec![Alt::fixed(Val::Imported(Arc::from(path)))];
+                }
+            }
         }
         // A class of this module: an instance.
         if func.kind() == "identifier" {
@@ -1547,6 +1558,8 @@ impl<'m, 't> Flow<'m, 't> {
         depth: u32,
     ) -> Vec<Alt<'t>> {
         let m = self.m;
+        // Methods of objects from other modules, from their summaries.
+        let mut imported: Vec<Alt<'t>> = Vec::new();
         // (def, receiver alternatives)
         let targets: Vec<(ScopeId, Option<Alt<'t>>, Alt<'t>)> = match func.kind() {
             "identifier" => match m.binding_at(scope, text(func, m.src), func) {
@@ -1563,6 +1576,14 @@ impl<'m, 't> Flow<'m, 't> {
                 let attr = text(attr, m.src);
                 let mut out = Vec::new();
                 for o in self.eval_depth(object, scope, depth + 1) {
+                    if let Val::Imported(path) = &o.val {
+                        if let Some(alts) = self.external(&format!("{path}.{attr}()")) {
+                            imported.extend(
+                                alts.into_iter().filter_map(|a| a.under(&o.why, &o.choices)),
+                            );
+                        }
+                        continue;
+                    }
                     if let Val::Instance(class, _) = &o.val {
                         if let Some(method) = m.method(*class, attr) {
                             if m.scopes[method].kind == ScopeKind::Function {
@@ -1577,9 +1598,13 @@ impl<'m, 't> Flow<'m, 't> {
             _ => Vec::new(),
         };
         if targets.is_empty() {
-            return vec![Alt::unknown()];
+            return if imported.is_empty() {
+                vec![Alt::unknown()]
+            } else {
+                cap(imported)
+            };
         }
-        let mut out = Vec::new();
+        let mut out = imported;
         for (def, receiver, o) in targets {
             if self
                 .bound
@@ -2628,8 +2653,13 @@ impl<'t> Module<'t> {
         if path.starts_with("jax.") || path.starts_with("numpy.") || !path.contains('.') {
             return None;
         }
-        // `pkg.module.NAME`: the resolver finds the module holding NAME.
-        let (summary, name) = resolver.resolve(&file, path)?;
+        // `pkg.module.NAME`: the resolver finds the module holding NAME; a
+        // method `pkg.module.Class.method` is `Class.method` in that module.
+        let (summary, name) = resolver.resolve(&file, path).or_else(|| {
+            let (prefix, last) = path.rsplit_once('.')?;
+            let (summary, class) = resolver.resolve(&file, prefix)?;
+            Some((summary, format!("{class}.{last}")))
+        })?;
         let table = if call {
             &summary.returns
         } else {
@@ -2672,6 +2702,22 @@ impl ArgUse {
 
 fn callee_is_jit<'t>(m: &Module<'t>, call: Node<'t>, scope: ScopeId) -> bool {
     m.callee(call, scope).as_deref() == Some(names::JIT)
+}
+
+/// The binding of the first name of a dotted callee (`mod` of `mod.Cls`).
+fn func_root_binding<'m, 't>(
+    m: &'m Module<'t>,
+    func: Node<'t>,
+    scope: ScopeId,
+) -> Option<&'m Binding<'t>> {
+    let mut root = func;
+    while root.kind() == "attribute" {
+        root = root.field("object")?;
+    }
+    if root.kind() != "identifier" {
+        return None;
+    }
+    m.binding_at(scope, text(root, m.src), root)
 }
 
 /// What a call site passes for a parameter.

@@ -48,31 +48,21 @@ impl ModuleSummary {
                 }
             }
             if let Binding::Def(id) = &binding {
-                let def = &module.scopes[*id];
-                if def.kind == ScopeKind::Function && !def.returned.is_empty() {
-                    let flow = module.flow();
-                    let several = def.returned.len() > 1;
-                    let mut alts = Vec::new();
-                    for value in &def.returned {
-                        alts.extend(flow.eval(*value, *id).into_iter().map(|mut a| {
-                            if several {
-                                a.why = super::flow::Why::Choice;
-                            }
-                            a
-                        }));
-                    }
-                    // Only a kind of value that does not hang on the arguments.
-                    let useful = alts.iter().all(|a| {
-                        matches!(
-                            a.val,
-                            super::flow::Val::Mesh(_)
-                                | super::flow::Val::Sharding(_)
-                                | super::flow::Val::Spec(_)
-                                | super::flow::Val::Params(_)
-                        )
-                    });
-                    if useful {
-                        returns.insert(name.clone(), flow.detach(&alts, 0));
+                // Functions, and the methods of classes (`Class.method`).
+                let mut defs = vec![(name.clone(), *id)];
+                if module.scopes[*id].kind == ScopeKind::Class {
+                    defs.extend(
+                        module
+                            .scopes
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, s)| s.class == Some(*id))
+                            .map(|(m, s)| (format!("{name}.{}", s.name), m)),
+                    );
+                }
+                for (key, def) in defs {
+                    if let Some(alts) = known_returns(module, def) {
+                        returns.insert(key, alts);
                     }
                 }
             }
@@ -120,6 +110,34 @@ impl ModuleSummary {
             returns,
         }
     }
+}
+
+/// What a function returns, when it is a kind of value that does not hang
+/// on its arguments (a mesh, a sharding, a spec, params of a backend).
+fn known_returns(module: &Module<'_>, def: usize) -> Option<Vec<ConstAlt>> {
+    use super::flow::{Val, Why};
+    let scope = &module.scopes[def];
+    if scope.kind != ScopeKind::Function || scope.returned.is_empty() {
+        return None;
+    }
+    let flow = module.flow();
+    let several = scope.returned.len() > 1;
+    let mut alts = Vec::new();
+    for value in &scope.returned {
+        alts.extend(flow.eval(*value, def).into_iter().map(|mut a| {
+            if several {
+                a.why = Why::Choice;
+            }
+            a
+        }));
+    }
+    let useful = alts.iter().all(|a| {
+        matches!(
+            a.val,
+            Val::Mesh(_) | Val::Sharding(_) | Val::Spec(_) | Val::Params(_)
+        )
+    });
+    useful.then(|| flow.detach(&alts, 0))
 }
 
 impl<'t> Module<'t> {
