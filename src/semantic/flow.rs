@@ -155,6 +155,8 @@ pub enum Val<'t> {
     Dict(Node<'t>, ScopeId),
     /// A dict from another module (its entries not kept).
     OpaqueDict,
+    /// The mesh of a Pallas `kernel` (`plgpu.Mesh(...)`, `pltpu.TensorCoreMesh(...)`).
+    KernelMesh(super::reach::KernelMesh),
     /// `jax.sharding.AbstractDevice(...)` with its platform, when known.
     AbstractDevice(Option<String>),
     /// An instance of a class of this module, with its constructor call.
@@ -218,6 +220,7 @@ impl Val<'_> {
             Val::Seq(_, items) => Some(!items.is_empty()),
             Val::Params(_)
             | Val::AbstractDevice(_)
+            | Val::KernelMesh(_)
             | Val::OpaqueDict
             | Val::InterpretParams
             | Val::Instance(..)
@@ -257,6 +260,7 @@ impl Val<'_> {
             Val::InterpretParams => Const::InterpretParams,
             Val::Object(o) => Const::Object(o.clone()),
             Val::Dict(..) | Val::OpaqueDict => Const::Dict,
+            Val::KernelMesh(k) => Const::KernelMesh(*k),
             Val::AbstractDevice(p) => Const::AbstractDevice(p.clone()),
             Val::Mesh(m) => Const::Mesh(m.clone()),
             Val::Sharding(u) => Const::Sharding(*u),
@@ -281,6 +285,7 @@ pub enum Const {
     InterpretParams,
     Object(Arc<Fields>),
     Dict,
+    KernelMesh(super::reach::KernelMesh),
     AbstractDevice(Option<String>),
     Mesh(MeshValue),
     Sharding(ShardingUse),
@@ -311,6 +316,7 @@ impl Const {
             Const::InterpretParams => Val::InterpretParams,
             Const::Object(o) => Val::Object(o.clone()),
             Const::Dict => Val::OpaqueDict,
+            Const::KernelMesh(k) => Val::KernelMesh(*k),
             Const::AbstractDevice(p) => Val::AbstractDevice(p.clone()),
             Const::Mesh(m) => Val::Mesh(m.clone()),
             Const::Sharding(u) => Val::Sharding(*u),
@@ -1411,6 +1417,14 @@ impl<'m, 't> Flow<'m, 't> {
                 .or_else(|| args.keyword(key))
         };
         match path {
+            "jax.experimental.pallas.tpu.TensorCoreMesh"
+            | "jax.experimental.pallas.tpu.create_tensorcore_mesh" => Some(vec![Alt::fixed(
+                Val::KernelMesh(super::reach::KernelMesh::Tpu),
+            )]),
+            "jax.experimental.pallas.mosaic_gpu.Mesh"
+            | "jax.experimental.pallas.mosaic_gpu.WarpMesh" => Some(vec![Alt::fixed(
+                Val::KernelMesh(super::reach::KernelMesh::Gpu),
+            )]),
             "jax.sharding.AbstractDevice" => {
                 let platform = args
                     .keyword("platform")

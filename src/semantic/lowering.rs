@@ -734,12 +734,56 @@ impl<'t> Module<'t> {
         }
     }
 
+    /// A jit keyword's values: written at the jit, or, through a
+    /// `jax.jit(fn, **kwargs)` of the enclosing function's `**kwargs`,
+    /// passed by that function's callers.
+    pub fn jit_keyword(&self, jitted: &Jitted<'t>, key: &str) -> Vec<(Node<'t>, ScopeId)> {
+        if let Some(found) = jitted.keyword(key) {
+            return vec![found];
+        }
+        let site = unparenthesize(jitted.site);
+        let Some(list) = site.field("arguments") else {
+            return Vec::new();
+        };
+        let mut cursor = list.walk();
+        let splats: Vec<Node<'t>> = list
+            .named_children(&mut cursor)
+            .filter(|a| a.kind() == "dictionary_splat")
+            .filter_map(|a| a.named_child(0))
+            .filter(|n| n.kind() == "identifier")
+            .collect();
+        let mut out = Vec::new();
+        for splat in splats {
+            let name = text(splat, self.src);
+            let Some(def) = self.function_scope(jitted.scope) else {
+                continue;
+            };
+            let Some(params) = self.scopes[def].node.field("parameters") else {
+                continue;
+            };
+            let mut c = params.walk();
+            let is_kwargs = params.named_children(&mut c).any(|p| {
+                p.kind() == "dictionary_splat_pattern"
+                    && p.named_child(0).is_some_and(|n| text(n, self.src) == name)
+            });
+            if !is_kwargs {
+                continue;
+            }
+            for (call, call_scope, _) in self.param_call_sites(def, 0, "").unwrap_or_default() {
+                if let Some(value) = Args::of(call, self.src).keyword(key) {
+                    out.push((value, call_scope));
+                }
+            }
+        }
+        out
+    }
+
     /// What the lowered computation's shardings and arguments use.
     pub fn mesh_use(&self, lowering: &Lowering<'t>) -> MeshUse {
         let mut use_ = ShardingUse::default();
         if let Some(jitted) = &lowering.jitted {
             for key in ["in_shardings", "out_shardings"] {
-                if let Some((node, scope)) = jitted.keyword(key) {
+                for (node, scope) in self.jit_keyword(jitted, key) {
                     let s = self.eval_sharding(node, scope);
                     use_.abstract_mesh |= s.abstract_mesh;
                     use_.concrete_mesh |= s.concrete_mesh;
@@ -747,7 +791,9 @@ impl<'t> Module<'t> {
                     use_.unknown |= s.unknown;
                 }
             }
-            if jitted.keyword("backend").is_some() || jitted.keyword("device").is_some() {
+            if !self.jit_keyword(jitted, "backend").is_empty()
+                || !self.jit_keyword(jitted, "device").is_empty()
+            {
                 use_.concrete_mesh = true;
             }
         }

@@ -643,23 +643,18 @@ impl<'t> Module<'t> {
     }
 
     fn kernel_mesh(&self, node: Node<'t>, scope: ScopeId) -> KernelMesh {
-        let Some((node, scope)) = self
-            .follow_names(node, scope)
-            .filter(|(n, _)| n.kind() == "call")
-        else {
-            return KernelMesh::Unknown;
-        };
-        match self.callee(node, scope).as_deref() {
-            Some(
-                "jax.experimental.pallas.tpu.TensorCoreMesh"
-                | "jax.experimental.pallas.tpu.create_tensorcore_mesh",
-            ) => KernelMesh::Tpu,
-            Some(
-                "jax.experimental.pallas.mosaic_gpu.Mesh"
-                | "jax.experimental.pallas.mosaic_gpu.WarpMesh",
-            ) => KernelMesh::Gpu,
-            _ => KernelMesh::Unknown,
+        let flow = self.flow();
+        let mut found = None;
+        for alt in flow.with_defaults(flow.eval(node, scope)) {
+            let Val::KernelMesh(mesh) = alt.val else {
+                return KernelMesh::Unknown;
+            };
+            if found.is_some_and(|f| f != mesh) {
+                return KernelMesh::Unknown;
+            }
+            found = Some(mesh);
         }
+        found.unwrap_or(KernelMesh::Unknown)
     }
 
     pub(crate) fn eval_compiler_params(&self, node: Node<'t>, scope: ScopeId) -> CompilerParams {
