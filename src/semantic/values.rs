@@ -557,6 +557,11 @@ impl<'t> Module<'t> {
                     Binding::Value { value, scope, .. } => {
                         self.eval_jitted_depth(*value, *scope, depth + 1)
                     }
+                    // A jitted function handed to a helper by its one caller.
+                    Binding::Param { .. } => {
+                        let (value, vscope) = self.follow_value(inner, scope)?;
+                        self.eval_jitted_depth(value, vscope, depth + 1)
+                    }
                     _ => None,
                 }
             }
