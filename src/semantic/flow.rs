@@ -2300,6 +2300,15 @@ impl<'t> Module<'t> {
         let Some(object) = callee.field("object") else {
             return true;
         };
+        // `jit(f).trace(x).lower()`: a JAX stage, not an instance of ours.
+        if object.kind() == "call"
+            && object
+                .field("function")
+                .and_then(|f| f.field("attribute"))
+                .is_some_and(|a| matches!(text(a, self.src), "trace" | "lower" | "jit"))
+        {
+            return false;
+        }
         let receiver_class = match self.class_of_receiver(object, scope) {
             Some(c) => Some(c),
             None if object.kind() == "identifier" => {
