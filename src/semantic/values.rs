@@ -205,9 +205,18 @@ impl<'t> Module<'t> {
                 Binding::Def(def) => *def,
                 _ => return None,
             },
-            // `self.helper(...)`
+            // `self.helper(...)`, `Exporter(...).lower(...)`
             "attribute" => {
-                let class = self.class_of_receiver(func.field("object")?, scope)?;
+                let object = func.field("object")?;
+                let class = self.class_of_receiver(object, scope).or_else(|| {
+                    match self.eval_alts(object, scope).as_slice() {
+                        [one] => match one.val {
+                            flow::Val::Instance(class, _) => Some(class),
+                            _ => None,
+                        },
+                        _ => None,
+                    }
+                })?;
                 self.method(class, text(func.field("attribute")?, self.src))?
             }
             _ => return None,
