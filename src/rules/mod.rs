@@ -90,7 +90,7 @@ impl<'t> Context<'_, 't> {
     /// branches and early exits), else the project's `target-platforms`.
     pub fn host_platforms(&self, lowering: &Lowering<'t>) -> Vec<String> {
         self.module
-            .host_platforms(lowering.call, lowering.scope)
+            .host_platforms_through_calls(lowering.call, lowering.scope, &lowering.choices, 0)
             .unwrap_or_else(|| self.settings.target_platforms.clone())
     }
 

@@ -657,6 +657,40 @@ impl<'t> Module<'t> {
         }
     }
 
+    /// The host platforms at `node`, as the code says (see `host_platforms`),
+    /// also through the call a helper came through (this scenario's, or the
+    /// helper's only call): a test's `if default_backend() != "cpu": return`
+    /// restricts the helper it calls.
+    pub fn host_platforms_through_calls(
+        &self,
+        node: Node<'t>,
+        scope: ScopeId,
+        choices: &[Choice],
+        depth: u32,
+    ) -> Option<Vec<String>> {
+        if let Some(found) = self.host_platforms(node, scope) {
+            return Some(found);
+        }
+        if depth > 3 {
+            return None;
+        }
+        let def = self.function_scope(scope)?;
+        let point = self.scopes[def].node.id();
+        let chosen = choices
+            .iter()
+            .find(|(p, _)| *p == point)
+            .and_then(|(_, call)| self.calls.iter().find(|c| c.node.id() == *call))
+            .map(|c| (c.node, c.scope));
+        let (call, call_scope) = match chosen {
+            Some(found) => found,
+            None => match self.param_call_sites(def, 0, "")?.as_slice() {
+                [(call, call_scope, _)] => (*call, *call_scope),
+                _ => return None,
+            },
+        };
+        self.host_platforms_through_calls(call, call_scope, choices, depth + 1)
+    }
+
     /// The function (not lambda or class) whose body holds `scope`.
     fn function_scope(&self, scope: ScopeId) -> Option<ScopeId> {
         let mut current = Some(scope);
