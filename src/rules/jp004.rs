@@ -72,7 +72,11 @@ impl Rule for Jp004 {
             // The device check scans the whole jaxpr before lowering, so
             // `platform_dependent` branches do not hide a callback; only code
             // that is not traced at all (a host-dependent branch) is skipped.
-            let kept = |r: &crate::semantic::Requirement| !r.guards.contains(&Guard::HostDependent);
+            let kept = |r: &crate::semantic::Requirement| {
+                !r.guards
+                    .iter()
+                    .any(|g| matches!(g, Guard::HostDependent | Guard::CallerChoice))
+            };
             let Some(req) = lowering
                 .reqs
                 .iter()

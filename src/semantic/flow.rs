@@ -530,8 +530,9 @@ impl<'m, 't> Flow<'m, 't> {
                 let Some(arg) = node.field("argument") else {
                     return one(Val::Unknown);
                 };
-                map(self.eval_depth(arg, scope, depth + 1), |v| {
-                    v.truthy().map(|t| Val::Bool(!t)).unwrap_or(Val::Unknown)
+                map(self.eval_depth(arg, scope, depth + 1), |v| match v {
+                    Val::ParamRef(_) => v.clone(),
+                    _ => v.truthy().map(|t| Val::Bool(!t)).unwrap_or(Val::Unknown),
                 })
             }
             "comparison_operator" => self.eval_comparison(node, scope, depth),
@@ -612,6 +613,13 @@ impl<'m, 't> Flow<'m, 't> {
         ];
         product(&parts, |vals| {
             let (a, b) = (&vals[0], &vals[1]);
+            // A comparison with what a caller passes is the caller's to decide.
+            if let Val::ParamRef(_) = a {
+                return a.clone();
+            }
+            if let Val::ParamRef(_) = b {
+                return b.clone();
+            }
             let known = |v: &Val<'_>| {
                 matches!(
                     v,

@@ -25,6 +25,10 @@ pub enum Guard {
     },
     /// Traced only on some hosts (`if jax.default_backend() == "tpu":`).
     HostDependent,
+    /// In a branch that the caller's arguments decide (`if on_error ==
+    /// "raise":` with `on_error` a parameter whose callers differ or are in
+    /// other modules).
+    CallerChoice,
 }
 
 impl Guard {
@@ -34,13 +38,20 @@ impl Guard {
     /// platforms (facts, more #1), so one matching platform keeps it.
     pub fn keeps(&self, platforms: &[String]) -> Option<bool> {
         match self {
-            Guard::HostDependent => None,
+            Guard::HostDependent | Guard::CallerChoice => None,
             Guard::Branch { keys, others } if keys.is_empty() => {
                 Some(platforms.iter().any(|p| !others.contains(p)))
             }
             Guard::Branch { keys, .. } => Some(platforms.iter().any(|p| keys.contains(p))),
         }
     }
+}
+
+/// What a branch condition is, as far as the code shows.
+enum Truth {
+    Known(bool),
+    CallerDecides,
+    Unknown,
 }
 
 /// `interpret=` of a `pallas_call`.
@@ -304,10 +315,14 @@ impl<'t> Module<'t> {
                 ));
             }
         }
-        let dead = self.dead_ranges(id);
+        let (dead, by_caller) = self.branch_ranges(id);
         let is_dead = |node: Node<'t>| {
             let at = node.start_byte();
             dead.iter().any(|r| r.contains(&at))
+        };
+        let caller_decides = |node: Node<'t>| {
+            let at = node.start_byte();
+            by_caller.iter().any(|r| r.contains(&at))
         };
         for &index in &scope.calls {
             let call = self.calls[index].node;
@@ -316,7 +331,10 @@ impl<'t> Module<'t> {
             }
             let callee = self.callee(call, id);
             let args = Args::of(call, self.src);
-            let guards = self.guards_of(call, id);
+            let mut guards = self.guards_of(call, id);
+            if caller_decides(call) {
+                guards.push(Guard::CallerChoice);
+            }
             match callee.as_deref() {
                 Some(names::PALLAS_CALL) => {
                     facts
@@ -418,7 +436,10 @@ impl<'t> Module<'t> {
                 .iter()
                 .chain(args.keywords.iter().map(|(_, v, _)| v))
             {
-                let arg_guards = self.guards_of(*arg, id);
+                let mut arg_guards = self.guards_of(*arg, id);
+                if caller_decides(*arg) {
+                    arg_guards.push(Guard::CallerChoice);
+                }
                 for target in self.resolve_ref(*arg, id, 0) {
                     facts.edges.push((target, arg_guards.clone(), None));
                 }
@@ -428,7 +449,10 @@ impl<'t> Module<'t> {
             if is_dead(value) {
                 continue;
             }
-            let guards = self.guards_of(value, id);
+            let mut guards = self.guards_of(value, id);
+            if caller_decides(value) {
+                guards.push(Guard::CallerChoice);
+            }
             for target in self.resolve_ref(value, id, 0) {
                 facts.edges.push((target, guards.clone(), None));
             }
@@ -698,8 +722,14 @@ impl<'t> Module<'t> {
     /// `if` whose condition has a constant value (`if DEBUG:` with
     /// `DEBUG = False`, a config field, a default). Only statements are
     /// walked, not expressions; nested defs are other scopes.
-    pub(crate) fn dead_ranges(&self, scope: ScopeId) -> Vec<std::ops::Range<usize>> {
+    /// Also the ranges whose branch the callers decide (see `Guard::CallerChoice`).
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn branch_ranges(
+        &self,
+        scope: ScopeId,
+    ) -> (Vec<std::ops::Range<usize>>, Vec<std::ops::Range<usize>>) {
         let mut out = Vec::new();
+        let mut by_caller = Vec::new();
         let mut stack: Vec<Node<'t>> = if scope == super::MODULE_SCOPE {
             self.top_level_statements()
         } else {
@@ -727,13 +757,17 @@ impl<'t> Module<'t> {
                             out.push(body.byte_range());
                             continue;
                         }
-                        match condition.and_then(|c| self.constant_truth(c, scope)) {
-                            Some(false) => out.push(body.byte_range()),
-                            Some(true) => {
+                        match condition.map(|c| self.constant_truth(c, scope)) {
+                            Some(Truth::Known(false)) => out.push(body.byte_range()),
+                            Some(Truth::Known(true)) => {
                                 taken = true;
                                 stack.push(body);
                             }
-                            None => stack.push(body),
+                            Some(Truth::CallerDecides) => {
+                                by_caller.push(body.byte_range());
+                                stack.push(body);
+                            }
+                            Some(Truth::Unknown) | None => stack.push(body),
                         }
                     }
                 }
@@ -748,21 +782,33 @@ impl<'t> Module<'t> {
                 _ => {}
             }
         }
-        out
+        (out, by_caller)
     }
 
-    /// The truth value a condition has on every path, if it has one.
-    fn constant_truth(&self, condition: Node<'t>, scope: ScopeId) -> Option<bool> {
+    /// The truth value a condition has on every path, if it has one; or
+    /// that the callers decide it (a parameter of a function only other
+    /// modules call, or call sites that disagree).
+    fn constant_truth(&self, condition: Node<'t>, scope: ScopeId) -> Truth {
         let alts = self.flow_with_budget(200).eval(condition, scope);
+        if alts.iter().any(|a| matches!(a.val, Val::ParamRef(_))) {
+            return Truth::CallerDecides;
+        }
         let mut value = None;
+        let mut differs = false;
         for alt in &alts {
-            let t = alt.val.truthy()?;
+            let Some(t) = alt.val.truthy() else {
+                return Truth::Unknown;
+            };
             if value.is_some_and(|v| v != t) {
-                return None;
+                differs = true;
             }
             value = Some(t);
         }
-        value
+        match value {
+            Some(_) if differs => Truth::CallerDecides,
+            Some(t) => Truth::Known(t),
+            None => Truth::Unknown,
+        }
     }
 
     /// The guards between `node` and the top of its scope. Answered for calls,
