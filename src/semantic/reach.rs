@@ -315,6 +315,33 @@ impl<'t> Module<'t> {
                 ));
             }
         }
+        // A `jax.custom_vjp` / `custom_jvp` function also runs the rules
+        // registered with `f.defvjp(fwd, bwd)` / `f.defjvp(jvp)` when it is
+        // differentiated: they are traced with it.
+        let is_custom_rule_def = scope.decorators().iter().any(|d| {
+            let t = text(*d, self.src);
+            t.ends_with("custom_vjp")
+                || t.ends_with("custom_jvp")
+                || t.contains("custom_vjp(")
+                || t.contains("custom_jvp(")
+        });
+        if is_custom_rule_def {
+            for method in ["defvjp", "defjvp"] {
+                for &i in self.calls_named(method) {
+                    let site = self.calls[i];
+                    let object = site.node.field("function").and_then(|f| f.field("object"));
+                    if !object.is_some_and(|o| text(o, self.src) == scope.name) {
+                        continue;
+                    }
+                    let args = Args::of(site.node, self.src);
+                    for arg in &args.positional {
+                        for target in self.resolve_ref(*arg, site.scope, 0) {
+                            facts.edges.push((target, Vec::new(), None));
+                        }
+                    }
+                }
+            }
+        }
         let (dead, by_caller) = self.branch_ranges(id);
         let is_dead = |node: Node<'t>| {
             let at = node.start_byte();
