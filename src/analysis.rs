@@ -205,6 +205,13 @@ pub fn run_rules<'t>(
     findings
 }
 
+/// True if a finding's message names a line of the file (the notes of
+/// value flow: `at line 12`, `(line 35)`), so that moving the finding
+/// would leave it wrong.
+pub fn names_a_line(message: &str) -> bool {
+    message.contains(" at line ") || message.contains("(line ")
+}
+
 fn check_all<'t>(
     module: &Module<'t>,
     lowerings: &[Lowering<'t>],
