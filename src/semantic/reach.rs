@@ -330,7 +330,7 @@ impl<'t> Module<'t> {
                 for &i in self.calls_named(method) {
                     let site = self.calls[i];
                     let object = site.node.field("function").and_then(|f| f.field("object"));
-                    if !object.is_some_and(|o| text(o, self.src) == scope.name) {
+                    if object.is_none_or(|o| text(o, self.src) != scope.name) {
                         continue;
                     }
                     let args = Args::of(site.node, self.src);
