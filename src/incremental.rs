@@ -9,7 +9,8 @@
 //!   an error inside it) binds every name it holds;
 //! - the names of methods link like module-level names: the model finds a
 //!   method's callers by its name alone (`obj.run(...)` anywhere);
-//! - imports are in every unit and link nothing;
+//! - imports (and absl flag definitions, read through `FLAGS`) are in every
+//!   unit and link nothing;
 //! - a constant assignment (no call, no lambda, naming only imports and other
 //!   constants) joins every unit that names it, without linking those units:
 //!   nothing about a constant depends on who reads it;
@@ -475,7 +476,11 @@ fn read_statement<'s>(node: Node<'_>, src: &'s str) -> RawStatement<'s> {
     } else if matches!(
         node.kind(),
         "import_statement" | "import_from_statement" | "future_import_statement"
-    ) {
+    ) || (node.kind() == "expression_statement" && text.contains("DEFINE_"))
+    {
+        // A flag definition (`flags.DEFINE_string("platform", "tpu", ...)`)
+        // is read through `FLAGS.platform`, a name it does not bind: like an
+        // import, it belongs to every unit.
         Some(Kind::Import)
     } else {
         None
@@ -816,6 +821,19 @@ mod tests {
                 vec!["import jax", "LIMIT = 8", "def g(y):"],
                 vec!["import jax", "LIMIT = 8"],
             ]
+        );
+    }
+
+    #[test]
+    fn flag_definitions_join_every_unit() {
+        // `FLAGS.platform` reads the flag without naming the statement.
+        let src = "from absl import flags\nflags.DEFINE_string(\"platform\", \"tpu\", \"\")\nFLAGS = flags.FLAGS\ndef main(argv):\n    return FLAGS.platform\n";
+        let units = units_of(src);
+        assert!(
+            units
+                .iter()
+                .all(|u| u.iter().any(|line| line.starts_with("flags.DEFINE_string"))),
+            "{units:?}"
         );
     }
 
