@@ -543,10 +543,16 @@ impl<'t> Module<'t> {
                         .iter()
                         .find_map(|value| self.eval_jitted_depth(*value, def, depth + 1));
                 }
-                // functools.partial(jax.jit, **kw)(f)
-                let func_inner = unparenthesize(func);
+                // functools.partial(jax.jit, **kw)(f), also through a name
+                // (`jit_fn = partial(jax.jit, ...)`, then `jit_fn(f)`).
+                let (func_inner, func_scope) = match unparenthesize(func).kind() {
+                    "identifier" | "attribute" => self
+                        .follow_names(func, scope)
+                        .unwrap_or((unparenthesize(func), scope)),
+                    _ => (unparenthesize(func), scope),
+                };
                 if func_inner.kind() == "call" {
-                    if let Some(partial_kw) = self.partial_of_jit(func_inner, scope) {
+                    if let Some(partial_kw) = self.partial_of_jit(func_inner, func_scope) {
                         let mut all = partial_kw;
                         all.append(&mut keywords);
                         return Some(Jitted {
