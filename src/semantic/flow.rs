@@ -2308,6 +2308,10 @@ impl<'t> Module<'t> {
         let Some(object) = callee.field("object") else {
             return true;
         };
+        // `jax.export.export(...)`: a library object named through an import.
+        if object.kind() == "attribute" && self.canonical(object, scope).is_some() {
+            return false;
+        }
         // `jit(f).trace(x).lower()`: a JAX stage, not an instance of ours.
         if object.kind() == "call"
             && object
