@@ -647,7 +647,7 @@ impl<'m, 't> Flow<'m, 't> {
         let m = self.m;
         let name = text(node, m.src);
         if let Some(binding) = m.binding_at(scope, name, node) {
-            return self.eval_binding(binding, node, scope, depth);
+            return self.eval_binding(binding, node, depth);
         }
         let Some(found) = m.lookup(scope, name) else {
             return vec![Alt::unknown()];
@@ -681,33 +681,22 @@ impl<'m, 't> Flow<'m, 't> {
             found.iter().collect()
         };
         if candidates.len() == 1 {
-            return self.eval_binding(candidates[0], node, scope, depth);
+            return self.eval_binding(candidates[0], node, depth);
         }
         if candidates.is_empty() || candidates.len() > MAX_ALTS {
             return vec![Alt::unknown()];
         }
         let mut out = Vec::new();
         for b in candidates {
-            out.extend(
-                self.eval_binding(b, node, scope, depth)
-                    .into_iter()
-                    .map(|mut a| {
-                        a.why = Why::Choice;
-                        a
-                    }),
-            );
+            out.extend(self.eval_binding(b, node, depth).into_iter().map(|mut a| {
+                a.why = Why::Choice;
+                a
+            }));
         }
         cap(out)
     }
 
-    fn eval_binding(
-        &self,
-        binding: &Binding<'t>,
-        node: Node<'t>,
-        scope: ScopeId,
-        depth: u32,
-    ) -> Vec<Alt<'t>> {
-        let m = self.m;
+    fn eval_binding(&self, binding: &Binding<'t>, node: Node<'t>, depth: u32) -> Vec<Alt<'t>> {
         match binding {
             Binding::Value { value, scope, .. } => self.eval_depth(*value, *scope, depth + 1),
             Binding::Item {
@@ -758,16 +747,13 @@ impl<'m, 't> Flow<'m, 't> {
                 scope: fscope,
                 index,
                 default,
-            } => self.eval_param(*fscope, *index, *default, node, scope, depth),
+            } => self.eval_param(*fscope, *index, *default, node, depth),
             Binding::Import(path) => {
                 let path = names::canonicalize(path);
                 self.external(&path)
                     .unwrap_or_else(|| vec![Alt::fixed(self.import_val(&path))])
             }
-            Binding::Def(_) | Binding::Opaque(_) => {
-                let _ = m;
-                vec![Alt::unknown()]
-            }
+            Binding::Def(_) | Binding::Opaque(_) => vec![Alt::unknown()],
         }
     }
 
@@ -791,7 +777,6 @@ impl<'m, 't> Flow<'m, 't> {
         index: usize,
         default: Option<Node<'t>>,
         node: Node<'t>,
-        scope: ScopeId,
         depth: u32,
     ) -> Vec<Alt<'t>> {
         let m = self.m;
@@ -811,7 +796,7 @@ impl<'m, 't> Flow<'m, 't> {
             if is_self {
                 return match b.receiver {
                     Some(receiver) => vec![receiver],
-                    None => self.instances_of(def.class.unwrap_or(0), depth),
+                    None => self.instances_of(def.class.unwrap_or(0)),
                 };
             }
             let args = Args::of(b.call, m.src);
@@ -829,8 +814,7 @@ impl<'m, 't> Flow<'m, 't> {
             };
         }
         if is_self {
-            let _ = scope;
-            return self.instances_of(def.class.unwrap_or(0), depth);
+            return self.instances_of(def.class.unwrap_or(0));
         }
         if let Some(alts) = self.click_default(fscope, name, depth) {
             return alts;
@@ -938,9 +922,8 @@ impl<'m, 't> Flow<'m, 't> {
     /// The instances `self` may be in a method of `class`: the class and its
     /// subclasses in this module that are constructed somewhere. One such
     /// class is certain; several are a run-time choice.
-    fn instances_of(&self, class: ScopeId, depth: u32) -> Vec<Alt<'t>> {
+    fn instances_of(&self, class: ScopeId) -> Vec<Alt<'t>> {
         let m = self.m;
-        let _ = depth;
         let mut classes: Vec<ScopeId> = m
             .subclasses(class)
             .into_iter()
