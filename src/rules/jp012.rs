@@ -78,17 +78,23 @@ impl Rule for Jp012 {
     fn check(&self, ctx: &Context<'_, '_>, out: &mut Vec<Finding>) {
         let module = ctx.module;
         let src = ctx.src();
-        for site in module.call_sites_named(&["jit", "pjit", "partial"]) {
-            let args = Args::of(site.node, src);
-            let callee = module.callee(site.node, site.scope);
-            let is_jit = callee.as_deref() == Some(names::JIT)
-                || (callee.as_deref() == Some(names::PARTIAL)
-                    && args.positional.first().is_some_and(|f| {
-                        module.canonical(*f, site.scope).as_deref() == Some(names::JIT)
-                    }));
-            if !is_jit {
-                continue;
-            }
+        // `jax.jit(...)`, `partial(jax.jit, ...)`, and calls of a name bound to
+        // `partial(jax.jit, ...)` with the stored keywords merged.
+        let direct = module
+            .call_sites_named(&["jit", "pjit", "partial"])
+            .into_iter()
+            .filter_map(|site| {
+                let args = Args::of(site.node, src);
+                let callee = module.callee(site.node, site.scope);
+                let is_jit = callee.as_deref() == Some(names::JIT)
+                    || (callee.as_deref() == Some(names::PARTIAL)
+                        && args.positional.first().is_some_and(|f| {
+                            module.canonical(*f, site.scope).as_deref() == Some(names::JIT)
+                        }));
+                is_jit.then_some((site, args))
+            });
+        let through_partial = module.calls_through_partial(names::JIT);
+        for (site, args) in direct.chain(through_partial) {
             let given: Vec<(&str, Node<'_>)> = ["backend", "device"]
                 .into_iter()
                 .filter_map(|k| {

@@ -61,15 +61,25 @@ impl Rule for Jp013 {
         let module = ctx.module;
         let src = ctx.src();
         // `pl.pallas_call(..., compiler_params=...)` and `partial(pl.pallas_call, compiler_params=...)`.
-        for site in module.call_sites_named(&["pallas_call", "partial"]) {
-            let args = Args::of(site.node, src);
-            let is_pallas = match module.callee(site.node, site.scope).as_deref() {
-                Some(names::PALLAS_CALL) => true,
-                Some(names::PARTIAL) => args.positional.first().is_some_and(|f| {
-                    module.canonical(*f, site.scope).as_deref() == Some(names::PALLAS_CALL)
-                }),
-                _ => false,
-            };
+        // Also calls of a name bound to `partial(pl.pallas_call, ...)`: the
+        // dict may be given at the call (a partial's own dict is found above).
+        let direct = module
+            .call_sites_named(&["pallas_call", "partial"])
+            .into_iter()
+            .map(|site| (site, Args::of(site.node, src), false));
+        let through_partial = module
+            .calls_through_partial(names::PALLAS_CALL)
+            .into_iter()
+            .map(|(site, args)| (site, args, true));
+        for (site, args, via_partial) in direct.chain(through_partial) {
+            let is_pallas = via_partial
+                || match module.callee(site.node, site.scope).as_deref() {
+                    Some(names::PALLAS_CALL) => true,
+                    Some(names::PARTIAL) => args.positional.first().is_some_and(|f| {
+                        module.canonical(*f, site.scope).as_deref() == Some(names::PALLAS_CALL)
+                    }),
+                    _ => false,
+                };
             let Some(params) = args.keyword("compiler_params").filter(|_| is_pallas) else {
                 continue;
             };

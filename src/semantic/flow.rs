@@ -1251,6 +1251,13 @@ impl<'m, 't> Flow<'m, 't> {
             }
         }
         let callee = m.callee(call, scope);
+        // A name bound to `functools.partial(F, ...)` of a library API F,
+        // made in this scope: F called with the stored arguments first.
+        if let Some((path, merged)) = self.partial_of_library(func, &args, scope) {
+            if let Some(alts) = self.library_call(&path, call, &merged, scope, depth) {
+                return alts;
+            }
+        }
         if let Some(path) = callee.as_deref() {
             if let Some(alts) = self.library_call(path, call, &args, scope, depth) {
                 return alts;
@@ -1277,6 +1284,52 @@ impl<'m, 't> Flow<'m, 't> {
         }
         // A function or method of this module: what it returns for this call.
         self.returns_of(call, func, scope, depth)
+    }
+
+    fn partial_of_library(
+        &self,
+        func: Node<'t>,
+        args: &Args<'t>,
+        scope: ScopeId,
+    ) -> Option<(String, Args<'t>)> {
+        let m = self.m;
+        if func.kind() != "identifier" {
+            return None;
+        }
+        let Some(Binding::Value {
+            value,
+            scope: pscope,
+            ..
+        }) = m.binding_at(scope, text(func, m.src), func)
+        else {
+            return None;
+        };
+        let value = unparenthesize(*value);
+        // Arguments of two scopes are only combined when they are one scope.
+        if *pscope != scope
+            || value.kind() != "call"
+            || m.callee(value, *pscope).as_deref() != Some(names::PARTIAL)
+        {
+            return None;
+        }
+        let stored = Args::of(value, m.src);
+        let (&target, rest) = stored.positional.split_first()?;
+        let path = m.canonical(target, *pscope)?;
+        if !path.starts_with("jax.") {
+            return None;
+        }
+        let mut positional = rest.to_vec();
+        positional.extend(args.positional.iter().copied());
+        let mut keywords = args.keywords.clone();
+        keywords.extend(stored.keywords);
+        Some((
+            path,
+            Args {
+                positional,
+                keywords,
+                has_splat: args.has_splat || stored.has_splat,
+            },
+        ))
     }
 
     /// A config object with some fields replaced: the object's fields, then
@@ -1446,7 +1499,7 @@ impl<'m, 't> Flow<'m, 't> {
                 None
             }
             names::ABSTRACT_MESH => Some(vec![Alt::fixed(Val::Mesh(MeshValue::Abstract(
-                m.abstract_mesh_info(call, scope),
+                m.abstract_mesh_info(args, scope),
             )))]),
             // The current abstract mesh: its device, if any, is not visible.
             "jax.sharding.get_abstract_mesh" => Some(vec![Alt::fixed(Val::Mesh(
@@ -2639,6 +2692,70 @@ impl<'t> Module<'t> {
 
     pub(crate) fn has_argparse_arguments(&self) -> bool {
         !self.calls_named("add_argument").is_empty()
+    }
+
+    /// Calls of names bound to `functools.partial(F, ...)` where `F` is the
+    /// library API `target` (`jit_fn = partial(jax.jit, device=d)`, then
+    /// `jit_fn(f, backend="cpu")`), each with the stored arguments merged
+    /// into its own (stored positionals first, its keywords winning). Only
+    /// partials made in the scope of the call: the arguments are evaluated
+    /// in one scope.
+    pub fn calls_through_partial(&self, target: &str) -> Vec<(super::CallSite<'t>, Args<'t>)> {
+        let mut names: Vec<&str> = Vec::new();
+        for ((_, name), bindings) in &self.bindings {
+            let is_partial = bindings.iter().any(|b| match b {
+                Binding::Value { value, scope, .. } => {
+                    let value = unparenthesize(*value);
+                    value.kind() == "call"
+                        && self.callee(value, *scope).as_deref() == Some(names::PARTIAL)
+                        && Args::of(value, self.src)
+                            .positional
+                            .first()
+                            .is_some_and(|f| self.canonical(*f, *scope).as_deref() == Some(target))
+                }
+                _ => false,
+            });
+            if is_partial && !names.contains(&name.as_str()) {
+                names.push(name);
+            }
+        }
+        let mut out = Vec::new();
+        for name in names {
+            for &i in self.calls_named(name) {
+                let site = self.calls[i];
+                let Some(func) = site
+                    .node
+                    .field("function")
+                    .filter(|f| f.kind() == "identifier")
+                else {
+                    continue;
+                };
+                let Some(Binding::Value { value, scope, .. }) =
+                    self.binding_at(site.scope, name, func)
+                else {
+                    continue;
+                };
+                if *scope != site.scope {
+                    continue;
+                }
+                let stored = Args::of(unparenthesize(*value), self.src);
+                let own = Args::of(site.node, self.src);
+                let mut positional: Vec<Node<'t>> =
+                    stored.positional.iter().skip(1).copied().collect();
+                positional.extend(own.positional.iter().copied());
+                let mut keywords = own.keywords.clone();
+                keywords.extend(stored.keywords.iter().cloned());
+                out.push((
+                    site,
+                    Args {
+                        positional,
+                        keywords,
+                        has_splat: own.has_splat || stored.has_splat,
+                    },
+                ));
+            }
+        }
+        out
     }
 
     /// Lets value flow read the summaries of the modules this one imports.

@@ -366,8 +366,8 @@ impl<'t> Module<'t> {
         found.unwrap_or(MeshValue::Unknown)
     }
 
-    pub(crate) fn abstract_mesh_info(&self, call: Node<'t>, scope: ScopeId) -> AbstractMeshInfo {
-        let args = Args::of(call, self.src);
+    /// What an `AbstractMesh(...)` call's arguments say.
+    pub(crate) fn abstract_mesh_info(&self, args: &Args<'t>, scope: ScopeId) -> AbstractMeshInfo {
         // `Some(p)`: a device of platform p (`""` when not known); `None`: none.
         let device_platform = args.keyword("abstract_device").map(|device| {
             let flow = self.flow();
