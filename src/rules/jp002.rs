@@ -105,6 +105,7 @@ impl Rule for Jp002 {
                     let ReqKind::PallasCall {
                         params: CompilerParams::Class(family),
                         interpret: Interpret::No,
+                        ..
                     } = &req.kind
                     else {
                         continue;

@@ -1262,8 +1262,34 @@ impl<'m, 't> Flow<'m, 't> {
             if let Some(alts) = self.library_call(path, call, &args, scope, depth) {
                 return alts;
             }
-            // A function of another module: what it returns, from its summary.
+            // A function of another module: what it returns, from its summary;
+            // a class: an object of its fields, the keywords replacing them.
             if let Some(alts) = self.external(&format!("{path}()")) {
+                let objects = alts.iter().all(|a| matches!(a.val, Val::Object(_)));
+                if !objects {
+                    return alts;
+                }
+                if !args.positional.is_empty() || args.has_splat {
+                    // Positional fields are not kept in order; its methods
+                    // are still known by the class's path.
+                    return vec![Alt::fixed(Val::Imported(Arc::from(path)))];
+                }
+                // The class's path rides along for its methods.
+                let class = (
+                    "__class__".to_owned(),
+                    vec![ConstAlt {
+                        val: Const::Str(path.to_owned()),
+                        why: Why::Fixed,
+                    }],
+                );
+                let mut alts = self.with_overrides(alts, &args, scope, depth);
+                for alt in &mut alts {
+                    if let Val::Object(fields) = &alt.val {
+                        let mut fields: Fields = fields.as_ref().clone();
+                        fields.push(class.clone());
+                        alt.val = Val::Object(Arc::new(fields));
+                    }
+                }
                 return alts;
             }
             // Something else of another module (a class): its methods are
@@ -1330,6 +1356,42 @@ impl<'m, 't> Flow<'m, 't> {
                 has_splat: args.has_splat || stored.has_splat,
             },
         ))
+    }
+
+    /// Objects with the fields named by `args`' keywords replaced.
+    fn with_overrides(
+        &self,
+        objects: Vec<Alt<'t>>,
+        args: &Args<'t>,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Vec<Alt<'t>> {
+        let overrides: Vec<(String, Vec<ConstAlt>)> = args
+            .keywords
+            .iter()
+            .map(|(name, value, _)| {
+                let alts = self.eval_depth(*value, scope, depth + 1);
+                (name.clone(), self.detach(&alts, 1))
+            })
+            .collect();
+        cap(objects
+            .into_iter()
+            .map(|o| {
+                let Val::Object(fields) = &o.val else {
+                    return o;
+                };
+                let mut fields: Fields = fields.as_ref().clone();
+                for (name, value) in &overrides {
+                    fields.retain(|(n, _)| n != name);
+                    fields.push((name.clone(), value.clone()));
+                }
+                Alt {
+                    val: Val::Object(Arc::new(fields)),
+                    why: o.why,
+                    choices: o.choices,
+                }
+            })
+            .collect())
     }
 
     /// A config object with some fields replaced: the object's fields, then
@@ -1634,7 +1696,19 @@ impl<'m, 't> Flow<'m, 't> {
                 let attr = text(attr, m.src);
                 let mut out = Vec::new();
                 for o in self.eval_depth(object, scope, depth + 1) {
-                    if let Val::Imported(path) = &o.val {
+                    // An object of another module's class: its path.
+                    let class_path = match &o.val {
+                        Val::Imported(path) => Some(path.to_string()),
+                        Val::Object(fields) => fields
+                            .iter()
+                            .find(|(n, _)| n == "__class__")
+                            .and_then(|(_, alts)| match alts.first().map(|a| &a.val) {
+                                Some(Const::Str(p)) => Some(p.clone()),
+                                _ => None,
+                            }),
+                        _ => None,
+                    };
+                    if let Some(path) = class_path {
                         if let Some(alts) = self.external(&format!("{path}.{attr}()")) {
                             imported.extend(
                                 alts.into_iter().filter_map(|a| a.under(&o.why, &o.choices)),
@@ -2600,7 +2674,7 @@ impl<'t> Module<'t> {
 
     /// True for a dataclass-like class (fields are constructor parameters in
     /// order): `@dataclass`, `@struct.dataclass`, `NamedTuple`, `PyTreeNode`.
-    fn is_dataclass_like(&self, class: ScopeId) -> bool {
+    pub(crate) fn is_dataclass_like(&self, class: ScopeId) -> bool {
         let scope = &self.scopes[class];
         let decorated = scope.decorators().iter().any(|d| {
             let t = text(*d, self.src);
@@ -2790,17 +2864,36 @@ impl<'t> Module<'t> {
         }
         // `pkg.module.NAME`: the resolver finds the module holding NAME; a
         // method `pkg.module.Class.method` is `Class.method` in that module.
-        let (summary, name) = resolver.resolve(&file, path).or_else(|| {
+        let (mut summary, mut name) = resolver.resolve(&file, path).or_else(|| {
             let (prefix, last) = path.rsplit_once('.')?;
             let (summary, class) = resolver.resolve(&file, prefix)?;
             Some((summary, format!("{class}.{last}")))
         })?;
-        let table = if call {
-            &summary.returns
-        } else {
-            &summary.constants
-        };
-        table.get(&name).cloned()
+        // Through re-exports (`from .configs import KernelConfig` in a
+        // package's `__init__.py`), a few steps.
+        for _ in 0..4 {
+            let table = if call {
+                &summary.returns
+            } else {
+                &summary.constants
+            };
+            if let Some(found) = table.get(&name) {
+                return Some(found.clone());
+            }
+            let (head, rest) = match name.split_once('.') {
+                Some((head, rest)) => (head, Some(rest)),
+                None => (name.as_str(), None),
+            };
+            let target = summary.reexports.get(head)?;
+            let target = match rest {
+                Some(rest) => format!("{target}.{rest}"),
+                None => target.clone(),
+            };
+            let (next, next_name) = resolver.resolve(&summary.file, &target)?;
+            summary = next;
+            name = next_name;
+        }
+        None
     }
 }
 

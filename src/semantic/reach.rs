@@ -84,6 +84,10 @@ pub enum ReqKind {
     PallasCall {
         params: CompilerParams,
         interpret: Interpret,
+        /// When `interpret` is left to callers in other modules
+        /// (`interpret=config.interpret`): where they supply it, and what
+        /// applies when they pass nothing. `interpret` is `Unknown` then.
+        interpret_from: Option<Box<(ParamSlot, Interpret)>>,
     },
     /// A host callback (`jax.pure_callback`, `io_callback`, `jax.debug.print`, ...).
     HostCallback { api: &'static str },
@@ -557,29 +561,45 @@ impl<'t> Module<'t> {
                 }
             }
         };
-        let interpret: Vec<(Interpret, Why, Vec<Choice>)> = match keyword("interpret") {
-            None if has_splat => vec![(Interpret::Unknown, Why::Fixed, Vec::new())],
-            None => vec![(Interpret::No, Why::Fixed, Vec::new())],
+        type InterpretAlt = (
+            Interpret,
+            Option<Box<(ParamSlot, Interpret)>>,
+            Why,
+            Vec<Choice>,
+        );
+        let interpret: Vec<InterpretAlt> = match keyword("interpret") {
+            None if has_splat => vec![(Interpret::Unknown, None, Why::Fixed, Vec::new())],
+            None => vec![(Interpret::No, None, Why::Fixed, Vec::new())],
             Some((node, scope)) => flow
-                .with_defaults(flow.eval(node, scope))
+                .eval(node, scope)
                 .into_iter()
-                .map(|a| {
-                    let value = match (&a.why, &a.val) {
-                        (Why::Choice, _) => Interpret::Unknown,
-                        (_, Val::InterpretParams) => Interpret::Callback,
-                        (_, v) => match v.truthy() {
-                            Some(true) => Interpret::Yes,
-                            Some(false) => Interpret::No,
-                            None => Interpret::Unknown,
-                        },
+                .flat_map(|a| {
+                    if let Val::ParamRef(slot) = &a.val {
+                        // Left to callers in other modules; its default for
+                        // the rest.
+                        let default = match flow.with_defaults(vec![a.clone()]).as_slice() {
+                            [one] if one.why.certain() => interpret_of(&one.val),
+                            _ => Interpret::Unknown,
+                        };
+                        let slot = self.slot_of(slot);
+                        return vec![(
+                            Interpret::Unknown,
+                            Some(Box::new((slot, default))),
+                            a.why,
+                            a.choices,
+                        )];
+                    }
+                    let value = match &a.why {
+                        Why::Choice => Interpret::Unknown,
+                        _ => interpret_of(&a.val),
                     };
-                    (value, a.why, a.choices)
+                    vec![(value, None, a.why, a.choices)]
                 })
                 .collect(),
         };
         let mut out: Vec<Requirement> = Vec::new();
         for (params, pwhy, pchoices) in &params {
-            for (interpret, iwhy, ichoices) in &interpret {
+            for (interpret, interpret_from, iwhy, ichoices) in &interpret {
                 let Some(choices) = flow::merge_choices(pchoices, ichoices) else {
                     continue;
                 };
@@ -587,6 +607,7 @@ impl<'t> Module<'t> {
                     kind: ReqKind::PallasCall {
                         params: params.clone(),
                         interpret: *interpret,
+                        interpret_from: interpret_from.clone(),
                     },
                     file: None,
                     span: call.byte_range(),
@@ -621,15 +642,16 @@ impl<'t> Module<'t> {
             }
             None => CompilerParams::Unknown,
         };
-        CompilerParams::Param(
-            ParamSlot {
-                function: def.name.clone(),
-                name: slot.name.clone(),
-                position: self.param_position(slot.def, slot.index, false),
-                path: slot.path.clone(),
-            },
-            Box::new(default),
-        )
+        CompilerParams::Param(self.slot_of(slot), Box::new(default))
+    }
+
+    fn slot_of(&self, slot: &flow::ParamRefVal<'t>) -> ParamSlot {
+        ParamSlot {
+            function: self.scopes[slot.def].name.clone(),
+            name: slot.name.clone(),
+            position: self.param_position(slot.def, slot.index, false),
+            path: slot.path.clone(),
+        }
     }
 
     fn partial_pallas_call(
@@ -1253,24 +1275,44 @@ impl<'t> Module<'t> {
                 .collect();
             for req in &function.reqs {
                 let ReqKind::PallasCall {
-                    params: CompilerParams::Param(slot, default),
+                    params,
                     interpret,
+                    interpret_from,
                 } = &req.kind
                 else {
                     continue;
                 };
+                if !matches!(params, CompilerParams::Param(..)) && interpret_from.is_none() {
+                    continue;
+                }
                 for call in &calls {
-                    for (params, why, choices) in self.caller_params(call, slot, default) {
-                        let mut req = req.clone();
-                        req.kind = ReqKind::PallasCall {
-                            params,
-                            interpret: *interpret,
-                        };
-                        req.guards = concat(guards, &req.guards);
-                        req.file = Some(summary.file.clone());
-                        req.why = req.why.and(&why);
-                        req.choices = choices;
-                        reqs.push(req);
+                    let params_alts = match params {
+                        CompilerParams::Param(slot, default) => {
+                            self.caller_params(call, slot, default)
+                        }
+                        other => vec![(other.clone(), Why::Fixed, Vec::new())],
+                    };
+                    let interpret_alts = match interpret_from {
+                        Some(slot) => self.caller_interpret(call, &slot.0, slot.1),
+                        None => vec![(*interpret, Why::Fixed, Vec::new())],
+                    };
+                    for (params, pwhy, pchoices) in &params_alts {
+                        for (interpret, iwhy, ichoices) in &interpret_alts {
+                            let Some(choices) = flow::merge_choices(pchoices, ichoices) else {
+                                continue;
+                            };
+                            let mut req = req.clone();
+                            req.kind = ReqKind::PallasCall {
+                                params: params.clone(),
+                                interpret: *interpret,
+                                interpret_from: None,
+                            };
+                            req.guards = concat(guards, &req.guards);
+                            req.file = Some(summary.file.clone());
+                            req.why = req.why.and(pwhy).and(iwhy);
+                            req.choices = choices;
+                            reqs.push(req);
+                        }
                     }
                 }
             }
@@ -1295,11 +1337,15 @@ impl<'t> Module<'t> {
                 let mut req = req.clone();
                 // Left to a caller: resolved above for this module's calls.
                 if let ReqKind::PallasCall {
-                    params: params @ CompilerParams::Param(..),
+                    params,
+                    interpret_from,
                     ..
                 } = &mut req.kind
                 {
-                    *params = CompilerParams::Unknown;
+                    if matches!(params, CompilerParams::Param(..)) {
+                        *params = CompilerParams::Unknown;
+                    }
+                    *interpret_from = None;
                 }
                 req.guards = concat(&guards, &req.guards);
                 req.file = Some(summary.file.clone());
@@ -1319,6 +1365,38 @@ impl<'t> Module<'t> {
 }
 
 impl<'t> Module<'t> {
+    /// The `interpret` a call passes into a slot of the called function.
+    fn caller_interpret(
+        &self,
+        call: &super::CallSite<'t>,
+        slot: &ParamSlot,
+        default: Interpret,
+    ) -> Vec<(Interpret, Why, Vec<Choice>)> {
+        let args = Args::of(call.node, self.src);
+        let arg = args
+            .keyword(&slot.name)
+            .or_else(|| slot.position.and_then(|p| args.positional.get(p).copied()));
+        let Some(arg) = arg else {
+            let default = if args.has_splat {
+                Interpret::Unknown
+            } else {
+                default
+            };
+            return vec![(default, Why::Fixed, Vec::new())];
+        };
+        let flow = self.flow();
+        flow.project(flow.eval(arg, call.scope), &slot.path)
+            .into_iter()
+            .map(|a| {
+                let interpret = match a.why {
+                    Why::Choice => Interpret::Unknown,
+                    _ => interpret_of(&a.val),
+                };
+                (interpret, a.why, a.choices)
+            })
+            .collect()
+    }
+
     /// The params a call passes into a slot of the called function.
     fn caller_params(
         &self,
@@ -1349,6 +1427,18 @@ impl<'t> Module<'t> {
                 (params, a.why, a.choices)
             })
             .collect()
+    }
+}
+
+/// What an `interpret=` value means.
+fn interpret_of(v: &Val<'_>) -> Interpret {
+    match v {
+        Val::InterpretParams => Interpret::Callback,
+        v => match v.truthy() {
+            Some(true) => Interpret::Yes,
+            Some(false) => Interpret::No,
+            None => Interpret::Unknown,
+        },
     }
 }
 

@@ -27,6 +27,10 @@ pub struct ModuleSummary {
     /// What module-level functions return, where it is known whatever the
     /// arguments (a mesh, a sharding, params of a backend).
     pub returns: HashMap<String, Vec<ConstAlt>>,
+    /// Names this module imports at module level, by the path imported
+    /// (`from .configs import KernelConfig` in a package's `__init__.py`):
+    /// constants and returns are looked up through them.
+    pub reexports: HashMap<String, String>,
 }
 
 impl ModuleSummary {
@@ -39,7 +43,11 @@ impl ModuleSummary {
             .collect();
         let mut constants = HashMap::new();
         let mut returns = HashMap::new();
+        let mut reexports = HashMap::new();
         for (name, binding) in names {
+            if let Binding::Import(path) = &binding {
+                reexports.insert(name.clone(), path.clone());
+            }
             if let Binding::Value { value, scope, .. } = &binding {
                 let flow = module.flow();
                 let alts = flow.eval(*value, *scope);
@@ -63,6 +71,27 @@ impl ModuleSummary {
                 for (key, def) in defs {
                     if let Some(alts) = known_returns(module, def) {
                         returns.insert(key, alts);
+                    }
+                }
+                // A class called: an object of its fields' defaults (the
+                // caller's keywords replace them; see `flow`).
+                // Only dataclass-like classes: their fields' defaults are
+                // what a constructor call without those keywords gives.
+                if module.scopes[*id].kind == ScopeKind::Class
+                    && module.is_dataclass_like(*id)
+                    && module.method(*id, "__init__").is_none()
+                {
+                    let flow = module.flow();
+                    let instance = vec![super::flow::Alt::fixed(super::flow::Val::Instance(
+                        *id, None,
+                    ))];
+                    let object = flow.detach(&instance, 0);
+                    let has_fields = matches!(
+                        object.first().map(|a| &a.val),
+                        Some(super::flow::Const::Object(fields)) if !fields.is_empty()
+                    );
+                    if has_fields {
+                        returns.insert(name.clone(), object);
                     }
                 }
             }
@@ -108,6 +137,7 @@ impl ModuleSummary {
             functions,
             constants,
             returns,
+            reexports,
         }
     }
 }
