@@ -2768,6 +2768,32 @@ impl<'t> Module<'t> {
         !self.calls_named("add_argument").is_empty()
     }
 
+    /// Names bound to `functools.partial(F, ...)` (found by the callee's text
+    /// first: a cheap scan of the bindings), with `F` and the scope it is in.
+    pub(crate) fn names_bound_to_partials(&self) -> Vec<(&str, Node<'t>, ScopeId)> {
+        let mut out = Vec::new();
+        for ((_, name), bindings) in &self.bindings {
+            for b in bindings {
+                let Binding::Value { value, scope, .. } = b else {
+                    continue;
+                };
+                let value = unparenthesize(*value);
+                let is_partial_call = value.kind() == "call"
+                    && value
+                        .field("function")
+                        .is_some_and(|f| text(f, self.src).ends_with("partial"))
+                    && self.callee(value, *scope).as_deref() == Some(names::PARTIAL);
+                if !is_partial_call {
+                    continue;
+                }
+                if let Some(first) = Args::of(value, self.src).positional.first() {
+                    out.push((name.as_str(), *first, *scope));
+                }
+            }
+        }
+        out
+    }
+
     /// Calls of names bound to `functools.partial(F, ...)` where `F` is the
     /// library API `target` (`jit_fn = partial(jax.jit, device=d)`, then
     /// `jit_fn(f, backend="cpu")`), each with the stored arguments merged
@@ -2776,20 +2802,8 @@ impl<'t> Module<'t> {
     /// in one scope.
     pub fn calls_through_partial(&self, target: &str) -> Vec<(super::CallSite<'t>, Args<'t>)> {
         let mut names: Vec<&str> = Vec::new();
-        for ((_, name), bindings) in &self.bindings {
-            let is_partial = bindings.iter().any(|b| match b {
-                Binding::Value { value, scope, .. } => {
-                    let value = unparenthesize(*value);
-                    value.kind() == "call"
-                        && self.callee(value, *scope).as_deref() == Some(names::PARTIAL)
-                        && Args::of(value, self.src)
-                            .positional
-                            .first()
-                            .is_some_and(|f| self.canonical(*f, *scope).as_deref() == Some(target))
-                }
-                _ => false,
-            });
-            if is_partial && !names.contains(&name.as_str()) {
+        for (name, first, scope) in self.names_bound_to_partials() {
+            if self.canonical(first, scope).as_deref() == Some(target) && !names.contains(&name) {
                 names.push(name);
             }
         }

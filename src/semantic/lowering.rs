@@ -74,20 +74,6 @@ struct Head<'t> {
 }
 
 impl Lowering<'_> {
-    /// True if a requirement can be reached in this scenario: it made no
-    /// choice the other way.
-    pub fn reaches(&self, req: &Requirement) -> bool {
-        flow::compatible(&self.choices, &req.choices)
-    }
-
-    /// How sure a finding about this scenario and `req` is.
-    pub fn why_with(&self, req: Option<&Requirement>) -> Why {
-        match req {
-            Some(req) => self.why.and(&req.why),
-            None => self.why.clone(),
-        }
-    }
-
     /// The platforms JAX lowers for, when the code fixes them: an explicit
     /// sequence, or the platform of the context mesh's abstract device.
     /// `None` when they come from the host or cannot be known, and for values
@@ -173,25 +159,9 @@ impl<'t> Module<'t> {
         }
         // Names bound to `functools.partial(<...>.lower / export, ...)` lower too.
         let mut lowering_names: Vec<&str> = vec!["lower", "export"];
-        for ((_, name), bindings) in &self.bindings {
-            let partial_of_lowering = bindings.iter().any(|b| match b {
-                Binding::Value { value, .. } => {
-                    let value = unparenthesize(*value);
-                    value.kind() == "call"
-                        && value
-                            .field("function")
-                            .is_some_and(|f| text(f, self.src).ends_with("partial"))
-                        && Args::of(value, self.src)
-                            .positional
-                            .first()
-                            .is_some_and(|f| {
-                                let t = text(*f, self.src);
-                                t.ends_with(".lower") || t.ends_with("export")
-                            })
-                }
-                _ => false,
-            });
-            if partial_of_lowering && !lowering_names.contains(&name.as_str()) {
+        for (name, first, _) in self.names_bound_to_partials() {
+            let t = text(first, self.src);
+            if (t.ends_with(".lower") || t.ends_with("export")) && !lowering_names.contains(&name) {
                 lowering_names.push(name);
             }
         }
@@ -633,23 +603,7 @@ impl<'t> Module<'t> {
         if here != ContextMesh::None || depth > 3 {
             return here;
         }
-        let Some(def) = self.function_scope(scope) else {
-            return here;
-        };
-        let point = self.scopes[def].node.id();
-        let chosen = choices
-            .iter()
-            .find(|(p, _)| *p == point)
-            .and_then(|(_, call)| self.calls.iter().find(|c| c.node.id() == *call))
-            .map(|c| (c.node, c.scope));
-        let call = chosen.or_else(|| {
-            let sites = self.param_call_sites(def, 0, "")?;
-            match sites.as_slice() {
-                [(call, call_scope, _)] => Some((*call, *call_scope)),
-                _ => None,
-            }
-        });
-        match call {
+        match self.call_came_through(scope, choices) {
             Some((call, call_scope)) => {
                 self.context_through_calls(call, call_scope, choices, depth + 1)
             }
@@ -674,6 +628,13 @@ impl<'t> Module<'t> {
         if depth > 3 {
             return None;
         }
+        let (call, call_scope) = self.call_came_through(scope, choices)?;
+        self.host_platforms_through_calls(call, call_scope, choices, depth + 1)
+    }
+
+    /// The call through which the function holding `scope` was reached in a
+    /// scenario: the one its choices name, else the function's only call.
+    fn call_came_through(&self, scope: ScopeId, choices: &[Choice]) -> Option<(Node<'t>, ScopeId)> {
         let def = self.function_scope(scope)?;
         let point = self.scopes[def].node.id();
         let chosen = choices
@@ -681,14 +642,10 @@ impl<'t> Module<'t> {
             .find(|(p, _)| *p == point)
             .and_then(|(_, call)| self.calls.iter().find(|c| c.node.id() == *call))
             .map(|c| (c.node, c.scope));
-        let (call, call_scope) = match chosen {
-            Some(found) => found,
-            None => match self.param_call_sites(def, 0, "")?.as_slice() {
-                [(call, call_scope, _)] => (*call, *call_scope),
-                _ => return None,
-            },
-        };
-        self.host_platforms_through_calls(call, call_scope, choices, depth + 1)
+        chosen.or_else(|| match self.param_call_sites(def, 0, "")?.as_slice() {
+            [(call, call_scope, _)] => Some((*call, *call_scope)),
+            _ => None,
+        })
     }
 
     /// The function (not lambda or class) whose body holds `scope`.

@@ -1287,13 +1287,23 @@ impl<'t> Module<'t> {
                 }
                 for call in &calls {
                     let params_alts = match params {
-                        CompilerParams::Param(slot, default) => {
-                            self.caller_params(call, slot, default)
-                        }
+                        CompilerParams::Param(slot, default) => self.caller_slot(
+                            call,
+                            slot,
+                            default.as_ref().clone(),
+                            CompilerParams::Unknown,
+                            params_of,
+                        ),
                         other => vec![(other.clone(), Why::Fixed, Vec::new())],
                     };
                     let interpret_alts = match interpret_from {
-                        Some(slot) => self.caller_interpret(call, &slot.0, slot.1),
+                        Some(slot) => self.caller_slot(
+                            call,
+                            &slot.0,
+                            slot.1,
+                            Interpret::Unknown,
+                            interpret_of,
+                        ),
                         None => vec![(*interpret, Why::Fixed, Vec::new())],
                     };
                     for (params, pwhy, pchoices) in &params_alts {
@@ -1365,66 +1375,34 @@ impl<'t> Module<'t> {
 }
 
 impl<'t> Module<'t> {
-    /// The `interpret` a call passes into a slot of the called function.
-    fn caller_interpret(
+    /// What a call passes into a slot of the called function, mapped by
+    /// `meaning` (a run-time choice is `unknown`); `default` when the call
+    /// passes nothing, `unknown` when it may pass it through `**kwargs`.
+    fn caller_slot<T: Clone>(
         &self,
         call: &super::CallSite<'t>,
         slot: &ParamSlot,
-        default: Interpret,
-    ) -> Vec<(Interpret, Why, Vec<Choice>)> {
+        default: T,
+        unknown: T,
+        meaning: impl Fn(&Val<'t>) -> T,
+    ) -> Vec<(T, Why, Vec<Choice>)> {
         let args = Args::of(call.node, self.src);
         let arg = args
             .keyword(&slot.name)
             .or_else(|| slot.position.and_then(|p| args.positional.get(p).copied()));
         let Some(arg) = arg else {
-            let default = if args.has_splat {
-                Interpret::Unknown
-            } else {
-                default
-            };
-            return vec![(default, Why::Fixed, Vec::new())];
+            let value = if args.has_splat { unknown } else { default };
+            return vec![(value, Why::Fixed, Vec::new())];
         };
         let flow = self.flow();
         flow.project(flow.eval(arg, call.scope), &slot.path)
             .into_iter()
             .map(|a| {
-                let interpret = match a.why {
-                    Why::Choice => Interpret::Unknown,
-                    _ => interpret_of(&a.val),
+                let value = match a.why {
+                    Why::Choice => unknown.clone(),
+                    _ => meaning(&a.val),
                 };
-                (interpret, a.why, a.choices)
-            })
-            .collect()
-    }
-
-    /// The params a call passes into a slot of the called function.
-    fn caller_params(
-        &self,
-        call: &super::CallSite<'t>,
-        slot: &ParamSlot,
-        default: &CompilerParams,
-    ) -> Vec<(CompilerParams, Why, Vec<Choice>)> {
-        let args = Args::of(call.node, self.src);
-        let arg = args
-            .keyword(&slot.name)
-            .or_else(|| slot.position.and_then(|p| args.positional.get(p).copied()));
-        let Some(arg) = arg else {
-            let default = if args.has_splat {
-                CompilerParams::Unknown
-            } else {
-                default.clone()
-            };
-            return vec![(default, Why::Fixed, Vec::new())];
-        };
-        let flow = self.flow();
-        flow.project(flow.eval(arg, call.scope), &slot.path)
-            .into_iter()
-            .map(|a| {
-                let params = match a.why {
-                    Why::Choice => CompilerParams::Unknown,
-                    _ => params_of(&a.val),
-                };
-                (params, a.why, a.choices)
+                (value, a.why, a.choices)
             })
             .collect()
     }
