@@ -13,7 +13,7 @@
 //!    diagnostics); N single-character edits (insert, then delete, alternating,
 //!    inside identifiers of function bodies near the middle) each go through
 //!    `didChange` (text splice, line index, `Tree::edit`) and then
-//!    `textDocument/diagnostic` (snapshot, incremental reparse, analysis,
+//!    `textDocument/diagnostic` (snapshot, analysis,
 //!    conversion to LSP diagnostics). Every 50 edits, a from-scratch
 //!    `didOpen` -> diagnostics of the same text (another URI) is timed, and
 //!    so is a bare `analysis::analyze`. The same edits are also replayed on a
@@ -353,15 +353,12 @@ fn edit_sites(text: &str, span: usize) -> Vec<usize> {
 struct Phases {
     edit: Vec<Duration>,
     snapshot: Vec<Duration>,
-    reparse: Vec<Duration>,
     units: Vec<Duration>,
     analyzed_units: Vec<usize>,
     unit_phases: [Vec<Duration>; 5],
     reused_units: Vec<usize>,
     convert: Vec<Duration>,
     total: Vec<Duration>,
-    changed_ranges: Vec<usize>,
-    top_level_touched: Vec<usize>,
 }
 
 /// The same work as the server's edit + analysis, one phase at a time.
@@ -383,37 +380,15 @@ fn phased(
     // What `State::snapshot` copies for the blocking thread.
     let text: Arc<str> = Arc::from(doc.text.as_str());
     let index = Arc::new(doc.index.clone());
-    let edited = doc.tree.clone();
+    let sections = doc.sections.clone().expect("sections");
     let t2 = Instant::now();
-    doc.reparse();
-    let t3 = Instant::now();
-    let tree = doc.tree.as_ref().expect("tree");
     p.edit.push(t1 - t0);
     p.snapshot.push(t2 - t1);
-    p.reparse.push(t3 - t2);
-    if let Some(old) = edited {
-        let ranges: Vec<_> = old.changed_ranges(tree).collect();
-        p.changed_ranges
-            .push(ranges.iter().map(|r| r.end_byte - r.start_byte).sum());
-        let lo = start.line as usize;
-        let root = tree.root_node();
-        let mut cursor = root.walk();
-        let touched = root
-            .children(&mut cursor)
-            .filter(|c| {
-                let (a, b) = (c.start_position().row, c.end_position().row);
-                (a <= lo && lo <= b)
-                    || ranges
-                        .iter()
-                        .any(|r| r.start_byte < c.end_byte() && c.start_byte() < r.end_byte)
-            })
-            .count();
-        p.top_level_touched.push(touched);
-    }
-    let t3_edit = t3;
+    let t3_edit = t2;
     let t3 = Instant::now();
+    let trees: Vec<&syntax::Tree> = sections.iter().map(|s| &s.tree).collect();
     let findings = if analysis::may_have_findings(&text) {
-        units.analyze(&text, tree, path, settings, Some(resolver))
+        units.analyze_trees(&text, &trees, path, settings, Some(resolver))
     } else {
         Vec::new()
     };
@@ -457,9 +432,7 @@ fn phased_open(
     units: &mut Incremental,
 ) {
     let text: Arc<str> = Arc::from(doc.text.as_str());
-    if let Some(tree) = doc.tree.as_ref() {
-        units.analyze(&text, tree, path, settings, Some(resolver));
-    }
+    units.analyze_trees(&text, &doc.trees(), path, settings, Some(resolver));
 }
 
 fn keystrokes(
@@ -485,7 +458,7 @@ fn keystrokes(
     let (mut key_lat, mut scratch_server, mut scratch_lib) = (Vec::new(), Vec::new(), Vec::new());
     let mut phases = Phases::default();
     let mut doc = Document::new(text.clone(), 0);
-    doc.reparse();
+    doc.parse_now();
     let (mut n_diag, mut n_phased, mut n_scratch) = (0, 0, 0);
     let mut done = 0;
     let mut units = Incremental::new();
@@ -628,16 +601,15 @@ fn keystrokes(
         "   breakdown (the same edits on a bench-owned Document, same functions, one phase at a time;"
     );
     println!("   {} edits):", phases.edit.len());
-    let rows: [(&str, &Vec<Duration>); 6] = [
+    let rows: [(&str, &Vec<Duration>); 5] = [
         (
-            "apply_change (splice + LineIndex::new + Tree::edit)",
+            "apply_change (splice, LineIndex::new, sections reparsed)",
             &phases.edit,
         ),
         (
-            "snapshot copies (text Arc, LineIndex, tree clone)",
+            "snapshot copies (text Arc, LineIndex, sections Arc)",
             &phases.snapshot,
         ),
-        ("incremental reparse (tree-sitter)", &phases.reparse),
         (
             "incremental analysis (units, Incremental::analyze)",
             &phases.units,
@@ -679,28 +651,16 @@ fn keystrokes(
         analyzed[analyzed.len() - 1],
         reused[reused.len() / 2],
     );
-    let mut cr = phases.changed_ranges.clone();
-    cr.sort();
-    let mut tl = phases.top_level_touched.clone();
-    tl.sort();
-    let top_level = doc
-        .tree
-        .as_ref()
-        .map(|t| t.root_node().child_count())
-        .unwrap_or(0);
     println!(
-        "   tree-sitter changed ranges per edit: median {} bytes (max {}); top-level statements touched: median {} of {}",
-        cr[cr.len() / 2],
-        cr[cr.len() - 1],
-        tl[tl.len() / 2],
-        top_level
+        "   sections: {}",
+        doc.sections.as_ref().map_or(0, |s| s.len())
     );
 }
 
 fn open_latency(rt: &tokio::runtime::Runtime, dir: &Path, max_runs: usize, budget: Duration) {
     let text = generate(12_000, 1000, 10);
     let (mut open_lat, mut parse_lat) = (Vec::new(), Vec::new());
-    let (mut pieces_lat, mut join_lat, mut edit_lat) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut pieces_lat, mut edit_lat) = (Vec::new(), Vec::new());
     let (mut walk_lat, mut facts_lat) = (Vec::new(), Vec::new());
     let threads = rayon::current_num_threads();
     let mut piece_count = 0;
@@ -724,18 +684,11 @@ fn open_latency(rt: &tokio::runtime::Runtime, dir: &Path, max_runs: usize, budge
             let t = Instant::now();
             let tree = syntax::parse(&text, None).expect("parse");
             parse_lat.push(t.elapsed());
-            // The server's first parse: pieces in parallel, then (after the
-            // diagnostics are out) the join into the document's tree.
+            // The server's first parse: sections, in parallel.
             let t = Instant::now();
-            let first = syntax::pieces::parse_first(&text, threads).expect("parse");
+            let first = syntax::sections::parse_parallel(&text).expect("parse");
             pieces_lat.push(t.elapsed());
-            piece_count = first.trees().len();
-            if let syntax::pieces::FirstParse::Pieces(pieces) = &first {
-                let t = Instant::now();
-                let joined = syntax::pieces::join(&text, pieces, &|| false);
-                join_lat.push(t.elapsed());
-                drop(joined);
-            }
+            piece_count = first.len();
             drop(first);
             let t = Instant::now();
             let mut cursor = tree.walk();
@@ -824,16 +777,9 @@ fn open_latency(rt: &tokio::runtime::Runtime, dir: &Path, max_runs: usize, budge
     );
     println!(
         "   {:<52} {:>7.2}ms",
-        format!("  of which: parse in {piece_count} piece(s) ({threads} thread(s))"),
+        format!("  of which: parse in {piece_count} sections ({threads} thread(s))"),
         ms(median(pieces_lat))
     );
-    if !join_lat.is_empty() {
-        println!(
-            "   {:<52} {:>7.2}ms",
-            "  after the diagnostics: join the pieces (one thread)",
-            ms(median(join_lat))
-        );
-    }
     let names = [
         "  of which: Incremental::analyze, first version",
         "    list statements, tokens, needles",

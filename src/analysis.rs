@@ -280,17 +280,44 @@ pub fn finish(text: &str, mut findings: Vec<Finding>) -> Vec<Finding> {
     findings
 }
 
-/// Parses and analyzes `text` (the prefilter is the caller's choice).
+/// Parses (in sections, as the server does) and analyzes `text` (the
+/// prefilter is the caller's choice).
 pub fn analyze(
     text: &str,
     file: &Path,
     settings: &Settings,
     resolver: Option<&dyn Resolver>,
 ) -> Vec<Finding> {
-    match syntax::parse(text, None) {
-        Some(tree) => analyze_tree(text, &tree, file, settings, resolver),
+    match syntax::sections::parse(text) {
+        Some(sections) => {
+            let trees: Vec<&Tree> = sections.iter().map(|s| &s.tree).collect();
+            analyze_trees(text, &trees, file, settings, resolver)
+        }
         None => Vec::new(),
     }
+}
+
+/// `analyze_tree` for a text parsed as several trees (`syntax::sections`),
+/// in document order.
+pub fn analyze_trees(
+    text: &str,
+    trees: &[&Tree],
+    file: &Path,
+    settings: &Settings,
+    resolver: Option<&dyn Resolver>,
+) -> Vec<Finding> {
+    let Some(first) = trees.first() else {
+        return Vec::new();
+    };
+    if let [tree] = trees {
+        return analyze_tree(text, tree, file, settings, resolver);
+    }
+    let statements = trees
+        .iter()
+        .flat_map(|tree| syntax::top_level_statements(tree))
+        .collect();
+    let module = Module::new_in(text, first.root_node(), statements);
+    finish(text, run_rules(&module, file, settings, resolver))
 }
 
 /// `# noqa` / `# noqa: JP001, JP002` on the line where the finding starts.
@@ -357,10 +384,17 @@ mod tests {
 
 /// A readable dump of a module's lowering scenarios (`jax-lsp debug-lowerings`).
 pub fn debug_lowerings(text: &str, file: &Path) -> String {
-    let Some(tree) = syntax::parse(text, None) else {
+    let Some(sections) = syntax::sections::parse(text) else {
         return "parse failed\n".to_owned();
     };
-    let module = Module::new(text, &tree);
+    let Some(first) = sections.first() else {
+        return String::new();
+    };
+    let statements = sections
+        .iter()
+        .flat_map(|s| syntax::top_level_statements(&s.tree))
+        .collect();
+    let module = Module::new_in(text, first.tree.root_node(), statements);
     let resolver = crate::resolver::FsResolver::default();
     let line = |at: usize| text[..at.min(text.len())].matches('\n').count() + 1;
     let mut out = String::new();

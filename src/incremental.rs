@@ -14,8 +14,11 @@
 //! - a constant assignment (no call, no lambda, naming only imports and other
 //!   constants) joins every unit that names it, without linking those units:
 //!   nothing about a constant depends on who reads it;
-//! - a syntax error at the top level makes the whole module one unit (the
-//!   parser's recovery may put imports, definitions and uses in it).
+//! - a syntax error at the top level (an `ERROR` node; the parse is in
+//!   sections, so it holds the text of one stretch at most) links like any
+//!   statement, binding every name it holds except those it only reads as
+//!   `name.attribute` (recovery may make a target of any other token);
+//!   statements with an error inside bind every name they hold.
 //!
 //! A unit is analysed through a model of its statements alone
 //! (`Module::new_in`), as if the others were blank lines, so its findings
@@ -138,16 +141,16 @@ impl Incremental {
         settings: &Settings,
         resolver: Option<&dyn Resolver>,
     ) -> Vec<Finding> {
-        self.analyze_trees(text, std::slice::from_ref(tree), file, settings, resolver)
+        self.analyze_trees(text, &[tree], file, settings, resolver)
     }
 
-    /// `analyze` for a text parsed as one tree or as clean pieces
-    /// (`syntax::pieces`), in document order: a unit's statements may come
+    /// `analyze` for a text parsed as one tree or as sections
+    /// (`syntax::sections`), in document order: a unit's statements may come
     /// from several of them.
     pub fn analyze_trees(
         &mut self,
         text: &Arc<str>,
-        trees: &[Tree],
+        trees: &[&Tree],
         file: &Path,
         settings: &Settings,
         resolver: Option<&dyn Resolver>,
@@ -169,7 +172,7 @@ impl Incremental {
         let started = Instant::now();
         let nodes: Vec<Node<'_>> = trees
             .iter()
-            .flat_map(syntax::top_level_statements)
+            .flat_map(|tree| syntax::top_level_statements(tree))
             .collect();
 
         // Statements whose text is unchanged: the longest common prefix and
@@ -471,9 +474,16 @@ fn read_statement<'s>(node: Node<'_>, src: &'s str) -> RawStatement<'s> {
     let text = src.get(node.byte_range()).unwrap_or("");
     let tokens = identifier_tokens(text);
     let needles = Needles::of(text);
-    let top_kind = if node.is_error() || !node.is_named() {
-        Some(Kind::Error)
-    } else if matches!(
+    if node.is_error() || !node.is_named() {
+        let binds = error_bindings(text, &tokens);
+        return RawStatement {
+            kind: Kind::Error,
+            tokens,
+            binds: Some(binds),
+            needles,
+        };
+    }
+    let top_kind = if matches!(
         node.kind(),
         "import_statement" | "import_from_statement" | "future_import_statement"
     ) || (node.kind() == "expression_statement" && text.contains("DEFINE_"))
@@ -510,6 +520,32 @@ fn read_statement<'s>(node: Node<'_>, src: &'s str) -> RawStatement<'s> {
         binds,
         needles,
     }
+}
+
+/// What a top-level syntax error may bind: each identifier token it holds,
+/// except those only ever read as `name.attribute` there (the modules it
+/// uses, `jax.`, `jnp.`): recovery may turn any other token into a target,
+/// but not one that is followed by a dot at each of its places.
+fn error_bindings<'s>(text: &str, tokens: &[&'s str]) -> Vec<&'s str> {
+    let bytes = text.as_bytes();
+    let is_ident = |b: u8| b == b'_' || b.is_ascii_alphanumeric() || b >= 0x80;
+    let mut out: Vec<&'s str> = tokens.to_vec();
+    out.sort_unstable();
+    out.dedup();
+    out.retain(|name| {
+        memchr::memmem::find_iter(bytes, name.as_bytes())
+            .filter(|&at| {
+                let before = at.checked_sub(1).map(|i| bytes[i]);
+                let after = bytes.get(at + name.len()).copied();
+                !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+            })
+            .any(|at| {
+                let rest = &bytes[at + name.len()..];
+                let next = rest.iter().find(|b| !matches!(b, b' ' | b'\t'));
+                next != Some(&b'.')
+            })
+    });
+    out
 }
 
 /// `X = <expression without calls or lambdas>`.
@@ -655,11 +691,6 @@ fn bound_names<'s>(node: Node<'_>, src: &'s str, out: &mut Vec<&'s str>) -> bool
 fn partition(statements: &[Statement], name_count: usize) -> Vec<Vec<usize>> {
     const NONE: u32 = u32::MAX;
     let n = statements.len();
-    // A top-level syntax error may hold imports, definitions and uses at once
-    // (the parser's recovery decides): the module is one unit until it parses.
-    if statements.iter().any(|s| s.info.kind == Kind::Error) {
-        return vec![(0..n).collect()];
-    }
     // Binders of each name, as linked lists: head per name, next per entry.
     let mut head = vec![NONE; name_count];
     let mut entries: Vec<(usize, u32)> = Vec::new();

@@ -1,6 +1,8 @@
 //! Incremental analysis must find exactly what a whole-module analysis finds:
-//! on every fixture and example as a first analysis, and after sequences of
-//! random edits that reuse the previous version's units.
+//! on every fixture and example as a first analysis, after sequences of
+//! random edits that reuse the previous version's units, and on texts with
+//! syntax errors. The sections (`syntax::sections`) of a clean text hold the
+//! whole parse's statements, and edits keep them equal to a fresh parse.
 //!
 //! `JAX_LSP_EQUIVALENCE_DIR=DIR cargo test --release --test incremental -- --ignored`
 //! runs the first check over every `.py` file under DIR (the sweep corpus).
@@ -10,7 +12,9 @@ use jax_lsp::config::Settings;
 use jax_lsp::diagnostic::Finding;
 use jax_lsp::incremental::Incremental;
 use jax_lsp::resolver::FsResolver;
+use jax_lsp::server::document::Document;
 use jax_lsp::syntax;
+use jax_lsp::syntax::sections::{self, Section};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -37,14 +41,13 @@ fn corpus() -> Vec<(PathBuf, String)> {
         .collect()
 }
 
-/// What the CLI and the server found before incremental analysis: the
-/// file-level prefilter, then the whole module.
+/// What the CLI finds: the file-level prefilter, then the whole module
+/// (parsed in sections, `syntax::sections`).
 fn whole(text: &str, path: &Path, resolver: &FsResolver) -> Vec<Finding> {
     if !analysis::may_have_findings(text) {
         return Vec::new();
     }
-    let tree = syntax::parse(text, None).expect("parse");
-    analysis::analyze_tree(text, &tree, path, &Settings::default(), Some(resolver))
+    analysis::analyze(text, path, &Settings::default(), Some(resolver))
 }
 
 fn by_units(
@@ -56,84 +59,64 @@ fn by_units(
     if !analysis::may_have_findings(text) {
         return Vec::new();
     }
-    let tree = syntax::parse(text, None).expect("parse");
+    let sections = sections::parse(text).expect("parse");
+    let trees: Vec<&syntax::Tree> = sections.iter().map(|s| &s.tree).collect();
     let text: Arc<str> = Arc::from(text);
-    state.analyze(&text, &tree, path, &Settings::default(), Some(resolver))
+    state.analyze_trees(&text, &trees, path, &Settings::default(), Some(resolver))
 }
 
-/// The findings of `text` parsed in pieces cut at `cuts` (`syntax::pieces`),
-/// as the server's first analysis of a large module finds them; `None` when
-/// a piece has a syntax error (the server then parses the text whole). The
-/// pieces' top-level statements must be the whole parse's.
-fn by_pieces(
-    text: &str,
-    cuts: &[usize],
-    path: &Path,
-    resolver: &FsResolver,
-) -> Option<Vec<Finding>> {
-    let pieces = syntax::pieces::parse_pieces(text, cuts).expect("parse");
-    if pieces.iter().any(|p| p.root_node().has_error()) {
-        return None;
+fn shape(trees: &[&syntax::Tree]) -> Vec<(std::ops::Range<usize>, String)> {
+    trees
+        .iter()
+        .flat_map(|t| syntax::top_level_statements(t))
+        .map(|n| (n.byte_range(), n.to_sexp()))
+        .collect()
+}
+
+fn section_trees(sections: &[Section]) -> Vec<&syntax::Tree> {
+    sections.iter().map(|s| &s.tree).collect()
+}
+
+/// For a text that parses without error: the sections hold the whole
+/// parse's statements, and findings from them are those of one tree.
+/// Returns whether the text was clean (and so compared).
+fn check_clean_sections(text: &str, path: &Path, resolver: &FsResolver) -> bool {
+    let one = syntax::parse(text, None).expect("parse");
+    if one.root_node().has_error() {
+        return false;
     }
-    let whole = syntax::parse(text, None).expect("parse");
-    let shape = |trees: &[syntax::Tree]| -> Vec<(std::ops::Range<usize>, String)> {
-        trees
-            .iter()
-            .flat_map(syntax::top_level_statements)
-            .map(|n| (n.byte_range(), n.to_sexp()))
-            .collect()
-    };
+    let sections = sections::parse(text).expect("parse");
     assert_eq!(
-        shape(&pieces),
-        shape(std::slice::from_ref(&whole)),
-        "{}: pieces cut at {cuts:?} differ from the whole parse",
+        shape(&section_trees(&sections)),
+        shape(&[&one]),
+        "{}: sections differ from the whole parse",
         path.display()
     );
-    if !analysis::may_have_findings(text) {
-        return Some(Vec::new());
+    if analysis::may_have_findings(text) {
+        let from_one =
+            analysis::analyze_tree(text, &one, path, &Settings::default(), Some(resolver));
+        assert_eq!(
+            whole(text, path, resolver),
+            from_one,
+            "{}: findings from sections differ from one tree's",
+            path.display()
+        );
     }
-    let text: Arc<str> = Arc::from(text);
-    Some(Incremental::new().analyze_trees(
-        &text,
-        &pieces,
-        path,
-        &Settings::default(),
-        Some(resolver),
-    ))
+    true
 }
 
-/// Compares pieces with the whole module for one cut at each candidate line
-/// and for a cut at every candidate line at once; returns (clean parses
-/// compared, pieces refused).
-fn check_pieces(
-    text: &str,
-    path: &Path,
-    resolver: &FsResolver,
-    expected: &[Finding],
-) -> (usize, usize) {
-    let candidates = syntax::pieces::candidates(text);
-    let mut cut_sets: Vec<Vec<usize>> = candidates.iter().map(|&c| vec![c]).collect();
-    if candidates.len() > 1 {
-        cut_sets.push(candidates.clone());
-    }
-    let (mut compared, mut refused) = (0, 0);
-    for cuts in &cut_sets {
-        match by_pieces(text, cuts, path, resolver) {
-            Some(got) => {
-                compared += 1;
-                assert_eq!(
-                    got,
-                    expected,
-                    "{}: pieces cut at {cuts:?} {:?} vs whole {:?}",
-                    path.display(),
-                    describe(&got),
-                    describe(expected)
-                );
-            }
-            None => refused += 1,
-        }
-    }
-    (compared, refused)
+/// Applies `edit` to a document's text and sections as the server does, and
+/// checks the sections against a fresh parse of the new text.
+fn check_edited_sections(doc: &mut Document, edit: &Edit) {
+    let (start, end) = edit_range(&doc.text, edit);
+    doc.splice(start, end, edit.insert);
+    let fresh = sections::parse(&doc.text).expect("parse");
+    assert_eq!(
+        shape(&doc.trees()),
+        shape(&section_trees(&fresh)),
+        "after {edit:?}:\n{}",
+        doc.text
+    );
 }
 
 fn describe(findings: &[Finding]) -> Vec<String> {
@@ -171,21 +154,77 @@ fn units_find_what_the_whole_module_finds() {
 }
 
 #[test]
-fn pieces_find_what_the_whole_module_finds() {
+fn sections_of_clean_texts_are_the_whole_parse() {
     let resolver = FsResolver::default();
-    let (mut compared, mut refused, mut with_findings) = (0, 0, 0);
-    for (path, text) in &corpus() {
-        let expected = whole(text, path, &resolver);
-        let (c, r) = check_pieces(text, path, &resolver, &expected);
-        compared += c;
-        refused += r;
-        with_findings += usize::from(c > 0 && !expected.is_empty());
+    let clean = corpus()
+        .iter()
+        .filter(|(path, text)| check_clean_sections(text, path, &resolver))
+        .count();
+    assert!(clean > 300, "{clean} clean files compared");
+}
+
+/// Texts with a syntax error: a stray token inserted at eight places of
+/// every file with findings. The units, reusing the clean version's, find
+/// what a fresh analysis of the broken text finds; so does the way back.
+#[test]
+fn syntax_errors_keep_units_equal_to_the_whole() {
+    let resolver = FsResolver::default();
+    let strays = [
+        "(", ")", ":", "\"", "\"\"\"", "1+", "def", "x = [", "@", "\\", "else:",
+    ];
+    let (mut compared, mut reused) = (0, 0);
+    for (n, (path, text)) in corpus()
+        .iter()
+        .filter(|(_, t)| t.contains("# ruleid:"))
+        .enumerate()
+    {
+        let line_starts: Vec<usize> = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .filter(|&i| i < text.len())
+            .collect();
+        for k in 0..8 {
+            let line = line_starts[(k * line_starts.len()) / 8];
+            // A line's start or its end.
+            let at = if k % 2 == 0 {
+                line
+            } else {
+                text[line..].find('\n').map_or(text.len(), |i| line + i)
+            };
+            let stray = strays[(n + k) % strays.len()];
+            let edited = format!("{}{}{}", &text[..at], stray, &text[at..]);
+            if !syntax::parse(&edited, None)
+                .expect("parse")
+                .root_node()
+                .has_error()
+            {
+                continue;
+            }
+            let mut state = Incremental::new();
+            by_units(&mut state, text, path, &resolver);
+            let got = by_units(&mut state, &edited, path, &resolver);
+            assert_eq!(
+                got,
+                whole(&edited, path, &resolver),
+                "{} with {stray:?} at {at}",
+                path.display()
+            );
+            reused += usize::from(state.stats.reused > 0);
+            let back = by_units(&mut state, text, path, &resolver);
+            assert_eq!(
+                back,
+                whole(text, path, &resolver),
+                "{} back",
+                path.display()
+            );
+            compared += 1;
+        }
     }
-    eprintln!(
-        "{compared} cut sets compared, {refused} refused, {with_findings} files with findings"
+    eprintln!("{compared} broken texts compared, {reused} of them reusing units");
+    assert!(compared > 500, "{compared} broken texts compared");
+    assert!(
+        reused > compared / 4,
+        "{reused} of {compared} reused units: errors stay local"
     );
-    assert!(compared > 600, "{compared} cut sets compared");
-    assert!(with_findings > 150, "{with_findings} files with findings");
 }
 
 #[test]
@@ -236,7 +275,7 @@ fn units_find_what_the_whole_module_finds_on_a_corpus() {
     let resolver = FsResolver::default();
     let files = python_files(Path::new(&dir));
     let mut mismatched = Vec::new();
-    let (mut findings, mut cut_sets) = (0, 0);
+    let (mut findings, mut cut_sets) = (0, 0usize);
     for path in &files {
         let Ok(text) = std::fs::read_to_string(path) else {
             continue;
@@ -246,8 +285,7 @@ fn units_find_what_the_whole_module_finds_on_a_corpus() {
         }
         let expected = whole(&text, path, &resolver);
         let got = by_units(&mut Incremental::new(), &text, path, &resolver);
-        let (c, _) = check_pieces(&text, path, &resolver, &expected);
-        cut_sets += c;
+        cut_sets += usize::from(check_clean_sections(&text, path, &resolver));
         findings += expected.len();
         if got != expected {
             mismatched.push(format!(
@@ -259,7 +297,7 @@ fn units_find_what_the_whole_module_finds_on_a_corpus() {
         }
     }
     eprintln!(
-        "{} files, {} findings, {} mismatched; {} clean cut sets compared",
+        "{} files, {} findings, {} mismatched; {} clean files' sections compared",
         files.len(),
         findings,
         mismatched.len(),
@@ -277,7 +315,7 @@ struct Edit {
     insert: &'static str,
 }
 
-fn apply(text: &str, edit: &Edit) -> String {
+fn edit_range(text: &str, edit: &Edit) -> (usize, usize) {
     let mut start = ((text.len() as f64) * edit.at) as usize;
     while !text.is_char_boundary(start) {
         start -= 1;
@@ -286,6 +324,11 @@ fn apply(text: &str, edit: &Edit) -> String {
     while !text.is_char_boundary(end) {
         end += 1;
     }
+    (start, end)
+}
+
+fn apply(text: &str, edit: &Edit) -> String {
+    let (start, end) = edit_range(text, edit);
     format!("{}{}{}", &text[..start], edit.insert, &text[end..])
 }
 
@@ -351,27 +394,19 @@ proptest! {
         }
     }
 
-    /// Texts mid-edit (often with syntax errors) cut at each candidate line
-    /// and at all of them: when every piece parses clean, the statements and
-    /// findings are the whole parse's.
+    /// Texts mid-edit (often with syntax errors): the sections the server
+    /// keeps up to date edit by edit are those of a fresh parse.
     #[test]
-    fn pieces_of_edited_texts_match_the_whole(
+    fn sections_of_edited_texts_match_a_fresh_parse(
         file in 0usize..10_000,
         edits in prop::collection::vec(edit_strategy(), 1..12),
     ) {
-        let resolver = FsResolver::default();
         let files = corpus();
-        let (path, text) = &files[file % files.len()];
-        // The unedited file first: with candidate lines and no syntax error,
-        // at least its single cuts are clean and compared.
-        let (compared, _) = check_pieces(text, path, &resolver, &whole(text, path, &resolver));
-        let clean = !syntax::parse(text, None).expect("parse").root_node().has_error();
-        prop_assert!(compared > 0 || !clean || syntax::pieces::candidates(text).is_empty());
-        let mut text = text.clone();
+        let (_, text) = &files[file % files.len()];
+        let mut doc = Document::new(text.clone(), 0);
+        doc.parse_now();
         for edit in &edits {
-            text = apply(&text, edit);
-            let expected = whole(&text, path, &resolver);
-            check_pieces(&text, path, &resolver, &expected);
+            check_edited_sections(&mut doc, edit);
         }
     }
 }

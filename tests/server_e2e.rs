@@ -1232,16 +1232,16 @@ fn each_workspace_folder_gets_its_own_client_settings() {
 }
 
 #[test]
-fn a_large_module_is_parsed_in_pieces_and_edits_follow() {
+fn a_large_module_is_parsed_in_sections_and_edits_follow() {
     let enc = Enc::Utf16;
-    let dir = temp_dir("pieces");
+    let dir = temp_dir("sections");
     let uri = file_uri(&dir.join("layers.py"));
-    // Four threads whatever the machine has: the first parse then cuts the
-    // module into four pieces.
+    // Four threads whatever the machine has: the first parse spreads the
+    // sections over them.
     let mut lsp = Lsp::spawn(&[("RAYON_NUM_THREADS", "4")]);
     lsp.initialize(capabilities(enc, false, true), Value::Null);
     // `f` (jitted with an AbstractMesh sharding) is used by every layer, so
-    // one unit of statements spans all the pieces.
+    // one unit of statements spans all the sections.
     let broken = [3, 600, 1199];
     let mut text = HEADER.to_owned();
     for i in 0..1200 {
@@ -1282,11 +1282,11 @@ fn a_large_module_is_parsed_in_pieces_and_edits_follow() {
         "{first}"
     );
     assert!(
-        lsp.stderr().contains("version 1: parsed in 4 pieces"),
+        lsp.stderr().contains("version 1: parsed in 1201 sections"),
         "{}",
         lsp.stderr()
     );
-    // Edit at once (the pieces may still be joining): fix layer 600.
+    // Fix layer 600.
     let mut version = 1;
     let mut edit = |lsp: &mut Lsp, text: &mut String, from: &str, to: &str| {
         version += 1;
@@ -1320,15 +1320,8 @@ fn a_large_module_is_parsed_in_pieces_and_edits_follow() {
         vec![layer_line(3), layer_line(100), layer_line(1199)]
     );
     let log = lsp.stderr();
-    // Joined and adopted (not "not needed any more").
-    let joined: Vec<&str> = log
-        .lines()
-        .filter(|l| l.contains("version 1: pieces joined"))
-        .collect();
-    assert_eq!(joined.len(), 1, "{log}");
-    assert!(joined[0].ends_with("pieces joined into one tree"), "{log}");
-    // Later versions reparse the joined tree: never the whole text again.
-    assert_eq!(log.matches("parsed in 4 pieces").count(), 1, "{log}");
+    // Later versions reparse the sections they touch: never the whole text again.
+    assert_eq!(log.matches("parsed in 1201 sections").count(), 1, "{log}");
     lsp.shutdown();
 }
 

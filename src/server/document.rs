@@ -1,35 +1,30 @@
-//! An open document: text, line index, syntax tree and version, and the edit
-//! path that keeps them in step (text splice + `Tree::edit`; the reparse with
-//! the edited old tree happens later, off the async threads).
+//! An open document: text, line index, sections and version, and the edit
+//! path that keeps them in step (text splice, then the sections around the
+//! edit parsed again: `syntax::sections`).
 
-use crate::syntax::{self, Encoding, LineCol, LineIndex, TextEdit, Tree};
-use std::collections::VecDeque;
+use crate::syntax::sections::{self, Section};
+use crate::syntax::{Encoding, LineCol, LineIndex, TextEdit, Tree};
+use std::sync::Arc;
 use tower_lsp::lsp_types::Position;
 
 /// Files larger than this are not parsed or analyzed.
 pub const MAX_ANALYZED_BYTES: usize = 5 * 1024 * 1024;
-/// Changes kept for trees parsed from earlier revisions (`Document::adopt`).
-/// Analyses adopt their trees as they finish, so the log stays short.
-const MAX_LOGGED_EDITS: usize = 256;
+/// An edit that would reparse more than this (a large paste) drops the
+/// sections instead: the next analysis parses the text afresh, in parallel,
+/// off the thread that applies edits.
+const MAX_EDIT_REPARSE_BYTES: usize = 256 * 1024;
 
 #[derive(Clone)]
 pub struct Document {
     pub text: String,
     pub index: LineIndex,
-    /// The last parsed tree, with every later edit applied by `Tree::edit`
-    /// (`dirty()`) or not (then it matches `text`).
-    pub tree: Option<Tree>,
+    /// The parse of `text`, or `None` until the first analysis parses it
+    /// (and after a full replacement or a large paste). Shared with the
+    /// snapshots analyses read; an edit copies it only while one holds it.
+    pub sections: Option<Arc<Vec<Section>>>,
     pub version: i32,
     /// Bumped by every change to `text`.
     pub rev: u64,
-    /// The revision `tree` was parsed from.
-    tree_rev: u64,
-    /// The changes after `tree_rev`, each with the revision it made, so that
-    /// a tree parsed from a later revision can be adopted and caught up.
-    edit_log: VecDeque<(u64, TextEdit)>,
-    /// Trees parsed from revisions before this cannot catch up (the text was
-    /// replaced whole then, or the log dropped a change).
-    log_floor: u64,
 }
 
 /// What was wrong with a change (it was still applied, clamped).
@@ -42,37 +37,43 @@ impl Document {
         Document {
             text,
             index,
-            tree: None,
+            sections: None,
             version,
             rev: 0,
-            tree_rev: 0,
-            edit_log: VecDeque::new(),
-            log_floor: 0,
         }
     }
 
-    /// Takes `tree`, parsed from revision `rev` of the text, replaying the
-    /// changes made since, unless the document's own tree is as recent.
-    /// Returns whether it was taken.
-    pub fn adopt(&mut self, mut tree: Tree, rev: u64) -> bool {
-        if rev < self.log_floor || rev > self.rev {
+    /// Takes `sections`, parsed from revision `rev` of the text, if that is
+    /// the current text and it has none. Returns whether it was taken.
+    pub fn adopt(&mut self, sections: Arc<Vec<Section>>, rev: u64) -> bool {
+        if rev != self.rev || self.sections.is_some() {
             return false;
         }
-        if self.tree.is_some() && rev <= self.tree_rev {
-            return false;
-        }
-        for (_, edit) in self.edit_log.iter().filter(|(r, _)| *r > rev) {
-            edit.apply(&mut tree);
-        }
-        self.edit_log.retain(|(r, _)| *r > rev);
-        self.tree = Some(tree);
-        self.tree_rev = rev;
+        self.sections = Some(sections);
         true
     }
 
-    /// `tree` does not match `text` yet (or there is none): reparse before use.
-    pub fn dirty(&self) -> bool {
-        self.tree.is_none() || self.tree_rev != self.rev
+    /// Parses the text now if it has no sections (tests and benchmarks; the
+    /// server parses in its first analysis).
+    pub fn parse_now(&mut self) {
+        if self.sections.is_none() && !self.too_large() {
+            self.sections = sections::parse_parallel(&self.text).map(Arc::new);
+        }
+    }
+
+    /// The trees of the sections, in document order (empty before a parse).
+    pub fn trees(&self) -> Vec<&Tree> {
+        self.sections
+            .iter()
+            .flat_map(|s| s.iter().map(|s| &s.tree))
+            .collect()
+    }
+
+    /// The tree of the section holding `offset`.
+    pub fn tree_at(&self, offset: usize) -> Option<&Tree> {
+        let sections = self.sections.as_ref()?;
+        let after = sections.partition_point(|s| s.range.start <= offset);
+        sections.get(after.checked_sub(1)?).map(|s| &s.tree)
     }
 
     pub fn too_large(&self) -> bool {
@@ -96,10 +97,8 @@ impl Document {
         self.text.push_str(text);
         self.index = LineIndex::new(&self.text);
         // A fresh parse: an edit covering everything saves nothing.
-        self.tree = None;
+        self.sections = None;
         self.rev += 1;
-        self.edit_log.clear();
-        self.log_floor = self.rev;
     }
 
     /// Applies one ranged change. Positions outside the text are clamped
@@ -128,12 +127,14 @@ impl Document {
         (!notes.is_empty()).then(|| ClampNote(notes.join("; ")))
     }
 
-    /// Replaces bytes `start..end` (char boundaries) with `new_text`.
+    /// Replaces bytes `start..end` (char boundaries) with `new_text`, and
+    /// parses again the sections the change touches.
     pub fn splice(&mut self, start: usize, end: usize, new_text: &str) {
         let start_position = self.point(start);
         let old_end_position = self.point(end);
         self.text.replace_range(start..end, new_text);
         self.index = LineIndex::new(&self.text);
+        self.rev += 1;
         let new_end_byte = start + new_text.len();
         let new_end_position = self.point(new_end_byte);
         let edit = TextEdit::new(
@@ -142,48 +143,34 @@ impl Document {
             new_end_byte,
             [start_position, old_end_position, new_end_position],
         );
-        if let Some(tree) = &mut self.tree {
-            edit.apply(tree);
+        if self.too_large() || new_text.len() > MAX_EDIT_REPARSE_BYTES {
+            self.sections = None;
         }
-        self.rev += 1;
-        self.edit_log.push_back((self.rev, edit));
-        if self.edit_log.len() > MAX_LOGGED_EDITS {
-            if let Some((dropped, _)) = self.edit_log.pop_front() {
-                self.log_floor = dropped;
+        if let Some(shared) = &mut self.sections {
+            let parsed = sections::apply_edit(Arc::make_mut(shared), &self.text, &edit);
+            if parsed.is_none_or(|bytes| bytes > MAX_EDIT_REPARSE_BYTES) {
+                // Parse afresh (off this thread) rather than again and again.
+                self.sections = None;
             }
         }
     }
 
-    /// (line, utf-8 column) of a byte offset in the current text.
+    /// (line, utf-8 column) of a byte offset in the current text, as
+    /// tree-sitter counts them (rows end at `\n` only).
     fn point(&self, offset: usize) -> LineCol {
-        self.index.line_col(&self.text, offset, Encoding::Utf8)
-    }
-
-    /// Reparses if needed (incrementally, from the edited old tree).
-    pub fn reparse(&mut self) {
-        if self.dirty() {
-            self.tree = reparse(&self.text, self.tree.as_ref(), true);
-            self.tree_rev = self.rev;
-            self.edit_log.clear();
+        let bytes = &self.text.as_bytes()[..offset.min(self.text.len())];
+        let line = memchr::memchr_iter(b'\n', bytes).count() as u32;
+        let line_start = memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1);
+        LineCol {
+            line,
+            col: (bytes.len() - line_start) as u32,
         }
-    }
-}
-
-/// Parses `text`, reusing `old` (already edited) when given.
-pub fn reparse(text: &str, old: Option<&Tree>, dirty: bool) -> Option<Tree> {
-    if text.len() > MAX_ANALYZED_BYTES {
-        return None;
-    }
-    match old {
-        Some(tree) if !dirty => Some(tree.clone()),
-        old => syntax::parse(text, old),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis;
     use crate::config::Settings;
     use proptest::prelude::*;
     use std::path::Path;
@@ -251,31 +238,44 @@ s = \"# 日本 😀\"; lowered = f.trace(jax.ShapeDtypeStruct((64, 32), jnp.floa
         bounds[((bounds.len() - 1) as f64 * frac) as usize]
     }
 
-    fn findings_key(text: &str, tree: &Tree) -> Vec<(String, std::ops::Range<usize>, String)> {
-        analysis::analyze_tree(
-            text,
-            tree,
-            Path::new("/proptest/t.py"),
-            &Settings::default(),
-            None,
-        )
-        .into_iter()
-        .map(|f| (f.code.to_owned(), f.span, f.message))
-        .collect()
+    fn findings_key(
+        text: &str,
+        doc_trees: &[&Tree],
+    ) -> Vec<(String, std::ops::Range<usize>, String)> {
+        let text: Arc<str> = Arc::from(text);
+        crate::incremental::Incremental::new()
+            .analyze_trees(
+                &text,
+                doc_trees,
+                Path::new("/proptest/t.py"),
+                &Settings::default(),
+                None,
+            )
+            .into_iter()
+            .map(|f| (f.code.to_owned(), f.span, f.message))
+            .collect()
+    }
+
+    fn shape(trees: &[&Tree]) -> Vec<(std::ops::Range<usize>, String)> {
+        trees
+            .iter()
+            .flat_map(|t| crate::syntax::top_level_statements(t))
+            .map(|n| (n.byte_range(), n.to_sexp()))
+            .collect()
     }
 
     proptest! {
         #![proptest_config(ProptestConfig { cases: 96, .. ProptestConfig::default() })]
         #[test]
         fn incremental_edits_match_a_fresh_parse(
-            edits in proptest::collection::vec((0.0f64..1.0, 0.0f64..1.0, proptest::collection::vec(0..PIECES.len(), 0..4), any::<bool>()), 1..24),
+            edits in proptest::collection::vec((0.0f64..1.0, 0.0f64..1.0, proptest::collection::vec(0..PIECES.len(), 0..4)), 1..24),
             enc_pick in 0..3usize,
         ) {
             let enc = [Encoding::Utf8, Encoding::Utf16, Encoding::Utf32][enc_pick];
             let mut doc = Document::new(BASE.to_owned(), 0);
-            doc.reparse();
+            doc.parse_now();
             let mut expected = BASE.to_owned();
-            for (a, b, pieces, reparse_now) in edits {
+            for (a, b, pieces) in edits {
                 let x = boundary(&expected, a);
                 let y = boundary(&expected, b);
                 let (start, end) = (x.min(y), x.max(y));
@@ -284,102 +284,47 @@ s = \"# 日本 😀\"; lowered = f.trace(jax.ShapeDtypeStruct((64, 32), jnp.floa
                 prop_assert_eq!(note, None);
                 expected.replace_range(start..end, &insert);
                 prop_assert_eq!(&doc.text, &expected);
-                if reparse_now {
-                    doc.reparse();
-                }
             }
-            doc.reparse();
-            let fresh = syntax::parse(&expected, None).unwrap();
-            let incremental = doc.tree.as_ref().unwrap();
-            prop_assert_eq!(incremental.root_node().to_sexp(), fresh.root_node().to_sexp());
-            prop_assert_eq!(findings_key(&doc.text, incremental), findings_key(&expected, &fresh));
-        }
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
-        /// A tree parsed from an earlier text (a first analysis that was
-        /// still joining its pieces while the user typed) is adopted and
-        /// brought up to date with the changes made since.
-        #[test]
-        fn adopted_trees_catch_up_with_later_edits(
-            edits in proptest::collection::vec((0.0f64..1.0, 0.0f64..1.0, proptest::collection::vec(0..PIECES.len(), 0..4)), 1..16),
-            parsed_at in 0usize..16,
-        ) {
-            let enc = Encoding::Utf16;
-            let mut doc = Document::new(BASE.to_owned(), 0);
-            let mut expected = BASE.to_owned();
-            let mut snapshot = (expected.clone(), doc.rev);
-            for (i, (a, b, pieces)) in edits.iter().enumerate() {
-                if i == parsed_at {
-                    snapshot = (expected.clone(), doc.rev);
-                }
-                let x = boundary(&expected, *a);
-                let y = boundary(&expected, *b);
-                let (start, end) = (x.min(y), x.max(y));
-                let insert: String = pieces.iter().map(|&i| PIECES[i]).collect();
-                doc.apply_change(pos_of(&expected, start, enc), pos_of(&expected, end, enc), &insert, enc);
-                expected.replace_range(start..end, &insert);
-            }
-            let (old_text, old_rev) = snapshot;
-            let tree = syntax::parse(&old_text, None).unwrap();
-            prop_assert!(doc.adopt(tree, old_rev));
-            prop_assert_eq!(doc.dirty(), old_rev != doc.rev);
-            doc.reparse();
-            let fresh = syntax::parse(&expected, None).unwrap();
-            prop_assert_eq!(doc.tree.as_ref().unwrap().root_node().to_sexp(), fresh.root_node().to_sexp());
+            let fresh = sections::parse(&expected).unwrap();
+            let fresh: Vec<&Tree> = fresh.iter().map(|s| &s.tree).collect();
+            prop_assert_eq!(shape(&doc.trees()), shape(&fresh));
+            prop_assert_eq!(findings_key(&doc.text, &doc.trees()), findings_key(&expected, &fresh));
         }
     }
 
     #[test]
-    fn trees_older_than_the_documents_own_or_a_replacement_are_refused() {
+    fn only_sections_of_the_current_text_are_adopted() {
         let enc = Encoding::Utf8;
         let mut doc = Document::new("x = 1\n".to_owned(), 0);
-        let first = syntax::parse(&doc.text, None).unwrap();
+        let first = Arc::new(sections::parse(&doc.text).unwrap());
         let at = Position {
             line: 1,
             character: 0,
         };
         doc.apply_change(at, at, "y = 2\n", enc);
-        assert!(
-            !doc.adopt(first.clone(), 5),
-            "a revision the text never had"
-        );
-        doc.reparse();
-        assert!(
-            !doc.adopt(first.clone(), 0),
-            "older than the document's tree"
-        );
-        doc.apply_change(at, at, "z = 3\n", enc);
-        let second = syntax::parse("x = 1\ny = 2\n", None).unwrap();
-        assert!(!doc.adopt(second, 1), "as old as the document's tree");
+        assert!(!doc.adopt(first.clone(), 0), "parsed before an edit");
+        let current = Arc::new(sections::parse(&doc.text).unwrap());
+        assert!(doc.adopt(current.clone(), doc.rev));
+        assert!(!doc.adopt(current, doc.rev), "it has its own already");
         doc.replace_all("w = 4\n");
-        let before_replacement = syntax::parse("x = 1\nz = 3\ny = 2\n", None).unwrap();
-        assert!(
-            !doc.adopt(before_replacement, 2),
-            "from before a full replacement"
-        );
-        let current = syntax::parse(&doc.text, None).unwrap();
-        assert!(doc.adopt(current, doc.rev));
-        assert!(!doc.dirty());
+        assert!(doc.sections.is_none(), "a replacement is parsed afresh");
     }
 
     #[test]
     fn the_base_text_has_a_finding_and_edits_can_remove_it() {
         let mut doc = Document::new(BASE.to_owned(), 0);
-        doc.reparse();
-        assert_eq!(findings_key(&doc.text, doc.tree.as_ref().unwrap()).len(), 1);
+        doc.parse_now();
+        assert_eq!(findings_key(&doc.text, &doc.trees()).len(), 1);
         let at = doc.text.find(".lower()").unwrap() + ".lower(".len();
         let pos = pos_of(&doc.text, at, Encoding::Utf16);
         doc.apply_change(pos, pos, "lowering_platforms=(\"cpu\",)", Encoding::Utf16);
-        doc.reparse();
-        assert!(findings_key(&doc.text, doc.tree.as_ref().unwrap()).is_empty());
+        assert!(findings_key(&doc.text, &doc.trees()).is_empty());
     }
 
     #[test]
     fn out_of_range_changes_are_clamped_not_panics() {
         let mut doc = Document::new("ab\r\n日本😀\n".to_owned(), 0);
-        doc.reparse();
+        doc.parse_now();
         let far = Position {
             line: 99,
             character: 3,
@@ -402,17 +347,14 @@ s = \"# 日本 😀\"; lowered = f.trace(jax.ShapeDtypeStruct((64, 32), jnp.floa
         );
         assert!(note.is_some());
         assert_eq!(doc.text, "ab\nx");
-        doc.reparse();
+        let fresh = sections::parse(&doc.text).unwrap();
         assert_eq!(
-            doc.tree.as_ref().unwrap().root_node().to_sexp(),
-            syntax::parse(&doc.text, None)
-                .unwrap()
-                .root_node()
-                .to_sexp()
+            shape(&doc.trees()),
+            shape(&fresh.iter().map(|s| &s.tree).collect::<Vec<_>>())
         );
         doc.replace_all("y = 1\n");
-        doc.reparse();
+        doc.parse_now();
         assert_eq!(doc.text, "y = 1\n");
-        assert!(doc.tree.is_some());
+        assert!(doc.sections.is_some());
     }
 }

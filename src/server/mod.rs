@@ -30,7 +30,7 @@ use crate::incremental::Incremental;
 use crate::resolver::{Disk, FsResolver, SourceProvider};
 use crate::semantic::summary::{candidate_files, ModuleSummary};
 use crate::semantic::Resolver;
-use crate::syntax::pieces::{self, FirstParse};
+use crate::syntax::sections::{self, Section};
 use crate::syntax::Tree;
 use crate::syntax::{Encoding, LineIndex};
 use dashmap::DashMap;
@@ -134,10 +134,9 @@ struct DocEntry {
     /// it imports, the configuration): what `reuse` holds is then stale.
     env_gen: u64,
     reuse: Arc<Mutex<Reuse>>,
-    /// Held by the analysis of this document under way, until the tree it
-    /// parsed is the document's: an analysis that starts meanwhile waits for
-    /// that tree instead of parsing the whole text again (a first analysis
-    /// joins its pieces after publishing, see `analyze_now`).
+    /// Held by the analysis of this document under way, until the sections
+    /// it parsed are the document's: an analysis that starts meanwhile waits
+    /// for them instead of parsing the whole text again.
     parse_gate: Arc<tokio::sync::Mutex<()>>,
     /// Dropped with the entry when the document is closed: background work
     /// for it holds a `Weak` and stops when that dies.
@@ -164,13 +163,13 @@ struct Snapshot {
     rev: u64,
     text: Arc<str>,
     index: Arc<LineIndex>,
-    tree: Option<Tree>,
-    dirty: bool,
+    /// `None`: not parsed yet; the analysis parses it.
+    sections: Option<Arc<Vec<Section>>>,
     too_large: bool,
     env_gen: u64,
     reuse: Arc<Mutex<Reuse>>,
-    /// The entry this snapshot is of (`DocEntry::open`): a tree parsed from
-    /// it is only ever given to that entry, not to a reopened document.
+    /// The entry this snapshot is of (`DocEntry::open`): sections parsed
+    /// from it are only ever given to that entry, not to a reopened document.
     open: Weak<()>,
 }
 
@@ -330,8 +329,7 @@ impl State {
             rev: entry.doc.rev,
             text: Arc::from(entry.doc.text.as_str()),
             index: Arc::new(entry.doc.index.clone()),
-            tree: entry.doc.tree.clone(),
-            dirty: entry.doc.dirty(),
+            sections: entry.doc.sections.clone(),
             too_large: entry.doc.too_large(),
             env_gen: entry.env_gen,
             reuse: entry.reuse.clone(),
@@ -340,10 +338,9 @@ impl State {
     }
 
     /// Analyzes a snapshot (on a blocking thread). Never panics.
-    /// Returns the analysis and what was parsed: an incremental reparse, or
-    /// for a text with no tree yet, one tree or clean pieces parsed in
-    /// parallel (`syntax::pieces`).
-    fn run_analysis(&self, snap: &Snapshot) -> (Analysis, Option<FirstParse>) {
+    /// Returns the analysis and, for a text with no sections yet, the
+    /// sections it parsed (in parallel).
+    fn run_analysis(&self, snap: &Snapshot) -> (Analysis, Option<Arc<Vec<Section>>>) {
         let started = Instant::now();
         let mut deps = HashSet::new();
         let mut parsed = None;
@@ -355,18 +352,16 @@ impl State {
                         panic!("test panic ({marker})");
                     }
                 }
-                let parsed = match &snap.tree {
-                    Some(old) => {
-                        FirstParse::Whole(document::reparse(&snap.text, Some(old), snap.dirty)?)
-                    }
-                    None => pieces::parse_first(&snap.text, rayon::current_num_threads())?,
+                let (parsed, new) = match &snap.sections {
+                    Some(sections) => (sections.clone(), false),
+                    None => (Arc::new(sections::parse_parallel(&snap.text)?), true),
                 };
-                if let FirstParse::Pieces(pieces) = &parsed {
+                if new {
                     self.log.debug(format_args!(
-                        "{} version {}: parsed in {} pieces",
+                        "{} version {}: parsed in {} sections",
                         snap.path.display(),
                         snap.version,
-                        pieces.len()
+                        parsed.len()
                     ));
                 }
                 // Settings first: a broken config is reported even for files
@@ -392,9 +387,10 @@ impl State {
                         reuse.deps.clear();
                         reuse.env_gen = snap.env_gen;
                     }
+                    let trees: Vec<&Tree> = parsed.iter().map(|s| &s.tree).collect();
                     found = reuse.units.analyze_trees(
                         &snap.text,
-                        parsed.trees(),
+                        &trees,
                         &snap.path,
                         &settings,
                         Some(&recording),
@@ -419,11 +415,11 @@ impl State {
                     );
                     deps = reuse.deps.clone();
                 }
-                Some((parsed, found, deps))
+                Some((new.then_some(parsed), found, deps))
             }));
             match outcome {
-                Ok(Some((tree, found, d))) => {
-                    parsed = Some(tree);
+                Ok(Some((new, found, d))) => {
+                    parsed = new;
                     findings = found;
                     deps = d;
                 }
@@ -523,19 +519,9 @@ impl State {
         let task = tokio::task::spawn_blocking(move || {
             let (analysis, parsed) = state.run_analysis(&snap);
             let analysis = Arc::new(analysis);
-            let (tree, pieces) = match parsed {
-                Some(FirstParse::Whole(tree)) => (Some((tree, snap.rev)), None),
-                Some(FirstParse::Pieces(pieces)) => (None, Some(pieces)),
-                None => (None, None),
-            };
-            state.store(&key, &snap.open, &analysis, tree);
-            // The diagnostics go out now; the document's tree (for later
-            // edits) is joined from the pieces after, still holding the gate.
-            let _ = send.send(analysis);
-            if let Some(pieces) = pieces {
-                state.join_pieces(&key, &snap, &pieces);
-            }
+            state.store(&key, &snap.open, &analysis, parsed.map(|p| (p, snap.rev)));
             drop(held);
+            let _ = send.send(analysis);
         });
         match receive.await {
             Ok(analysis) => Some(analysis),
@@ -551,50 +537,22 @@ impl State {
         }
     }
 
-    /// Joins the pieces a first analysis parsed into the document's tree,
-    /// unless the document is closed first (`open` dies with its entry).
-    fn join_pieces(&self, uri: &Url, snap: &Snapshot, pieces: &[Tree]) {
-        let closed = || snap.open.strong_count() == 0;
-        if closed() {
-            return;
-        }
-        match catch_unwind(AssertUnwindSafe(|| {
-            pieces::join(&snap.text, pieces, &closed)
-        })) {
-            Ok(Some(tree)) => {
-                let adopted = self.docs.get_mut(uri).is_some_and(|mut entry| {
-                    is_entry(&entry, &snap.open) && entry.doc.adopt(tree, snap.rev)
-                });
-                self.log.debug(format_args!(
-                    "{} version {}: pieces joined into one tree{}",
-                    snap.path.display(),
-                    snap.version,
-                    if adopted {
-                        ""
-                    } else {
-                        " (not needed any more)"
-                    }
-                ));
-            }
-            Ok(None) => {}
-            Err(payload) => self.log.error(format_args!(
-                "joining the parsed pieces of {} panicked: {}",
-                snap.path.display(),
-                panic_text(payload.as_ref())
-            )),
-        }
-    }
-
     /// Keeps `analysis` if it is of the document's current generation, and
-    /// the tree it parsed (with the text revision it was parsed from).
-    fn store(&self, uri: &Url, of: &Weak<()>, analysis: &Arc<Analysis>, tree: Option<(Tree, u64)>) {
+    /// the sections it parsed (with the text revision they were parsed from).
+    fn store(
+        &self,
+        uri: &Url,
+        of: &Weak<()>,
+        analysis: &Arc<Analysis>,
+        parsed: Option<(Arc<Vec<Section>>, u64)>,
+    ) {
         let Some(mut entry) = self.docs.get_mut(uri) else {
             return;
         };
-        if let Some((tree, rev)) = tree {
+        if let Some((sections, rev)) = parsed {
             // Revisions start again at 0 when a document is reopened.
             if is_entry(&entry, of) {
-                entry.doc.adopt(tree, rev);
+                entry.doc.adopt(sections, rev);
             }
         }
         if entry.gen == analysis.gen {
@@ -932,11 +890,8 @@ impl LanguageServer for Backend {
         let item = params.text_document;
         let path = uri_path(&item.uri);
         let gen = state.new_gen();
-        let mut doc = Document::new(item.text, item.version);
+        let doc = Document::new(item.text, item.version);
         let too_large = doc.too_large();
-        if too_large {
-            doc.tree = None;
-        }
         state.docs.insert(
             item.uri.clone(),
             DocEntry {
@@ -1173,7 +1128,7 @@ impl LanguageServer for Backend {
             .as_ref()
             .filter(|a| a.version == doc.version)
             .map(|a| a.findings.as_slice());
-        let tree = doc.tree.as_ref().filter(|_| !doc.dirty());
+        let tree = doc.tree_at(offset);
         let Some((markdown, span)) = hover::hover_at(&doc.text, &doc.index, tree, findings, offset)
         else {
             return Ok(None);

@@ -3,8 +3,8 @@
 
 mod line_index;
 pub mod matcher;
-pub mod pieces;
 pub mod queries;
+pub mod sections;
 
 pub use line_index::{Encoding, LineCol, LineIndex};
 
@@ -73,27 +73,6 @@ pub fn statements_under(root: Node<'_>) -> Vec<Node<'_>> {
 /// seen; callers treat it as "no findings").
 pub fn parse(text: &str, old: Option<&Tree>) -> Option<Tree> {
     with_parser(|parser| parser.parse(text, old))
-}
-
-/// `parse`, given up (`None`) as soon as `cancelled()` says so; it is asked
-/// every hundred parser steps or so.
-pub fn parse_unless(text: &str, old: Option<&Tree>, cancelled: &dyn Fn() -> bool) -> Option<Tree> {
-    with_parser(|parser| {
-        let bytes = text.as_bytes();
-        let mut progress = |_: &tree_sitter::ParseState| cancelled();
-        let options = tree_sitter::ParseOptions::new().progress_callback(&mut progress);
-        let tree = parser.parse_with_options(
-            &mut |i, _| bytes.get(i..).unwrap_or_default(),
-            old,
-            Some(options),
-        );
-        if tree.is_none() {
-            // A cancelled parse would otherwise resume on this thread's next
-            // call, whatever its text.
-            parser.reset();
-        }
-        tree
-    })
 }
 
 /// Runs `f` with this thread's parser.
