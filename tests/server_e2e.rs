@@ -530,7 +530,7 @@ fn full_flow(enc: Enc, pull: bool, document_changes: bool) {
     assert!(
         actions
             .iter()
-            .any(|a| a["title"] == "Disable JP003 for this line"),
+            .any(|a| a["title"] == "jax-lsp (JP003): Disable for this line"),
         "{actions:?}"
     );
     if document_changes {
@@ -871,7 +871,7 @@ fn disable_for_line_fix_all_and_close() {
         .as_array()
         .unwrap()
         .iter()
-        .find(|a| a["title"] == "Disable JP003 for this line")
+        .find(|a| a["title"] == "jax-lsp (JP003): Disable for this line")
         .unwrap()
         .clone();
     let (noqa, changes) = apply_client_side(&text, &edits_of(&disable["edit"], &uri), enc);
@@ -945,7 +945,7 @@ fn disable_for_line_fix_all_and_close() {
         .iter()
         .map(|a| a["title"].as_str().unwrap())
         .collect();
-    assert_eq!(titles, vec!["Disable JP003 for this line"]);
+    assert_eq!(titles, vec!["jax-lsp (JP003): Disable for this line"]);
 
     // Closing clears the diagnostics.
     lsp.notify(
@@ -1387,5 +1387,121 @@ fn a_tree_parsed_before_a_reopen_is_not_given_to_the_new_document() {
         rechecked["diagnostics"].as_array().unwrap().is_empty(),
         "{rechecked}"
     );
+    lsp.shutdown();
+}
+
+// ---------------------------------------------------------------------------
+// The protocol as the spec says, for every client: each request answered,
+// shutdown with any params, exit codes, hover format, preferred fixes.
+
+fn exit_code(mut lsp: Lsp) -> Option<i32> {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < deadline {
+        if let Ok(Some(status)) = lsp.child.try_wait() {
+            return status.code();
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    None
+}
+
+#[test]
+fn every_request_is_answered_and_shutdown_takes_any_params() {
+    for params in [None, Some(Value::Null), Some(json!({}))] {
+        let mut lsp = Lsp::spawn(&[]);
+        lsp.initialize(capabilities(Enc::Utf16, true, true), Value::Null);
+        // A `$/` request: MethodNotFound. A notification with an id: an error.
+        lsp.send(json!({"jsonrpc": "2.0", "id": 100, "method": "$/unknown", "params": {}}));
+        let answer = lsp.wait_for("$/unknown answer", |m| m["id"] == 100);
+        assert_eq!(answer["error"]["code"], -32601, "{answer}");
+        lsp.send(json!({"jsonrpc": "2.0", "id": 101, "method": "$/setTrace", "params": {"value": "off"}}));
+        let answer = lsp.wait_for("$/setTrace answer", |m| m["id"] == 101);
+        assert!(answer.get("error").is_some(), "{answer}");
+        lsp.send(
+            json!({"jsonrpc": "2.0", "id": 102, "method": "textDocument/didSave",
+            "params": {"textDocument": {"uri": "file:///nowhere.py"}}}),
+        );
+        let answer = lsp.wait_for("didSave-with-id answer", |m| m["id"] == 102);
+        assert_eq!(answer["error"]["code"], -32600, "{answer}");
+        // An unknown request (not `$/`): MethodNotFound from tower-lsp.
+        let answer = lsp.request_full("jax/unknown", json!({}));
+        assert_eq!(answer["error"]["code"], -32601, "{answer}");
+        let mut shutdown = json!({"jsonrpc": "2.0", "id": 103, "method": "shutdown"});
+        if let Some(p) = &params {
+            shutdown["params"] = p.clone();
+        }
+        lsp.send(shutdown);
+        let answer = lsp.wait_for("shutdown answer", |m| m["id"] == 103);
+        assert_eq!(
+            answer.get("error"),
+            None,
+            "shutdown with {params:?}: {answer}"
+        );
+        assert_eq!(answer["result"], Value::Null);
+        // After shutdown every request is refused, and exit (with params) is clean.
+        let answer = lsp.request_full(
+            "textDocument/diagnostic",
+            json!({"textDocument": {"uri": "file:///x.py"}}),
+        );
+        assert_eq!(answer["error"]["code"], -32600, "{answer}");
+        lsp.send(json!({"jsonrpc": "2.0", "method": "exit", "params": params.clone().unwrap_or(Value::Null)}));
+        assert_eq!(
+            exit_code(lsp),
+            Some(0),
+            "exit after shutdown with {params:?}"
+        );
+    }
+    // exit before shutdown: code 1.
+    let mut lsp = Lsp::spawn(&[]);
+    lsp.initialize(capabilities(Enc::Utf16, true, true), Value::Null);
+    lsp.notify("exit", Value::Null);
+    assert_eq!(exit_code(lsp), Some(1));
+}
+
+#[test]
+fn hover_is_plain_text_when_the_client_asks_and_safe_fixes_come_first() {
+    let dir = temp_dir("plain");
+    let uri = file_uri(&dir.join("plain.py"));
+    let mut lsp = Lsp::spawn(&[]);
+    let mut caps = capabilities(Enc::Utf16, false, true);
+    caps["textDocument"]["hover"]["contentFormat"] = json!(["plaintext"]);
+    lsp.initialize(caps, Value::Null);
+    let text = "import jax\n\ndef f(x):\n    return x\n\nlowered = jax.jit(f).trace(1.0).lower(lowering_platforms=\"cpu\")\n";
+    lsp.open(&uri, text);
+    let params = lsp.published(&uri, |p| p["version"] == 1);
+    let diags = params["diagnostics"].as_array().cloned().unwrap();
+    assert_eq!(diags.len(), 1, "{params}");
+    let at = text.find("\"cpu\"").unwrap() + 1;
+    let hover = lsp.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": position(text, at, Enc::Utf16)}),
+    );
+    assert_eq!(hover["contents"]["kind"], "plaintext", "{hover}");
+    let value = hover["contents"]["value"].as_str().unwrap();
+    assert!(
+        value.contains("JP005") && !value.contains("**") && !value.contains('`'),
+        "{value}"
+    );
+    let actions = lsp.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": diags[0]["range"], "context": {"diagnostics": diags}}),
+    );
+    let actions = actions.as_array().cloned().unwrap();
+    let preferred: Vec<&Value> = actions
+        .iter()
+        .filter(|a| a["isPreferred"] == true)
+        .collect();
+    assert_eq!(preferred.len(), 1, "{actions:?}");
+    assert_eq!(
+        actions[0]["isPreferred"], true,
+        "the preferred fix comes first"
+    );
+    for action in &actions {
+        let title = action["title"].as_str().unwrap();
+        assert!(
+            title.starts_with("jax-lsp (JP005): ") || title.starts_with("jax-lsp: Fix all"),
+            "one title style: {title}"
+        );
+    }
     lsp.shutdown();
 }

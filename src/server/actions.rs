@@ -108,15 +108,19 @@ pub fn quick_fixes(
             .and_then(|d| serde_json::from_value(d).ok());
         // Fixes computed for another version would land in the wrong place.
         if let Some(data) = data.filter(|d| d.version == version) {
-            // The first safe fix is the preferred one (the one fix-all takes).
-            let preferred = data.fixes.iter().position(|f| f.safe);
-            for (i, fix) in data.fixes.into_iter().enumerate() {
+            // Safe fixes first; the first of them is the preferred one (the
+            // one fix-all takes). An unsafe fix is never preferred: a client
+            // applies the preferred fix without showing the list.
+            let mut fixes = data.fixes;
+            fixes.sort_by_key(|f| !f.safe);
+            for (i, fix) in fixes.into_iter().enumerate() {
+                let preferred = i == 0 && fix.safe;
                 out.push(CodeActionOrCommand::CodeAction(CodeAction {
                     title: format!("jax-lsp ({code}): {}", fix.title),
                     kind: Some(CodeActionKind::QUICKFIX),
                     diagnostics: Some(vec![diag.clone()]),
                     edit: Some(workspace_edit(style, uri, version, fix.edits)),
-                    is_preferred: Some(preferred == Some(i)),
+                    is_preferred: Some(preferred),
                     ..Default::default()
                 }));
             }
@@ -135,7 +139,7 @@ pub fn quick_fixes(
         };
         let span = range.start + span.start..range.start + span.end;
         out.push(CodeActionOrCommand::CodeAction(CodeAction {
-            title: format!("Disable {code} for this line"),
+            title: format!("jax-lsp ({code}): Disable for this line"),
             kind: Some(CodeActionKind::QUICKFIX),
             diagnostics: Some(vec![diag.clone()]),
             edit: Some(workspace_edit(
@@ -177,7 +181,7 @@ pub fn fix_all(
         .collect();
     Some(CodeActionOrCommand::CodeAction(CodeAction {
         title: format!(
-            "jax-lsp: fix all ({count} safe fix{})",
+            "jax-lsp: Fix all ({count} safe fix{})",
             if count == 1 { "" } else { "es" }
         ),
         kind: Some(CodeActionKind::new(FIX_ALL_KIND)),

@@ -55,6 +55,48 @@ fn in_comment_or_string(tree: Option<&Tree>, offset: usize) -> bool {
     tree.is_none_or(|tree| syntax::in_comment_or_string(tree, offset))
 }
 
+/// The hover text as plain text, for clients that ask for it: the Markdown
+/// of `hover_at` without its markup (headings, emphasis, code spans and
+/// fences, rules); links keep their address in parentheses.
+pub fn plain_text(markdown: &str) -> String {
+    let mut out = Vec::new();
+    for line in markdown.lines() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") {
+            continue;
+        }
+        if trimmed == "---" {
+            out.push(String::new());
+            continue;
+        }
+        let line = trimmed
+            .strip_prefix("### ")
+            .or_else(|| trimmed.strip_prefix("## "))
+            .or_else(|| trimmed.strip_prefix("# "))
+            .map_or(line, |heading| heading);
+        let mut plain = line.replace("**", "").replace('`', "");
+        // [text](address) -> text (address)
+        while let Some(open) = plain.find("](") {
+            let Some(start) = plain[..open].rfind('[') else {
+                break;
+            };
+            let Some(close) = plain[open..].find(')').map(|i| open + i) else {
+                break;
+            };
+            let text = plain[start + 1..open].to_owned();
+            let address = plain[open + 2..close].to_owned();
+            plain.replace_range(start..=close, &format!("{text} ({address})"));
+        }
+        out.push(plain);
+    }
+    // No runs of blank lines where rules and fences were.
+    let mut text = out.join("\n");
+    while text.contains("\n\n\n") {
+        text = text.replace("\n\n\n", "\n\n");
+    }
+    text.trim().to_owned()
+}
+
 /// The hover text (Markdown) and the byte span it applies to.
 pub fn hover_at(
     text: &str,
@@ -176,5 +218,20 @@ mod tests {
             text.find("y = 2").unwrap()
         )
         .is_none());
+    }
+
+    #[test]
+    fn plain_text_has_no_markup() {
+        let rule = rules::by_code("JP003").unwrap();
+        let md = format!("**JP003**: a message\n\n---\n\n{}", explain::render(rule));
+        let plain = plain_text(&md);
+        for markup in ["**", "```", "# JP003", "`", "\n---\n", "\n\n\n"] {
+            assert!(!plain.contains(markup), "{markup:?} in {plain}");
+        }
+        assert!(plain.starts_with("JP003: a message\n\nJP003 "), "{plain}");
+        assert_eq!(
+            plain_text("see [the docs](https://x.dev/a) and `f()`"),
+            "see the docs (https://x.dev/a) and f()"
+        );
     }
 }

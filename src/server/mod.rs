@@ -90,6 +90,9 @@ struct Negotiated {
     document_changes: bool,
     watch_files: bool,
     configuration: bool,
+    /// Hover in Markdown (else plain text): the client's first choice in
+    /// `hover.contentFormat`, Markdown if it says nothing.
+    hover_markdown: bool,
 }
 
 impl Default for Negotiated {
@@ -101,6 +104,7 @@ impl Default for Negotiated {
             document_changes: false,
             watch_files: false,
             configuration: false,
+            hover_markdown: true,
         }
     }
 }
@@ -782,6 +786,11 @@ impl LanguageServer for Backend {
                 .and_then(|d| d.dynamic_registration)
                 .unwrap_or(false),
             configuration: workspace.and_then(|w| w.configuration).unwrap_or(false),
+            hover_markdown: text_doc
+                .and_then(|t| t.hover.as_ref())
+                .and_then(|h| h.content_format.as_ref())
+                .and_then(|formats| formats.first())
+                .is_none_or(|first| *first == MarkupKind::Markdown),
         };
         let _ = state.negotiated.set(negotiated);
         #[allow(deprecated)] // `root_uri`: the fallback for clients without folders.
@@ -1133,11 +1142,19 @@ impl LanguageServer for Backend {
         else {
             return Ok(None);
         };
-        Ok(Some(Hover {
-            contents: HoverContents::Markup(MarkupContent {
+        let contents = if state.negotiated().hover_markdown {
+            MarkupContent {
                 kind: MarkupKind::Markdown,
                 value: markdown,
-            }),
+            }
+        } else {
+            MarkupContent {
+                kind: MarkupKind::PlainText,
+                value: hover::plain_text(&markdown),
+            }
+        };
+        Ok(Some(Hover {
+            contents: HoverContents::Markup(contents),
             range: Some(lines.range(&span)),
         }))
     }

@@ -84,13 +84,83 @@ fn error_frame(id: Value, code: i64, message: &str) -> Vec<u8> {
     frame_bytes(body.to_string().as_bytes())
 }
 
+/// The notifications of LSP 3.17 (client to server). Sent with an `id`, one
+/// is a request nobody answers: the transport answers it with an error.
+const NOTIFICATIONS: &[&str] = &[
+    "initialized",
+    "exit",
+    "$/cancelRequest",
+    "$/setTrace",
+    "$/progress",
+    "textDocument/didOpen",
+    "textDocument/didChange",
+    "textDocument/didClose",
+    "textDocument/didSave",
+    "textDocument/willSave",
+    "notebookDocument/didOpen",
+    "notebookDocument/didChange",
+    "notebookDocument/didSave",
+    "notebookDocument/didClose",
+    "workspace/didChangeConfiguration",
+    "workspace/didChangeWatchedFiles",
+    "workspace/didChangeWorkspaceFolders",
+    "workspace/didCreateFiles",
+    "workspace/didRenameFiles",
+    "workspace/didDeleteFiles",
+    "window/workDoneProgress/cancel",
+];
+
+/// A frame to pass on to tower-lsp: its body, possibly rewritten, and the
+/// method if it is a request or notification.
+#[derive(Debug)]
+struct Pass {
+    body: Vec<u8>,
+    method: Option<String>,
+}
+
 /// What to do with a frame body: pass it on, or answer it with an error.
-fn check(body: &[u8]) -> Result<Option<String>, Vec<u8>> {
+///
+/// Besides bodies tower-lsp cannot decode, this answers what tower-lsp would
+/// leave unanswered: a request whose method starts with `$/` (LSP: answer
+/// `MethodNotFound`) and a notification sent with an `id`. `shutdown` and
+/// `exit` lose their `params` (`null` or `{}` from Helix and eglot; tower-lsp
+/// would refuse them, and the client would never see its shutdown done).
+fn check(body: &[u8]) -> Result<Pass, Vec<u8>> {
     // In tower-lsp's order: a response first, then a request.
     if serde_json::from_slice::<Response>(body).is_ok() {
-        return Ok(None);
+        return Ok(Pass {
+            body: body.to_vec(),
+            method: None,
+        });
     }
     if let Ok(request) = serde_json::from_slice::<Request>(body) {
+        let method = request.method().to_owned();
+        if let Some(id) = request.id() {
+            let id = serde_json::to_value(id).unwrap_or(Value::Null);
+            if method.starts_with("$/") {
+                return Err(error_frame(
+                    id,
+                    -32601,
+                    &format!("Method not found: {method}"),
+                ));
+            }
+            if NOTIFICATIONS.contains(&method.as_str()) {
+                return Err(error_frame(
+                    id,
+                    -32600,
+                    &format!("Invalid request: {method} is a notification, sent with an id"),
+                ));
+            }
+        }
+        if matches!(method.as_str(), "shutdown" | "exit") && request.params().is_some() {
+            if let Ok(Value::Object(mut message)) = serde_json::from_slice::<Value>(body) {
+                message.remove("params");
+                return Ok(Pass {
+                    body: Value::Object(message).to_string().into_bytes(),
+                    method: Some(method),
+                });
+            }
+        }
         if request.method() == "initialize" {
             // lsp-types 0.94 reads `workspace.diagnostic`; the spec (and
             // VS Code) say `workspace.diagnostics`: look at the raw message.
@@ -101,7 +171,10 @@ fn check(body: &[u8]) -> Result<Option<String>, Vec<u8>> {
                 .unwrap_or(false);
             super::RAW_DIAGNOSTICS_REFRESH.store(plural, Ordering::Relaxed);
         }
-        return Ok(Some(request.method().to_owned()));
+        return Ok(Pass {
+            body: body.to_vec(),
+            method: Some(method),
+        });
     }
     Err(match serde_json::from_slice::<Value>(body) {
         Err(e) => error_frame(Value::Null, -32700, &format!("Parse error: {e}")),
@@ -147,7 +220,7 @@ async fn filter_input<R, W>(
                 ));
             }
             Frame::Body(body) => match check(&body) {
-                Ok(method) => {
+                Ok(Pass { body, method }) => {
                     if to_server.write_all(&frame_bytes(&body)).await.is_err() {
                         break;
                     }
@@ -159,7 +232,9 @@ async fn filter_input<R, W>(
                     }
                 }
                 Err(reply) => {
-                    eprintln!("[jax-lsp WARN] answering a malformed message with an error");
+                    eprintln!(
+                        "[jax-lsp WARN] answering a malformed or unknown message with an error"
+                    );
                     let _ = out.send(reply);
                 }
             },
@@ -244,30 +319,68 @@ mod tests {
         assert_eq!(frames[3], "null");
     }
 
+    fn method(body: &[u8]) -> Option<String> {
+        check(body).unwrap().method
+    }
+
+    fn refused(body: &[u8]) -> String {
+        String::from_utf8(check(body).unwrap_err()).unwrap()
+    }
+
     #[test]
     fn checks_bodies_like_tower_lsp() {
         assert_eq!(
-            check(br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#)
-                .unwrap()
-                .as_deref(),
+            method(br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#).as_deref(),
             Some("initialize")
         );
         assert_eq!(
-            check(br#"{"jsonrpc":"2.0","method":"exit"}"#)
-                .unwrap()
-                .as_deref(),
+            method(br#"{"jsonrpc":"2.0","method":"exit"}"#).as_deref(),
             Some("exit")
         );
-        assert_eq!(
-            check(br#"{"jsonrpc":"2.0","id":3,"result":null}"#).unwrap(),
-            None
-        );
-        let reply = check(b"{not json").unwrap_err();
-        assert!(String::from_utf8(reply).unwrap().contains("-32700"));
-        let reply = String::from_utf8(check(br#"{"id":7,"foo":1}"#).unwrap_err()).unwrap();
+        assert_eq!(method(br#"{"jsonrpc":"2.0","id":3,"result":null}"#), None);
+        assert!(refused(b"{not json").contains("-32700"));
+        let reply = refused(br#"{"id":7,"foo":1}"#);
         assert!(
             reply.contains("-32600") && reply.contains("\"id\":7"),
             "{reply}"
         );
+    }
+
+    #[test]
+    fn answers_what_tower_lsp_leaves_unanswered() {
+        let reply = refused(br#"{"jsonrpc":"2.0","id":"a","method":"$/unknown"}"#);
+        assert!(
+            reply.contains("-32601") && reply.contains("\"id\":\"a\""),
+            "{reply}"
+        );
+        // A `$/` notification is passed on (tower-lsp handles cancels).
+        assert_eq!(
+            method(br#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":1}}"#).as_deref(),
+            Some("$/cancelRequest")
+        );
+        let reply =
+            refused(br#"{"jsonrpc":"2.0","id":4,"method":"textDocument/didSave","params":{}}"#);
+        assert!(
+            reply.contains("-32600") && reply.contains("\"id\":4"),
+            "{reply}"
+        );
+    }
+
+    #[test]
+    fn shutdown_and_exit_lose_their_params() {
+        for params in ["null", "{}"] {
+            let body =
+                format!(r#"{{"jsonrpc":"2.0","id":9,"method":"shutdown","params":{params}}}"#);
+            let pass = check(body.as_bytes()).unwrap();
+            assert_eq!(pass.method.as_deref(), Some("shutdown"));
+            let value: Value = serde_json::from_slice(&pass.body).unwrap();
+            assert_eq!(
+                value,
+                json!({"jsonrpc": "2.0", "id": 9, "method": "shutdown"})
+            );
+        }
+        let pass = check(br#"{"jsonrpc":"2.0","method":"exit","params":[1]}"#).unwrap();
+        let value: Value = serde_json::from_slice(&pass.body).unwrap();
+        assert_eq!(value, json!({"jsonrpc": "2.0", "method": "exit"}));
     }
 }

@@ -333,7 +333,7 @@ test("JP003: code actions offer the fixes, cpu preferred, and a noqa action", fu
   end
   eq(preferred, { 'jax-lsp (JP003): Insert lowering_platforms=("cpu",)' }, "preferred")
   check(vim.list_contains(titles, 'jax-lsp (JP003): Insert lowering_platforms=("tpu",)'), "titles: %s", vim.inspect(titles))
-  check(vim.list_contains(titles, "Disable JP003 for this line"), "titles: %s", vim.inspect(titles))
+  check(vim.list_contains(titles, "jax-lsp (JP003): Disable for this line"), "titles: %s", vim.inspect(titles))
 end)
 
 test("JP003: applying the preferred fix edits the line and clears the diagnostic", function()
