@@ -325,9 +325,10 @@ fn is_suppressed(text: &str, finding: &Finding) -> bool {
     // Only the finding's own line is needed: no line index over the file
     // (the server already keeps one; the CLI never needs another).
     let start = finding.span.start.min(text.len());
-    let line_start = memchr::memrchr(b'\n', &text.as_bytes()[..start]).map_or(0, |i| i + 1);
+    // Lines end at \n, \r\n or a lone \r (as for Python and LSP).
+    let line_start = memchr::memrchr2(b'\n', b'\r', &text.as_bytes()[..start]).map_or(0, |i| i + 1);
     let line_end =
-        memchr::memchr(b'\n', &text.as_bytes()[start..]).map_or(text.len(), |i| start + i);
+        memchr::memchr2(b'\n', b'\r', &text.as_bytes()[start..]).map_or(text.len(), |i| start + i);
     let Some(line_text) = text.get(line_start..line_end) else {
         return false;
     };

@@ -312,19 +312,33 @@ impl Enc {
     }
 }
 
+/// Where lines start: after \n, \r\n or a lone \r (LSP's line ends).
+fn line_starts(text: &str) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    let mut starts = vec![0];
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')) {
+            starts.push(i + 1);
+        }
+    }
+    starts
+}
+
 fn position(text: &str, offset: usize, enc: Enc) -> Value {
-    let before = &text[..offset];
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    json!({"line": before.matches('\n').count(), "character": enc.width(&text[line_start..offset])})
+    let starts = line_starts(text);
+    let line = starts.partition_point(|&s| s <= offset) - 1;
+    json!({"line": line, "character": enc.width(&text[starts[line]..offset])})
 }
 
 fn offset(text: &str, pos: &Value, enc: Enc) -> usize {
     let line = pos["line"].as_u64().unwrap() as usize;
     let col = pos["character"].as_u64().unwrap() as usize;
-    let line_start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+    let Some(&line_start) = line_starts(text).get(line) else {
+        return text.len();
+    };
     let mut units = 0;
     for (i, ch) in text[line_start..].char_indices() {
-        if units >= col || ch == '\n' {
+        if units >= col || ch == '\n' || ch == '\r' {
             return line_start + i;
         }
         units += enc.width(ch.encode_utf8(&mut [0; 4]));
@@ -1504,4 +1518,57 @@ fn hover_is_plain_text_when_the_client_asks_and_safe_fixes_come_first() {
         );
     }
     lsp.shutdown();
+}
+
+#[test]
+fn lone_carriage_returns_are_line_ends_in_every_encoding() {
+    let dir = temp_dir("eol");
+    for enc in [Enc::Utf8, Enc::Utf16, Enc::Utf32] {
+        let mut lsp = Lsp::spawn(&[]);
+        lsp.initialize(capabilities(enc, true, true), Value::Null);
+        // \r\n, \n and lone \r mixed; astral text before the finding.
+        let mut text = "import jax\r\n# 😀 日本\rdef f(x):\n    return x\r\r\nlowered = jax.jit(f).trace(1.0).lower(lowering_platforms=\"cpu\")  # 😀\r".to_owned();
+        let uri = file_uri(&dir.join(format!("eol_{}.py", enc.name())));
+        lsp.open(&uri, &text);
+        let check = |lsp: &mut Lsp, text: &str| {
+            let report = lsp.pull(&uri);
+            let items = report["items"].as_array().cloned().unwrap();
+            assert_eq!(items.len(), 1, "{report}");
+            let start = offset(text, &items[0]["range"]["start"], enc);
+            let end = offset(text, &items[0]["range"]["end"], enc);
+            assert_eq!(&text[start..end], "\"cpu\"", "{} {report}", enc.name());
+        };
+        check(&mut lsp, &text);
+        // Delete the \n of a \r\n pair (leaving a lone \r), then edit a
+        // later line by its LSP position: the server must follow.
+        let mut version = 1;
+        for (from, to) in [
+            ("import jax\r\n", "import jax\r"),
+            ("return x", "return x + 1"),
+        ] {
+            version += 1;
+            let at = text.find(from).unwrap();
+            // A position cannot fall between \r and \n: a client replaces
+            // the pair to delete its \n.
+            let mut common = from
+                .chars()
+                .zip(to.chars())
+                .take_while(|(a, b)| a == b)
+                .count();
+            if from[..common].ends_with('\r') {
+                common -= 1;
+            }
+            let span = at + common..at + from.len();
+            let new = &to[common..];
+            lsp.change(&uri, version, &mut text, span, new, enc);
+            check(&mut lsp, &text);
+        }
+        // The same as a fresh open of that text.
+        let fresh = file_uri(&dir.join(format!("eol_fresh_{}.py", enc.name())));
+        lsp.open(&fresh, &text);
+        let a = lsp.pull(&uri)["items"].clone();
+        let b = lsp.pull(&fresh)["items"].clone();
+        assert_eq!(a[0]["range"], b[0]["range"]);
+        lsp.shutdown();
+    }
 }

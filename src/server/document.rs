@@ -190,6 +190,7 @@ s = \"# 日本 😀\"; lowered = f.trace(jax.ShapeDtypeStruct((64, 32), jnp.floa
         "é",
         "\n",
         "\r\n",
+        "\r",
         "(",
         ")",
         "\"",
@@ -206,10 +207,18 @@ s = \"# 日本 😀\"; lowered = f.trace(jax.ShapeDtypeStruct((64, 32), jnp.floa
         "\"\"\"",
     ];
 
+    /// The LSP position of `offset`, computed apart from `LineIndex`: lines
+    /// end at \n, \r\n or a lone \r.
     fn pos_of(text: &str, offset: usize, enc: Encoding) -> Position {
-        let before = &text[..offset];
-        let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
-        let line = before.matches('\n').count() as u32;
+        let bytes = text.as_bytes();
+        let mut line = 0;
+        let mut line_start = 0;
+        for (i, &b) in bytes[..offset].iter().enumerate() {
+            if b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')) {
+                line += 1;
+                line_start = i + 1;
+            }
+        }
         let seg = &text[line_start..offset];
         let character = match enc {
             Encoding::Utf8 => seg.len(),

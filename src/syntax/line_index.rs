@@ -32,10 +32,14 @@ pub struct LineIndex {
 
 impl LineIndex {
     pub fn new(text: &str) -> Self {
+        let bytes = text.as_bytes();
         let mut line_starts = vec![0];
-        // Lines end at \n; a \r before it stays part of the previous line's
-        // content as far as offsets go, which is what LSP clients expect for CRLF.
-        line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
+        // Lines end at \n, \r\n or a lone \r, as LSP (and Python) define them.
+        for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
+            if bytes[i] == b'\n' || bytes.get(i + 1) != Some(&b'\n') {
+                line_starts.push(i + 1);
+            }
+        }
         LineIndex {
             line_starts,
             len: text.len(),
@@ -55,14 +59,19 @@ impl LineIndex {
     /// Byte range of a line's content, without its line end.
     pub fn line_range(&self, text: &str, line: usize) -> std::ops::Range<usize> {
         let start = self.line_starts.get(line).copied().unwrap_or(self.len);
-        let mut end = self
-            .line_starts
-            .get(line + 1)
-            .map(|next| next - 1)
-            .unwrap_or(self.len);
-        if end > start && text.as_bytes().get(end - 1) == Some(&b'\r') {
-            end -= 1;
-        }
+        let end = match self.line_starts.get(line + 1) {
+            // The line end is \n, \r\n or \r: the byte before the next
+            // line is \n or \r; a \n may have a \r before it.
+            Some(&next) => {
+                let bytes = text.as_bytes();
+                let mut end = next - 1;
+                if bytes.get(end) == Some(&b'\n') && end > start && bytes[end - 1] == b'\r' {
+                    end -= 1;
+                }
+                end
+            }
+            None => self.len,
+        };
         start..end.max(start)
     }
 
@@ -182,5 +191,26 @@ mod tests {
         let text = "é";
         let index = LineIndex::new(text);
         assert_eq!(index.line_col(text, 1, Encoding::Utf16).col, 0);
+    }
+
+    #[test]
+    fn lone_carriage_returns_end_lines_too() {
+        let text = "a\rb\r\nc\nd\r\re";
+        let index = LineIndex::new(text);
+        let lines: Vec<&str> = (0..6).map(|l| &text[index.line_range(text, l)]).collect();
+        assert_eq!(lines, vec!["a", "b", "c", "d", "", "e"]);
+        for enc in [Encoding::Utf8, Encoding::Utf16, Encoding::Utf32] {
+            let e = text.find('e').unwrap();
+            assert_eq!(index.line_col(text, e, enc), LineCol { line: 5, col: 0 });
+            assert_eq!(
+                index.offset(text, LineCol { line: 1, col: 9 }, enc),
+                3,
+                "clamped to b's end"
+            );
+            assert_eq!(index.offset(text, LineCol { line: 2, col: 0 }, enc), 5);
+        }
+        // A text ending in a lone \r has an empty last line.
+        let index = LineIndex::new("x\r");
+        assert_eq!(index.line_of(2), 1);
     }
 }

@@ -506,14 +506,20 @@ mod tests {
         let mut text = start.to_owned();
         let mut sections = parse(&text).unwrap();
         for (range, new) in edits {
-            let index = LineIndex::new(&text);
-            let pos = |t: &str, i: &LineIndex, at: usize| i.line_col(t, at, syntax::Encoding::Utf8);
-            let start_lc = pos(&text, &index, range.start);
-            let old_end_lc = pos(&text, &index, range.end);
+            // Rows as tree-sitter counts them: \n only.
+            let pos = |t: &str, at: usize| {
+                let before = &t.as_bytes()[..at];
+                let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+                crate::syntax::LineCol {
+                    line: memchr::memchr_iter(b'\n', before).count() as u32,
+                    col: (at - line_start) as u32,
+                }
+            };
+            let start_lc = pos(&text, range.start);
+            let old_end_lc = pos(&text, range.end);
             text.replace_range(range.clone(), new);
-            let index = LineIndex::new(&text);
             let new_end = range.start + new.len();
-            let new_end_lc = pos(&text, &index, new_end);
+            let new_end_lc = pos(&text, new_end);
             let edit = TextEdit::new(
                 range.start,
                 range.end,
