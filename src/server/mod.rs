@@ -356,18 +356,6 @@ impl State {
                         panic!("test panic ({marker})");
                     }
                 }
-                let (parsed, new) = match &snap.sections {
-                    Some(sections) => (sections.clone(), false),
-                    None => (Arc::new(sections::parse_parallel(&snap.text)?), true),
-                };
-                if new {
-                    self.log.debug(format_args!(
-                        "{} version {}: parsed in {} sections",
-                        snap.path.display(),
-                        snap.version,
-                        parsed.len()
-                    ));
-                }
                 // Settings first: a broken config is reported even for files
                 // the prefilter skips.
                 let settings = self.settings.for_file(&snap.path, &|message| {
@@ -380,7 +368,24 @@ impl State {
                 });
                 let mut found = Vec::new();
                 let mut deps = HashSet::new();
+                let mut new_sections = None;
+                // A text that cannot have findings is not even parsed (its
+                // sections are parsed when an edit makes it pass).
                 if analysis::may_have_findings(&snap.text) {
+                    let parsed = match &snap.sections {
+                        Some(sections) => sections.clone(),
+                        None => {
+                            let parsed = Arc::new(sections::parse_parallel(&snap.text)?);
+                            self.log.debug(format_args!(
+                                "{} version {}: parsed in {} sections",
+                                snap.path.display(),
+                                snap.version,
+                                parsed.len()
+                            ));
+                            new_sections = Some(parsed.clone());
+                            parsed
+                        }
+                    };
                     let recording = Recording {
                         inner: &self.resolver,
                         deps: Mutex::default(),
@@ -419,7 +424,7 @@ impl State {
                     );
                     deps = reuse.deps.clone();
                 }
-                Some((new.then_some(parsed), found, deps))
+                Some((new_sections, found, deps))
             }));
             match outcome {
                 Ok(Some((new, found, d))) => {
