@@ -398,3 +398,42 @@ fn committed_rule_docs_are_fresh() {
         "docs/rules.md is stale: run `cargo run -- rules --format markdown > docs/rules.md`"
     );
 }
+
+/// absl's flags API by its shape: `<module>.DEFINE_<kind>` and `<module>.FLAGS`
+/// from absl, `tf.compat.v1.flags` or a project's own wrapper module. A string
+/// flag read as `platforms=` is JP005 whatever the command line says; an
+/// integer flag is not a platform and says nothing.
+#[test]
+fn flag_modules_with_absls_api_are_read_like_absl() {
+    let main = r#"import jax
+import jax.numpy as jnp
+from myproject import flags_lib
+
+flags_lib.DEFINE_string("platforms", "tpu", "Platforms to export for.")
+flags_lib.DEFINE_integer("width", 8, "Width.")
+FLAGS = flags_lib.FLAGS
+
+
+def f(x):
+    return jnp.sin(x)
+
+
+def main(argv):
+    spec = jax.ShapeDtypeStruct((FLAGS.width,), jnp.float32)
+    return jax.export.export(jax.jit(f), platforms=FLAGS.platforms)(spec)
+"#;
+    let dir = project(&[("main.py", main)]);
+    let out = jax_lsp(dir.path(), &["check", "--output-format", "json", "main.py"]);
+    let findings: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let codes: Vec<&str> = findings
+        .as_array()
+        .expect("array")
+        .iter()
+        .filter_map(|f| f["code"].as_str())
+        .collect();
+    assert_eq!(codes, vec!["JP005"], "{}", stdout(&out));
+    let widths = main.replace("platforms=FLAGS.platforms", "platforms=(\"cpu\",)");
+    let dir = project(&[("main.py", &widths)]);
+    let out = jax_lsp(dir.path(), &["check", "main.py"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+}

@@ -331,6 +331,23 @@ impl Const {
     }
 }
 
+/// The kind of an absl-style flag definition (`flags.DEFINE_string` ->
+/// `string`): absl's own, and the same API elsewhere (`tf.compat.v1.flags`,
+/// `gflags`, a project's wrapper module): `<module>.DEFINE_<kind>(name,
+/// default, help)` is a convention strong enough to read by its shape.
+fn flag_define_kind(callee: &str) -> Option<&str> {
+    let (module, last) = callee.rsplit_once('.')?;
+    let kind = last.strip_prefix("DEFINE_")?;
+    (!module.is_empty() && !kind.is_empty()).then_some(kind)
+}
+
+/// The flag values of an absl-style flags module: `absl.flags.FLAGS`,
+/// `tf.compat.v1.flags.FLAGS`, `<wrapper>.FLAGS`.
+fn is_flag_holder(path: &str) -> bool {
+    path.rsplit_once('.')
+        .is_some_and(|(module, last)| last == "FLAGS" && !module.is_empty())
+}
+
 fn from_consts<'t>(alts: &[ConstAlt]) -> Vec<Alt<'t>> {
     alts.iter()
         .map(|a| Alt {
@@ -759,7 +776,7 @@ impl<'m, 't> Flow<'m, 't> {
 
     /// An imported object whose meaning is known by its path.
     fn import_val(&self, path: &str) -> Val<'t> {
-        if path == "absl.flags.FLAGS" {
+        if is_flag_holder(path) {
             Val::AbslFlags
         } else {
             Val::Unknown
@@ -970,8 +987,10 @@ impl<'m, 't> Flow<'m, 't> {
             if let Some(alts) = self.external(&path) {
                 return alts;
             }
-            if let Some(flag) = path.strip_prefix("absl.flags.FLAGS.") {
-                return self.absl_flag_named(flag, depth);
+            if let Some((holder, flag)) = path.rsplit_once('.') {
+                if is_flag_holder(holder) {
+                    return self.absl_flag_named(flag, depth);
+                }
             }
         }
         let objects = match m.class_of_receiver(object, scope) {
@@ -1660,7 +1679,7 @@ impl<'m, 't> Flow<'m, 't> {
                 }
                 Some(cap(out))
             }
-            p if p.starts_with("absl.flags.DEFINE_") => {
+            p if flag_define_kind(p).is_some() => {
                 Some(vec![Alt::fixed(Val::AbslFlag(call, scope))])
             }
             _ => None,
@@ -1871,7 +1890,7 @@ impl<'m, 't> Flow<'m, 't> {
             let Some(callee) = m.callee(site.node, site.scope) else {
                 continue;
             };
-            if !callee.starts_with("absl.flags.DEFINE_") {
+            if flag_define_kind(&callee).is_none() {
                 continue;
             }
             let args = Args::of(site.node, m.src);
@@ -1893,7 +1912,7 @@ impl<'m, 't> Flow<'m, 't> {
     fn absl_flag_value(&self, define: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Alt<'t>> {
         let m = self.m;
         let callee = m.callee(define, scope).unwrap_or_default();
-        let kind = callee.trim_start_matches("absl.flags.DEFINE_");
+        let kind = flag_define_kind(&callee).unwrap_or_default();
         let args = Args::of(define, m.src);
         let name = args
             .positional
