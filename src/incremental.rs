@@ -17,7 +17,8 @@
 //! - a syntax error at the top level (an `ERROR` node; the parse is in
 //!   sections, so it holds the text of one stretch at most) links like any
 //!   statement, binding every name it holds except those it only reads as
-//!   `name.attribute` (recovery may make a target of any other token);
+//!   `name.attribute` (recovery may make a target of any other token; in a
+//!   broken import, every name);
 //!   statements with an error inside bind every name they hold.
 //!
 //! A unit is analysed through a model of its statements alone
@@ -525,13 +526,18 @@ fn read_statement<'s>(node: Node<'_>, src: &'s str) -> RawStatement<'s> {
 /// What a top-level syntax error may bind: each identifier token it holds,
 /// except those only ever read as `name.attribute` there (the modules it
 /// uses, `jax.`, `jnp.`): recovery may turn any other token into a target,
-/// but not one that is followed by a dot at each of its places.
+/// but not one that is followed by a dot at each of its places. A broken
+/// import binds all of them (`import jax.numpy` binds `jax`).
 fn error_bindings<'s>(text: &str, tokens: &[&'s str]) -> Vec<&'s str> {
     let bytes = text.as_bytes();
     let is_ident = |b: u8| b == b'_' || b.is_ascii_alphanumeric() || b >= 0x80;
     let mut out: Vec<&'s str> = tokens.to_vec();
     out.sort_unstable();
     out.dedup();
+    // `import jax.numpy` binds `jax`: in a broken import every name counts.
+    if memchr::memmem::find(bytes, b"import").is_some() {
+        return out;
+    }
     out.retain(|name| {
         memchr::memmem::find_iter(bytes, name.as_bytes())
             .filter(|&at| {
