@@ -128,6 +128,24 @@ impl ReqKind {
     }
 }
 
+/// Calls that return a transformed version of their function argument.
+fn makes_a_function(callee: &str) -> bool {
+    callee == names::PARTIAL
+        || matches!(
+            callee,
+            "jax.jit"
+                | "jax.vmap"
+                | "jax.pmap"
+                | "jax.grad"
+                | "jax.value_and_grad"
+                | "jax.checkpoint"
+                | "jax.remat"
+                | "jax.named_call"
+                | "jax.shard_map"
+                | "jax.experimental.shard_map.shard_map"
+        )
+}
+
 fn canonical_callback(api: &str) -> String {
     match api {
         "io_callback" => "jax.experimental.io_callback".to_owned(),
@@ -1021,6 +1039,18 @@ impl<'t> Module<'t> {
                 .map(Target::Local)
                 .into_iter()
                 .collect(),
+            // `jax.jit(partial(f, ...))`, `jax.jit(jax.vmap(f))`: a call that
+            // makes a function from a function is that function, as for a
+            // name bound to the call. Calls that run their function arguments
+            // (`lax.platform_dependent`, `lax.cond`) are edges of the call
+            // walk instead, with their guards.
+            "call"
+                if self
+                    .callee(node, scope)
+                    .is_some_and(|c| makes_a_function(&c)) =>
+            {
+                self.value_targets(node, scope, depth + 1)
+            }
             "identifier" => {
                 let Some(binding) = self.binding_at(scope, text(node, self.src), node) else {
                     return Vec::new();
@@ -1086,6 +1116,15 @@ impl<'t> Module<'t> {
                     }
                     return Vec::new();
                 }
+                // `obj.method(...)` on an instance of a class of this module
+                // (`_meter = Meter()` at module level, a constructed field):
+                // followed when every value of `obj` is an instance of one class.
+                if let Some(class) = self.instance_class(object, scope) {
+                    return match self.method(class, attr) {
+                        Some(method) => vec![Target::Bound(method, class)],
+                        None => Vec::new(),
+                    };
+                }
                 match self.canonical(node, scope) {
                     Some(path) if !is_library_path(&path) => vec![Target::External(path)],
                     _ => Vec::new(),
@@ -1126,6 +1165,20 @@ impl<'t> Module<'t> {
             }
             _ => self.resolve_ref(value, scope, depth + 1),
         }
+    }
+
+    /// The one class of this module every value of `object` is an instance
+    /// of; `None` when a value is unknown or the classes differ.
+    fn instance_class(&self, object: Node<'t>, scope: ScopeId) -> Option<ScopeId> {
+        let values = self.flow_with_budget(200).eval(object, scope);
+        let mut class = None;
+        for alt in &values {
+            match alt.val {
+                super::flow::Val::Instance(c, _) if class.is_none_or(|k| k == c) => class = Some(c),
+                _ => return None,
+            }
+        }
+        class
     }
 
     fn def_targets(&self, id: ScopeId) -> Vec<Target> {
