@@ -856,9 +856,15 @@ impl<'t> Module<'t> {
     /// that the callers decide it (a parameter of a function only other
     /// modules call, or call sites that disagree).
     fn constant_truth(&self, condition: Node<'t>, scope: ScopeId) -> Truth {
-        let alts = self.flow_with_budget(200).eval(condition, scope);
+        let mut alts = self.flow_with_budget(200).eval(condition, scope);
         if alts.iter().any(|a| matches!(a.val, Val::ParamRef(_))) {
             return Truth::CallerDecides;
+        }
+        // Run-time configuration with a default (`--debug` off unless given):
+        // the branch is decided as a plain run decides it. What other
+        // choices of it would run stays silent, like any run-time choice.
+        if alts.iter().any(|a| matches!(a.why, Why::Default(_))) {
+            alts.retain(|a| !matches!(a.why, Why::Choice));
         }
         let mut value = None;
         let mut differs = false;
