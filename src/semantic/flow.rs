@@ -2289,7 +2289,7 @@ impl<'t> Module<'t> {
 
     /// The call sites of a def (cached): direct calls by name, partials and
     /// jit wrappers of it, and its other uses as a value.
-    fn def_call_sites(&self, def: ScopeId) -> std::rc::Rc<Vec<CallSiteOf<'t>>> {
+    pub(crate) fn def_call_sites(&self, def: ScopeId) -> std::rc::Rc<Vec<CallSiteOf<'t>>> {
         if let Some(found) = self.def_sites.borrow().get(&def) {
             return found.clone();
         }

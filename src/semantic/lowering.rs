@@ -715,7 +715,7 @@ impl<'t> Module<'t> {
                 Some(path) if path.starts_with("jax.sharding.") && path.ends_with("mesh") => {
                     return Some(ContextMesh::Unknown)
                 }
-                _ => return None,
+                _ => return self.context_manager_mesh(item, scope),
             }
         }
         // `with mesh:` on a concrete mesh.
@@ -723,6 +723,49 @@ impl<'t> Module<'t> {
             MeshValue::Concrete => Some(ContextMesh::Concrete),
             _ => None,
         }
+    }
+
+    /// `with topology():` where `topology` is a generator of this module
+    /// made a context manager (`@contextlib.contextmanager`): the mesh in
+    /// force at its `yield`, when every `yield` has the same one.
+    fn context_manager_mesh(&self, call: Node<'t>, scope: ScopeId) -> Option<ContextMesh> {
+        let func = call.field("function")?;
+        let def = self
+            .resolve_ref(func, scope, 0)
+            .into_iter()
+            .find_map(|t| match t {
+                super::reach::Target::Local(id) => Some(id),
+                _ => None,
+            })?;
+        let node = self.scopes[def].node;
+        let decorated = node
+            .parent()
+            .filter(|p| p.kind() == "decorated_definition")?;
+        let mut cursor = decorated.walk();
+        let is_context_manager = decorated.named_children(&mut cursor).any(|d| {
+            d.kind() == "decorator"
+                && text(d, self.src)
+                    .trim_start_matches('@')
+                    .trim()
+                    .ends_with("contextmanager")
+        });
+        if !is_context_manager {
+            return None;
+        }
+        let mut meshes = Vec::new();
+        let mut stack: Vec<Node<'t>> = node.field("body").into_iter().collect();
+        while let Some(n) = stack.pop() {
+            match n.kind() {
+                // A nested function's yields are its own.
+                "function_definition" | "lambda" | "class_definition" => continue,
+                "yield" => meshes.push(self.context_mesh(n, def)),
+                _ => {}
+            }
+            let mut c = n.walk();
+            stack.extend(n.named_children(&mut c));
+        }
+        let first = meshes.first()?.clone();
+        (first != ContextMesh::None && meshes.iter().all(|m| *m == first)).then_some(first)
     }
 
     /// A jit keyword's values: written at the jit, or, through a
@@ -934,7 +977,7 @@ impl<'t> Module<'t> {
             if !EAGER_OPS.contains(&op) {
                 continue;
             }
-            let context = self.context_mesh(site.node, site.scope);
+            let context = self.eager_context(site.node, site.scope, 0);
             let ContextMesh::Abstract(info) = &context else {
                 continue;
             };
@@ -952,6 +995,52 @@ impl<'t> Module<'t> {
             out.push((site.node, context));
         }
         out
+    }
+
+    /// Whether `node` is a name bound to the result of a call that does not
+    /// make a function (`state = init_state(shapes)`).
+    fn is_call_result(&self, node: Node<'t>, scope: ScopeId) -> bool {
+        if node.kind() != "identifier" {
+            return false;
+        }
+        match self.binding_at(scope, text(node, self.src), node) {
+            Some(super::Binding::Value { value, scope, .. }) => {
+                let value = unparenthesize(*value);
+                value.kind() == "call"
+                    && !self
+                        .callee(value, *scope)
+                        .is_some_and(|c| super::reach::makes_a_function(&c))
+            }
+            _ => false,
+        }
+    }
+
+    /// The context mesh an eager operation at `node` runs under: an enclosing
+    /// `with` in its scope, else, in a function, the context at any direct
+    /// call of it (each call runs it: one under an abstract mesh is enough),
+    /// a few calls deep. `adam_init(shapes)` under `use_abstract_mesh`, whose
+    /// helper calls `jnp.zeros`, dispatches `zeros` under that mesh.
+    fn eager_context(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> ContextMesh {
+        let here = self.context_mesh(node, scope);
+        if here != ContextMesh::None || depth > 3 {
+            return here;
+        }
+        let Some(def) = self.function_scope(scope) else {
+            return here;
+        };
+        for site in self.def_call_sites(def).iter() {
+            if !matches!(site.kind, super::flow::SiteKind::Direct { .. }) {
+                continue;
+            }
+            if self.may_have_outer_concrete_mesh(site.call, site.scope) {
+                continue;
+            }
+            let found = self.eager_context(site.call, site.scope, depth + 1);
+            if matches!(found, ContextMesh::Abstract(_)) {
+                return found;
+            }
+        }
+        here
     }
 
     /// True if a concrete mesh may be set around `node`: an enclosing `with` in
@@ -1003,18 +1092,30 @@ impl<'t> Module<'t> {
             }
         }
         for site in &self.calls {
-            if !self
+            let Some(callee) = self
                 .callee(site.node, site.scope)
-                .is_some_and(|c| c.starts_with("jax."))
-            {
+                .filter(|c| c.starts_with("jax."))
+            else {
                 continue;
-            }
+            };
+            // `jax.jit(make_step(cfg))` traces what the factory returns; but
+            // APIs that only walk or move data (`jax.tree.map(f, state)` with
+            // `state = init(shapes)`, `jax.device_put(state)`) do not trace a
+            // name bound to a call's result, nor run it.
+            let data_api = callee.starts_with("jax.tree")
+                || matches!(
+                    callee.as_str(),
+                    "jax.device_put" | "jax.device_get" | "jax.block_until_ready"
+                );
             let args = Args::of(site.node, self.src);
             for arg in args
                 .positional
                 .iter()
                 .chain(args.keywords.iter().map(|(_, v, _)| v))
             {
+                if data_api && self.is_call_result(*arg, site.scope) {
+                    continue;
+                }
                 seeds.extend(self.resolve_ref(*arg, site.scope, 0));
             }
         }

@@ -129,7 +129,7 @@ impl ReqKind {
 }
 
 /// Calls that return a transformed version of their function argument.
-fn makes_a_function(callee: &str) -> bool {
+pub(crate) fn makes_a_function(callee: &str) -> bool {
     callee == names::PARTIAL
         || matches!(
             callee,
