@@ -675,16 +675,30 @@ impl<'m, 't> Flow<'m, 't> {
             .bindings_in(scope, name)
             .is_some_and(|b| std::ptr::eq(b, found));
         let candidates: Vec<&Binding<'t>> = if same_scope {
+            // Branches decided by constant conditions: a binding in a body
+            // that never runs is no candidate, one in a body that always
+            // runs (`if cfg is None: cfg = DEFAULT` with `cfg` None) is as
+            // good as straight-line code.
+            let branches = m.branch_ranges(scope);
+            let in_dead = |b: &Binding<'t>| {
+                let at = match b {
+                    Binding::Value { value, .. } | Binding::Item { value, .. } => {
+                        value.start_byte()
+                    }
+                    _ => b.position(),
+                };
+                branches.dead.iter().any(|r| r.contains(&at))
+            };
             let before: Vec<&Binding<'t>> = found
                 .iter()
-                .filter(|b| b.position() < node.start_byte())
+                .filter(|b| b.position() < node.start_byte() && !in_dead(b))
                 .collect();
             // From the last straight-line binding on.
             let start = before
                 .iter()
                 .rposition(|b| match b {
                     Binding::Value { target, .. } | Binding::Item { target, .. } => {
-                        m.is_straight_line(*target, scope, node)
+                        m.runs_before(*target, scope, node, &branches.taken)
                     }
                     Binding::Loop { loop_node, .. } => {
                         loop_node.start_byte() <= node.start_byte()

@@ -182,6 +182,10 @@ pub struct Module<'t> {
     guards: Vec<std::cell::OnceCell<HashMap<usize, Vec<reach::Guard>>>>,
     /// Whether the model's text can hold a guard at all (`may_have_guards`).
     guard_text: std::cell::OnceCell<bool>,
+    /// Each scope's branches decided by constant conditions (`branch_ranges`),
+    /// built on first use; a scope being built is in `branches_building`.
+    branches: std::cell::RefCell<HashMap<ScopeId, std::rc::Rc<reach::Branches>>>,
+    branches_building: std::cell::RefCell<std::collections::HashSet<ScopeId>>,
     /// While collecting: the scopes open at the current position, innermost
     /// last, and the last start offset seen (matches come in document order).
     open: Vec<ScopeId>,
@@ -272,6 +276,8 @@ impl<'t> Module<'t> {
             scope_facts: Vec::new(),
             guards: Vec::new(),
             guard_text: std::cell::OnceCell::new(),
+            branches: std::cell::RefCell::new(HashMap::new()),
+            branches_building: std::cell::RefCell::new(std::collections::HashSet::new()),
             open: Vec::new(),
             last_start: 0,
             call_scope: HashMap::new(),
@@ -742,11 +748,37 @@ impl<'t> Module<'t> {
     /// True if `node` is not inside a conditional or loop of its scope that
     /// does not also contain `use_node`.
     fn is_straight_line(&self, node: Node<'t>, scope: ScopeId, use_node: Node<'t>) -> bool {
+        self.runs_before(node, scope, use_node, &[])
+    }
+
+    /// `is_straight_line`, where an `if`/`elif`/`else` body in `taken` (its
+    /// condition is constant and true: `if config is None:` with `config`
+    /// None on every path) counts as straight-line code.
+    pub(crate) fn runs_before(
+        &self,
+        node: Node<'t>,
+        scope: ScopeId,
+        use_node: Node<'t>,
+        taken: &[std::ops::Range<usize>],
+    ) -> bool {
         let scope_node = self.scopes[scope].node;
+        let mut child = node;
         let mut current = node.parent();
         while let Some(parent) = current {
             if parent.id() == scope_node.id() {
                 return true;
+            }
+            let holds_use = parent.start_byte() <= use_node.start_byte()
+                && use_node.end_byte() <= parent.end_byte();
+            let in_taken_body = matches!(
+                parent.kind(),
+                "if_statement" | "elif_clause" | "else_clause"
+            ) && (child.kind() != "block"
+                || taken.contains(&child.byte_range()));
+            if in_taken_body && !holds_use {
+                child = parent;
+                current = parent.parent();
+                continue;
             }
             if matches!(
                 parent.kind(),
@@ -758,11 +790,11 @@ impl<'t> Module<'t> {
                     | "try_statement"
                     | "except_clause"
                     | "match_statement"
-            ) && !(parent.start_byte() <= use_node.start_byte()
-                && use_node.end_byte() <= parent.end_byte())
+            ) && !holds_use
             {
                 return false;
             }
+            child = parent;
             current = parent.parent();
         }
         true

@@ -47,6 +47,17 @@ impl Guard {
     }
 }
 
+/// The branches of a scope that constant conditions decide.
+#[derive(Debug, Default)]
+pub struct Branches {
+    /// Bodies that never run.
+    pub dead: Vec<std::ops::Range<usize>>,
+    /// Bodies whose branch the callers decide (see `Guard::CallerChoice`).
+    pub by_caller: Vec<std::ops::Range<usize>>,
+    /// Bodies that run whenever their `if` statement does.
+    pub taken: Vec<std::ops::Range<usize>>,
+}
+
 /// What a branch condition is, as far as the code shows.
 enum Truth {
     Known(bool),
@@ -364,14 +375,14 @@ impl<'t> Module<'t> {
                 }
             }
         }
-        let (dead, by_caller) = self.branch_ranges(id);
+        let branches = self.branch_ranges(id);
         let is_dead = |node: Node<'t>| {
             let at = node.start_byte();
-            dead.iter().any(|r| r.contains(&at))
+            branches.dead.iter().any(|r| r.contains(&at))
         };
         let caller_decides = |node: Node<'t>| {
             let at = node.start_byte();
-            by_caller.iter().any(|r| r.contains(&at))
+            branches.by_caller.iter().any(|r| r.contains(&at))
         };
         for &index in &scope.calls {
             let call = self.calls[index].node;
@@ -791,12 +802,25 @@ impl<'t> Module<'t> {
     /// walked, not expressions; nested defs are other scopes.
     /// Also the ranges whose branch the callers decide (see `Guard::CallerChoice`).
     #[allow(clippy::type_complexity)]
-    pub(crate) fn branch_ranges(
-        &self,
-        scope: ScopeId,
-    ) -> (Vec<std::ops::Range<usize>>, Vec<std::ops::Range<usize>>) {
+    pub(crate) fn branch_ranges(&self, scope: ScopeId) -> std::rc::Rc<Branches> {
+        if let Some(found) = self.branches.borrow().get(&scope) {
+            return found.clone();
+        }
+        // Deciding a condition evaluates values, which may ask for this
+        // scope's branches again: that inner question gets no answer.
+        if !self.branches_building.borrow_mut().insert(scope) {
+            return std::rc::Rc::new(Branches::default());
+        }
+        let built = std::rc::Rc::new(self.build_branches(scope));
+        self.branches_building.borrow_mut().remove(&scope);
+        self.branches.borrow_mut().insert(scope, built.clone());
+        built
+    }
+
+    fn build_branches(&self, scope: ScopeId) -> Branches {
         let mut out = Vec::new();
         let mut by_caller = Vec::new();
+        let mut taken_bodies = Vec::new();
         let mut stack: Vec<Node<'t>> = if scope == super::MODULE_SCOPE {
             self.top_level_statements()
         } else {
@@ -816,18 +840,29 @@ impl<'t> Module<'t> {
                             _ => branches.push((None, alt.field("body"))),
                         }
                     }
-                    // Once a branch is certainly taken, the later ones are dead.
+                    // Once a branch is certainly taken, the later ones are dead;
+                    // an `else` after conditions all false is taken.
                     let mut taken = false;
+                    let mut all_false = true;
                     for (condition, body) in branches {
                         let Some(body) = body else { continue };
                         if taken {
                             out.push(body.byte_range());
                             continue;
                         }
-                        match condition.map(|c| self.constant_truth(c, scope)) {
+                        let truth = match condition {
+                            Some(c) => Some(self.constant_truth(c, scope)),
+                            None if all_false => Some(Truth::Known(true)),
+                            None => None,
+                        };
+                        if !matches!(truth, Some(Truth::Known(false))) {
+                            all_false = false;
+                        }
+                        match truth {
                             Some(Truth::Known(false)) => out.push(body.byte_range()),
                             Some(Truth::Known(true)) => {
                                 taken = true;
+                                taken_bodies.push(body.byte_range());
                                 stack.push(body);
                             }
                             Some(Truth::CallerDecides) => {
@@ -849,7 +884,11 @@ impl<'t> Module<'t> {
                 _ => {}
             }
         }
-        (out, by_caller)
+        Branches {
+            dead: out,
+            by_caller,
+            taken: taken_bodies,
+        }
     }
 
     /// The truth value a condition has on every path, if it has one; or
@@ -1057,6 +1096,16 @@ impl<'t> Module<'t> {
             {
                 self.value_targets(node, scope, depth + 1)
             }
+            // `REGISTRY[name](x)`: an instance looked up in a dict or list
+            // of this module, called: its class's `__call__`.
+            "subscript" => match self.instance_class(node, scope) {
+                Some(class) => self
+                    .method(class, "__call__")
+                    .map(|m| Target::Bound(m, class))
+                    .into_iter()
+                    .collect(),
+                None => Vec::new(),
+            },
             "identifier" => {
                 let Some(binding) = self.binding_at(scope, text(node, self.src), node) else {
                     return Vec::new();
