@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds and tests the VS Code extension, and packages it as editors/vscode/jax-lsp.vsix.
+# Builds and tests the VS Code extension, and packages it as editors/vscode/jax-lsp.vsix
+# (npm ci, tsc --strict, vsce package, which bundles with esbuild first, node --test).
 #   JAX_LSP_BIN=/path/to/jax-lsp          bundle that binary under bin/ (platform-specific .vsix)
 #   JAX_LSP_TEST_SERVER=/path/to/jax-lsp  also run the extension against that server in the tests
 #                                         (without it that one test is skipped)
@@ -15,10 +16,7 @@ npm ci --no-progress
 echo "== tsc --strict --noEmit"
 npx --no-install tsc --strict --noEmit -p .
 
-echo "== esbuild bundle"
-node esbuild.mjs --production
-
-rm -rf bin
+rm -rf bin dist   # dist/ is rebuilt by vsce package (vscode:prepublish)
 if [[ -n "${JAX_LSP_BIN:-}" ]]; then
   echo "== bundling $JAX_LSP_BIN as bin/jax-lsp"
   mkdir -p bin
@@ -26,9 +24,12 @@ if [[ -n "${JAX_LSP_BIN:-}" ]]; then
   chmod 755 bin/jax-lsp
 fi
 
-echo "== vsce package"
+# The same command as a bare `npx vsce package`: its `vscode:prepublish` script makes the esbuild
+# bundle (dist/extension.js), and the manifest's "vsce" field supplies --no-dependencies and
+# --allow-missing-repository. stdin is closed so that any prompt fails instead of waiting.
+echo "== vsce package (vscode:prepublish: esbuild bundle)"
 rm -f jax-lsp.vsix
-npx --no-install vsce package --no-dependencies --allow-missing-repository --out jax-lsp.vsix </dev/null
+npx --no-install vsce package --out jax-lsp.vsix </dev/null
 
 echo "== node --test"
 node esbuild.mjs --tests

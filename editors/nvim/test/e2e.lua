@@ -224,9 +224,10 @@ test("the config from editors/nvim/lsp/jax_lsp.lua is found and merged", functio
   eq(config.cmd, { bin, "server" }, "cmd (overridden)")
   eq(config.filetypes, { "python" }, "filetypes")
   eq(config.root_markers, { "pyproject.toml", "setup.py", "setup.cfg", ".git" }, "root_markers")
-  -- The shipped default, read straight from the file.
+  -- The shipped default, read straight from the file: a function that picks the binary per root
+  -- (checked at the end, "the shipped cmd ...").
   local shipped = dofile(nvim_dir .. "/lsp/jax_lsp.lua")
-  eq(shipped.cmd, { "jax-lsp", "server" }, "shipped cmd")
+  eq(type(shipped.cmd), "function", "shipped cmd")
 end)
 
 local mixed, client
@@ -455,6 +456,90 @@ test("shutdown is clean", function()
     return vim.lsp.get_client_by_id(id) == nil
   end)
 end)
+
+------------------------------------------------------------------------------------------------
+-- The shipped `cmd`: the project's .venv/bin/jax-lsp, else venv/bin/jax-lsp, else jax-lsp on PATH.
+-- Each project root gets stand-in binaries (shell scripts that record that they were started, in
+-- a marker file, and exec the real server); a stand-in is also first on PATH.
+
+if mode == "default" then
+  local base = assert(vim.uv.fs_realpath(vim.fn.fnamemodify(workspace, ":h"))) .. "/venv-projects"
+  local markers = base .. "/markers"
+  vim.fn.mkdir(markers, "p")
+  local jp003_text = vim.fn.readfile(workspace .. "/jp003.py")
+
+  --- Writes an executable stand-in at `path` that touches markers/<label>, then runs the server.
+  local function stand_in(path, label)
+    vim.fn.mkdir(vim.fn.fnamemodify(path, ":h"), "p")
+    vim.fn.writefile({
+      "#!/bin/sh",
+      ": > " .. vim.fn.shellescape(markers .. "/" .. label),
+      "exec " .. vim.fn.shellescape(bin) .. ' "$@"',
+    }, path)
+    check(vim.fn.setfperm(path, "rwxr-xr-x") == 1, "chmod %s", path)
+  end
+
+  local function project(name)
+    local dir = base .. "/" .. name
+    vim.fn.mkdir(dir, "p")
+    vim.fn.writefile({ "[project]", 'name = "' .. name .. '"', 'version = "0"' }, dir .. "/pyproject.toml")
+    vim.fn.writefile(jp003_text, dir .. "/jp003.py")
+    return dir
+  end
+
+  local function started()
+    return vim.fn.sort(vim.fn.readdir(markers))
+  end
+
+  local with_dotvenv, with_venv, plain
+  test("project roots with stand-ins in .venv/bin, venv/bin and on PATH", function()
+    with_dotvenv = project("with-dotvenv")
+    stand_in(with_dotvenv .. "/.venv/bin/jax-lsp", "dotvenv")
+    stand_in(with_dotvenv .. "/venv/bin/jax-lsp", "dotvenv-venv") -- .venv comes first
+    with_venv = project("with-venv")
+    stand_in(with_venv .. "/venv/bin/jax-lsp", "venv")
+    plain = project("plain")
+    stand_in(base .. "/on-path/jax-lsp", "path")
+    vim.env.PATH = base .. "/on-path:" .. vim.env.PATH
+    eq(vim.fn.exepath("jax-lsp"), base .. "/on-path/jax-lsp", "jax-lsp on PATH")
+    -- Back to the shipped cmd (the checks above override it with the binary under test).
+    vim.lsp.config("jax_lsp", { cmd = dofile(nvim_dir .. "/lsp/jax_lsp.lua").cmd })
+    eq(type(vim.lsp.config.jax_lsp.cmd), "function", "cmd after the reset")
+  end)
+
+  --- Opens jp003.py of `dir`; checks the client is rooted there, `marker` (only) was started,
+  --- and its diagnostics arrive; stops the client.
+  local function check_project(dir, marker)
+    check(dir, "the project roots were not made")
+    for _, name in ipairs(started()) do
+      vim.fn.delete(markers .. "/" .. name)
+    end
+    vim.cmd.edit(vim.fn.fnameescape(dir .. "/jp003.py"))
+    local buf = vim.api.nvim_get_current_buf()
+    local c = client_for(buf)
+    eq(c.root_dir, dir, "root_dir")
+    eq(started(), { marker }, "stand-ins started")
+    local d = wait_diag(buf, "JP003", 5, "lower")
+    eq(d.source, "jax-lsp", "source")
+    local id = c.id
+    c:stop()
+    wait_for("the client to stop", function()
+      return vim.lsp.get_client_by_id(id) == nil
+    end)
+  end
+
+  test("the shipped cmd starts the project's .venv/bin/jax-lsp (before venv and PATH)", function()
+    check_project(with_dotvenv, "dotvenv")
+  end)
+
+  test("the shipped cmd starts venv/bin/jax-lsp when there is no .venv (before PATH)", function()
+    check_project(with_venv, "venv")
+  end)
+
+  test("the shipped cmd starts jax-lsp from PATH when the project has no venv", function()
+    check_project(plain, "path")
+  end)
+end
 
 say(("mode %s: passed %d, failed %d"):format(mode, passed, failed))
 os.exit(failed == 0 and 0 or 1)

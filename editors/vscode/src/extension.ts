@@ -10,7 +10,8 @@ import {
   type ServerOptions,
   TransportKind,
 } from "vscode-languageclient/node";
-import { bundledBinaryPath, resolveServerBinary, type Resolution } from "./resolve";
+import { onActiveEnvironmentChange, PYTHON_EXTENSION_ID, queryPythonExtension, type ExtensionLike } from "./python";
+import { bundledBinaryPath, resolveServerBinary, type PythonEnvironmentInfo, type Resolution } from "./resolve";
 import {
   changeAction,
   configurationItem,
@@ -27,6 +28,11 @@ const CLIENT_NAME = "jax-lsp";
 let client: LanguageClient | undefined;
 let output: vscode.OutputChannel | undefined;
 let extensionPath = "";
+let subscriptions: { dispose(): unknown }[] = [];
+// What the last start found: the binary started, or the not-found message shown. An interpreter
+// change that finds the same again changes nothing (and shows no second error).
+let lastOutcome: string | undefined;
+let watchingInterpreter = false;
 // Serialises start/stop/restart so that quick setting changes cannot start two servers.
 let queue: Promise<void> = Promise.resolve();
 
@@ -70,7 +76,36 @@ function currentSettings(): ServerSettings {
   return mapped.settings;
 }
 
-function resolveBinary(): Resolution {
+function configuredPath(): string {
+  return (vscode.workspace.getConfiguration(SECTION).get<string>("path") ?? "").trim();
+}
+
+/** The Python extension's selected interpreter; undefined when that extension is not installed. */
+async function pythonEnvironment(): Promise<PythonEnvironmentInfo | undefined> {
+  let extension: ExtensionLike | undefined;
+  try {
+    extension = vscode.extensions.getExtension(PYTHON_EXTENSION_ID);
+  } catch {
+    extension = undefined;
+  }
+  if (extension === undefined) {
+    return undefined;
+  }
+  const query = await queryPythonExtension(extension, vscode.workspace.workspaceFolders?.[0]);
+  if (query.note !== undefined) {
+    log(`${query.note}; not looking in its environment`);
+  }
+  if (!watchingInterpreter && query.api !== undefined) {
+    const watch = onActiveEnvironmentChange(query.api, () => void onInterpreterChanged());
+    if (watch !== undefined) {
+      watchingInterpreter = true;
+      subscriptions.push(watch);
+    }
+  }
+  return query.environment;
+}
+
+async function resolveBinary(): Promise<Resolution> {
   const bundled = bundledBinaryPath(extensionPath, process.platform);
   if (process.platform !== "win32" && fs.existsSync(bundled) && !isExecutableFile(bundled)) {
     // Some unzip paths drop the executable bit of files inside the .vsix.
@@ -80,16 +115,23 @@ function resolveBinary(): Resolution {
       log(`could not make ${bundled} executable: ${String(err)}`);
     }
   }
+  const setting = configuredPath();
   return resolveServerBinary({
     platform: process.platform,
     extensionPath,
-    configuredPath: vscode.workspace.getConfiguration(SECTION).get<string>("path"),
+    configuredPath: setting,
     workspaceFolder: workspaceFolder(),
+    // The setting wins outright: the Python extension is not even asked.
+    pythonEnvironment: setting.length > 0 ? undefined : await pythonEnvironment(),
     homeDir: os.homedir(),
     envPath: process.env.PATH ?? process.env.Path,
     pathExt: process.env.PATHEXT,
     isExecutableFile,
   });
+}
+
+function outcome(resolution: Resolution): string {
+  return resolution.ok ? `ok:${resolution.path}` : `error:${resolution.message}`;
 }
 
 async function showNotFound(message: string): Promise<void> {
@@ -107,15 +149,16 @@ async function showNotFound(message: string): Promise<void> {
   }
 }
 
-async function startClient(): Promise<void> {
-  const resolution = resolveBinary();
+async function startClient(found?: Resolution): Promise<void> {
+  const resolution = found ?? (await resolveBinary());
+  lastOutcome = outcome(resolution);
   if (!resolution.ok) {
     log(resolution.message);
     log(`looked for: ${resolution.tried.join(", ")}`);
     void showNotFound(resolution.message);
     return;
   }
-  log(`starting ${resolution.path} server (found via ${resolution.source})`);
+  log(`using ${resolution.path} (${resolution.reason})`);
 
   const serverOptions: ServerOptions = {
     command: resolution.path,
@@ -188,6 +231,23 @@ function restart(): Promise<void> {
   });
 }
 
+/** Another interpreter was selected: restart when that changes which binary is found. */
+function onInterpreterChanged(): Promise<void> {
+  return enqueue(async () => {
+    if (configuredPath().length > 0) {
+      return; // jax-lsp.path decides, whatever the interpreter
+    }
+    const resolution = await resolveBinary();
+    if (outcome(resolution) === lastOutcome) {
+      log("the selected Python interpreter changed; the server binary did not");
+      return;
+    }
+    log("the selected Python interpreter changed; restarting the server");
+    await stopClient();
+    await startClient(resolution);
+  });
+}
+
 async function notifySettings(): Promise<void> {
   const running = client;
   if (running === undefined || !running.isRunning()) {
@@ -199,6 +259,7 @@ async function notifySettings(): Promise<void> {
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   extensionPath = context.extensionPath;
+  subscriptions = context.subscriptions;
   output = vscode.window.createOutputChannel("jax-lsp");
   context.subscriptions.push(
     output,
@@ -217,7 +278,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       }
     }),
   );
-  await enqueue(startClient);
+  await enqueue(() => startClient());
 }
 
 export function deactivate(): Promise<void> {

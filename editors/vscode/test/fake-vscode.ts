@@ -21,6 +21,10 @@ export interface FakeVscode {
   /** `commands.executeCommand` calls, and the button the next error message "clicks". */
   executed: { command: string; args: unknown[] }[];
   nextErrorChoice?: string;
+  /** `workspace.workspaceFolders`, from folder paths (undefined: no folder open). */
+  workspaceFolders?: string[];
+  /** What `extensions.getExtension(id)` returns (absent: not installed). */
+  extensions: Map<string, unknown>;
   /** Fires a configuration change for `keys` (e.g. "jax-lsp.path"). */
   changeConfig(keys: string[]): void;
 }
@@ -45,6 +49,11 @@ function anything(): unknown {
     construct: () => anything() as object,
   });
   return proxy;
+}
+
+/** A `vscode.Uri` for a file path (what the extension and the Python extension API read of it). */
+export function fileUri(fsPath: string): { scheme: string; fsPath: string; path: string; toString(): string } {
+  return { scheme: "file", fsPath, path: fsPath, toString: () => `file://${fsPath}` };
 }
 
 function makeApi(state: FakeVscode): Record<string, unknown> {
@@ -116,7 +125,13 @@ function makeApi(state: FakeVscode): Record<string, unknown> {
   );
   api.workspace = new Proxy(
     {
-      workspaceFolders: undefined,
+      get workspaceFolders() {
+        return state.workspaceFolders?.map((folder, index) => ({
+          uri: fileUri(folder),
+          name: path.basename(folder),
+          index,
+        }));
+      },
       textDocuments: [],
       notebookDocuments: [],
       getConfiguration: (section?: string) => ({
@@ -132,8 +147,15 @@ function makeApi(state: FakeVscode): Record<string, unknown> {
     } as Record<string | symbol, unknown>,
     { get: (t, p) => (p in t ? t[p] : anything()) },
   );
+  api.extensions = new Proxy(
+    {
+      getExtension: (id: string) => state.extensions.get(id),
+      all: [],
+    } as Record<string | symbol, unknown>,
+    { get: (t, p) => (p in t ? t[p] : anything()) },
+  );
   api.Uri = {
-    file: (fsPath: string) => ({ scheme: "file", fsPath, toString: () => `file://${fsPath}` }),
+    file: fileUri,
     parse: (value: string) => ({ scheme: value.split(":")[0], toString: () => value }),
   };
   return api;
@@ -148,6 +170,7 @@ export function createFakeVscode(config: Record<string, unknown>): FakeVscode {
     output: [],
     configListeners: [],
     executed: [],
+    extensions: new Map(),
     changeConfig(keys: string[]): void {
       const event: ConfigChange = {
         affectsConfiguration: (section) => keys.some((k) => k === section || k.startsWith(`${section}.`)),

@@ -28,6 +28,14 @@ describe("package.json", () => {
     assert.match(readme, /jax-lsp\.path/);
   });
 
+  it("`vsce package` works on its own: vscode:prepublish bundles, and no flags or prompts are needed", () => {
+    const raw = JSON.parse(text) as { scripts: Record<string, string>; vsce?: Record<string, unknown> };
+    assert.equal(raw.scripts["vscode:prepublish"], "node esbuild.mjs --production");
+    // vsce takes its option defaults from the manifest's "vsce" field: no repository prompt, and
+    // no `npm list` (everything the extension needs is in dist/extension.js).
+    assert.deepEqual(raw.vsce, { dependencies: false, allowMissingRepository: true });
+  });
+
   it("every command the code registers is contributed, and vice versa", () => {
     const source = fs.readFileSync(path.join(root, "src", "extension.ts"), "utf8");
     const registered = [...source.matchAll(/registerCommand\("([^"]+)"/g)].map((x) => x[1]).sort();
