@@ -437,3 +437,66 @@ def main(argv):
     let out = jax_lsp(dir.path(), &["check", "main.py"]);
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
 }
+
+/// Shapes a review found to crash or stall the analysis (stack overflow,
+/// exponential walks): each file is checked to completion with an ordinary
+/// exit code. Several files at once, so rayon's worker threads (smaller
+/// stacks than the main thread) analyse them.
+#[test]
+fn recursive_and_deep_shapes_finish() {
+    let header = "import contextlib\nimport jax\nimport jax.numpy as jnp\nfrom jax.sharding import AbstractMesh, AxisType\n\n";
+    let self_entering = format!(
+        "{header}@contextlib.contextmanager\ndef cm():\n    with cm():\n        yield\n\n\
+         def g():\n    am = AbstractMesh((2,), (\"x\",), axis_types=(AxisType.Explicit,))\n    \
+         with jax.sharding.use_abstract_mesh(am), cm():\n        return jnp.ones(3)\n"
+    );
+    let mutual = format!(
+        "{header}@contextlib.contextmanager\ndef a():\n    with b():\n        yield\n\n\
+         @contextlib.contextmanager\ndef b():\n    with a():\n        yield\n\n\
+         def g():\n    with a():\n        return jnp.ones(3)\n"
+    );
+    // Each function's branch condition calls the one before it.
+    let mut chain = format!(
+        "{header}def f0(x):\n    y = 1\n    if x:\n        y = 2\n    if y:\n        jax.debug.print('a')\n    return y\n\n"
+    );
+    for k in 1..600 {
+        chain.push_str(&format!(
+            "def f{k}(x):\n    y = 1\n    if x:\n        y = 2\n    if f{}(y):\n        pass\n    return y\n\n",
+            k - 1
+        ));
+    }
+    chain.push_str("lowered = jax.jit(f599).trace(jax.ShapeDtypeStruct((4,), jnp.float32)).lower(lowering_platforms=('tpu',))\n");
+    // An eager op under an abstract mesh, four levels of 80 call sites each
+    // (the deepest the context is followed).
+    let mut fan = format!("{header}def f1():\n    return jnp.zeros(3)\n\n");
+    for k in 2..=4 {
+        fan.push_str(&format!("def f{k}():\n"));
+        for _ in 0..80 {
+            fan.push_str(&format!("    f{}()\n", k - 1));
+        }
+        fan.push('\n');
+    }
+    fan.push_str("am = AbstractMesh((2,), (\"x\",), axis_types=(AxisType.Explicit,))\nwith jax.sharding.use_abstract_mesh(am):\n    f4()\n");
+    let dir = project(&[
+        ("self_entering.py", &self_entering),
+        ("mutual.py", &mutual),
+        ("chain.py", &chain),
+        ("fan.py", &fan),
+    ]);
+    let out = jax_lsp(dir.path(), &["check", "--output-format", "json", "."]);
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "status {:?}: {}",
+        out.status,
+        stderr(&out)
+    );
+    let findings: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let files: Vec<&str> = findings
+        .as_array()
+        .expect("array")
+        .iter()
+        .filter_map(|f| f["filename"].as_str())
+        .collect();
+    // The eager zeros under the mesh is found through the four levels.
+    assert!(files.iter().any(|f| f.ends_with("fan.py")), "{files:?}");
+}

@@ -404,6 +404,11 @@ pub struct Flow<'m, 't> {
     m: &'m Module<'t>,
     steps: Cell<u32>,
     bound: RefCell<Vec<Bound<'t>>>,
+    /// Names see the branches constant conditions decide (`branch_ranges`).
+    /// Off when deciding those conditions: what decides a branch never
+    /// depends on other decided branches, so the answers do not depend on
+    /// the order they are asked in, and deciding never recurses.
+    branch_aware: bool,
 }
 
 impl<'t> Module<'t> {
@@ -417,6 +422,15 @@ impl<'t> Module<'t> {
             m: self,
             steps: Cell::new(steps),
             bound: RefCell::new(Vec::new()),
+            branch_aware: true,
+        }
+    }
+
+    /// A fresh evaluation for deciding a branch condition (see `branch_aware`).
+    pub(crate) fn flow_for_conditions(&self, steps: u32) -> Flow<'_, 't> {
+        Flow {
+            branch_aware: false,
+            ..self.flow_with_budget(steps)
         }
     }
 
@@ -679,7 +693,11 @@ impl<'m, 't> Flow<'m, 't> {
             // that never runs is no candidate, one in a body that always
             // runs (`if cfg is None: cfg = DEFAULT` with `cfg` None) is as
             // good as straight-line code.
-            let branches = m.branch_ranges(scope);
+            let branches = if self.branch_aware {
+                m.branch_ranges(scope)
+            } else {
+                std::rc::Rc::new(super::reach::Branches::default())
+            };
             let in_dead = |b: &Binding<'t>| {
                 let at = match b {
                     Binding::Value { value, .. } | Binding::Item { value, .. } => {

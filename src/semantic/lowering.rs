@@ -752,6 +752,20 @@ impl<'t> Module<'t> {
         if !is_context_manager {
             return None;
         }
+        // A context manager that enters itself (or one that enters it).
+        if self.context_managers_open.borrow().contains(&def)
+            || self.context_managers_open.borrow().len() > 4
+        {
+            return None;
+        }
+        self.context_managers_open.borrow_mut().push(def);
+        let found = self.mesh_at_yields(node, def);
+        self.context_managers_open.borrow_mut().pop();
+        found
+    }
+
+    /// The mesh in force at every `yield` of the generator `node` (scope `def`).
+    fn mesh_at_yields(&self, node: Node<'t>, def: ScopeId) -> Option<ContextMesh> {
         let mut meshes = Vec::new();
         let mut stack: Vec<Node<'t>> = node.field("body").into_iter().collect();
         while let Some(n) = stack.pop() {
@@ -977,7 +991,12 @@ impl<'t> Module<'t> {
             if !EAGER_OPS.contains(&op) {
                 continue;
             }
-            let context = self.eager_context(site.node, site.scope, 0);
+            let context = self.eager_context(
+                site.node,
+                site.scope,
+                0,
+                &mut std::collections::HashSet::new(),
+            );
             let ContextMesh::Abstract(info) = &context else {
                 continue;
             };
@@ -1020,12 +1039,19 @@ impl<'t> Module<'t> {
     /// call of it (each call runs it: one under an abstract mesh is enough),
     /// a few calls deep. `adam_init(shapes)` under `use_abstract_mesh`, whose
     /// helper calls `jnp.zeros`, dispatches `zeros` under that mesh.
-    fn eager_context(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> ContextMesh {
+    fn eager_context(
+        &self,
+        node: Node<'t>,
+        scope: ScopeId,
+        depth: u32,
+        seen: &mut std::collections::HashSet<ScopeId>,
+    ) -> ContextMesh {
         let here = self.context_mesh(node, scope);
         if here != ContextMesh::None || depth > 3 {
             return here;
         }
-        let Some(def) = self.function_scope(scope) else {
+        // Each function's callers are looked at once per question.
+        let Some(def) = self.function_scope(scope).filter(|def| seen.insert(*def)) else {
             return here;
         };
         for site in self.def_call_sites(def).iter() {
@@ -1035,7 +1061,7 @@ impl<'t> Module<'t> {
             if self.may_have_outer_concrete_mesh(site.call, site.scope) {
                 continue;
             }
-            let found = self.eager_context(site.call, site.scope, depth + 1);
+            let found = self.eager_context(site.call, site.scope, depth + 1, seen);
             if matches!(found, ContextMesh::Abstract(_)) {
                 return found;
             }

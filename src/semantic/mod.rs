@@ -186,6 +186,8 @@ pub struct Module<'t> {
     /// built on first use; a scope being built is in `branches_building`.
     branches: std::cell::RefCell<HashMap<ScopeId, std::rc::Rc<reach::Branches>>>,
     branches_building: std::cell::RefCell<std::collections::HashSet<ScopeId>>,
+    /// The `@contextmanager` generators whose meshes are being worked out.
+    pub(crate) context_managers_open: std::cell::RefCell<Vec<ScopeId>>,
     /// While collecting: the scopes open at the current position, innermost
     /// last, and the last start offset seen (matches come in document order).
     open: Vec<ScopeId>,
@@ -278,6 +280,7 @@ impl<'t> Module<'t> {
             guard_text: std::cell::OnceCell::new(),
             branches: std::cell::RefCell::new(HashMap::new()),
             branches_building: std::cell::RefCell::new(std::collections::HashSet::new()),
+            context_managers_open: std::cell::RefCell::new(Vec::new()),
             open: Vec::new(),
             last_start: 0,
             call_scope: HashMap::new(),

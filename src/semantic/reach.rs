@@ -806,9 +806,11 @@ impl<'t> Module<'t> {
         if let Some(found) = self.branches.borrow().get(&scope) {
             return found.clone();
         }
-        // Deciding a condition evaluates values, which may ask for this
-        // scope's branches again: that inner question gets no answer.
-        if !self.branches_building.borrow_mut().insert(scope) {
+        // Conditions are decided without decided branches (`Flow::branch_aware`),
+        // so building does not come back here; should another path do it,
+        // the inner question gets no answer rather than recursing.
+        let building = self.branches_building.borrow().len();
+        if building > 2 || !self.branches_building.borrow_mut().insert(scope) {
             return std::rc::Rc::new(Branches::default());
         }
         let built = std::rc::Rc::new(self.build_branches(scope));
@@ -855,6 +857,9 @@ impl<'t> Module<'t> {
                             None if all_false => Some(Truth::Known(true)),
                             None => None,
                         };
+                        // Taken whenever the `if` runs only if every branch
+                        // before it is certainly not.
+                        let earlier_all_false = all_false;
                         if !matches!(truth, Some(Truth::Known(false))) {
                             all_false = false;
                         }
@@ -862,7 +867,9 @@ impl<'t> Module<'t> {
                             Some(Truth::Known(false)) => out.push(body.byte_range()),
                             Some(Truth::Known(true)) => {
                                 taken = true;
-                                taken_bodies.push(body.byte_range());
+                                if earlier_all_false {
+                                    taken_bodies.push(body.byte_range());
+                                }
                                 stack.push(body);
                             }
                             Some(Truth::CallerDecides) => {
@@ -895,7 +902,7 @@ impl<'t> Module<'t> {
     /// that the callers decide it (a parameter of a function only other
     /// modules call, or call sites that disagree).
     fn constant_truth(&self, condition: Node<'t>, scope: ScopeId) -> Truth {
-        let mut alts = self.flow_with_budget(200).eval(condition, scope);
+        let mut alts = self.flow_for_conditions(200).eval(condition, scope);
         if alts.iter().any(|a| matches!(a.val, Val::ParamRef(_))) {
             return Truth::CallerDecides;
         }

@@ -147,8 +147,13 @@ impl Document {
             self.sections = None;
         }
         if let Some(shared) = &mut self.sections {
-            let parsed = sections::apply_edit(Arc::make_mut(shared), &self.text, &edit);
-            if parsed.is_none_or(|bytes| bytes > MAX_EDIT_REPARSE_BYTES) {
+            let parsed = sections::apply_edit(
+                Arc::make_mut(shared),
+                &self.text,
+                &edit,
+                MAX_EDIT_REPARSE_BYTES,
+            );
+            if parsed.is_none() {
                 // Parse afresh (off this thread) rather than again and again.
                 self.sections = None;
             }

@@ -135,8 +135,27 @@ fn check(body: &[u8]) -> Result<Pass, Vec<u8>> {
     }
     if let Ok(request) = serde_json::from_slice::<Request>(body) {
         let method = request.method().to_owned();
-        if let Some(id) = request.id() {
-            let id = serde_json::to_value(id).unwrap_or(Value::Null);
+        let id = request
+            .id()
+            .map(|id| serde_json::to_value(id).unwrap_or(Value::Null));
+        // A notification sent with `"id": null`, and `exit` with any id: the
+        // client meant the notification; passing it on keeps the document
+        // (or the process) as the client believes it is.
+        let meant_notification = NOTIFICATIONS.contains(&method.as_str())
+            && (id == Some(Value::Null) || (method == "exit" && id.is_some()));
+        if meant_notification {
+            if let Ok(Value::Object(mut message)) = serde_json::from_slice::<Value>(body) {
+                message.remove("id");
+                if method == "exit" {
+                    message.remove("params");
+                }
+                return Ok(Pass {
+                    body: Value::Object(message).to_string().into_bytes(),
+                    method: Some(method),
+                });
+            }
+        }
+        if let Some(id) = id {
             if method.starts_with("$/") {
                 return Err(error_frame(
                     id,
@@ -364,6 +383,21 @@ mod tests {
             reply.contains("-32600") && reply.contains("\"id\":4"),
             "{reply}"
         );
+    }
+
+    #[test]
+    fn notifications_with_a_null_id_and_exit_with_an_id_are_passed_on_as_notifications() {
+        let pass = check(
+            br#"{"jsonrpc":"2.0","id":null,"method":"textDocument/didClose","params":{"textDocument":{"uri":"file:///a.py"}}}"#,
+        )
+        .unwrap();
+        assert_eq!(pass.method.as_deref(), Some("textDocument/didClose"));
+        let value: Value = serde_json::from_slice(&pass.body).unwrap();
+        assert!(value.get("id").is_none(), "{value}");
+        let pass = check(br#"{"jsonrpc":"2.0","id":5,"method":"exit","params":null}"#).unwrap();
+        assert_eq!(pass.method.as_deref(), Some("exit"));
+        let value: Value = serde_json::from_slice(&pass.body).unwrap();
+        assert_eq!(value, json!({"jsonrpc": "2.0", "method": "exit"}));
     }
 
     #[test]

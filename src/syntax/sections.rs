@@ -342,8 +342,14 @@ pub fn parse_parallel(text: &str) -> Option<Vec<Section>> {
 /// Brings `sections` (of the text before `edit`) up to date with `text`
 /// (after it): the sections around the edit are parsed again, those after
 /// it are shifted. Returns the bytes parsed again; `None` if a parse failed
-/// (the caller parses afresh).
-pub fn apply_edit(sections: &mut Vec<Section>, text: &str, edit: &TextEdit) -> Option<usize> {
+/// or more than `max_bytes` would be parsed (`sections` is then unusable:
+/// the caller parses afresh).
+pub fn apply_edit(
+    sections: &mut Vec<Section>,
+    text: &str,
+    edit: &TextEdit,
+    max_bytes: usize,
+) -> Option<usize> {
     let e = &edit.0;
     let delta = e.new_end_byte as isize - e.old_end_byte as isize;
     let rows = e.new_end_position.row as isize - e.old_end_position.row as isize;
@@ -398,6 +404,11 @@ pub fn apply_edit(sections: &mut Vec<Section>, text: &str, edit: &TextEdit) -> O
         s.tree.edit(&edit.0);
     }
     let stop = tail.first().map_or(text.len(), |s| s.range.start);
+    // Typing `"""` near the top of a large module opens a string to its end:
+    // that is a fresh parse, for the caller to make off this thread.
+    if stop.saturating_sub(restart.at) > max_bytes {
+        return None;
+    }
     let mut reparsed = 0;
     let mut fresh = Vec::with_capacity(new_cuts.len() + 1);
     // The last new section ends at `stop`, where the tail resumes.
@@ -539,7 +550,7 @@ mod tests {
                 new_end,
                 [start_lc, old_end_lc, new_end_lc],
             );
-            apply_edit(&mut sections, &text, &edit).unwrap();
+            apply_edit(&mut sections, &text, &edit, usize::MAX).unwrap();
             let fresh = parse(&text).unwrap();
             let ranges = |s: &[Section]| {
                 s.iter()

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs jax-lsp the way a JAX user does, and checks what the README promises:
-#   1. the wheel (maturin, pyproject.toml) built from this checkout;
-#   2. installed into a fresh Python 3.12 venv beside jax==0.12.0.1: `jax-lsp --version`,
+#   1. `pip install .` (maturin builds the binary; pyproject.toml) into a fresh Python 3.12
+#      venv beside jax==0.12.0.1: `jax-lsp --version`,
 #      `python -m jax_lsp --version`, `jax-lsp check examples/` (exit 1, the examples'
 #      findings), and an LSP handshake with `jax-lsp server` (initialize, shutdown, exit 0);
+#   2. the wheel (`pip wheel .`) installed into another venv: `jax-lsp --version`;
 #   3. the real pre-commit (PyPI) running both hooks of .pre-commit-hooks.yaml from this
 #      checkout on a temporary git repository: `jax-lsp` fails on a positive file and passes
 #      on a clean one; `jax-lsp-fix` rewrites a JAX string platform into a tuple.
@@ -30,16 +31,9 @@ failed=0
 ok() { echo "PASS $1"; passed=$((passed + 1)); }
 bad() { echo "FAIL $1"; failed=$((failed + 1)); }
 
-echo "== building the wheel (maturin)"
-"$py312" -m venv "$work/build"
-"$work/build/bin/pip" install --quiet "maturin>=1.5,<2.0"
-"$work/build/bin/maturin" build --profile "$profile" --quiet --out "$work/dist" 2>&1 | tail -3
-wheel="$(ls "$work"/dist/jax_lsp-*.whl)"
-echo "built $(basename "$wheel")"
-
-echo "== installing it beside jax==0.12.0.1 in a fresh venv"
+echo "== pip install . (the README's command) into a fresh venv beside jax==0.12.0.1"
 "$py312" -m venv "$work/user"
-"$work/user/bin/pip" install --quiet "$wheel" jax==0.12.0.1
+"$work/user/bin/pip" install --quiet "$root" jax==0.12.0.1
 bin="$work/user/bin/jax-lsp"
 version="$(grep -m1 '^version' Cargo.toml | cut -d'"' -f2)"
 if [[ "$("$bin" --version)" == "jax-lsp $version" ]]; then ok "jax-lsp --version is $version (Cargo.toml's)"; else bad "jax-lsp --version: $("$bin" --version)"; fi
@@ -79,6 +73,17 @@ send({"jsonrpc": "2.0", "method": "exit"})
 sys.exit(proc.wait(timeout=10))
 PY
 then ok "LSP handshake with the venv's jax-lsp server (initialize, shutdown, exit 0)"; else bad "LSP handshake"; fi
+
+echo "== the built wheel, installed apart"
+"$py312" -m venv "$work/wheel"
+"$work/wheel/bin/pip" wheel --quiet --no-deps "$root" -w "$work/dist"
+wheel="$(ls "$work"/dist/jax_lsp-*.whl)"
+"$work/wheel/bin/pip" install --quiet "$wheel"
+if [[ "$("$work/wheel/bin/jax-lsp" --version)" == "jax-lsp $version" ]]; then
+  ok "pip install $(basename "$wheel") puts jax-lsp $version on the venv's PATH"
+else
+  bad "the wheel's jax-lsp"
+fi
 
 echo "== pre-commit with the hooks of this checkout"
 "$work/user/bin/pip" install --quiet pre-commit
