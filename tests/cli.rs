@@ -500,3 +500,22 @@ fn recursive_and_deep_shapes_finish() {
     // The eager zeros under the mesh is found through the four levels.
     assert!(files.iter().any(|f| f.ends_with("fan.py")), "{files:?}");
 }
+
+/// A branch that runs because of a flag's default (`--quiet` off unless
+/// given, so `self.debug` is True in a plain run): what it reaches fails in a
+/// plain run, and the finding is a warning naming that default.
+#[test]
+fn a_branch_taken_by_a_flag_default_gives_a_warning_naming_it() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/JP001/pos_debug_flag_default_on.py");
+    let text = std::fs::read_to_string(&fixture).expect("fixture");
+    let dir = project(&[("main.py", &text)]);
+    let out = jax_lsp(dir.path(), &["check", "--output-format", "json", "main.py"]);
+    let findings: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let findings = findings.as_array().expect("array");
+    assert_eq!(findings.len(), 1, "{}", stdout(&out));
+    assert_eq!(findings[0]["code"], "JP001");
+    assert_eq!(findings[0]["severity"], "warning", "{}", findings[0]);
+    let message = findings[0]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("with the default --quiet"), "{message}");
+}

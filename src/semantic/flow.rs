@@ -688,23 +688,37 @@ impl<'m, 't> Flow<'m, 't> {
         let same_scope = m
             .bindings_in(scope, name)
             .is_some_and(|b| std::ptr::eq(b, found));
+        // Branches decided by constant conditions: a binding in a body that
+        // never runs is no candidate, one in a body that always runs (`if cfg
+        // is None: cfg = DEFAULT` with `cfg` None) is as good as straight-line
+        // code; one that runs by a default of run-time configuration gives
+        // values that hold for a plain run (`Why::Default`).
+        let branches = if same_scope && self.branch_aware {
+            m.branch_ranges(scope)
+        } else {
+            std::rc::Rc::new(super::reach::Branches::default())
+        };
+        let value_start = |b: &Binding<'t>| match b {
+            Binding::Value { value, .. } | Binding::Item { value, .. } => value.start_byte(),
+            _ => b.position(),
+        };
+        let by_default = |b: &Binding<'t>, alts: Vec<Alt<'t>>| -> Vec<Alt<'t>> {
+            match branches.default_at(value_start(b)) {
+                Some(note) => {
+                    let why = Why::Default(note.to_owned());
+                    alts.into_iter()
+                        .map(|mut a| {
+                            a.why = a.why.and(&why);
+                            a
+                        })
+                        .collect()
+                }
+                None => alts,
+            }
+        };
         let candidates: Vec<&Binding<'t>> = if same_scope {
-            // Branches decided by constant conditions: a binding in a body
-            // that never runs is no candidate, one in a body that always
-            // runs (`if cfg is None: cfg = DEFAULT` with `cfg` None) is as
-            // good as straight-line code.
-            let branches = if self.branch_aware {
-                m.branch_ranges(scope)
-            } else {
-                std::rc::Rc::new(super::reach::Branches::default())
-            };
             let in_dead = |b: &Binding<'t>| {
-                let at = match b {
-                    Binding::Value { value, .. } | Binding::Item { value, .. } => {
-                        value.start_byte()
-                    }
-                    _ => b.position(),
-                };
+                let at = value_start(b);
                 branches.dead.iter().any(|r| r.contains(&at))
             };
             let before: Vec<&Binding<'t>> = found
@@ -730,7 +744,7 @@ impl<'m, 't> Flow<'m, 't> {
             found.iter().collect()
         };
         if candidates.len() == 1 {
-            return self.eval_binding(candidates[0], node, depth);
+            return by_default(candidates[0], self.eval_binding(candidates[0], node, depth));
         }
         if candidates.is_empty() || candidates.len() > MAX_ALTS {
             return vec![Alt::unknown()];

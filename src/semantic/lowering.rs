@@ -291,7 +291,23 @@ impl<'t> Module<'t> {
                     continue;
                 };
                 let seed_why = seed_why.and(&head.why);
-                let reqs = self.reach(seeds, file, resolver);
+                let mut reqs = self.reach(seeds, file, resolver);
+                // Reached through a branch that runs by a default of run-time
+                // configuration: it holds for a plain run (a warning naming
+                // the default, see `analysis::split_default_requirements`).
+                for req in &mut reqs {
+                    let notes: Vec<String> = req
+                        .guards
+                        .iter()
+                        .filter_map(|g| match g {
+                            super::reach::Guard::Configured(note) => Some(note.clone()),
+                            _ => None,
+                        })
+                        .collect();
+                    for note in notes {
+                        req.why = req.why.and(&Why::Default(note));
+                    }
+                }
                 for (value, why, choices) in &platforms {
                     let Some(choices) = flow::merge_choices(choices, &seed_choices) else {
                         continue;

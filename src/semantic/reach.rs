@@ -29,6 +29,10 @@ pub enum Guard {
     /// "raise":` with `on_error` a parameter whose callers differ or are in
     /// other modules).
     CallerChoice,
+    /// In a branch that runs with the default of run-time configuration
+    /// (`if args.debug:` with a flag on by default): what it reaches holds
+    /// for a plain run only. The note names the default.
+    Configured(String),
 }
 
 impl Guard {
@@ -39,6 +43,7 @@ impl Guard {
     pub fn keeps(&self, platforms: &[String]) -> Option<bool> {
         match self {
             Guard::HostDependent | Guard::CallerChoice => None,
+            Guard::Configured(_) => Some(true),
             Guard::Branch { keys, others } if keys.is_empty() => {
                 Some(platforms.iter().any(|p| !others.contains(p)))
             }
@@ -56,11 +61,26 @@ pub struct Branches {
     pub by_caller: Vec<std::ops::Range<usize>>,
     /// Bodies that run whenever their `if` statement does.
     pub taken: Vec<std::ops::Range<usize>>,
+    /// Bodies that run because of a default of run-time configuration, with
+    /// the note naming it (`Guard::Configured`).
+    pub by_default: Vec<(std::ops::Range<usize>, String)>,
+}
+
+impl Branches {
+    /// The default a body holding byte `at` runs by, if it does.
+    pub fn default_at(&self, at: usize) -> Option<&str> {
+        self.by_default
+            .iter()
+            .find(|(r, _)| r.contains(&at))
+            .map(|(_, note)| note.as_str())
+    }
 }
 
 /// What a branch condition is, as far as the code shows.
 enum Truth {
     Known(bool),
+    /// Decided by the default of run-time configuration (the note names it).
+    KnownByDefault(bool, String),
     CallerDecides,
     Unknown,
 }
@@ -395,6 +415,9 @@ impl<'t> Module<'t> {
             if caller_decides(call) {
                 guards.push(Guard::CallerChoice);
             }
+            if let Some(note) = branches.default_at(call.start_byte()) {
+                guards.push(Guard::Configured(note.to_owned()));
+            }
             match callee.as_deref() {
                 Some(names::PALLAS_CALL) => {
                     facts
@@ -500,6 +523,9 @@ impl<'t> Module<'t> {
                 if caller_decides(*arg) {
                     arg_guards.push(Guard::CallerChoice);
                 }
+                if let Some(note) = branches.default_at(arg.start_byte()) {
+                    arg_guards.push(Guard::Configured(note.to_owned()));
+                }
                 for target in self.resolve_ref(*arg, id, 0) {
                     facts.edges.push((target, arg_guards.clone(), None));
                 }
@@ -512,6 +538,9 @@ impl<'t> Module<'t> {
             let mut guards = self.guards_of(value, id);
             if caller_decides(value) {
                 guards.push(Guard::CallerChoice);
+            }
+            if let Some(note) = branches.default_at(value.start_byte()) {
+                guards.push(Guard::Configured(note.to_owned()));
             }
             for target in self.resolve_ref(value, id, 0) {
                 facts.edges.push((target, guards.clone(), None));
@@ -823,6 +852,7 @@ impl<'t> Module<'t> {
         let mut out = Vec::new();
         let mut by_caller = Vec::new();
         let mut taken_bodies = Vec::new();
+        let mut by_default = Vec::new();
         let mut stack: Vec<Node<'t>> = if scope == super::MODULE_SCOPE {
             self.top_level_statements()
         } else {
@@ -852,10 +882,17 @@ impl<'t> Module<'t> {
                             out.push(body.byte_range());
                             continue;
                         }
-                        let truth = match condition {
-                            Some(c) => Some(self.constant_truth(c, scope)),
+                        let truth = match condition.map(|c| self.constant_truth(c, scope)) {
+                            // Decided by a default: as decided, and what a body
+                            // that runs reaches holds for a plain run only.
+                            Some(Truth::KnownByDefault(t, note)) => {
+                                if t {
+                                    by_default.push((body.byte_range(), note));
+                                }
+                                Some(Truth::Known(t))
+                            }
                             None if all_false => Some(Truth::Known(true)),
-                            None => None,
+                            other => other,
                         };
                         // Taken whenever the `if` runs only if every branch
                         // before it is certainly not.
@@ -876,7 +913,10 @@ impl<'t> Module<'t> {
                                 by_caller.push(body.byte_range());
                                 stack.push(body);
                             }
-                            Some(Truth::Unknown) | None => stack.push(body),
+                            // (`KnownByDefault` was mapped to `Known` above.)
+                            Some(Truth::Unknown | Truth::KnownByDefault(..)) | None => {
+                                stack.push(body)
+                            }
                         }
                     }
                 }
@@ -895,6 +935,7 @@ impl<'t> Module<'t> {
             dead: out,
             by_caller,
             taken: taken_bodies,
+            by_default,
         }
     }
 
@@ -909,7 +950,11 @@ impl<'t> Module<'t> {
         // Run-time configuration with a default (`--debug` off unless given):
         // the branch is decided as a plain run decides it. What other
         // choices of it would run stays silent, like any run-time choice.
-        if alts.iter().any(|a| matches!(a.why, Why::Default(_))) {
+        let default_note = alts.iter().find_map(|a| match &a.why {
+            Why::Default(note) => Some(note.clone()),
+            _ => None,
+        });
+        if default_note.is_some() {
             alts.retain(|a| !matches!(a.why, Why::Choice));
         }
         let mut value = None;
@@ -923,10 +968,11 @@ impl<'t> Module<'t> {
             }
             value = Some(t);
         }
-        match value {
-            Some(_) if differs => Truth::CallerDecides,
-            Some(t) => Truth::Known(t),
-            None => Truth::Unknown,
+        match (value, default_note) {
+            (Some(_), _) if differs => Truth::CallerDecides,
+            (Some(t), Some(note)) => Truth::KnownByDefault(t, note),
+            (Some(t), None) => Truth::Known(t),
+            (None, _) => Truth::Unknown,
         }
     }
 
