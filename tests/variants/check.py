@@ -103,6 +103,11 @@ def main() -> int:
     ap.add_argument("--fresh", action="store_true", help="oracle: a fresh interpreter per variant")
     ap.add_argument("--write-docs", action="store_true", help="write docs/variants.md")
     ap.add_argument("--update-known", action="store_true", help="rewrite known_misses.txt")
+    ap.add_argument(
+        "--baseline",
+        help="another jax-lsp build: count the kept variants (JAX's outcome as label) that one build "
+        "gets right and the other wrong, per transform (what a change to the model proves)",
+    )
     opts = ap.parse_args()
     started = time.monotonic()
 
@@ -137,6 +142,14 @@ def main() -> int:
             for name in v.files:
                 codes |= found_variant.get((dirs[v.id] / name).resolve(), set())
             variant_codes[v.id] = codes
+        baseline_codes = {}
+        if opts.baseline:
+            found_base = codes_by_file(run_checker(str(Path(opts.baseline).resolve()), [root]))
+            for v in variants:
+                codes = set()
+                for name in v.files:
+                    codes |= found_base.get((dirs[v.id] / name).resolve(), set())
+                baseline_codes[v.id] = codes
 
     # ---- verdicts
     rows = {t: defaultdict(int) for t in transforms.TRANSFORMS}
@@ -171,6 +184,8 @@ def main() -> int:
 
     table = render_table(rows, "transform")
     print(table)
+    if opts.baseline:
+        print_against_baseline(variants, outcomes, variant_codes, baseline_codes)
     rule_table = render_table(rule_rows, "rule")
     if other_error:
         print(f"\n{len(other_error)} kept positives raise another error than their original (see docs/variants.md)")
@@ -210,6 +225,31 @@ def main() -> int:
         f"(all listed in known_misses.txt unless reported above); exit {status}"
     )
     return status
+
+
+def print_against_baseline(variants, outcomes, new_codes, old_codes) -> None:
+    """Per transform: kept variants (labelled by JAX: positives raise their
+    error, near misses run clean) that this build gets right and the
+    baseline wrong, and the reverse."""
+    gained, lost = defaultdict(int), defaultdict(int)
+    examples = []
+    for v in variants:
+        if not outcomes[v.key]["kept"]:
+            continue
+        new = verdict(v.positive, v.codes, new_codes[v.id])
+        old = verdict(v.positive, v.codes, old_codes[v.id])
+        if new and not old:
+            gained[v.transform] += 1
+            examples.append(v.id)
+        elif old and not new:
+            lost[v.transform] += 1
+    print("\n| transform | right now, wrong in the baseline | wrong now, right in the baseline |")
+    print("|---|---:|---:|")
+    for t in transforms.TRANSFORMS:
+        print(f"| {t} | {gained[t]} | {lost[t]} |")
+    print(f"| **all** | {sum(gained.values())} | {sum(lost.values())} |")
+    for i in sorted(examples)[:12]:
+        print(f"  e.g. {i}")
 
 
 def render_table(rows, what: str) -> str:
