@@ -386,7 +386,7 @@ fn phased(
     p.snapshot.push(t2 - t1);
     let t3_edit = t2;
     let t3 = Instant::now();
-    let trees: Vec<&syntax::Tree> = sections.iter().map(|s| &s.tree).collect();
+    let trees = syntax::sections::trees(&sections);
     let findings = if analysis::may_have_findings(&text) {
         units.analyze_trees(&text, &trees, path, settings, Some(resolver))
     } else {

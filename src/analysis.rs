@@ -289,10 +289,13 @@ pub fn analyze(
     resolver: Option<&dyn Resolver>,
 ) -> Vec<Finding> {
     match syntax::sections::parse(text) {
-        Some(sections) => {
-            let trees: Vec<&Tree> = sections.iter().map(|s| &s.tree).collect();
-            analyze_trees(text, &trees, file, settings, resolver)
-        }
+        Some(sections) => analyze_trees(
+            text,
+            &syntax::sections::trees(&sections),
+            file,
+            settings,
+            resolver,
+        ),
         None => Vec::new(),
     }
 }
@@ -306,18 +309,25 @@ pub fn analyze_trees(
     settings: &Settings,
     resolver: Option<&dyn Resolver>,
 ) -> Vec<Finding> {
-    let Some(first) = trees.first() else {
-        return Vec::new();
-    };
-    if let [tree] = trees {
-        return analyze_tree(text, tree, file, settings, resolver);
+    match module_of_trees(text, trees) {
+        Some(module) => finish(text, run_rules(&module, file, settings, resolver)),
+        None => Vec::new(),
     }
-    let statements = trees
-        .iter()
-        .flat_map(|tree| syntax::top_level_statements(tree))
-        .collect();
-    let module = Module::new_in(text, first.root_node(), statements);
-    finish(text, run_rules(&module, file, settings, resolver))
+}
+
+/// The model of a module parsed as `trees` (one, or its sections).
+fn module_of_trees<'t>(text: &'t str, trees: &[&'t Tree]) -> Option<Module<'t>> {
+    match trees {
+        [] => None,
+        [tree] => Some(Module::new(text, tree)),
+        [first, ..] => {
+            let statements = trees
+                .iter()
+                .flat_map(|tree| syntax::top_level_statements(tree))
+                .collect();
+            Some(Module::new_in(text, first.root_node(), statements))
+        }
+    }
 }
 
 /// `# noqa` / `# noqa: JP001, JP002` on the line where the finding starts.
@@ -388,14 +398,10 @@ pub fn debug_lowerings(text: &str, file: &Path) -> String {
     let Some(sections) = syntax::sections::parse(text) else {
         return "parse failed\n".to_owned();
     };
-    let Some(first) = sections.first() else {
+    let trees = syntax::sections::trees(&sections);
+    let Some(module) = module_of_trees(text, &trees) else {
         return String::new();
     };
-    let statements = sections
-        .iter()
-        .flat_map(|s| syntax::top_level_statements(&s.tree))
-        .collect();
-    let module = Module::new_in(text, first.tree.root_node(), statements);
     let resolver = crate::resolver::FsResolver::default();
     let line = |at: usize| text[..at.min(text.len())].matches('\n').count() + 1;
     let mut out = String::new();

@@ -14,7 +14,7 @@ use jax_lsp::incremental::Incremental;
 use jax_lsp::resolver::FsResolver;
 use jax_lsp::server::document::Document;
 use jax_lsp::syntax;
-use jax_lsp::syntax::sections::{self, Section};
+use jax_lsp::syntax::sections;
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -60,9 +60,14 @@ fn by_units(
         return Vec::new();
     }
     let sections = sections::parse(text).expect("parse");
-    let trees: Vec<&syntax::Tree> = sections.iter().map(|s| &s.tree).collect();
     let text: Arc<str> = Arc::from(text);
-    state.analyze_trees(&text, &trees, path, &Settings::default(), Some(resolver))
+    state.analyze_trees(
+        &text,
+        &sections::trees(&sections),
+        path,
+        &Settings::default(),
+        Some(resolver),
+    )
 }
 
 fn shape(trees: &[&syntax::Tree]) -> Vec<(std::ops::Range<usize>, String)> {
@@ -71,10 +76,6 @@ fn shape(trees: &[&syntax::Tree]) -> Vec<(std::ops::Range<usize>, String)> {
         .flat_map(|t| syntax::top_level_statements(t))
         .map(|n| (n.byte_range(), n.to_sexp()))
         .collect()
-}
-
-fn section_trees(sections: &[Section]) -> Vec<&syntax::Tree> {
-    sections.iter().map(|s| &s.tree).collect()
 }
 
 /// For a text that parses without error: the sections hold the whole
@@ -87,7 +88,7 @@ fn check_clean_sections(text: &str, path: &Path, resolver: &FsResolver) -> bool 
     }
     let sections = sections::parse(text).expect("parse");
     assert_eq!(
-        shape(&section_trees(&sections)),
+        shape(&sections::trees(&sections)),
         shape(&[&one]),
         "{}: sections differ from the whole parse",
         path.display()
@@ -113,7 +114,7 @@ fn check_edited_sections(doc: &mut Document, edit: &Edit) {
     let fresh = sections::parse(&doc.text).expect("parse");
     assert_eq!(
         shape(&doc.trees()),
-        shape(&section_trees(&fresh)),
+        shape(&sections::trees(&fresh)),
         "after {edit:?}:\n{}",
         doc.text
     );

@@ -1180,13 +1180,8 @@ impl<'t> Module<'t> {
                         // `self` in a method is an instance of the class, or of
                         // the one subclass of it that is constructed.
                         if let Some(class) = self.class_of_receiver(node, scope) {
-                            let instances = self.flow_with_budget(200).eval(node, scope);
-                            if let [only] = instances.as_slice() {
-                                if let super::flow::Val::Instance(c, _) = only.val {
-                                    return self.def_targets(c);
-                                }
-                            }
-                            return self.def_targets(class);
+                            return self
+                                .def_targets(self.instance_class(node, scope).unwrap_or(class));
                         }
                         // A function passed in by this module's single call site.
                         match self.follow_value(node, scope) {

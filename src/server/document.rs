@@ -17,7 +17,8 @@ const MAX_EDIT_REPARSE_BYTES: usize = 256 * 1024;
 #[derive(Clone)]
 pub struct Document {
     pub text: String,
-    pub index: LineIndex,
+    /// Shared with the snapshots analyses read (rebuilt, not changed, by an edit).
+    pub index: Arc<LineIndex>,
     /// The parse of `text`, or `None` until the first analysis parses it
     /// (and after a full replacement or a large paste). Shared with the
     /// snapshots analyses read; an edit copies it only while one holds it.
@@ -33,7 +34,7 @@ pub struct ClampNote(pub String);
 
 impl Document {
     pub fn new(text: String, version: i32) -> Document {
-        let index = LineIndex::new(&text);
+        let index = Arc::new(LineIndex::new(&text));
         Document {
             text,
             index,
@@ -64,9 +65,8 @@ impl Document {
     /// The trees of the sections, in document order (empty before a parse).
     pub fn trees(&self) -> Vec<&Tree> {
         self.sections
-            .iter()
-            .flat_map(|s| s.iter().map(|s| &s.tree))
-            .collect()
+            .as_deref()
+            .map_or_else(Vec::new, |s| sections::trees(s))
     }
 
     /// The tree of the section holding `offset`.
@@ -95,7 +95,7 @@ impl Document {
     pub fn replace_all(&mut self, text: &str) {
         self.text.clear();
         self.text.push_str(text);
-        self.index = LineIndex::new(&self.text);
+        self.index = Arc::new(LineIndex::new(&self.text));
         // A fresh parse: an edit covering everything saves nothing.
         self.sections = None;
         self.rev += 1;
@@ -130,17 +130,18 @@ impl Document {
     /// Replaces bytes `start..end` (char boundaries) with `new_text`, and
     /// parses again the sections the change touches.
     pub fn splice(&mut self, start: usize, end: usize, new_text: &str) {
-        let start_position = self.point(start);
-        let old_end_position = self.point(end);
+        // Tree points count `\n` only (tree-sitter's rows): the start's needs
+        // a scan of the text before it; the ends follow from the edited bytes.
+        let start_position = point_after(LineCol { line: 0, col: 0 }, &self.text[..start]);
+        let old_end_position = point_after(start_position, &self.text[start..end]);
+        let new_end_position = point_after(start_position, new_text);
         self.text.replace_range(start..end, new_text);
-        self.index = LineIndex::new(&self.text);
+        self.index = Arc::new(LineIndex::new(&self.text));
         self.rev += 1;
-        let new_end_byte = start + new_text.len();
-        let new_end_position = self.point(new_end_byte);
         let edit = TextEdit::new(
             start,
             end,
-            new_end_byte,
+            start + new_text.len(),
             [start_position, old_end_position, new_end_position],
         );
         if self.too_large() || new_text.len() > MAX_EDIT_REPARSE_BYTES {
@@ -159,17 +160,20 @@ impl Document {
             }
         }
     }
+}
 
-    /// (line, utf-8 column) of a byte offset in the current text, as
-    /// tree-sitter counts them (rows end at `\n` only).
-    fn point(&self, offset: usize) -> LineCol {
-        let bytes = &self.text.as_bytes()[..offset.min(self.text.len())];
-        let line = memchr::memchr_iter(b'\n', bytes).count() as u32;
-        let line_start = memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1);
-        LineCol {
-            line,
-            col: (bytes.len() - line_start) as u32,
-        }
+/// The (row, byte column) reached from `from` by `text`, rows ending at `\n`.
+fn point_after(from: LineCol, text: &str) -> LineCol {
+    let bytes = text.as_bytes();
+    match memchr::memrchr(b'\n', bytes) {
+        Some(last) => LineCol {
+            line: from.line + memchr::memchr_iter(b'\n', bytes).count() as u32,
+            col: (bytes.len() - last - 1) as u32,
+        },
+        None => LineCol {
+            line: from.line,
+            col: from.col + bytes.len() as u32,
+        },
     }
 }
 
@@ -300,7 +304,7 @@ s = \"# 日本 😀\"; lowered = f.trace(jax.ShapeDtypeStruct((64, 32), jnp.floa
                 prop_assert_eq!(&doc.text, &expected);
             }
             let fresh = sections::parse(&expected).unwrap();
-            let fresh: Vec<&Tree> = fresh.iter().map(|s| &s.tree).collect();
+            let fresh = sections::trees(&fresh);
             prop_assert_eq!(shape(&doc.trees()), shape(&fresh));
             prop_assert_eq!(findings_key(&doc.text, &doc.trees()), findings_key(&expected, &fresh));
         }
@@ -362,10 +366,7 @@ s = \"# 日本 😀\"; lowered = f.trace(jax.ShapeDtypeStruct((64, 32), jnp.floa
         assert!(note.is_some());
         assert_eq!(doc.text, "ab\nx");
         let fresh = sections::parse(&doc.text).unwrap();
-        assert_eq!(
-            shape(&doc.trees()),
-            shape(&fresh.iter().map(|s| &s.tree).collect::<Vec<_>>())
-        );
+        assert_eq!(shape(&doc.trees()), shape(&sections::trees(&fresh)));
         doc.replace_all("y = 1\n");
         doc.parse_now();
         assert_eq!(doc.text, "y = 1\n");

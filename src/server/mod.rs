@@ -31,7 +31,6 @@ use crate::resolver::{Disk, FsResolver, SourceProvider};
 use crate::semantic::summary::{candidate_files, ModuleSummary};
 use crate::semantic::Resolver;
 use crate::syntax::sections::{self, Section};
-use crate::syntax::Tree;
 use crate::syntax::{Encoding, LineIndex};
 use dashmap::DashMap;
 use serde_json::Value;
@@ -332,7 +331,7 @@ impl State {
             gen: entry.gen,
             rev: entry.doc.rev,
             text: Arc::from(entry.doc.text.as_str()),
-            index: Arc::new(entry.doc.index.clone()),
+            index: entry.doc.index.clone(),
             sections: entry.doc.sections.clone(),
             too_large: entry.doc.too_large(),
             env_gen: entry.env_gen,
@@ -396,10 +395,9 @@ impl State {
                         reuse.deps.clear();
                         reuse.env_gen = snap.env_gen;
                     }
-                    let trees: Vec<&Tree> = parsed.iter().map(|s| &s.tree).collect();
                     found = reuse.units.analyze_trees(
                         &snap.text,
-                        &trees,
+                        &sections::trees(&parsed),
                         &snap.path,
                         &settings,
                         Some(&recording),
