@@ -88,15 +88,7 @@ impl Rule for Jp013 {
             let is_dict = module.eval_compiler_params(params, site.scope) == CompilerParams::Dict
                 || {
                     let alts = module.eval_alts(params, site.scope);
-                    !alts.is_empty()
-                        && alts.iter().all(|a| {
-                            a.why.certain()
-                                && matches!(
-                                    a.val,
-                                    crate::semantic::flow::Val::Dict(..)
-                                        | crate::semantic::flow::Val::OpaqueDict
-                                )
-                        })
+                    !alts.is_empty() && alts.iter().all(|a| a.why.certain() && a.val.is_dict())
                 };
             if !is_dict {
                 continue;

@@ -155,6 +155,8 @@ pub enum Val<'t> {
     Dict(Node<'t>, ScopeId),
     /// A dict from another module (its entries not kept).
     OpaqueDict,
+    /// A dict from another module whose keys are constants: its entries.
+    Entries(Arc<Entries>),
     /// The mesh of a Pallas `kernel` (`plgpu.Mesh(...)`, `pltpu.TensorCoreMesh(...)`).
     KernelMesh(super::reach::KernelMesh),
     /// `jax.sharding.AbstractDevice(...)` with its platform, when known.
@@ -174,6 +176,16 @@ pub enum Val<'t> {
     Spec(ShardingUse),
     /// A JAX array placed on a device (`jnp.ones(...)`, `jax.device_put(...)`).
     Array,
+    /// A traced stage: the `J.trace(args)` call that made it, and its scope.
+    /// Kept as a value so a stage stored in a field, returned by a helper or
+    /// passed on reaches its `.lower(...)` like any other value.
+    Traced(Node<'t>, ScopeId),
+    /// A pytree made by `jax.tree.map(f, ...)`: every leaf is one of f's
+    /// values (f's parameters not known).
+    Leaves(Box<Val<'t>>),
+    /// A `contextvars.ContextVar(...)`: its constructor call. `.get()` is
+    /// one of the values its `.set(...)` calls store, or its default.
+    ContextVar(Node<'t>, ScopeId),
     /// A parameter of a module-level function that nothing in its module
     /// calls (its callers are in other modules), with attributes read off it.
     ParamRef(Arc<ParamRefVal<'t>>),
@@ -193,6 +205,11 @@ pub enum Val<'t> {
 impl Val<'_> {
     pub fn is_unknown(&self) -> bool {
         matches!(self, Val::Unknown)
+    }
+
+    /// A dict: a literal of this module, or one from another module.
+    pub fn is_dict(&self) -> bool {
+        matches!(self, Val::Dict(..) | Val::OpaqueDict | Val::Entries(_))
     }
 
     /// A constant string list: `("cpu", "tpu")` -> (Tuple, ["cpu", "tpu"]).
@@ -222,6 +239,7 @@ impl Val<'_> {
             | Val::AbstractDevice(_)
             | Val::KernelMesh(_)
             | Val::OpaqueDict
+            | Val::Entries(_)
             | Val::InterpretParams
             | Val::Instance(..)
             | Val::Object(_)
@@ -260,6 +278,7 @@ impl Val<'_> {
             Val::InterpretParams => Const::InterpretParams,
             Val::Object(o) => Const::Object(o.clone()),
             Val::Dict(..) | Val::OpaqueDict => Const::Dict,
+            Val::Entries(e) => Const::Entries(e.clone()),
             Val::KernelMesh(k) => Const::KernelMesh(*k),
             Val::AbstractDevice(p) => Const::AbstractDevice(p.clone()),
             Val::Mesh(m) => Const::Mesh(m.clone()),
@@ -285,6 +304,7 @@ pub enum Const {
     InterpretParams,
     Object(Arc<Fields>),
     Dict,
+    Entries(Arc<Entries>),
     KernelMesh(super::reach::KernelMesh),
     AbstractDevice(Option<String>),
     Mesh(MeshValue),
@@ -296,6 +316,9 @@ pub enum Const {
 
 /// An object's attributes and their values.
 pub type Fields = Vec<(String, Vec<ConstAlt>)>;
+
+/// A dict's constant keys and their values.
+pub type Entries = Vec<(Const, Vec<ConstAlt>)>;
 
 #[derive(Clone, Debug)]
 pub struct ConstAlt {
@@ -316,6 +339,7 @@ impl Const {
             Const::InterpretParams => Val::InterpretParams,
             Const::Object(o) => Val::Object(o.clone()),
             Const::Dict => Val::OpaqueDict,
+            Const::Entries(e) => Val::Entries(e.clone()),
             Const::KernelMesh(k) => Val::KernelMesh(*k),
             Const::AbstractDevice(p) => Val::AbstractDevice(p.clone()),
             Const::Mesh(m) => Val::Mesh(m.clone()),
@@ -1090,6 +1114,27 @@ impl<'m, 't> Flow<'m, 't> {
     ) -> Vec<Alt<'t>> {
         let m = self.m;
         if let Some((call, call_scope)) = ctor {
+            // `dataclasses.replace(obj, f=...)` / `obj.replace(f=...)`: the
+            // keyword, else the field of the object it copies.
+            if let Some(base) = self.replace_base(call, call_scope) {
+                if let Some(arg) = Args::of(call, m.src).keyword(attr) {
+                    return self.eval_depth(arg, call_scope, depth + 1);
+                }
+                let mut out = Vec::new();
+                for b in self.eval_depth(base, call_scope, depth + 1) {
+                    let Val::Instance(class, ctor) = b.val else {
+                        out.push(Alt::unknown());
+                        continue;
+                    };
+                    let fields = self.field(class, ctor, attr, depth + 1);
+                    out.extend(
+                        fields
+                            .into_iter()
+                            .filter_map(|f| f.under(&b.why, &b.choices)),
+                    );
+                }
+                return cap(out);
+            }
             if let Some(position) = m.dataclass_field_position(class, attr) {
                 let args = Args::of(call, m.src);
                 if let Some(arg) = args
@@ -1148,6 +1193,232 @@ impl<'m, 't> Flow<'m, 't> {
         cap(out)
     }
 
+    /// `var.get()` on a `ContextVar`: the value of each `var.set(v)` of the
+    /// module (each as sure as its value: code reads a context variable
+    /// inside the context that sets it), and the default (`get(d)`, else
+    /// the constructor's `default=`) as a run-time choice.
+    fn context_var_get(
+        &self,
+        func: Node<'t>,
+        args: &Args<'t>,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Option<Vec<Alt<'t>>> {
+        let m = self.m;
+        let vars = self.eval_depth(func.field("object")?, scope, depth + 1);
+        let ctors: Vec<(Node<'t>, ScopeId)> = vars
+            .iter()
+            .map(|a| match a.val {
+                Val::ContextVar(ctor, ctor_scope) => Some((ctor, ctor_scope)),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        if ctors.is_empty() {
+            return None;
+        }
+        let mut out = Vec::new();
+        for site in m.call_sites_named(&["set"]) {
+            let Some(object) = site
+                .node
+                .field("function")
+                .filter(|f| f.kind() == "attribute")
+                .and_then(|f| f.field("object"))
+            else {
+                continue;
+            };
+            let same_var = self
+                .eval_depth(object, site.scope, depth + 1)
+                .iter()
+                .any(|a| matches!(a.val, Val::ContextVar(c, _) if ctors.iter().any(|(d, _)| d.id() == c.id())));
+            if !same_var {
+                continue;
+            }
+            if let Some(&value) = Args::of(site.node, m.src).positional.first() {
+                out.extend(self.eval_depth(value, site.scope, depth + 1));
+            }
+        }
+        let set_somewhere = !out.is_empty();
+        for (ctor, ctor_scope) in ctors {
+            let default = args.positional.first().map(|d| (*d, scope)).or_else(|| {
+                Args::of(ctor, m.src)
+                    .keyword("default")
+                    .map(|d| (d, ctor_scope))
+            });
+            if let Some((d, d_scope)) = default {
+                // A `None` default is the "not set" mark: code that reads
+                // the variable where nothing set it takes another path.
+                out.extend(
+                    self.eval_depth(d, d_scope, depth + 1)
+                        .into_iter()
+                        .filter(|a| !(set_somewhere && matches!(a.val, Val::None)))
+                        .map(|mut a| {
+                            a.why = Why::Choice;
+                            a
+                        }),
+                );
+            }
+        }
+        Some(cap(out))
+    }
+
+    /// The value a call passes for keyword `key`, also through `**`: its
+    /// own keyword; for `**kwargs`, the enclosing function's `**`
+    /// parameter, what each of its callers passes (every call site runs);
+    /// for `**d`, the entry of a dict whose entries are known. `None` (the
+    /// API's default) when nothing passes it.
+    pub fn keyword_value(&self, call: Node<'t>, scope: ScopeId, key: &str) -> Vec<Alt<'t>> {
+        self.keyword_value_depth(call, scope, key, 0)
+    }
+
+    fn keyword_value_depth(
+        &self,
+        call: Node<'t>,
+        scope: ScopeId,
+        key: &str,
+        depth: u32,
+    ) -> Vec<Alt<'t>> {
+        let m = self.m;
+        let args = Args::of(call, m.src);
+        if let Some(value) = args.keyword(key) {
+            return self.eval_depth(value, scope, depth + 1);
+        }
+        let splats = dict_splats(call);
+        if splats.is_empty() {
+            return vec![Alt::fixed(Val::None)];
+        }
+        if depth > 4 || !self.spend() {
+            return vec![Alt::unknown()];
+        }
+        let mut out = Vec::new();
+        for splat in splats {
+            if let Some(def) = self.kwargs_parameter_of(splat, scope) {
+                let point = m.scopes[def].node.id();
+                for site in m.def_call_sites(def).iter() {
+                    let alts = match site.kind {
+                        SiteKind::Direct { .. } => {
+                            self.keyword_value_depth(site.call, site.scope, key, depth + 1)
+                        }
+                        SiteKind::Partial { .. } => match Args::of(site.call, m.src).keyword(key) {
+                            Some(value) => self.eval_depth(value, site.scope, depth + 1),
+                            None => vec![Alt::unknown()],
+                        },
+                        SiteKind::Passed | SiteKind::Opaque => vec![Alt::unknown()],
+                    };
+                    let why = Why::Each(format!("for the call at line {}", line_of(site.call)));
+                    let choice = [(point, site.call.id())];
+                    out.extend(alts.into_iter().filter_map(|a| a.under(&why, &choice)));
+                }
+                continue;
+            }
+            for d in self.eval_depth(splat, scope, depth + 1) {
+                let alts = match d.val {
+                    Val::Dict(dict, dict_scope) => {
+                        self.dict_lookup(dict, dict_scope, &Val::Str(key.to_owned()), depth + 1)
+                    }
+                    _ => vec![Alt::unknown()],
+                };
+                out.extend(alts.into_iter().filter_map(|a| a.under(&d.why, &d.choices)));
+            }
+        }
+        if out.is_empty() {
+            out.push(Alt::unknown());
+        }
+        cap(out)
+    }
+
+    /// The function whose `**name` parameter `splat` (a name) is.
+    fn kwargs_parameter_of(&self, splat: Node<'t>, scope: ScopeId) -> Option<ScopeId> {
+        let m = self.m;
+        if splat.kind() != "identifier" {
+            return None;
+        }
+        let name = text(splat, m.src);
+        let mut current = Some(scope);
+        while let Some(id) = current {
+            let def = &m.scopes[id];
+            match def.kind {
+                ScopeKind::Function | ScopeKind::Lambda => {
+                    let params = def.node.field("parameters")?;
+                    let mut cursor = params.walk();
+                    let found = params.named_children(&mut cursor).any(|p| {
+                        p.kind() == "dictionary_splat_pattern"
+                            && p.named_child(0).is_some_and(|n| text(n, m.src) == name)
+                    });
+                    if found {
+                        return (def.kind == ScopeKind::Function).then_some(id);
+                    }
+                    // Bound in this function otherwise: not forwarded.
+                    if m.bindings_in(id, name).is_some() {
+                        return None;
+                    }
+                    current = def.parent;
+                }
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// What a function given as a value returns, its parameters not bound:
+    /// a lambda's body, a local def's `return` values.
+    fn function_value_returns(
+        &self,
+        f: Node<'t>,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Option<Vec<Alt<'t>>> {
+        let m = self.m;
+        match f.kind() {
+            "lambda" => {
+                let body = f.field("body")?;
+                let lambda_scope = m.scope_of_def(f)?;
+                Some(self.eval_depth(body, lambda_scope, depth + 1))
+            }
+            "identifier" => {
+                let Some(Binding::Def(def)) = m.binding_at(scope, text(f, m.src), f) else {
+                    return None;
+                };
+                if m.scopes[*def].kind != ScopeKind::Function || m.scopes[*def].returned.is_empty()
+                {
+                    return None;
+                }
+                let returned = m.scopes[*def].returned.clone();
+                let several = returned.len() > 1;
+                let mut out = Vec::new();
+                for value in returned {
+                    out.extend(
+                        self.eval_depth(value, *def, depth + 1)
+                            .into_iter()
+                            .map(|mut a| {
+                                if several {
+                                    a.why = Why::Choice;
+                                }
+                                a
+                            }),
+                    );
+                }
+                Some(cap(out))
+            }
+            _ => None,
+        }
+    }
+
+    /// The object a replace call copies: `dataclasses.replace(obj, ...)`'s
+    /// first argument, `obj.replace(...)`'s receiver.
+    fn replace_base(&self, call: Node<'t>, scope: ScopeId) -> Option<Node<'t>> {
+        let m = self.m;
+        if m.callee(call, scope).as_deref() == Some("dataclasses.replace") {
+            return Args::of(call, m.src).positional.first().copied();
+        }
+        let func = call.field("function")?;
+        if func.kind() == "attribute"
+            && func.field("attribute").map(|a| text(a, m.src)) == Some("replace")
+        {
+            return func.field("object");
+        }
+        None
+    }
+
     fn with_bound<R>(&self, bound: Bound<'t>, f: impl FnOnce() -> R) -> R {
         self.bound.borrow_mut().push(bound);
         let out = f();
@@ -1185,6 +1456,13 @@ impl<'m, 't> Flow<'m, 't> {
                 }
                 (Val::Comprehension(comp, cscope), _) => {
                     let found = self.comprehension_element(*comp, *cscope, depth);
+                    out.extend(found.into_iter().filter_map(|a| a.under(&why, &choices)));
+                }
+                (Val::Entries(entries), _) => {
+                    let found = match entries.iter().find(|(k, _)| k.val().same(&key)) {
+                        Some((_, values)) => from_consts(values),
+                        None => vec![Alt::unknown()],
+                    };
                     out.extend(found.into_iter().filter_map(|a| a.under(&why, &choices)));
                 }
                 _ => out.push(Alt {
@@ -1297,11 +1575,16 @@ impl<'m, 't> Flow<'m, 't> {
                     return alts;
                 }
             }
+            if method == "get" {
+                if let Some(alts) = self.context_var_get(func, &args, scope, depth) {
+                    return alts;
+                }
+            }
             // `cfg.replace(field=...)` on a config object (flax structs,
             // dataclasses with a `replace` method).
             if method == "replace" {
                 if let Some(object) = func.field("object") {
-                    if let Some(alts) = self.replaced(object, &args, scope, depth) {
+                    if let Some(alts) = self.replaced(call, object, &args, scope, depth) {
                         return alts;
                     }
                 }
@@ -1310,12 +1593,29 @@ impl<'m, 't> Flow<'m, 't> {
         // `dataclasses.replace(cfg, field=...)`
         if m.callee(call, scope).as_deref() == Some("dataclasses.replace") {
             if let Some(&object) = args.positional.first() {
-                if let Some(alts) = self.replaced(object, &args, scope, depth) {
+                if let Some(alts) = self.replaced(call, object, &args, scope, depth) {
                     return alts;
                 }
             }
         }
         let callee = m.callee(call, scope);
+        // `J.trace(args)`: a stage (`jnp.trace` and friends are not, nor a
+        // `trace` method of a class of this module).
+        if func.kind() == "attribute"
+            && func.field("attribute").map(|a| text(a, m.src)) == Some("trace")
+            && !callee
+                .as_deref()
+                .is_some_and(|p| p.starts_with("numpy") || p.starts_with("jax.numpy"))
+        {
+            let own_method = func.field("object").is_some_and(|object| {
+                self.eval_depth(object, scope, depth + 1).iter().any(
+                    |a| matches!(a.val, Val::Instance(class, _) if m.method(class, "trace").is_some()),
+                )
+            });
+            if !own_method {
+                return vec![Alt::fixed(Val::Traced(call, scope))];
+            }
+        }
         // A name bound to `functools.partial(F, ...)` of a library API F,
         // made in this scope: F called with the stored arguments first.
         if let Some((path, merged)) = self.partial_of_library(func, &args, scope) {
@@ -1463,6 +1763,7 @@ impl<'m, 't> Flow<'m, 't> {
     /// the call's keywords, as an object of values.
     fn replaced(
         &self,
+        call: Node<'t>,
         object: Node<'t>,
         args: &Args<'t>,
         scope: ScopeId,
@@ -1474,6 +1775,24 @@ impl<'m, 't> Flow<'m, 't> {
             .all(|a| matches!(a.val, Val::Instance(..) | Val::Object(_)))
         {
             return None;
+        }
+        // Instances of this module's classes stay instances (their methods
+        // and nested instances stay known): the replace call is their
+        // constructor, read by `field` (its keywords, else the copied
+        // object's fields).
+        if objects.iter().all(|a| matches!(a.val, Val::Instance(..))) {
+            return Some(
+                objects
+                    .into_iter()
+                    .map(|a| match a.val {
+                        Val::Instance(class, _) => Alt {
+                            val: Val::Instance(class, Some((call, scope))),
+                            ..a
+                        },
+                        _ => a,
+                    })
+                    .collect(),
+            );
         }
         let overrides: Vec<(String, Vec<ConstAlt>)> = args
             .keywords
@@ -1611,6 +1930,16 @@ impl<'m, 't> Flow<'m, 't> {
                 };
                 Some(vec![Alt::fixed(Val::AbstractDevice(value))])
             }
+            "contextvars.ContextVar" => Some(vec![Alt::fixed(Val::ContextVar(call, scope))]),
+            "jax.tree_util.tree_map"
+            | "jax.tree.map"
+            | "jax.tree_map"
+            | "jax.tree_util.tree_map_with_path"
+            | "jax.tree.map_with_path" => {
+                let f = unparenthesize(*args.positional.first()?);
+                let leaves = self.function_value_returns(f, scope, depth)?;
+                Some(map(leaves, |v| Val::Leaves(Box::new(v.clone()))))
+            }
             // A dataclass field's default (read where the class body is).
             "dataclasses.field" => {
                 if let Some(default) = args.keyword("default") {
@@ -1622,6 +1951,17 @@ impl<'m, 't> Flow<'m, 't> {
                     let body = factory.field("body")?;
                     let lambda_scope = m.scope_of_def(factory).unwrap_or(scope);
                     return Some(self.eval_depth(body, lambda_scope, depth + 1));
+                }
+                // `default_factory=Config`: a class of this module, made
+                // with its defaults.
+                if factory.kind() == "identifier" {
+                    if let Some(Binding::Def(id)) =
+                        m.binding_at(scope, text(factory, m.src), factory)
+                    {
+                        if m.scopes[*id].kind == ScopeKind::Class {
+                            return Some(vec![Alt::fixed(Val::Instance(*id, None))]);
+                        }
+                    }
                 }
                 None
             }
@@ -2101,6 +2441,14 @@ impl<'m, 't> Flow<'m, 't> {
                 out.sharding.merge(*u);
             }
             Val::Array => out.concrete = true,
+            Val::Leaves(leaf) => out.merge(self.argument_use(leaf, depth + 1)),
+            Val::Entries(entries) => {
+                for (_, values) in entries.iter() {
+                    for value in values {
+                        out.merge(self.argument_use(&value.val.val(), depth + 1));
+                    }
+                }
+            }
             Val::Seq(_, items) => {
                 for item in items {
                     out.merge(self.argument_use(item, depth + 1));
@@ -2156,6 +2504,45 @@ impl<'m, 't> Flow<'m, 't> {
         out
     }
 
+    /// A dict literal's (or `dict(k=v)`'s) entries, when every key is one
+    /// constant and there is no `**` (at most 64 entries).
+    fn dict_entries(&self, dict: Node<'t>, scope: ScopeId, depth: u32) -> Option<Entries> {
+        let m = self.m;
+        let mut out = Vec::new();
+        if dict.kind() == "call" {
+            let args = Args::of(dict, m.src);
+            if args.has_splat || !args.positional.is_empty() {
+                return None;
+            }
+            for (name, value, _) in args.keywords.iter().take(64) {
+                let alts = self.eval_depth(*value, scope, 1);
+                out.push((Const::Str(name.clone()), self.detach(&alts, depth + 1)));
+            }
+            return Some(out);
+        }
+        let mut cursor = dict.walk();
+        for pair in dict.named_children(&mut cursor) {
+            match pair.kind() {
+                "pair" => {}
+                "comment" => continue,
+                _ => return None,
+            }
+            if out.len() >= 64 {
+                return None;
+            }
+            let (k, v) = (pair.field("key")?, pair.field("value")?);
+            let key = match self.eval_depth(k, scope, 1).as_slice() {
+                [Alt { val, .. }] if matches!(val, Val::Str(_) | Val::Int(_) | Val::Bool(_)) => {
+                    val.detached()
+                }
+                _ => return None,
+            };
+            let alts = self.eval_depth(v, scope, 1);
+            out.push((key, self.detach(&alts, depth + 1)));
+        }
+        Some(out)
+    }
+
     /// Values of module-level names for a module summary: no syntax nodes;
     /// an instance becomes an object of its attributes' values.
     pub fn detach(&self, alts: &[Alt<'t>], depth: u32) -> Vec<ConstAlt> {
@@ -2173,6 +2560,10 @@ impl<'m, 't> Flow<'m, 't> {
                         }
                         Const::Object(Arc::new(fields))
                     }
+                    Val::Dict(dict, scope) if depth < 2 => self
+                        .dict_entries(*dict, *scope, depth)
+                        .map(|e| Const::Entries(Arc::new(e)))
+                        .unwrap_or(Const::Dict),
                     v => v.detached(),
                 };
                 ConstAlt {
@@ -3055,4 +3446,17 @@ pub(crate) struct CallSiteOf<'t> {
     pub call: Node<'t>,
     pub scope: ScopeId,
     pub kind: SiteKind,
+}
+
+/// The expressions a call unpacks with `**`.
+fn dict_splats(call: Node<'_>) -> Vec<Node<'_>> {
+    let Some(list) = call.field("arguments") else {
+        return Vec::new();
+    };
+    let mut cursor = list.walk();
+    list.named_children(&mut cursor)
+        .filter(|a| a.kind() == "dictionary_splat")
+        .filter_map(|a| a.named_child(0))
+        .map(unparenthesize)
+        .collect()
 }

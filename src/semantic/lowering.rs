@@ -197,8 +197,19 @@ impl<'t> Module<'t> {
             if own_method {
                 return None;
             }
-            let mut traced = Vec::new();
-            self.traced_receivers(receiver, scope, 0, &[], &Why::Fixed, &mut traced);
+            // The stages the receiver may be: `J.trace(args)` reached through
+            // whatever the value flow follows (names, fields, parameters,
+            // returns), each with the choices and why of its alternative.
+            let traced: Vec<_> = alts
+                .iter()
+                .filter_map(|a| match a.val {
+                    Val::Traced(call, trace_scope) => {
+                        let object = call.field("function")?.field("object")?;
+                        Some((object, call, trace_scope, a.choices.clone(), a.why.clone()))
+                    }
+                    _ => None,
+                })
+                .collect();
             if !traced.is_empty() {
                 for (jit_expr, trace_call, trace_scope, choices, why) in traced {
                     heads.push(Head {
@@ -282,6 +293,11 @@ impl<'t> Module<'t> {
                 .flatten();
             let platforms = match platforms_arg {
                 Some((_, value)) => self.platform_scenarios(value, scope),
+                // `.lower(**lower_kwargs)`: what the callers put in them.
+                None if !head.key.is_empty() && args.has_splat => {
+                    let flow = self.flow();
+                    self.scenarios_of(flow.with_defaults(flow.keyword_value(call, scope, head.key)))
+                }
                 None => vec![(PlatformsValue::Default, Why::Fixed, Vec::new())],
             };
             for (seeds, seed_why, seed_choices) in
@@ -351,7 +367,10 @@ impl<'t> Module<'t> {
         scope: ScopeId,
     ) -> Vec<(PlatformsValue, Why, Vec<Choice>)> {
         let flow = self.flow();
-        let alts = flow.with_defaults(flow.eval(value, scope));
+        self.scenarios_of(flow.with_defaults(flow.eval(value, scope)))
+    }
+
+    fn scenarios_of(&self, alts: Vec<flow::Alt<'t>>) -> Vec<(PlatformsValue, Why, Vec<Choice>)> {
         let all_str = !alts.is_empty()
             && alts
                 .iter()
@@ -439,83 +458,6 @@ impl<'t> Module<'t> {
             },
             pscope,
         ))
-    }
-
-    /// `J.trace(args)` or a name bound to it -> (J, the trace call, scope).
-    /// What a `.lower` receiver was traced from: `J.trace(args)`, through
-    /// names, `self.x` attributes and parameters (one result per call site,
-    /// with its choice) -> (J, the trace call, its scope, choices, why).
-    #[allow(clippy::type_complexity)]
-    fn traced_receivers(
-        &self,
-        receiver: Node<'t>,
-        scope: ScopeId,
-        depth: u32,
-        choices: &[Choice],
-        why: &Why,
-        out: &mut Vec<(Node<'t>, Node<'t>, ScopeId, Vec<Choice>, Why)>,
-    ) {
-        if depth > 6 || out.len() >= flow::MAX_ALTS {
-            return;
-        }
-        let node = unparenthesize(receiver);
-        match node.kind() {
-            "call" => {
-                let Some(func) = node.field("function") else {
-                    return;
-                };
-                if func.kind() == "attribute"
-                    && func.field("attribute").map(|a| text(a, self.src)) == Some("trace")
-                {
-                    if let Some(object) = func.field("object") {
-                        out.push((object, node, scope, choices.to_vec(), why.clone()));
-                    }
-                }
-            }
-            "identifier" => match self.binding_at(scope, text(node, self.src), node) {
-                Some(Binding::Value { value, scope, .. }) => {
-                    self.traced_receivers(*value, *scope, depth + 1, choices, why, out)
-                }
-                Some(Binding::Param {
-                    scope: def, index, ..
-                }) => {
-                    let name = text(node, self.src);
-                    let point = self.scopes[*def].node.id();
-                    for (call, call_scope, source) in self
-                        .param_call_sites(*def, *index, name)
-                        .unwrap_or_default()
-                    {
-                        let flow::ParamSource::Arg(arg) = source else {
-                            continue;
-                        };
-                        let Some(choices) = flow::merge_choices(choices, &[(point, call.id())])
-                        else {
-                            continue;
-                        };
-                        let line = call.start_position().row + 1;
-                        let why = why.and(&Why::Each(format!("for the call at line {line}")));
-                        self.traced_receivers(arg, call_scope, depth + 1, &choices, &why, out);
-                    }
-                }
-                _ => {}
-            },
-            // `self.traced` set in `__init__`.
-            "attribute" => {
-                let (Some(object), Some(attr)) = (node.field("object"), node.field("attribute"))
-                else {
-                    return;
-                };
-                let Some(class) = self.class_of_receiver(object, scope) else {
-                    return;
-                };
-                if let Some([Binding::Value { value, scope, .. }]) =
-                    self.attribute(class, text(attr, self.src))
-                {
-                    self.traced_receivers(*value, *scope, depth + 1, choices, why, out);
-                }
-            }
-            _ => {}
-        }
     }
 
     /// What the lowering lowers, as call-graph seeds: one scenario, or one

@@ -906,6 +906,15 @@ impl<'t> Module<'t> {
                                 taken = true;
                                 if earlier_all_false {
                                     taken_bodies.push(body.byte_range());
+                                    // `if not DEBUG: return x`: what follows
+                                    // the `if` in its block never runs.
+                                    if always_exits(body) {
+                                        if let Some(block) =
+                                            node.parent().filter(|p| p.kind() == "block")
+                                        {
+                                            out.push(node.end_byte()..block.end_byte());
+                                        }
+                                    }
                                 }
                                 stack.push(body);
                             }
@@ -1618,4 +1627,14 @@ fn is_host_platform_test(condition: &str) -> bool {
     ]
     .iter()
     .any(|needle| condition.contains(needle))
+}
+
+/// A block whose last statement leaves the function (`return`, `raise`).
+fn always_exits(block: Node<'_>) -> bool {
+    let mut cursor = block.walk();
+    let last = block
+        .named_children(&mut cursor)
+        .filter(|c| c.kind() != "comment")
+        .last();
+    last.is_some_and(|s| matches!(s.kind(), "return_statement" | "raise_statement"))
 }
