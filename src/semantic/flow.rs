@@ -235,11 +235,35 @@ impl Val<'_> {
             Val::Int(i) => Some(*i != 0),
             Val::Str(s) => Some(!s.is_empty()),
             Val::Seq(_, items) => Some(!items.is_empty()),
+            Val::Entries(entries) => Some(!entries.is_empty()),
+            Val::Dict(dict, _) => {
+                // A literal: an entry makes it true, `{}` false; `dict(k=v)`
+                // true, `dict()` false.
+                let list = match dict.kind() {
+                    "dictionary" => *dict,
+                    _ => dict.field("arguments")?,
+                };
+                let mut cursor = list.walk();
+                let kinds: Vec<&str> = list
+                    .named_children(&mut cursor)
+                    .map(|c| c.kind())
+                    .filter(|k| *k != "comment")
+                    .collect();
+                if kinds.is_empty() {
+                    Some(false)
+                } else if kinds
+                    .iter()
+                    .any(|k| matches!(*k, "pair" | "keyword_argument"))
+                {
+                    Some(true)
+                } else {
+                    None
+                }
+            }
             Val::Params(_)
             | Val::AbstractDevice(_)
             | Val::KernelMesh(_)
             | Val::OpaqueDict
-            | Val::Entries(_)
             | Val::InterpretParams
             | Val::Instance(..)
             | Val::Object(_)
@@ -1193,6 +1217,89 @@ impl<'m, 't> Flow<'m, 't> {
         cap(out)
     }
 
+    /// `d.get(k, default)` on a dict whose entries are known: the entry,
+    /// else the default (`None` without one).
+    fn dict_get(
+        &self,
+        func: Node<'t>,
+        args: &Args<'t>,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Option<Vec<Alt<'t>>> {
+        let dicts = self.eval_depth(func.field("object")?, scope, depth + 1);
+        if dicts.is_empty() || !dicts.iter().all(|a| a.val.is_dict()) {
+            return None;
+        }
+        let keys = self.eval_depth(*args.positional.first()?, scope, depth + 1);
+        let default = || match args.positional.get(1) {
+            Some(d) => self.eval_depth(*d, scope, depth + 1),
+            None => vec![Alt::fixed(Val::None)],
+        };
+        let mut out = Vec::new();
+        for (dict, key, why, choices) in pairs(&[dicts, keys]) {
+            if !matches!(key, Val::Str(_) | Val::Int(_) | Val::Bool(_)) {
+                out.push(Alt::unknown());
+                continue;
+            }
+            let found = match &dict {
+                Val::Entries(entries) => match entries.iter().find(|(k, _)| k.val().same(&key)) {
+                    Some((_, values)) => Some(from_consts(values)),
+                    None => Some(default()),
+                },
+                Val::Dict(node, dict_scope) => {
+                    match self.dict_entry(*node, *dict_scope, &key, depth) {
+                        Some(Some(value)) => Some(self.eval_depth(value, *dict_scope, depth + 1)),
+                        Some(None) => Some(default()),
+                        None => None,
+                    }
+                }
+                _ => None,
+            };
+            match found {
+                Some(alts) => out.extend(alts.into_iter().filter_map(|a| a.under(&why, &choices))),
+                None => out.push(Alt::unknown()),
+            }
+        }
+        Some(cap(out))
+    }
+
+    /// The value node of `key` in a dict literal or `dict(k=v)`: `Some(None)`
+    /// when it certainly has no such key, `None` when it cannot be told.
+    fn dict_entry(
+        &self,
+        dict: Node<'t>,
+        scope: ScopeId,
+        key: &Val<'t>,
+        depth: u32,
+    ) -> Option<Option<Node<'t>>> {
+        let m = self.m;
+        if dict.kind() == "call" {
+            let args = Args::of(dict, m.src);
+            if args.has_splat || !args.positional.is_empty() {
+                return None;
+            }
+            let Val::Str(k) = key else {
+                return Some(None);
+            };
+            return Some(args.keyword(k));
+        }
+        let mut cursor = dict.walk();
+        for pair in dict.named_children(&mut cursor) {
+            match pair.kind() {
+                "pair" => {}
+                "comment" => continue,
+                _ => return None,
+            }
+            let (k, v) = (pair.field("key")?, pair.field("value")?);
+            match self.eval_depth(k, scope, depth + 1).as_slice() {
+                [Alt { val, .. }] if val.same(key) => return Some(Some(v)),
+                [Alt { val, .. }] if matches!(val, Val::Str(_) | Val::Int(_) | Val::Bool(_)) => {}
+                _ => return None,
+            }
+        }
+        Some(None)
+    }
+
     /// `var.get()` on a `ContextVar`: the value of each `var.set(v)` of the
     /// module (each as sure as its value: code reads a context variable
     /// inside the context that sets it), and the default (`get(d)`, else
@@ -1261,69 +1368,141 @@ impl<'m, 't> Flow<'m, 't> {
         Some(cap(out))
     }
 
-    /// The value a call passes for keyword `key`, also through `**`: its
-    /// own keyword; for `**kwargs`, the enclosing function's `**`
-    /// parameter, what each of its callers passes (every call site runs);
-    /// for `**d`, the entry of a dict whose entries are known. `None` (the
-    /// API's default) when nothing passes it.
-    pub fn keyword_value(&self, call: Node<'t>, scope: ScopeId, key: &str) -> Vec<Alt<'t>> {
-        self.keyword_value_depth(call, scope, key, 0)
-    }
-
-    fn keyword_value_depth(
+    /// Where a call's keyword `key` comes from, also through `**`: its own
+    /// keyword; for `**kwargs`, the enclosing function's `**` parameter,
+    /// each of its callers (every call site runs); for `**d`, the entry of
+    /// a dict literal. `Passed::Absent` (the API's default) when nothing
+    /// passes it.
+    pub fn keyword_sources(
         &self,
         call: Node<'t>,
         scope: ScopeId,
         key: &str,
+    ) -> Vec<KeywordSource<'t>> {
+        let mut out = Vec::new();
+        self.keyword_sources_into(call, scope, key, &Why::Fixed, &[], 0, &mut out);
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn keyword_sources_into(
+        &self,
+        call: Node<'t>,
+        scope: ScopeId,
+        key: &str,
+        why: &Why,
+        choices: &[Choice],
         depth: u32,
-    ) -> Vec<Alt<'t>> {
+        out: &mut Vec<KeywordSource<'t>>,
+    ) {
         let m = self.m;
+        let source = |passed| KeywordSource {
+            passed,
+            why: why.clone(),
+            choices: choices.to_vec(),
+        };
+        if out.len() >= MAX_ALTS {
+            out.push(source(Passed::Unknown));
+            return;
+        }
         let args = Args::of(call, m.src);
-        if let Some(value) = args.keyword(key) {
-            return self.eval_depth(value, scope, depth + 1);
+        if let (Some(holder), Some(value)) = (args.keyword_arg(key), args.keyword(key)) {
+            out.push(source(Passed::At {
+                holder,
+                value,
+                scope,
+            }));
+            return;
         }
         let splats = dict_splats(call);
         if splats.is_empty() {
-            return vec![Alt::fixed(Val::None)];
+            out.push(source(Passed::Absent));
+            return;
         }
         if depth > 4 || !self.spend() {
-            return vec![Alt::unknown()];
+            out.push(source(Passed::Unknown));
+            return;
         }
-        let mut out = Vec::new();
         for splat in splats {
             if let Some(def) = self.kwargs_parameter_of(splat, scope) {
                 let point = m.scopes[def].node.id();
                 for site in m.def_call_sites(def).iter() {
-                    let alts = match site.kind {
-                        SiteKind::Direct { .. } => {
-                            self.keyword_value_depth(site.call, site.scope, key, depth + 1)
-                        }
-                        SiteKind::Partial { .. } => match Args::of(site.call, m.src).keyword(key) {
-                            Some(value) => self.eval_depth(value, site.scope, depth + 1),
-                            None => vec![Alt::unknown()],
-                        },
-                        SiteKind::Passed | SiteKind::Opaque => vec![Alt::unknown()],
+                    let why = why.and(&Why::Each(format!(
+                        "for the call at line {}",
+                        line_of(site.call)
+                    )));
+                    let Some(choices) = merge_choices(choices, &[(point, site.call.id())]) else {
+                        continue;
                     };
-                    let why = Why::Each(format!("for the call at line {}", line_of(site.call)));
-                    let choice = [(point, site.call.id())];
-                    out.extend(alts.into_iter().filter_map(|a| a.under(&why, &choice)));
+                    match site.kind {
+                        SiteKind::Direct { .. } => self.keyword_sources_into(
+                            site.call,
+                            site.scope,
+                            key,
+                            &why,
+                            &choices,
+                            depth + 1,
+                            out,
+                        ),
+                        SiteKind::Partial { .. } => {
+                            let args = Args::of(site.call, m.src);
+                            let passed = match (args.keyword_arg(key), args.keyword(key)) {
+                                (Some(holder), Some(value)) => Passed::At {
+                                    holder,
+                                    value,
+                                    scope: site.scope,
+                                },
+                                _ => Passed::Unknown,
+                            };
+                            out.push(KeywordSource {
+                                passed,
+                                why,
+                                choices,
+                            });
+                        }
+                        SiteKind::Passed | SiteKind::Opaque => out.push(KeywordSource {
+                            passed: Passed::Unknown,
+                            why,
+                            choices,
+                        }),
+                    }
                 }
                 continue;
             }
             for d in self.eval_depth(splat, scope, depth + 1) {
-                let alts = match d.val {
-                    Val::Dict(dict, dict_scope) => {
-                        self.dict_lookup(dict, dict_scope, &Val::Str(key.to_owned()), depth + 1)
-                    }
-                    _ => vec![Alt::unknown()],
+                let Some(choices) = merge_choices(choices, &d.choices) else {
+                    continue;
                 };
-                out.extend(alts.into_iter().filter_map(|a| a.under(&d.why, &d.choices)));
+                let why = why.and(&d.why);
+                let passed = match d.val {
+                    Val::Dict(dict, dict_scope) => {
+                        match self.dict_entry(
+                            dict,
+                            dict_scope,
+                            &Val::Str(key.to_owned()),
+                            depth + 1,
+                        ) {
+                            Some(Some(value)) => match value.parent() {
+                                Some(holder) => Passed::At {
+                                    holder,
+                                    value,
+                                    scope: dict_scope,
+                                },
+                                None => Passed::Unknown,
+                            },
+                            Some(None) => Passed::Absent,
+                            None => Passed::Unknown,
+                        }
+                    }
+                    _ => Passed::Unknown,
+                };
+                out.push(KeywordSource {
+                    passed,
+                    why,
+                    choices,
+                });
             }
         }
-        if out.is_empty() {
-            out.push(Alt::unknown());
-        }
-        cap(out)
     }
 
     /// The function whose `**name` parameter `splat` (a name) is.
@@ -1551,6 +1730,16 @@ impl<'m, 't> Flow<'m, 't> {
                     return vec![Alt::fixed(Val::Seq(kind, Vec::new()))];
                 }
                 "str" | "repr" | "format" => return vec![Alt::fixed(Val::AnyStr)],
+                // `dict(d)` copies d.
+                "dict" if args.positional.len() == 1 && args.keywords.is_empty() => {
+                    return map(self.eval_depth(args.positional[0], scope, depth + 1), |v| {
+                        if v.is_dict() {
+                            v.clone()
+                        } else {
+                            Val::Unknown
+                        }
+                    })
+                }
                 "dict" => return vec![Alt::fixed(Val::Dict(call, scope))],
                 "bool" if args.positional.len() == 1 => {
                     return map(self.eval_depth(args.positional[0], scope, depth + 1), |v| {
@@ -1577,6 +1766,9 @@ impl<'m, 't> Flow<'m, 't> {
             }
             if method == "get" {
                 if let Some(alts) = self.context_var_get(func, &args, scope, depth) {
+                    return alts;
+                }
+                if let Some(alts) = self.dict_get(func, &args, scope, depth) {
                     return alts;
                 }
             }
@@ -1719,6 +1911,7 @@ impl<'m, 't> Flow<'m, 't> {
                 positional,
                 keywords,
                 has_splat: args.has_splat || stored.has_splat,
+                has_dict_splat: args.has_dict_splat || stored.has_dict_splat,
             },
         ))
     }
@@ -2712,7 +2905,11 @@ impl<'t> Module<'t> {
                         .or_else(|| position.and_then(|p| args.positional.get(p + skip).copied()));
                     match (arg, site.kind) {
                         (Some(arg), _) => ParamSource::Arg(arg),
-                        (None, _) if args.has_splat => ParamSource::Unknown,
+                        (None, _)
+                            if args.has_dict_splat || (args.has_splat && position.is_some()) =>
+                        {
+                            ParamSource::Unknown
+                        }
                         // Not bound by the partial: the partial's callers pass it.
                         (None, SiteKind::Partial { .. }) => ParamSource::Unknown,
                         (None, _) => ParamSource::Default,
@@ -3295,6 +3492,7 @@ impl<'t> Module<'t> {
                         positional,
                         keywords,
                         has_splat: own.has_splat || stored.has_splat,
+                        has_dict_splat: own.has_dict_splat || stored.has_dict_splat,
                     },
                 ));
             }
@@ -3459,4 +3657,27 @@ fn dict_splats(call: Node<'_>) -> Vec<Node<'_>> {
         .filter_map(|a| a.named_child(0))
         .map(unparenthesize)
         .collect()
+}
+
+/// Where a keyword argument comes from (`Flow::keyword_sources`).
+#[derive(Clone, Debug)]
+pub struct KeywordSource<'t> {
+    pub passed: Passed<'t>,
+    pub why: Why,
+    pub choices: Vec<Choice>,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub enum Passed<'t> {
+    /// Written here: the node holding it (a keyword argument, a dict
+    /// entry), its value and the value's scope.
+    At {
+        holder: Node<'t>,
+        value: Node<'t>,
+        scope: ScopeId,
+    },
+    /// Not passed: the API's default.
+    Absent,
+    /// Passed where it cannot be seen.
+    Unknown,
 }

@@ -1,7 +1,7 @@
 //! Lowering sites: where a module lowers or exports a jitted computation, for
 //! which platforms, under which context mesh, and what the computation reaches.
 
-use super::flow::{self, Choice, SeqKind, Val, Why};
+use super::flow::{self, Choice, Passed, SeqKind, Val, Why};
 use super::names;
 use super::reach::{Requirement, Target};
 use super::summary::Resolver;
@@ -11,6 +11,10 @@ use crate::syntax::Field;
 use crate::syntax::{text, unparenthesize, Span};
 use std::path::Path;
 use tree_sitter::Node;
+
+/// The values a platforms argument may take: one scenario each, with how
+/// sure it is and the choices it depends on.
+type PlatformsScenarios = Vec<(PlatformsValue, Why, Vec<Choice>)>;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LoweringKind {
@@ -288,17 +292,54 @@ impl<'t> Module<'t> {
 
         let mut out = Vec::new();
         for head in heads {
-            let platforms_arg = (!head.key.is_empty())
-                .then(|| args.keyword_arg(head.key).zip(args.keyword(head.key)))
-                .flatten();
-            let platforms = match platforms_arg {
-                Some((_, value)) => self.platform_scenarios(value, scope),
-                // `.lower(**lower_kwargs)`: what the callers put in them.
-                None if !head.key.is_empty() && args.has_splat => {
-                    let flow = self.flow();
-                    self.scenarios_of(flow.with_defaults(flow.keyword_value(call, scope, head.key)))
+            // Where the platforms come from: this call's keyword, or for
+            // `.lower(**lower_kwargs)` each caller's (one scenario each,
+            // reported where the value is written).
+            let sources: Vec<(Option<(Node<'t>, Node<'t>)>, PlatformsScenarios)> = match (
+                head.key.is_empty(),
+                args.keyword_arg(head.key).zip(args.keyword(head.key)),
+            ) {
+                (true, _) => vec![(
+                    None,
+                    vec![(PlatformsValue::Default, Why::Fixed, Vec::new())],
+                )],
+                (false, Some((arg, value))) => {
+                    vec![(Some((arg, value)), self.platform_scenarios(value, scope))]
                 }
-                None => vec![(PlatformsValue::Default, Why::Fixed, Vec::new())],
+                (false, None) if args.has_dict_splat => self
+                    .flow()
+                    .keyword_sources(call, scope, head.key)
+                    .into_iter()
+                    .map(|source| {
+                        let (arg, scenarios) = match source.passed {
+                            Passed::At {
+                                holder,
+                                value,
+                                scope,
+                            } => (Some((holder, value)), self.platform_scenarios(value, scope)),
+                            Passed::Absent => (
+                                None,
+                                vec![(PlatformsValue::Default, Why::Fixed, Vec::new())],
+                            ),
+                            Passed::Unknown => (
+                                None,
+                                vec![(PlatformsValue::Unknown, Why::Choice, Vec::new())],
+                            ),
+                        };
+                        let scenarios = scenarios
+                            .into_iter()
+                            .filter_map(|(v, w, c): (PlatformsValue, Why, Vec<Choice>)| {
+                                let c = flow::merge_choices(&c, &source.choices)?;
+                                Some((v, w.and(&source.why), c))
+                            })
+                            .collect();
+                        (arg, scenarios)
+                    })
+                    .collect(),
+                (false, None) => vec![(
+                    None,
+                    vec![(PlatformsValue::Default, Why::Fixed, Vec::new())],
+                )],
             };
             for (seeds, seed_why, seed_choices) in
                 self.lowering_seeds(head.jitted.as_ref(), head.receiver)
@@ -324,7 +365,11 @@ impl<'t> Module<'t> {
                         req.why = req.why.and(&Why::Default(note));
                     }
                 }
-                for (value, why, choices) in &platforms {
+                for (platforms_arg, value, why, choices) in
+                    sources.iter().flat_map(|(arg, scenarios)| {
+                        scenarios.iter().map(move |(v, w, c)| (*arg, v, w, c))
+                    })
+                {
                     let Some(choices) = flow::merge_choices(choices, &seed_choices) else {
                         continue;
                     };
@@ -361,16 +406,12 @@ impl<'t> Module<'t> {
     /// each. A run-time choice is `Unknown` (rules stay silent on it);
     /// when every alternative is a `str`, the type alone is certain (JAX
     /// iterates whatever string it is), so that is one certain scenario.
-    fn platform_scenarios(
-        &self,
-        value: Node<'t>,
-        scope: ScopeId,
-    ) -> Vec<(PlatformsValue, Why, Vec<Choice>)> {
+    fn platform_scenarios(&self, value: Node<'t>, scope: ScopeId) -> PlatformsScenarios {
         let flow = self.flow();
         self.scenarios_of(flow.with_defaults(flow.eval(value, scope)))
     }
 
-    fn scenarios_of(&self, alts: Vec<flow::Alt<'t>>) -> Vec<(PlatformsValue, Why, Vec<Choice>)> {
+    fn scenarios_of(&self, alts: Vec<flow::Alt<'t>>) -> PlatformsScenarios {
         let all_str = !alts.is_empty()
             && alts
                 .iter()
@@ -455,6 +496,7 @@ impl<'t> Module<'t> {
                 positional,
                 keywords,
                 has_splat: own.has_splat || stored.has_splat,
+                has_dict_splat: own.has_dict_splat || stored.has_dict_splat,
             },
             pscope,
         ))

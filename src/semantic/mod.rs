@@ -940,6 +940,9 @@ pub struct Args<'t> {
     pub keywords: Vec<(String, Node<'t>, Node<'t>)>,
     /// `*args` / `**kwargs` present: positions and names are not all visible.
     pub has_splat: bool,
+    /// `**kwargs` present: names are not all visible (a `*args` alone
+    /// cannot pass a keyword-only parameter).
+    pub has_dict_splat: bool,
 }
 
 impl<'t> Args<'t> {
@@ -948,6 +951,7 @@ impl<'t> Args<'t> {
             positional: Vec::new(),
             keywords: Vec::new(),
             has_splat: false,
+            has_dict_splat: false,
         };
         let Some(list) = call.field("arguments") else {
             return args;
@@ -960,7 +964,11 @@ impl<'t> Args<'t> {
                         args.keywords.push((text(name, src).to_owned(), value, arg));
                     }
                 }
-                "list_splat" | "dictionary_splat" => args.has_splat = true,
+                "list_splat" => args.has_splat = true,
+                "dictionary_splat" => {
+                    args.has_splat = true;
+                    args.has_dict_splat = true;
+                }
                 "comment" => {}
                 _ => args.positional.push(arg),
             }
