@@ -1293,7 +1293,10 @@ impl<'m, 't> Flow<'m, 't> {
             let (k, v) = (pair.field("key")?, pair.field("value")?);
             match self.eval_depth(k, scope, depth + 1).as_slice() {
                 [Alt { val, .. }] if val.same(key) => return Some(Some(v)),
-                [Alt { val, .. }] if matches!(val, Val::Str(_) | Val::Int(_) | Val::Bool(_)) => {}
+                [Alt {
+                    val: Val::Str(_) | Val::Int(_) | Val::Bool(_),
+                    ..
+                }] => {}
                 _ => return None,
             }
         }
