@@ -183,6 +183,9 @@ pub enum Val<'t> {
     /// A pytree made by `jax.tree.map(f, ...)`: every leaf is one of f's
     /// values (f's parameters not known).
     Leaves(Box<Val<'t>>),
+    /// A function or lambda of this module, as a value (a registry entry,
+    /// a field holding a function, a factory's result).
+    Function(ScopeId),
     /// A `contextvars.ContextVar(...)`: its constructor call. `.get()` is
     /// one of the values its `.set(...)` calls store, or its default.
     ContextVar(Node<'t>, ScopeId),
@@ -266,6 +269,7 @@ impl Val<'_> {
             | Val::OpaqueDict
             | Val::InterpretParams
             | Val::Instance(..)
+            | Val::Function(_)
             | Val::Object(_)
             | Val::Mesh(_)
             | Val::Sharding(_)
@@ -549,6 +553,10 @@ impl<'m, 't> Flow<'m, 't> {
                 product(&parts, |vals| Val::Seq(kind, vals))
             }
             "dictionary" => one(Val::Dict(node, scope)),
+            "lambda" => one(m
+                .scope_of_def(node)
+                .map(Val::Function)
+                .unwrap_or(Val::Unknown)),
             "list_comprehension"
             | "dictionary_comprehension"
             | "set_comprehension"
@@ -863,6 +871,9 @@ impl<'m, 't> Flow<'m, 't> {
                 let path = names::canonicalize(path);
                 self.external(&path)
                     .unwrap_or_else(|| vec![Alt::fixed(self.import_val(&path))])
+            }
+            Binding::Def(id) if self.m.scopes[*id].kind == ScopeKind::Function => {
+                vec![Alt::fixed(Val::Function(*id))]
             }
             Binding::Def(_) | Binding::Opaque(_) => vec![Alt::unknown()],
         }

@@ -1139,6 +1139,60 @@ impl<'t> Module<'t> {
         if depth > 8 {
             return Vec::new();
         }
+        let found = self.resolve_ref_by_syntax(node, scope, depth);
+        if !found.is_empty() || depth > 4 {
+            return found;
+        }
+        // What the syntax does not show (a registry entry picked by a config
+        // field, a function kept in a field): the functions and callable
+        // instances the value flow gives. A factory's call stays an edge to
+        // the factory, which keeps the choice of the call it came through.
+        match unparenthesize(node).kind() {
+            "subscript" | "attribute" | "identifier" if !self.is_library_ref(node, scope) => {
+                self.flow_targets(node, scope)
+            }
+            _ => found,
+        }
+    }
+
+    /// A name or attribute that names a library API (`jnp.tanh`).
+    fn is_library_ref(&self, node: Node<'t>, scope: ScopeId) -> bool {
+        let node = unparenthesize(node);
+        matches!(node.kind(), "identifier" | "attribute")
+            && self
+                .canonical(node, scope)
+                .is_some_and(|p| is_library_path(&p))
+    }
+
+    /// The local functions and callable instances a value certainly is,
+    /// from the value flow. An alternative chosen at run time, or one that
+    /// depends on a call site or loop element, is no edge: an edge carries
+    /// neither, and would be read for every path.
+    fn flow_targets(&self, node: Node<'t>, scope: ScopeId) -> Vec<Target> {
+        let mut out = Vec::new();
+        for alt in self.flow_with_budget(200).eval(node, scope) {
+            if !alt.why.certain() || !alt.choices.is_empty() {
+                continue;
+            }
+            let targets = match alt.val {
+                super::flow::Val::Function(id) => vec![Target::Local(id)],
+                super::flow::Val::Instance(class, _) => self
+                    .method(class, "__call__")
+                    .map(|m| Target::Bound(m, class))
+                    .into_iter()
+                    .collect(),
+                _ => Vec::new(),
+            };
+            for t in targets {
+                if !out.contains(&t) {
+                    out.push(t);
+                }
+            }
+        }
+        out
+    }
+
+    fn resolve_ref_by_syntax(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Target> {
         let node = unparenthesize(node);
         match node.kind() {
             "lambda" => self
