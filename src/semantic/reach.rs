@@ -574,17 +574,22 @@ impl<'t> Module<'t> {
             .iter()
             .map(|(n, v, _)| (n.clone(), *v, scope))
             .collect();
-        self.pallas_requirement_kw(call, keywords, args.has_splat, guards)
+        let splat_from = args.has_dict_splat.then_some((call, scope));
+        self.pallas_requirement_kw(call, keywords, args.has_splat, splat_from, guards)
     }
 
     /// A `pallas_call` requirement from keyword arguments that may come from
     /// several places (a `functools.partial` and the call of it), each with
     /// the scope it is evaluated in; later ones win, as in Python.
+    /// `splat_from`: a call (and its scope) whose `**kwargs` may carry the
+    /// params the keywords lack (`pl.pallas_call(k, **kwargs)` in a wrapper:
+    /// what each caller of the wrapper passes).
     fn pallas_requirement_kw(
         &self,
         call: Node<'t>,
         keywords: Vec<(String, Node<'t>, ScopeId)>,
         has_splat: bool,
+        splat_from: Option<(Node<'t>, ScopeId)>,
         guards: Vec<Guard>,
     ) -> Vec<Requirement> {
         let keyword = |name: &str| {
@@ -594,12 +599,10 @@ impl<'t> Module<'t> {
                 .find(|(n, _, _)| n == name)
                 .map(|(_, v, s)| (*v, *s))
         };
-        let params_at = keyword("compiler_params");
-        let params_node = params_at.map(|(n, _)| n);
+        let mut params_at = keyword("compiler_params");
         let flow = self.flow();
-        let params: Vec<(CompilerParams, Why, Vec<Choice>)> = match params_at {
-            None => vec![(CompilerParams::Absent, Why::Fixed, Vec::new())],
-            Some((node, scope)) => {
+        let eval_params =
+            |node: Node<'t>, scope: ScopeId| -> Vec<(CompilerParams, Why, Vec<Choice>)> {
                 // The dict form is read syntactically (JP013 fails on any dict).
                 let syntactic = self.eval_compiler_params(node, scope);
                 if syntactic == CompilerParams::Dict {
@@ -617,21 +620,45 @@ impl<'t> Module<'t> {
                         })
                         .collect()
                 }
+            };
+        let params: Vec<(CompilerParams, Why, Vec<Choice>)> = match (params_at, splat_from) {
+            (Some((node, scope)), _) => eval_params(node, scope),
+            (None, Some((from, from_scope))) => {
+                let mut out = Vec::new();
+                for source in flow.keyword_sources(from, from_scope, "compiler_params") {
+                    let alts = match source.passed {
+                        flow::Passed::At { value, scope, .. } => {
+                            params_at.get_or_insert((value, scope));
+                            eval_params(value, scope)
+                        }
+                        flow::Passed::Absent => {
+                            vec![(CompilerParams::Absent, Why::Fixed, Vec::new())]
+                        }
+                        flow::Passed::Unknown => {
+                            vec![(CompilerParams::Unknown, Why::Choice, Vec::new())]
+                        }
+                    };
+                    for (value, why, choices) in alts {
+                        if let Some(choices) = flow::merge_choices(&choices, &source.choices) {
+                            out.push((value, why.and(&source.why), choices));
+                        }
+                    }
+                }
+                out
             }
+            (None, None) => vec![(CompilerParams::Absent, Why::Fixed, Vec::new())],
         };
+        let params_node = params_at.map(|(n, _)| n);
         type InterpretAlt = (
             Interpret,
             Option<Box<(ParamSlot, Interpret)>>,
             Why,
             Vec<Choice>,
         );
-        let interpret: Vec<InterpretAlt> = match keyword("interpret") {
-            None if has_splat => vec![(Interpret::Unknown, None, Why::Fixed, Vec::new())],
-            None => vec![(Interpret::No, None, Why::Fixed, Vec::new())],
-            Some((node, scope)) => flow
-                .eval(node, scope)
+        let eval_interpret = |node: Node<'t>, scope: ScopeId| -> Vec<InterpretAlt> {
+            flow.eval(node, scope)
                 .into_iter()
-                .flat_map(|a| {
+                .map(|a| {
                     if let Val::ParamRef(slot) = &a.val {
                         // Left to callers in other modules; its default for
                         // the rest.
@@ -640,20 +667,44 @@ impl<'t> Module<'t> {
                             _ => Interpret::Unknown,
                         };
                         let slot = self.slot_of(slot);
-                        return vec![(
+                        return (
                             Interpret::Unknown,
                             Some(Box::new((slot, default))),
                             a.why,
                             a.choices,
-                        )];
+                        );
                     }
                     let value = match &a.why {
                         Why::Choice => Interpret::Unknown,
                         _ => interpret_of(&a.val),
                     };
-                    vec![(value, None, a.why, a.choices)]
+                    (value, None, a.why, a.choices)
                 })
-                .collect(),
+                .collect()
+        };
+        let interpret: Vec<InterpretAlt> = match (keyword("interpret"), splat_from) {
+            (Some((node, scope)), _) => eval_interpret(node, scope),
+            // Through `**kwargs`: what each caller passes.
+            (None, Some((from, from_scope))) => {
+                let mut out = Vec::new();
+                for source in flow.keyword_sources(from, from_scope, "interpret") {
+                    let alts = match source.passed {
+                        flow::Passed::At { value, scope, .. } => eval_interpret(value, scope),
+                        flow::Passed::Absent => vec![(Interpret::No, None, Why::Fixed, Vec::new())],
+                        flow::Passed::Unknown => {
+                            vec![(Interpret::Unknown, None, Why::Fixed, Vec::new())]
+                        }
+                    };
+                    for (value, from, why, choices) in alts {
+                        if let Some(choices) = flow::merge_choices(&choices, &source.choices) {
+                            out.push((value, from, why.and(&source.why), choices));
+                        }
+                    }
+                }
+                out
+            }
+            (None, None) if has_splat => vec![(Interpret::Unknown, None, Why::Fixed, Vec::new())],
+            (None, None) => vec![(Interpret::No, None, Why::Fixed, Vec::new())],
         };
         let mut out: Vec<Requirement> = Vec::new();
         for (params, pwhy, pchoices) in &params {
@@ -742,6 +793,7 @@ impl<'t> Module<'t> {
             call,
             keywords,
             stored.has_splat || args.has_splat,
+            None,
             guards.to_vec(),
         ))
     }
