@@ -1279,7 +1279,11 @@ impl<'t> Module<'t> {
                     return Vec::new();
                 };
                 match binding {
-                    Binding::Def(id) => self.def_targets(*id),
+                    Binding::Def(id) => {
+                        let mut out = self.def_targets(*id);
+                        out.extend(self.decorator_targets(*id, depth));
+                        out
+                    }
                     Binding::Import(path) => {
                         let path = names::canonicalize(path);
                         if is_library_path(&path) {
@@ -1397,6 +1401,37 @@ impl<'t> Module<'t> {
             }
         }
         class
+    }
+
+    /// A decorated def is called through what its decorators return: the
+    /// decorators of this module (`@host_function(spec)`, `@traced`) are
+    /// reached with it, and so the wrappers they return. Library decorators
+    /// (`@jax.jit`, `@functools.partial(...)`) resolve to nothing here.
+    fn decorator_targets(&self, id: ScopeId, depth: u32) -> Vec<Target> {
+        let scope = &self.scopes[id];
+        if scope.kind != ScopeKind::Function {
+            return Vec::new();
+        }
+        let outer = scope.parent.unwrap_or(0);
+        let mut out = Vec::new();
+        for decorator in scope.decorators() {
+            let maker = match decorator.kind() {
+                "call" => match decorator.field("function") {
+                    Some(f) => f,
+                    None => continue,
+                },
+                _ => decorator,
+            };
+            if self.is_library_ref(maker, outer) {
+                continue;
+            }
+            for t in self.resolve_ref(maker, outer, depth + 1) {
+                if !out.contains(&t) {
+                    out.push(t);
+                }
+            }
+        }
+        out
     }
 
     fn def_targets(&self, id: ScopeId) -> Vec<Target> {
