@@ -1276,7 +1276,7 @@ impl<'m, 't> Flow<'m, 't> {
 
     /// The value node of `key` in a dict literal or `dict(k=v)`: `Some(None)`
     /// when it certainly has no such key, `None` when it cannot be told.
-    fn dict_entry(
+    pub(crate) fn dict_entry(
         &self,
         dict: Node<'t>,
         scope: ScopeId,
@@ -3181,6 +3181,13 @@ impl<'t> Module<'t> {
                     })
                     .map(|c| direct(c.node, c.scope))
                     .collect();
+                // `fn.trace(x)` / `fn.lower(x)` call it with those arguments.
+                out.extend(
+                    self.staging_calls_on(name)
+                        .iter()
+                        .map(|&i| self.calls[i])
+                        .map(|c| direct(c.node, c.scope)),
+                );
                 if self.mentioned_more_than(name, out.len() + 1) {
                     out.extend(opaque);
                 }

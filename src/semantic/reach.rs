@@ -1201,7 +1201,7 @@ impl<'t> Module<'t> {
         // the factory, which keeps the choice of the call it came through.
         match unparenthesize(node).kind() {
             "subscript" | "attribute" | "identifier" if !self.is_library_ref(node, scope) => {
-                self.flow_targets(node, scope)
+                self.flow_targets(node, scope, depth)
             }
             _ => found,
         }
@@ -1217,28 +1217,55 @@ impl<'t> Module<'t> {
     }
 
     /// The local functions and callable instances a value certainly is,
-    /// from the value flow. An alternative chosen at run time, or one that
-    /// depends on a call site or loop element, is no edge: an edge carries
-    /// neither, and would be read for every path.
-    fn flow_targets(&self, node: Node<'t>, scope: ScopeId) -> Vec<Target> {
-        let mut out = Vec::new();
-        for alt in self.flow_with_budget(200).eval(node, scope) {
-            if !alt.why.certain() || !alt.choices.is_empty() {
+    /// from the value flow; for `TABLE[key]` with a known key, what the
+    /// entry's expression reaches (a factory's call: the factory). A run-time
+    /// choice is no edge. An alternative that depends on a call site or loop
+    /// element is one only when every alternative gives the same target:
+    /// an edge carries no choice, and would be read for every path.
+    fn flow_targets(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Target> {
+        let flow = self.flow_with_budget(200);
+        let node = unparenthesize(node);
+        // (target, depends on a choice)
+        let mut found: Vec<(Target, bool)> = Vec::new();
+        if node.kind() == "subscript" {
+            if let (Some(base), Some(index)) = (node.field("value"), node.field("subscript")) {
+                let keys = flow.eval(index, scope);
+                for b in flow.eval(base, scope).iter().filter(|a| a.why.certain()) {
+                    let super::flow::Val::Dict(dict, dict_scope) = b.val else {
+                        continue;
+                    };
+                    for k in keys.iter().filter(|a| a.why.certain()) {
+                        if let Some(Some(value)) = flow.dict_entry(dict, dict_scope, &k.val, 0) {
+                            let chosen = !b.choices.is_empty() || !k.choices.is_empty();
+                            for t in self.value_targets(value, dict_scope, depth + 1) {
+                                found.push((t, chosen));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for alt in flow.eval(node, scope) {
+            if !alt.why.certain() {
                 continue;
             }
-            let targets = match alt.val {
-                super::flow::Val::Function(id) => vec![Target::Local(id)],
-                super::flow::Val::Instance(class, _) => self
-                    .method(class, "__call__")
-                    .map(|m| Target::Bound(m, class))
-                    .into_iter()
-                    .collect(),
-                _ => Vec::new(),
-            };
-            for t in targets {
-                if !out.contains(&t) {
-                    out.push(t);
+            let chosen = !alt.choices.is_empty();
+            match alt.val {
+                super::flow::Val::Function(id) => found.push((Target::Local(id), chosen)),
+                super::flow::Val::Instance(class, _) => {
+                    if let Some(m) = self.method(class, "__call__") {
+                        found.push((Target::Bound(m, class), chosen));
+                    }
                 }
+                _ => {}
+            }
+        }
+        let distinct: HashSet<&Target> = found.iter().map(|(t, _)| t).collect();
+        let keep_chosen = distinct.len() <= 1;
+        let mut out = Vec::new();
+        for (t, chosen) in found {
+            if (keep_chosen || !chosen) && !out.contains(&t) {
+                out.push(t);
             }
         }
         out
