@@ -1148,6 +1148,43 @@ impl<'m, 't> Flow<'m, 't> {
         depth: u32,
     ) -> Vec<Alt<'t>> {
         let m = self.m;
+        // `@property def platforms(self): return ...`: its return values,
+        // `self` this instance.
+        if let Some(method) = m.method(class, attr) {
+            if self.is_property(method) {
+                let def_node = m.scopes[method].node;
+                if self.bound.borrow().iter().any(|b| b.def == method)
+                    || self.bound.borrow().len() > 6
+                {
+                    return vec![Alt::unknown()];
+                }
+                let returned = m.scopes[method].returned.clone();
+                let several = returned.len() > 1;
+                let bound = Bound {
+                    def: method,
+                    call: def_node,
+                    call_scope: method,
+                    receiver: Some(Alt::fixed(Val::Instance(class, ctor))),
+                };
+                return self.with_bound(bound, || {
+                    let mut out = Vec::new();
+                    for value in &returned {
+                        out.extend(self.eval_depth(*value, method, depth + 1).into_iter().map(
+                            |mut a| {
+                                if several {
+                                    a.why = Why::Choice;
+                                }
+                                a
+                            },
+                        ));
+                    }
+                    if out.is_empty() {
+                        out.push(Alt::unknown());
+                    }
+                    cap(out)
+                });
+            }
+        }
         if let Some((call, call_scope)) = ctor {
             // `dataclasses.replace(obj, f=...)` / `obj.replace(f=...)`: the
             // keyword, else the field of the object it copies.
@@ -1594,6 +1631,15 @@ impl<'m, 't> Flow<'m, 't> {
             }
             _ => None,
         }
+    }
+
+    /// A method read as an attribute: `@property`, `@functools.cached_property`.
+    fn is_property(&self, method: ScopeId) -> bool {
+        let m = self.m;
+        m.scopes[method].decorators().iter().any(|d| {
+            let name = text(*d, m.src);
+            name == "property" || name.ends_with("cached_property")
+        })
     }
 
     /// The object a replace call copies: `dataclasses.replace(obj, ...)`'s
