@@ -553,6 +553,7 @@ impl<'m, 't> Flow<'m, 't> {
                 product(&parts, |vals| Val::Seq(kind, vals))
             }
             "dictionary" => one(Val::Dict(node, scope)),
+            "as_pattern" => self.entered(node, scope, depth),
             "lambda" => one(m
                 .scope_of_def(node)
                 .map(Val::Function)
@@ -1631,6 +1632,77 @@ impl<'m, 't> Flow<'m, 't> {
             }
             _ => None,
         }
+    }
+
+    /// What `with cm as name` binds: for a `@contextmanager` generator of
+    /// this module, the values it yields (its parameters bound to the
+    /// call); otherwise not known.
+    fn entered(&self, as_pattern: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Alt<'t>> {
+        let m = self.m;
+        let Some(call) = as_pattern
+            .named_child(0)
+            .map(unparenthesize)
+            .filter(|c| c.kind() == "call")
+        else {
+            return vec![Alt::unknown()];
+        };
+        let Some(func) = call.field("function").filter(|f| f.kind() == "identifier") else {
+            return vec![Alt::unknown()];
+        };
+        let Some(Binding::Def(def)) = m.binding_at(scope, text(func, m.src), func) else {
+            return vec![Alt::unknown()];
+        };
+        let def = *def;
+        let is_context_manager = m.scopes[def]
+            .decorators()
+            .iter()
+            .any(|d| text(*d, m.src).ends_with("contextmanager"));
+        if !is_context_manager
+            || self.bound.borrow().iter().any(|b| b.def == def)
+            || self.bound.borrow().len() > 6
+        {
+            return vec![Alt::unknown()];
+        }
+        let mut yielded = Vec::new();
+        let mut stack: Vec<Node<'t>> = m.scopes[def].node.field("body").into_iter().collect();
+        while let Some(n) = stack.pop() {
+            match n.kind() {
+                "function_definition" | "lambda" | "class_definition" => continue,
+                "yield" => {
+                    yielded.push(n.named_child(0));
+                    continue;
+                }
+                _ => {}
+            }
+            let mut c = n.walk();
+            stack.extend(n.named_children(&mut c));
+        }
+        if yielded.is_empty() {
+            return vec![Alt::unknown()];
+        }
+        let several = yielded.len() > 1;
+        let bound = Bound {
+            def,
+            call,
+            call_scope: scope,
+            receiver: None,
+        };
+        self.with_bound(bound, || {
+            let mut out = Vec::new();
+            for value in yielded {
+                let alts = match value {
+                    Some(v) => self.eval_depth(v, def, depth + 1),
+                    None => vec![Alt::fixed(Val::None)],
+                };
+                out.extend(alts.into_iter().map(|mut a| {
+                    if several {
+                        a.why = Why::Choice;
+                    }
+                    a
+                }));
+            }
+            cap(out)
+        })
     }
 
     /// A method read as an attribute: `@property`, `@functools.cached_property`.

@@ -138,7 +138,7 @@ pub enum Binding<'t> {
         scope: ScopeId,
         loop_node: Node<'t>,
     },
-    /// Bound in a way we do not follow (unpacking, `with ... as`).
+    /// Bound in a way we do not follow (nested unpacking).
     Opaque(Node<'t>),
 }
 
@@ -404,6 +404,24 @@ impl<'t> Module<'t> {
         } else if let Some(item) = get(Capture::WithItem) {
             let scope = self.scope_while_collecting(item);
             let value = if item.kind() == "as_pattern" {
+                // `with cm(...) as name`: name is what entering gives (the
+                // flow reads an `as_pattern` value so).
+                if let Some(alias) = item
+                    .field("alias")
+                    .and_then(|a| a.named_child(0))
+                    .filter(|a| a.kind() == "identifier")
+                {
+                    let name = text(alias, self.src).to_owned();
+                    self.bind(
+                        scope,
+                        &name,
+                        Binding::Value {
+                            value: item,
+                            scope,
+                            target: alias,
+                        },
+                    );
+                }
                 item.named_child(0).unwrap_or(item)
             } else {
                 item
