@@ -186,6 +186,8 @@ pub enum Val<'t> {
     /// A function or lambda of this module, as a value (a registry entry,
     /// a field holding a function, a factory's result).
     Function(ScopeId),
+    /// A class of this module, as a value (`lower_init(DenseState, key)`).
+    Class(ScopeId),
     /// A `contextvars.ContextVar(...)`: its constructor call. `.get()` is
     /// one of the values its `.set(...)` calls store, or its default.
     ContextVar(Node<'t>, ScopeId),
@@ -270,6 +272,7 @@ impl Val<'_> {
             | Val::InterpretParams
             | Val::Instance(..)
             | Val::Function(_)
+            | Val::Class(_)
             | Val::Object(_)
             | Val::Mesh(_)
             | Val::Sharding(_)
@@ -876,6 +879,9 @@ impl<'m, 't> Flow<'m, 't> {
             Binding::Def(id) if self.m.scopes[*id].kind == ScopeKind::Function => {
                 vec![Alt::fixed(Val::Function(*id))]
             }
+            Binding::Def(id) if self.m.scopes[*id].kind == ScopeKind::Class => {
+                vec![Alt::fixed(Val::Class(*id))]
+            }
             Binding::Def(_) | Binding::Opaque(_) => vec![Alt::unknown()],
         }
     }
@@ -1115,6 +1121,7 @@ impl<'m, 't> Flow<'m, 't> {
         for o in objects {
             let vals = match &o.val {
                 Val::Instance(class, ctor) => self.field(*class, *ctor, attr, depth),
+                Val::Class(class) => self.field(*class, None, attr, depth),
                 Val::Object(fields) => fields
                     .iter()
                     .find(|(n, _)| n == attr)
@@ -1222,6 +1229,10 @@ impl<'m, 't> Flow<'m, 't> {
             }
         }
         let Some(bindings) = m.attribute(class, attr) else {
+            // A method read as a value (`cls.init`, `obj.update`).
+            if let Some(method) = m.method(class, attr) {
+                return vec![Alt::fixed(Val::Function(method))];
+            }
             return vec![Alt::unknown()];
         };
         // `self.x = ...` in `__init__` runs after the class body's default.
@@ -1994,6 +2005,22 @@ impl<'m, 't> Flow<'m, 't> {
             if let Some(Binding::Def(id)) = m.binding_at(scope, func_text, func) {
                 if m.scopes[*id].kind == ScopeKind::Class {
                     return vec![Alt::fixed(Val::Instance(*id, Some((call, scope))))];
+                }
+            }
+            // A class passed as a value (`cls(...)`).
+            if let Some(Binding::Param { .. }) = m.binding_at(scope, func_text, func) {
+                let classes = self.eval_depth(func, scope, depth + 1);
+                if !classes.is_empty() && classes.iter().all(|a| matches!(a.val, Val::Class(_))) {
+                    return classes
+                        .into_iter()
+                        .map(|a| match a.val {
+                            Val::Class(id) => Alt {
+                                val: Val::Instance(id, Some((call, scope))),
+                                ..a
+                            },
+                            _ => a,
+                        })
+                        .collect();
                 }
             }
         }

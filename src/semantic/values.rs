@@ -519,6 +519,32 @@ impl<'t> Module<'t> {
         if depth > MAX_DEPTH {
             return None;
         }
+        if let Some(found) = self.eval_jitted_by_syntax(node, scope, depth) {
+            return Some(found);
+        }
+        // What the syntax does not show (`state_cls.init`, a jitted function
+        // kept in a field): the one jitted def the value flow gives.
+        if !matches!(unparenthesize(node).kind(), "identifier" | "attribute") {
+            return None;
+        }
+        let alts = self.flow_with_budget(200).eval(node, scope);
+        let mut defs = alts.iter().map(|a| match a.val {
+            flow::Val::Function(def) if a.why.certain() => Some(def),
+            _ => None,
+        });
+        let first = defs.next()??;
+        if !defs.all(|d| d == Some(first)) {
+            return None;
+        }
+        self.jitted_def(first)
+    }
+
+    fn eval_jitted_by_syntax(
+        &self,
+        node: Node<'t>,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Option<Jitted<'t>> {
         let inner = unparenthesize(node);
         match inner.kind() {
             "call" => {
