@@ -242,8 +242,8 @@ impl Val<'_> {
             Val::Seq(_, items) => Some(!items.is_empty()),
             Val::Entries(entries) => Some(!entries.is_empty()),
             Val::Dict(dict, _) => {
-                // A literal: an entry makes it true, `{}` false; `dict(k=v)`
-                // true, `dict()` false.
+                // A literal: an entry makes it true; `dict(k=v)` true. An
+                // empty one may be filled later (`D[k] = v`): not known.
                 let list = match dict.kind() {
                     "dictionary" => *dict,
                     _ => dict.field("arguments")?,
@@ -255,7 +255,7 @@ impl Val<'_> {
                     .filter(|k| *k != "comment")
                     .collect();
                 if kinds.is_empty() {
-                    Some(false)
+                    None
                 } else if kinds
                     .iter()
                     .any(|k| matches!(*k, "pair" | "keyword_argument"))
@@ -1360,7 +1360,19 @@ impl<'m, 't> Flow<'m, 't> {
                 _ => return None,
             }
         }
-        Some(None)
+        // `D[k] = v` stores: the last one of this key.
+        let mut found = None;
+        for (k, v, store_scope) in m.dict_stores(dict).iter() {
+            match self.eval_depth(*k, *store_scope, depth + 1).as_slice() {
+                [Alt { val, .. }] if val.same(key) => found = Some(*v),
+                [Alt {
+                    val: Val::Str(_) | Val::Int(_) | Val::Bool(_),
+                    ..
+                }] => {}
+                _ => return None,
+            }
+        }
+        Some(found)
     }
 
     /// `var.get()` on a `ContextVar`: the value of each `var.set(v)` of the
@@ -1834,7 +1846,24 @@ impl<'m, 't> Flow<'m, 't> {
                 return self.eval_depth(v, scope, depth + 1);
             }
         }
-        vec![Alt::unknown()]
+        // `D[k] = v` stores into it.
+        let mut out = Vec::new();
+        for (k, v, store_scope) in m.dict_stores(dict).iter() {
+            match self.eval_depth(*k, *store_scope, depth + 1).as_slice() {
+                [one] if one.val.same(key) => {
+                    out.extend(self.eval_depth(*v, *store_scope, depth + 1))
+                }
+                [Alt {
+                    val: Val::Str(_) | Val::Int(_) | Val::Bool(_),
+                    ..
+                }] => {}
+                _ => return vec![Alt::unknown()],
+            }
+        }
+        if out.is_empty() {
+            return vec![Alt::unknown()];
+        }
+        cap(out)
     }
 
     fn eval_call(&self, call: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Alt<'t>> {
@@ -2853,6 +2882,9 @@ impl<'m, 't> Flow<'m, 't> {
                 out.extend(self.eval(v, scope));
             }
         }
+        for (_, v, store_scope) in m.dict_stores(dict).iter() {
+            out.extend(self.eval(*v, *store_scope));
+        }
         out
     }
 
@@ -2860,6 +2892,9 @@ impl<'m, 't> Flow<'m, 't> {
     /// constant and there is no `**` (at most 64 entries).
     fn dict_entries(&self, dict: Node<'t>, scope: ScopeId, depth: u32) -> Option<Entries> {
         let m = self.m;
+        if !m.dict_stores(dict).is_empty() {
+            return None;
+        }
         let mut out = Vec::new();
         if dict.kind() == "call" {
             let args = Args::of(dict, m.src);

@@ -105,6 +105,9 @@ impl<'t> Scope<'t> {
     }
 }
 
+/// The `NAME[key] = value` stores into a dict: (key, value, store's scope).
+pub type DictStores<'t> = Vec<(Node<'t>, Node<'t>, ScopeId)>;
+
 /// What a name is bound to in some scope.
 #[derive(Clone, Debug)]
 pub enum Binding<'t> {
@@ -186,6 +189,9 @@ pub struct Module<'t> {
     /// built on first use; a scope being built is in `branches_building`.
     branches: std::cell::RefCell<HashMap<ScopeId, std::rc::Rc<reach::Branches>>>,
     branches_building: std::cell::RefCell<std::collections::HashSet<ScopeId>>,
+    /// `NAME[k] = v` stores into a dict literal bound to NAME (by the
+    /// literal's node id): (key, value, scope of the store).
+    dict_stores: std::cell::RefCell<HashMap<usize, std::rc::Rc<DictStores<'t>>>>,
     /// The `@contextmanager` generators whose meshes are being worked out.
     pub(crate) context_managers_open: std::cell::RefCell<Vec<ScopeId>>,
     /// While collecting: the scopes open at the current position, innermost
@@ -242,6 +248,92 @@ impl<'t> Module<'t> {
 
     /// The node spanning exactly `span`, if any. Searched from the top-level
     /// statement holding it: the statements may belong to different trees.
+    /// The stores `NAME[key] = value` into the dict literal `dict`, where it
+    /// is the value of `NAME = {...}` (cached). In the scope of that
+    /// binding, or anywhere when it is a module-level name.
+    pub fn dict_stores(&self, dict: Node<'t>) -> std::rc::Rc<DictStores<'t>> {
+        if let Some(found) = self.dict_stores.borrow().get(&dict.id()) {
+            return found.clone();
+        }
+        let found = std::rc::Rc::new(self.find_dict_stores(dict));
+        self.dict_stores
+            .borrow_mut()
+            .insert(dict.id(), found.clone());
+        found
+    }
+
+    fn find_dict_stores(&self, dict: Node<'t>) -> DictStores<'t> {
+        let mut out = Vec::new();
+        let Some(target) = dict
+            .parent()
+            .filter(|p| p.kind() == "assignment")
+            .and_then(|a| a.field("left"))
+            .filter(|l| l.kind() == "identifier")
+        else {
+            return out;
+        };
+        let name = text(target, self.src);
+        let home = self.innermost_scope_at(target.start_byte());
+        let range = if home == MODULE_SCOPE {
+            0..self.src.len()
+        } else {
+            self.scopes[home].node.byte_range()
+        };
+        let needle = format!("{name}[");
+        let mut from = range.start;
+        while let Some(at) = self.src.get(from..range.end).and_then(|t| t.find(&needle)) {
+            let start = from + at;
+            from = start + needle.len();
+            // A whole identifier, not the tail of a longer one.
+            let before = self.src[..start].chars().next_back();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.') {
+                continue;
+            }
+            let Some(ident) = self.node_for_span(start..start + name.len()) else {
+                continue;
+            };
+            let Some(subscript) = ident.parent().filter(|p| {
+                p.kind() == "subscript" && p.field("value").is_some_and(|v| v.id() == ident.id())
+            }) else {
+                continue;
+            };
+            let Some(assignment) = subscript.parent().filter(|p| {
+                p.kind() == "assignment"
+                    && p.field("left").is_some_and(|l| l.id() == subscript.id())
+            }) else {
+                continue;
+            };
+            let (Some(key), Some(value)) =
+                (subscript.field("subscript"), assignment.field("right"))
+            else {
+                continue;
+            };
+            let scope = self.innermost_scope_at(start);
+            let same = matches!(
+                self.binding_at(scope, name, ident),
+                Some(Binding::Value { value: v, .. }) if v.id() == dict.id()
+            );
+            if same && out.len() < 64 {
+                out.push((key, value, scope));
+            }
+        }
+        out
+    }
+
+    /// The innermost def, class or lambda holding byte `at`.
+    fn innermost_scope_at(&self, at: usize) -> ScopeId {
+        let mut best = MODULE_SCOPE;
+        let mut best_len = usize::MAX;
+        for (id, scope) in self.scopes.iter().enumerate().skip(1) {
+            let r = scope.node.byte_range();
+            if r.start <= at && at < r.end && r.len() < best_len {
+                best = id;
+                best_len = r.len();
+            }
+        }
+        best
+    }
+
     pub fn node_for_span(&self, span: std::ops::Range<usize>) -> Option<Node<'t>> {
         let holder = match &self.statements {
             Some(statements) => {
@@ -280,6 +372,7 @@ impl<'t> Module<'t> {
             guard_text: std::cell::OnceCell::new(),
             branches: std::cell::RefCell::new(HashMap::new()),
             branches_building: std::cell::RefCell::new(std::collections::HashSet::new()),
+            dict_stores: std::cell::RefCell::new(HashMap::new()),
             context_managers_open: std::cell::RefCell::new(Vec::new()),
             open: Vec::new(),
             last_start: 0,
