@@ -948,6 +948,25 @@ impl<'m, 't> Flow<'m, 't> {
         if let Some(alts) = self.click_default(fscope, name, depth) {
             return alts;
         }
+        // The first parameter of a decorator: each def it decorates.
+        if index == 0 {
+            let applied = m.decorator_applications(fscope);
+            if !applied.is_empty() {
+                let out = applied
+                    .into_iter()
+                    .take(MAX_ALTS)
+                    .map(|(decorated, point, at)| Alt {
+                        val: Val::Function(decorated),
+                        why: Why::Each(format!(
+                            "for the def at line {}",
+                            line_of(m.scopes[decorated].node)
+                        )),
+                        choices: vec![(point, at)],
+                    })
+                    .collect();
+                return cap(out);
+            }
+        }
         // Every call site of the function in this module: each runs.
         let Some(calls) = m.param_call_sites(fscope, index, name) else {
             return vec![Alt::unknown()];
@@ -1846,18 +1865,30 @@ impl<'m, 't> Flow<'m, 't> {
                 return self.eval_depth(v, scope, depth + 1);
             }
         }
-        // `D[k] = v` stores into it.
+        // `D[k] = v` stores into it; a store whose key has several
+        // alternatives (a registration decorator's name) gives the value
+        // made the same way as the matching key.
         let mut out = Vec::new();
         for (k, v, store_scope) in m.dict_stores(dict).iter() {
-            match self.eval_depth(*k, *store_scope, depth + 1).as_slice() {
-                [one] if one.val.same(key) => {
-                    out.extend(self.eval_depth(*v, *store_scope, depth + 1))
-                }
-                [Alt {
-                    val: Val::Str(_) | Val::Int(_) | Val::Bool(_),
-                    ..
-                }] => {}
-                _ => return vec![Alt::unknown()],
+            let keys = self.eval_depth(*k, *store_scope, depth + 1);
+            if keys
+                .iter()
+                .any(|a| !matches!(a.val, Val::Str(_) | Val::Int(_) | Val::Bool(_)))
+            {
+                return vec![Alt::unknown()];
+            }
+            let matching: Vec<&Alt<'t>> = keys.iter().filter(|a| a.val.same(key)).collect();
+            if matching.is_empty() {
+                continue;
+            }
+            let values = self.eval_depth(*v, *store_scope, depth + 1);
+            for k in matching {
+                out.extend(
+                    values
+                        .iter()
+                        .cloned()
+                        .filter_map(|value| value.under(&k.why, &k.choices)),
+                );
             }
         }
         if out.is_empty() {

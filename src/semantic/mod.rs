@@ -320,6 +320,52 @@ impl<'t> Module<'t> {
         out
     }
 
+    /// The defs that `decorator` (a function of this module) decorates:
+    /// `@decorator` itself, or `@outer(...)` where `outer` returns it. Each
+    /// with the choice that picks it: (the def `@` names, the decorator
+    /// expression's node id), the same choice `outer`'s parameters take
+    /// through that call.
+    pub fn decorator_applications(&self, decorator: ScopeId) -> Vec<(ScopeId, usize, usize)> {
+        let own = &self.scopes[decorator];
+        if own.kind != ScopeKind::Function {
+            return Vec::new();
+        }
+        // `outer` returns this def by name.
+        let outer = own.parent.filter(|p| {
+            self.scopes[*p].kind == ScopeKind::Function
+                && self.scopes[*p].returned.iter().any(|r| {
+                    r.kind() == "identifier"
+                        && text(*r, self.src) == own.name
+                        && matches!(self.binding_at(*p, &own.name, *r), Some(Binding::Def(id)) if *id == decorator)
+                })
+        });
+        let mut out = Vec::new();
+        for (id, scope) in self.scopes.iter().enumerate() {
+            if scope.kind != ScopeKind::Function && scope.kind != ScopeKind::Class {
+                continue;
+            }
+            let home = scope.parent.unwrap_or(MODULE_SCOPE);
+            for d in scope.decorators() {
+                let (named, through) = match d.kind() {
+                    "identifier" => (d, decorator),
+                    "call" => match (d.field("function"), outer) {
+                        (Some(f), Some(outer)) if f.kind() == "identifier" => (f, outer),
+                        _ => continue,
+                    },
+                    _ => continue,
+                };
+                let resolves = matches!(
+                    self.binding_at(home, text(named, self.src), named),
+                    Some(Binding::Def(target)) if *target == through
+                );
+                if resolves {
+                    out.push((id, self.scopes[through].node.id(), d.id()));
+                }
+            }
+        }
+        out
+    }
+
     /// The innermost def, class or lambda holding byte `at`.
     fn innermost_scope_at(&self, at: usize) -> ScopeId {
         let mut best = MODULE_SCOPE;
