@@ -3,8 +3,9 @@
 use super::{Context, Rule, RuleMeta};
 use crate::diagnostic::{Finding, Related, Severity};
 use crate::fix::{Applicability, Edit, Fix};
+use crate::semantic::flow::Passed;
 use crate::semantic::reach::CompilerParams;
-use crate::semantic::{names, Args};
+use crate::semantic::{names, Args, ScopeId};
 use crate::syntax::Field;
 use crate::syntax::{string_value, text, unparenthesize};
 use tree_sitter::Node;
@@ -80,35 +81,54 @@ impl Rule for Jp013 {
                     }),
                     _ => false,
                 };
-            let Some(params) = args.keyword("compiler_params").filter(|_| is_pallas) else {
-                continue;
-            };
-            // A dict literal, or a value that certainly is one (a config
-            // field, a constant of another module).
-            let is_dict = module.eval_compiler_params(params, site.scope) == CompilerParams::Dict
-                || {
-                    let alts = module.eval_alts(params, site.scope);
-                    !alts.is_empty() && alts.iter().all(|a| a.why.certain() && a.val.is_dict())
-                };
-            if !is_dict {
+            if !is_pallas {
                 continue;
             }
-            let value = unparenthesize(params);
-            out.push(Finding {
-                code: META.code,
-                severity: META.severity,
-                message: format!(
-                    "{} (`compiler_params` must be a `CompilerParams` object, not a dict)",
-                    META.template
-                ),
-                span: value.byte_range(),
-                related: vec![Related {
-                    file: None,
-                    span: site.node.byte_range(),
-                    message: "the pallas_call".to_owned(),
-                }],
-                fixes: class_fix(ctx, value).into_iter().collect(),
-            });
+            // The params written here, or where the callers of a wrapper
+            // forwarding `**kwargs` to this pallas_call write them.
+            let written: Vec<(Node<'_>, ScopeId)> = match args.keyword("compiler_params") {
+                Some(params) => vec![(params, site.scope)],
+                None if args.has_dict_splat && !via_partial => module
+                    .flow()
+                    .keyword_sources(site.node, site.scope, "compiler_params")
+                    .into_iter()
+                    .filter_map(|source| match source.passed {
+                        Passed::At { value, scope, .. } if source.why.certain() => {
+                            Some((value, scope))
+                        }
+                        _ => None,
+                    })
+                    .collect(),
+                None => Vec::new(),
+            };
+            for (params, params_scope) in written {
+                // A dict literal, or a value that certainly is one (a config
+                // field, a constant of another module).
+                let is_dict =
+                    module.eval_compiler_params(params, params_scope) == CompilerParams::Dict || {
+                        let alts = module.eval_alts(params, params_scope);
+                        !alts.is_empty() && alts.iter().all(|a| a.why.certain() && a.val.is_dict())
+                    };
+                if !is_dict {
+                    continue;
+                }
+                let value = unparenthesize(params);
+                out.push(Finding {
+                    code: META.code,
+                    severity: META.severity,
+                    message: format!(
+                        "{} (`compiler_params` must be a `CompilerParams` object, not a dict)",
+                        META.template
+                    ),
+                    span: value.byte_range(),
+                    related: vec![Related {
+                        file: None,
+                        span: site.node.byte_range(),
+                        message: "the pallas_call".to_owned(),
+                    }],
+                    fixes: class_fix(ctx, value).into_iter().collect(),
+                });
+            }
         }
     }
 }

@@ -188,6 +188,12 @@ pub enum Val<'t> {
     Function(ScopeId),
     /// A class of this module, as a value (`lower_init(DenseState, key)`).
     Class(ScopeId),
+    /// `jax.devices(...)` / `jax.local_devices(...)`: a list of devices.
+    Devices,
+    /// One device (`jax.devices("cpu")[0]`).
+    Device,
+    /// What `traced.lower(...)` returns: the lowering call.
+    Lowered(Node<'t>),
     /// A `contextvars.ContextVar(...)`: its constructor call. `.get()` is
     /// one of the values its `.set(...)` calls store, or its default.
     ContextVar(Node<'t>, ScopeId),
@@ -273,6 +279,7 @@ impl Val<'_> {
             | Val::Instance(..)
             | Val::Function(_)
             | Val::Class(_)
+            | Val::Device
             | Val::Object(_)
             | Val::Mesh(_)
             | Val::Sharding(_)
@@ -1803,6 +1810,11 @@ impl<'m, 't> Flow<'m, 't> {
                         .unwrap_or(Val::Unknown);
                     out.push(Alt { val, why, choices });
                 }
+                (Val::Devices, Val::Int(_)) => out.push(Alt {
+                    val: Val::Device,
+                    why,
+                    choices,
+                }),
                 (Val::Dict(dict, dscope), _) => {
                     let found = self.dict_lookup(*dict, *dscope, &key, depth);
                     out.extend(found.into_iter().filter_map(|a| a.under(&why, &choices)));
@@ -1965,6 +1977,23 @@ impl<'m, 't> Flow<'m, 't> {
                 if let Some(alts) = self.string_or_parser_method(func, method, &args, scope, depth)
                 {
                     return alts;
+                }
+            }
+            // `traced.lower(...)` on a stage: a Lowered (JP015 follows it to
+            // `.compile()` through helpers and returns).
+            if method == "lower" {
+                if let Some(object) = func.field("object") {
+                    let stages = self.eval_depth(object, scope, depth + 1);
+                    if !stages.is_empty() && stages.iter().all(|a| matches!(a.val, Val::Traced(..)))
+                    {
+                        return stages
+                            .into_iter()
+                            .map(|a| Alt {
+                                val: Val::Lowered(call),
+                                ..a
+                            })
+                            .collect();
+                    }
                 }
             }
             if method == "get" {
@@ -2343,6 +2372,7 @@ impl<'m, 't> Flow<'m, 't> {
                 Some(vec![Alt::fixed(Val::AbstractDevice(value))])
             }
             "contextvars.ContextVar" => Some(vec![Alt::fixed(Val::ContextVar(call, scope))]),
+            "jax.devices" | "jax.local_devices" => Some(vec![Alt::fixed(Val::Devices)]),
             "jax.tree_util.tree_map"
             | "jax.tree.map"
             | "jax.tree_map"

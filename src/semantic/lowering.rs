@@ -1259,6 +1259,31 @@ impl<'t> Module<'t> {
                 .position(|l| returned.iter().any(|t| l.call.id() == t.id()))
             {
                 out.push((index, site.node));
+                continue;
+            }
+            // Through helpers the syntax does not follow: the lowerings the
+            // value flow says the receiver is, when they agree on how many
+            // platforms they lower for (which caller's scenario it is, the
+            // flow does not keep).
+            let alts = self.flow_with_budget(200).eval(receiver, site.scope);
+            let mut matching = Vec::new();
+            for alt in &alts {
+                let flow::Val::Lowered(call) = alt.val else {
+                    matching.clear();
+                    break;
+                };
+                matching.extend(
+                    lowerings
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, l)| l.call.id() == call.id())
+                        .map(|(i, l)| (i, l.lowered_platforms().map(|p| p.len()))),
+                );
+            }
+            if let Some(&(first, count)) = matching.first() {
+                if matching.iter().all(|(_, c)| *c == count) {
+                    out.push((first, site.node));
+                }
             }
         }
         out

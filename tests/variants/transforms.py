@@ -1145,6 +1145,86 @@ def b_local_decorator(src: Source, item):
     return [{MAIN: ed.apply()}]
 
 
+
+# forwarding through **kwargs, properties, context managers --------------------------
+
+FORWARDED = {"lowering_platforms", "platforms", "compiler_params", "interpret"}
+FORWARDING_CALLEES = {"lower", "export", "pallas_call"}
+
+
+def i_forwardable_calls(src: Source):
+    """Keyword calls of `.lower` / `export` / `pallas_call` with a platforms or params keyword."""
+    out = []
+    for c, kw in i_keyword_calls(src):
+        attr = c.func.attr if isinstance(c.func, ast.Attribute) else getattr(c.func, "id", "")
+        if kw.arg in FORWARDED and attr in FORWARDING_CALLEES:
+            out.append((c, kw))
+    return out
+
+
+def b_kwargs_forwarding(src: Source, item):
+    c, _ = item
+    func = c.func
+    if not isinstance(func, ast.Attribute):
+        raise Skip("not an attribute call")
+    parts = sorted(list(c.args) + list(c.keywords), key=src.start)
+    args = [src.seg(p) for p in parts]
+    ed = Edits(src)
+    root = root_name(func)
+    module_binds = bound_in(src.tree.body).get(root, []) if root else []
+    names_a_module = bool(module_binds) and all(isinstance(b, (ast.Import, ast.ImportFrom)) for b in module_binds)
+    if global_import(src, func) or (dotted(func) is not None and names_a_module):
+        # `pl.pallas_call(kernel, **kw)`, `jax.export.export(f, **kw)`: a module
+        # function; the first positional stays a named parameter.
+        if not c.args or isinstance(c.args[0], ast.Starred):
+            raise Skip("no first positional")
+        name = src.fresh(f"forward_{func.attr}")
+        helper = (
+            f"def {name}(first, *args, **kwargs):\n"
+            f"    return {src.seg(func)}(first, *args, **kwargs)\n"
+        )
+        call = f"{name}({', '.join(args)})"
+    else:
+        # `traced.lower(lowering_platforms=...)`: a method of an object.
+        name = src.fresh(f"forward_{func.attr}")
+        helper = f"def {name}(obj, *args, **kwargs):\n    return obj.{func.attr}(*args, **kwargs)\n"
+        call = f"{name}({', '.join([wrapped(src, func.value)] + args)})"
+    insert_module_code(ed, header_end(src)[0], helper)
+    ed.replace(c, call)
+    return [{MAIN: ed.apply()}]
+
+
+def b_config_property(src: Source, v: Value):
+    if _local_params(src, v):
+        raise Skip("value needs local names")
+    ed = Edits(src)
+    cls = src.fresh("VariantProps")
+    insert_module_code(
+        ed,
+        header_end(src)[0],
+        f"class {cls}:\n    @property\n    def {v.base}(self):\n        return {src.seg(v.expr)}\n",
+    )
+    ed.replace(v.expr, f"{cls}().{v.base}")
+    return [{MAIN: ed.apply()}]
+
+
+def b_context_manager_value(src: Source, v: Value):
+    off = closed_insertion(src, v.expr)
+    if off is None or local_names(src, v.expr):
+        raise Skip("value needs local names")
+    st = src.stmt_of(v.expr)
+    ed = Edits(src)
+    ensure_import(ed, "contextlib")
+    maker = src.fresh(f"provide_{v.base}")
+    name = src.fresh(v.base)
+    insert_module_code(
+        ed, off, f"@contextlib.contextmanager\ndef {maker}():\n    yield {src.seg(v.expr)}\n"
+    )
+    _wrap_in_loop(src, ed, st, f"with {maker}() as {name}:")
+    ed.replace(v.expr, name)
+    return [{MAIN: ed.apply()}]
+
+
 TRANSFORMS = {
     "module_constant": (
         _values,
@@ -1221,6 +1301,24 @@ TRANSFORMS = {
         b_class_method_lowering,
         "the lowering moves into a method of a class that holds the platforms "
         "(`Exporter(platforms).lower(f, *specs)` / `.export(f, *specs)`)",
+    ),
+    "kwargs_forwarding": (
+        i_forwardable_calls,
+        b_kwargs_forwarding,
+        "a `.lower(...)`, `export(...)` or `pallas_call(...)` taking platforms or params goes through a "
+        "module-level helper that forwards `*args, **kwargs` (`forward_lower(traced, lowering_platforms=...)`, "
+        "`forward_pallas_call(kernel, ..., compiler_params=...)`)",
+    ),
+    "config_property": (
+        _values,
+        b_config_property,
+        "a `@property` of a config class returns the value (`VariantProps().platforms`)",
+    ),
+    "context_manager_value": (
+        _values,
+        b_context_manager_value,
+        "a `@contextlib.contextmanager` yields the value and the statement using it runs in "
+        "`with provide_platforms() as platforms:`",
     ),
 }
 
