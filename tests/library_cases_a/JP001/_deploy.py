@@ -1,0 +1,2 @@
+DEPLOY_PLATFORMS = ("cpu", "cuda")
+DEFAULT_LEARNING_RATE = 3e-4

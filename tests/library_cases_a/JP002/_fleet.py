@@ -1,0 +1,2 @@
+FLEET_PLATFORMS = ("tpu", "cuda")
+BLOCK = (8, 128)
