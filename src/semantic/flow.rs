@@ -194,6 +194,8 @@ pub enum Val<'t> {
     Device,
     /// What `traced.lower(...)` returns: the lowering call.
     Lowered(Node<'t>),
+    /// `sys.argv`: in a plain run, the script's name alone.
+    Argv,
     /// A `contextvars.ContextVar(...)`: its constructor call. `.get()` is
     /// one of the values its `.set(...)` calls store, or its default.
     ContextVar(Node<'t>, ScopeId),
@@ -672,7 +674,10 @@ impl<'m, 't> Flow<'m, 't> {
         let mut out = Vec::new();
         for c in &conds {
             match c.val.truthy() {
-                Some(t) if c.why.certain() => out.extend(
+                // Decided on every path, or as a plain run decides it (a
+                // default of run-time configuration: the branch taken is
+                // then a default too).
+                Some(t) if c.why.certain() || matches!(c.why, Why::Default(_)) => out.extend(
                     then(t)
                         .into_iter()
                         .filter_map(|a| a.under(&c.why, &c.choices)),
@@ -729,6 +734,15 @@ impl<'m, 't> Flow<'m, 't> {
                     let eq = a.same(b);
                     Val::Bool(if op == "==" || op == "is" { eq } else { !eq })
                 }
+                "<" | "<=" | ">" | ">=" => match (a, b) {
+                    (Val::Int(x), Val::Int(y)) => Val::Bool(match op {
+                        "<" => x < y,
+                        "<=" => x <= y,
+                        ">" => x > y,
+                        _ => x >= y,
+                    }),
+                    _ => Val::Unknown,
+                },
                 "in" | "not in" => match (a, b) {
                     (Val::Str(x), Val::Seq(_, items)) if items.iter().all(known) => {
                         let has = items.iter().any(|i| matches!(i, Val::Str(y) if y == x));
@@ -895,6 +909,9 @@ impl<'m, 't> Flow<'m, 't> {
 
     /// An imported object whose meaning is known by its path.
     fn import_val(&self, path: &str) -> Val<'t> {
+        if path == "sys.argv" {
+            return Val::Argv;
+        }
         if is_flag_holder(path) {
             Val::AbslFlags
         } else {
@@ -1119,6 +1136,9 @@ impl<'m, 't> Flow<'m, 't> {
                     has_explicit_axis: true,
                 },
             )))];
+        }
+        if m.canonical(node, scope).as_deref() == Some("sys.argv") {
+            return vec![Alt::fixed(Val::Argv)];
         }
         // An imported module's constant: `defaults.EXPORT_PLATFORMS`.
         if let Some(path) = m.canonical(node, scope) {
@@ -1810,6 +1830,13 @@ impl<'m, 't> Flow<'m, 't> {
                         .unwrap_or(Val::Unknown);
                     out.push(Alt { val, why, choices });
                 }
+                // `sys.argv[i]`: a string given on the command line (index
+                // 0 is the script).
+                (Val::Argv, Val::Int(i)) => out.push(Alt {
+                    val: Val::AnyStr,
+                    why: if *i == 0 { why } else { Why::Choice },
+                    choices,
+                }),
                 (Val::Devices, Val::Int(_)) => out.push(Alt {
                     val: Val::Device,
                     why,
@@ -1945,6 +1972,35 @@ impl<'m, 't> Flow<'m, 't> {
                     return vec![Alt::fixed(Val::Seq(kind, Vec::new()))];
                 }
                 "str" | "repr" | "format" => return vec![Alt::fixed(Val::AnyStr)],
+                // `len(sys.argv)` is 1 in a plain run (run-time configuration
+                // with a default); a constant collection's length.
+                "len" if args.positional.len() == 1 => {
+                    return self
+                        .eval_depth(args.positional[0], scope, depth + 1)
+                        .into_iter()
+                        .map(|a| match &a.val {
+                            Val::Argv => Alt {
+                                val: Val::Int(1),
+                                why: a.why.and(&Why::Default(
+                                    "with no command-line arguments".to_owned(),
+                                )),
+                                choices: a.choices,
+                            },
+                            Val::Seq(_, items) => Alt {
+                                val: Val::Int(items.len() as i64),
+                                ..a
+                            },
+                            Val::Str(text) => Alt {
+                                val: Val::Int(text.chars().count() as i64),
+                                ..a
+                            },
+                            _ => Alt {
+                                val: Val::Unknown,
+                                ..a
+                            },
+                        })
+                        .collect();
+                }
                 // `dict(d)` copies d.
                 "dict" if args.positional.len() == 1 && args.keywords.is_empty() => {
                     return map(self.eval_depth(args.positional[0], scope, depth + 1), |v| {

@@ -80,6 +80,8 @@ def run(path):
     if deprecations_are_errors(path):
         warnings.simplefilter("error", DeprecationWarning)
     result = {"raised": False, "type": None, "message": None, "jax": jax.__version__}
+    # As `python FIXTURE.py` has it: the program's own path, no arguments.
+    sys.argv = [path]
     try:
         with contextlib.redirect_stdout(sys.stderr):
             runpy.run_path(path, run_name="__main__")

@@ -6,7 +6,7 @@ Imports harness.py and jax once, then reads one JSON request per stdin line,
 ``{"path": "/tmp/.../JP002/pos_x.py", "timeout": 120}``, forks, and in the
 child does what ``python harness.py PATH`` does in a fresh process: cwd and
 ``sys.path[0]`` become the program's directory, ``sys.argv`` is
-``[harness.py, PATH]``, then ``harness.run(PATH)`` prints its JSON line (into a
+``[harness.py, PATH]`` (``harness.run`` makes it ``[PATH]``, as ``python PATH`` has it), then ``harness.run(PATH)`` prints its JSON line (into a
 pipe to the parent).  The parent answers one JSON line per request:
 ``{"ok": true, "stdout": "..."}`` or ``{"ok": false, "error": "..."}``.
 
