@@ -202,6 +202,10 @@ pub struct Module<'t> {
     call_scope: HashMap<usize, ScopeId>,
     /// Calls by the last name of their callee (`f` for `f(...)` and `obj.f(...)`).
     calls_by_name: std::cell::OnceCell<HashMap<String, Vec<usize>>>,
+    /// Decorated defs by the def their decorator names: `@d` under
+    /// (d, false), `@outer(...)` under (outer, true); each (decorated def,
+    /// decorator node id).
+    decorated_by: std::cell::OnceCell<HashMap<(ScopeId, bool), Vec<(ScopeId, usize)>>>,
     /// The top-level statements this model covers, in document order
     /// (`None`: the whole module). See `Module::new_in`.
     statements: Option<Vec<Node<'t>>>,
@@ -339,29 +343,47 @@ impl<'t> Module<'t> {
                         && matches!(self.binding_at(*p, &own.name, *r), Some(Binding::Def(id)) if *id == decorator)
                 })
         });
-        let mut out = Vec::new();
-        for (id, scope) in self.scopes.iter().enumerate() {
-            if scope.kind != ScopeKind::Function && scope.kind != ScopeKind::Class {
-                continue;
-            }
-            let home = scope.parent.unwrap_or(MODULE_SCOPE);
-            for d in scope.decorators() {
-                let (named, through) = match d.kind() {
-                    "identifier" => (d, decorator),
-                    "call" => match (d.field("function"), outer) {
-                        (Some(f), Some(outer)) if f.kind() == "identifier" => (f, outer),
+        let index = self.decorated_by.get_or_init(|| {
+            let mut index: HashMap<(ScopeId, bool), Vec<(ScopeId, usize)>> = HashMap::new();
+            for (id, scope) in self.scopes.iter().enumerate() {
+                if scope.kind != ScopeKind::Function && scope.kind != ScopeKind::Class {
+                    continue;
+                }
+                let home = scope.parent.unwrap_or(MODULE_SCOPE);
+                for d in scope.decorators() {
+                    let (named, through_call) = match d.kind() {
+                        "identifier" => (d, false),
+                        "call" => match d.field("function") {
+                            Some(f) if f.kind() == "identifier" => (f, true),
+                            _ => continue,
+                        },
                         _ => continue,
-                    },
-                    _ => continue,
-                };
-                let resolves = matches!(
-                    self.binding_at(home, text(named, self.src), named),
-                    Some(Binding::Def(target)) if *target == through
-                );
-                if resolves {
-                    out.push((id, self.scopes[through].node.id(), d.id()));
+                    };
+                    if let Some(Binding::Def(target)) =
+                        self.binding_at(home, text(named, self.src), named)
+                    {
+                        index
+                            .entry((*target, through_call))
+                            .or_default()
+                            .push((id, d.id()));
+                    }
                 }
             }
+            index
+        });
+        let mut out = Vec::new();
+        let mut add = |through: ScopeId, call: bool| {
+            for &(decorated, at) in index
+                .get(&(through, call))
+                .map(Vec::as_slice)
+                .unwrap_or(&[])
+            {
+                out.push((decorated, self.scopes[through].node.id(), at));
+            }
+        };
+        add(decorator, false);
+        if let Some(outer) = outer {
+            add(outer, true);
         }
         out
     }
@@ -424,6 +446,7 @@ impl<'t> Module<'t> {
             last_start: 0,
             call_scope: HashMap::new(),
             calls_by_name: std::cell::OnceCell::new(),
+            decorated_by: std::cell::OnceCell::new(),
             statements,
             external_values: std::cell::RefCell::new(HashMap::new()),
             resolver: std::cell::Cell::new(None),
