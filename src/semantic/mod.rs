@@ -105,6 +105,10 @@ impl<'t> Scope<'t> {
     }
 }
 
+/// Decorated defs by (the def a decorator names, whether it is called):
+/// each (decorated def, decorator node id).
+type DecoratedBy = HashMap<(ScopeId, bool), Vec<(ScopeId, usize)>>;
+
 /// The `NAME[key] = value` stores into a dict: (key, value, store's scope).
 pub type DictStores<'t> = Vec<(Node<'t>, Node<'t>, ScopeId)>;
 
@@ -205,7 +209,7 @@ pub struct Module<'t> {
     /// Decorated defs by the def their decorator names: `@d` under
     /// (d, false), `@outer(...)` under (outer, true); each (decorated def,
     /// decorator node id).
-    decorated_by: std::cell::OnceCell<HashMap<(ScopeId, bool), Vec<(ScopeId, usize)>>>,
+    decorated_by: std::cell::OnceCell<DecoratedBy>,
     /// The top-level statements this model covers, in document order
     /// (`None`: the whole module). See `Module::new_in`.
     statements: Option<Vec<Node<'t>>>,
@@ -344,7 +348,7 @@ impl<'t> Module<'t> {
                 })
         });
         let index = self.decorated_by.get_or_init(|| {
-            let mut index: HashMap<(ScopeId, bool), Vec<(ScopeId, usize)>> = HashMap::new();
+            let mut index = DecoratedBy::new();
             for (id, scope) in self.scopes.iter().enumerate() {
                 if scope.kind != ScopeKind::Function && scope.kind != ScopeKind::Class {
                     continue;
