@@ -1165,29 +1165,40 @@ impl<'m, 't> Flow<'m, 't> {
         };
         let mut out = Vec::new();
         for o in objects {
-            let vals = match &o.val {
-                Val::Instance(class, ctor) => self.field(*class, *ctor, attr, depth),
-                Val::Class(class) => self.field(*class, None, attr, depth),
-                Val::Object(fields) => fields
-                    .iter()
-                    .find(|(n, _)| n == attr)
-                    .map(|(_, alts)| from_consts(alts))
-                    .unwrap_or_else(|| vec![Alt::unknown()]),
-                Val::ArgNamespace => self.argparse_default(attr, depth),
-                Val::ParamRef(slot) => {
-                    let mut slot = slot.as_ref().clone();
-                    slot.path.push(attr.to_owned());
-                    vec![Alt::fixed(Val::ParamRef(Arc::new(slot)))]
-                }
-                Val::AbslFlags => self.absl_flag_named(attr, depth),
-                Val::AbslFlag(call, cscope) if attr == "value" => {
-                    self.absl_flag_value(*call, *cscope, depth)
-                }
-                _ => vec![Alt::unknown()],
-            };
+            let vals = self.attribute_of(&o.val, attr, depth);
             out.extend(vals.into_iter().filter_map(|a| a.under(&o.why, &o.choices)));
         }
         cap(out)
+    }
+
+    /// Attribute `attr` of one value.
+    fn attribute_of(&self, object: &Val<'t>, attr: &str, depth: u32) -> Vec<Alt<'t>> {
+        match object {
+            Val::Instance(class, ctor) => self.field(*class, *ctor, attr, depth),
+            Val::Class(class) => self.field(*class, None, attr, depth),
+            Val::Object(fields) => fields
+                .iter()
+                .find(|(n, _)| n == attr)
+                .map(|(_, alts)| from_consts(alts))
+                .unwrap_or_else(|| vec![Alt::unknown()]),
+            Val::ArgNamespace => self.argparse_default(attr, depth),
+            Val::ParamRef(slot) => {
+                let mut slot = slot.as_ref().clone();
+                slot.path.push(attr.to_owned());
+                vec![Alt::fixed(Val::ParamRef(Arc::new(slot)))]
+            }
+            Val::AbslFlags => self.absl_flag_named(attr, depth),
+            Val::AbslFlag(call, cscope) if attr == "value" => {
+                self.absl_flag_value(*call, *cscope, depth)
+            }
+            // A mesh built with a shape is not empty; the current abstract
+            // mesh (`get_abstract_mesh()`) may be.
+            Val::Mesh(MeshValue::Concrete) if attr == "empty" => vec![Alt::fixed(Val::Bool(false))],
+            Val::Mesh(MeshValue::Abstract(info)) if attr == "empty" && info.repr.is_some() => {
+                vec![Alt::fixed(Val::Bool(false))]
+            }
+            _ => vec![Alt::unknown()],
+        }
     }
 
     /// Attribute `attr` of an instance of `class` built by `ctor`: a
@@ -1972,6 +1983,30 @@ impl<'m, 't> Flow<'m, 't> {
                     return vec![Alt::fixed(Val::Seq(kind, Vec::new()))];
                 }
                 "str" | "repr" | "format" => return vec![Alt::fixed(Val::AnyStr)],
+                // `getattr(obj, "name"[, default])`: the attribute, when the
+                // name is a constant.
+                "getattr" if (2..=3).contains(&args.positional.len()) => {
+                    if let Some(name) = string_value(args.positional[1], m.src) {
+                        let objects = self.eval_depth(args.positional[0], scope, depth + 1);
+                        let mut out = Vec::new();
+                        for o in objects {
+                            let vals = self.attribute_of(&o.val, &name, depth);
+                            let vals = match (
+                                vals.iter().all(|a| a.val.is_unknown()),
+                                args.positional.get(2),
+                            ) {
+                                (true, Some(default)) => {
+                                    self.eval_depth(*default, scope, depth + 1)
+                                }
+                                _ => vals,
+                            };
+                            out.extend(
+                                vals.into_iter().filter_map(|a| a.under(&o.why, &o.choices)),
+                            );
+                        }
+                        return cap(out);
+                    }
+                }
                 // `len(sys.argv)` is 1 in a plain run (run-time configuration
                 // with a default); a constant collection's length.
                 "len" if args.positional.len() == 1 => {
