@@ -1556,7 +1556,7 @@ impl<'m, 't> Flow<'m, 't> {
             return;
         }
         for splat in splats {
-            if let Some(def) = self.kwargs_parameter_of(splat, scope) {
+            if let Some(def) = self.m.kwargs_parameter_of(splat, scope) {
                 let point = m.scopes[def].node.id();
                 for site in m.def_call_sites(def).iter() {
                     let why = why.and(&Why::Each(format!(
@@ -1635,39 +1635,6 @@ impl<'m, 't> Flow<'m, 't> {
                 });
             }
         }
-    }
-
-    /// The function whose `**name` parameter `splat` (a name) is.
-    fn kwargs_parameter_of(&self, splat: Node<'t>, scope: ScopeId) -> Option<ScopeId> {
-        let m = self.m;
-        if splat.kind() != "identifier" {
-            return None;
-        }
-        let name = text(splat, m.src);
-        let mut current = Some(scope);
-        while let Some(id) = current {
-            let def = &m.scopes[id];
-            match def.kind {
-                ScopeKind::Function | ScopeKind::Lambda => {
-                    let params = def.node.field("parameters")?;
-                    let mut cursor = params.walk();
-                    let found = params.named_children(&mut cursor).any(|p| {
-                        p.kind() == "dictionary_splat_pattern"
-                            && p.named_child(0).is_some_and(|n| text(n, m.src) == name)
-                    });
-                    if found {
-                        return (def.kind == ScopeKind::Function).then_some(id);
-                    }
-                    // Bound in this function otherwise: not forwarded.
-                    if m.bindings_in(id, name).is_some() {
-                        return None;
-                    }
-                    current = def.parent;
-                }
-                _ => return None,
-            }
-        }
-        None
     }
 
     /// What a function given as a value returns, its parameters not bound:
@@ -3218,6 +3185,56 @@ impl<'t> Module<'t> {
     /// passed on) has callers we cannot see, and gives an `Unknown` source.
     /// `None` when the calls are not all visible at all (methods through
     /// `*args`).
+    /// The function whose `**name` parameter `splat` (a name) is.
+    pub(crate) fn kwargs_parameter_of(&self, splat: Node<'t>, scope: ScopeId) -> Option<ScopeId> {
+        if splat.kind() != "identifier" {
+            return None;
+        }
+        let name = text(splat, self.src);
+        let mut current = Some(scope);
+        while let Some(id) = current {
+            let def = &self.scopes[id];
+            match def.kind {
+                ScopeKind::Function | ScopeKind::Lambda => {
+                    let params = def.node.field("parameters")?;
+                    let mut cursor = params.walk();
+                    let found = params.named_children(&mut cursor).any(|p| {
+                        p.kind() == "dictionary_splat_pattern"
+                            && p.named_child(0).is_some_and(|n| text(n, self.src) == name)
+                    });
+                    if found {
+                        return (def.kind == ScopeKind::Function).then_some(id);
+                    }
+                    // Bound in this function otherwise: not forwarded.
+                    if self.bindings_in(id, name).is_some() {
+                        return None;
+                    }
+                    current = def.parent;
+                }
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// True when a call with `**kwargs` certainly does not pass keyword
+    /// `key`: every `**` it unpacks is its function's `**` parameter, and
+    /// no caller of that function passes `key` (through theirs, in turn).
+    fn never_passes(&self, call: Node<'t>, scope: ScopeId, key: &str, depth: u32) -> bool {
+        if depth > 4 || Args::of(call, self.src).keyword(key).is_some() {
+            return false;
+        }
+        dict_splats(call).into_iter().all(|splat| {
+            let Some(def) = self.kwargs_parameter_of(splat, scope) else {
+                return false;
+            };
+            self.def_call_sites(def).iter().all(|site| match site.kind {
+                SiteKind::Direct { .. } => self.never_passes(site.call, site.scope, key, depth + 1),
+                _ => false,
+            })
+        })
+    }
+
     pub(crate) fn param_call_sites(
         &self,
         def: ScopeId,
@@ -3251,11 +3268,16 @@ impl<'t> Module<'t> {
                         .or_else(|| position.and_then(|p| args.positional.get(p + skip).copied()));
                     match (arg, site.kind) {
                         (Some(arg), _) => ParamSource::Arg(arg),
+                        // `f(*args, **kwargs)` forwarding what its own callers
+                        // pass: the default when none of them passes it.
                         (None, _)
-                            if args.has_dict_splat || (args.has_splat && position.is_some()) =>
+                            if args.has_dict_splat
+                                && !(position.is_none()
+                                    && self.never_passes(site.call, site.scope, name, 0)) =>
                         {
                             ParamSource::Unknown
                         }
+                        (None, _) if args.has_splat && position.is_some() => ParamSource::Unknown,
                         // Not bound by the partial: the partial's callers pass it.
                         (None, SiteKind::Partial { .. }) => ParamSource::Unknown,
                         (None, _) => ParamSource::Default,

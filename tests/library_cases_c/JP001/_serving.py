@@ -1,0 +1,2 @@
+SERVING_PLATFORMS = ("cpu", "tpu")
+LOG_EVERY = 1
