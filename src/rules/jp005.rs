@@ -94,6 +94,13 @@ impl Rule for Jp005 {
                     ),
                     format!("({},)", text(inner, src)),
                 ),
+                (PlatformsValue::SomeList, LoweringKind::TracedLower) => (
+                    format!(
+                        "TypeError: unhashable type: 'list' ({keyword_name} of `Traced.lower` must be a tuple, got {})",
+                        text(value, src)
+                    ),
+                    format!("tuple({})", text(inner, src)),
+                ),
                 (PlatformsValue::List(items), LoweringKind::TracedLower) => {
                     let message = format!(
                         "TypeError: unhashable type: 'list' ({keyword_name} of `Traced.lower` must be a tuple, got {})",

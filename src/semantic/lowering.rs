@@ -427,6 +427,19 @@ impl<'t> Module<'t> {
             };
             return vec![(value, Why::Fixed, Vec::new())];
         }
+        // Every alternative a list, some with items not known: the type
+        // alone is certain (what `Traced.lower` rejects).
+        let is_list = |v: &Val<'_>| match v {
+            Val::Seq(SeqKind::List, _) => true,
+            Val::Comprehension(node, _) => node.kind() == "list_comprehension",
+            _ => false,
+        };
+        if !alts.is_empty()
+            && alts.iter().all(|a| is_list(&a.val))
+            && alts.iter().any(|a| a.val.strings().is_none())
+        {
+            return vec![(PlatformsValue::SomeList, Why::Fixed, Vec::new())];
+        }
         let mut out: Vec<(PlatformsValue, Why, Vec<Choice>)> = Vec::new();
         for alt in alts {
             let value = if !matches!(alt.why, Why::Choice) {

@@ -20,6 +20,9 @@ pub enum PlatformsValue {
     List(Vec<String>),
     /// `"cpu"` or `("cpu")`: a bare string, which JAX iterates per character.
     Str(String),
+    /// A list whose items are not known (`[t for t in targets]`,
+    /// `[os.environ["P"]]`): `Traced.lower` rejects it all the same.
+    SomeList,
     /// `None` (or absent): JAX falls back to the default.
     Default,
     /// A `str` whose text is not known (an environment variable, a flag,
