@@ -570,10 +570,13 @@ impl<'m, 't> Flow<'m, 't> {
                 .scope_of_def(node)
                 .map(Val::Function)
                 .unwrap_or(Val::Unknown)),
-            "list_comprehension"
-            | "dictionary_comprehension"
-            | "set_comprehension"
-            | "generator_expression" => one(Val::Comprehension(node, scope)),
+            "list_comprehension" => one(self
+                .expand_comprehension(node, scope, depth)
+                .map(|items| Val::Seq(SeqKind::List, items))
+                .unwrap_or(Val::Comprehension(node, scope))),
+            "dictionary_comprehension" | "set_comprehension" | "generator_expression" => {
+                one(Val::Comprehension(node, scope))
+            }
             "identifier" => self.eval_name(node, scope, depth),
             "attribute" => self.eval_attribute(node, scope, depth),
             "subscript" => self.eval_subscript(node, scope, depth),
@@ -1937,6 +1940,11 @@ impl<'m, 't> Flow<'m, 't> {
                             Val::Str(s) => {
                                 Val::Seq(kind, s.chars().map(|c| Val::Str(c.into())).collect())
                             }
+                            // `tuple(p.platform for p in TARGETS if p.enabled)`
+                            Val::Comprehension(comp, cscope) => self
+                                .expand_comprehension(*comp, *cscope, depth)
+                                .map(|items| Val::Seq(kind, items))
+                                .unwrap_or(Val::Unknown),
                             _ => Val::Unknown,
                         },
                     );
@@ -2983,6 +2991,76 @@ impl<'m, 't> Flow<'m, 't> {
             body
         };
         self.eval_depth(body, scope, depth + 1)
+    }
+
+    /// The items of a comprehension over a constant sequence, one `for`
+    /// and any `if`s: each element's value (the body evaluated with the
+    /// loop variable at that element: the alternatives whose loop choice is
+    /// that index), the filters decided per element. `None` when an element
+    /// or a filter is not known.
+    fn expand_comprehension(
+        &self,
+        comp: Node<'t>,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Option<Vec<Val<'t>>> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let mut cursor = comp.walk();
+        let clauses: Vec<Node<'t>> = comp
+            .named_children(&mut cursor)
+            .filter(|c| matches!(c.kind(), "for_in_clause" | "if_clause"))
+            .collect();
+        let mut fors = clauses.iter().filter(|c| c.kind() == "for_in_clause");
+        let (Some(for_clause), None) = (fors.next(), fors.next()) else {
+            return None;
+        };
+        let n = match self
+            .eval_depth(for_clause.field("right")?, scope, depth + 1)
+            .as_slice()
+        {
+            [Alt {
+                val: Val::Seq(_, items),
+                why,
+                ..
+            }] if why.certain() && items.len() <= MAX_ALTS => items.len(),
+            _ => return None,
+        };
+        let body = comp.field("body").filter(|b| b.kind() != "pair")?;
+        let point = comp.id();
+        let index_of = |a: &Alt<'t>| a.choices.iter().find(|(p, _)| *p == point).map(|(_, i)| *i);
+        let for_element = |alts: &[Alt<'t>], i: usize| -> Option<Val<'t>> {
+            let mine: Vec<&Alt<'t>> = alts
+                .iter()
+                .filter(|a| index_of(a).is_none_or(|j| j == i))
+                .collect();
+            match mine.as_slice() {
+                [one] if one.why.certain() && !one.val.is_unknown() => Some(one.val.clone()),
+                _ => None,
+            }
+        };
+        let filters: Vec<Vec<Alt<'t>>> = clauses
+            .iter()
+            .filter(|c| c.kind() == "if_clause")
+            .map(|c| {
+                c.named_child(0)
+                    .map(|cond| self.eval_depth(cond, scope, depth + 1))
+                    .unwrap_or_else(|| vec![Alt::unknown()])
+            })
+            .collect();
+        let bodies = self.eval_depth(body, scope, depth + 1);
+        let mut items = Vec::new();
+        for i in 0..n {
+            let mut keep = true;
+            for filter in &filters {
+                keep &= for_element(filter, i)?.truthy()?;
+            }
+            if keep {
+                items.push(for_element(&bodies, i)?);
+            }
+        }
+        Some(items)
     }
 
     /// The values of a dict literal's entries (or `dict(k=v)`'s keywords).

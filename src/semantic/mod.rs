@@ -1140,6 +1140,11 @@ impl<'t> Args<'t> {
         let Some(list) = call.field("arguments") else {
             return args;
         };
+        // `tuple(x for x in xs)`: the generator is the one argument.
+        if list.kind() == "generator_expression" {
+            args.positional.push(list);
+            return args;
+        }
         let mut cursor = list.walk();
         for arg in list.named_children(&mut cursor) {
             match arg.kind() {
