@@ -2438,6 +2438,18 @@ impl<'m, 't> Flow<'m, 't> {
                 Some(vec![Alt::fixed(Val::AbstractDevice(value))])
             }
             "contextvars.ContextVar" => Some(vec![Alt::fixed(Val::ContextVar(call, scope))]),
+            // An object of the keywords' values (`SimpleNamespace(width=32)`).
+            "types.SimpleNamespace" if args.positional.is_empty() && !args.has_splat => {
+                let fields: Fields = args
+                    .keywords
+                    .iter()
+                    .map(|(name, value, _)| {
+                        let alts = self.eval_depth(*value, scope, depth + 1);
+                        (name.clone(), self.detach(&alts, 1))
+                    })
+                    .collect();
+                Some(vec![Alt::fixed(Val::Object(Arc::new(fields)))])
+            }
             "jax.devices" | "jax.local_devices" => Some(vec![Alt::fixed(Val::Devices)]),
             "jax.tree_util.tree_map"
             | "jax.tree.map"
@@ -3791,7 +3803,23 @@ impl<'t> Module<'t> {
             let t = text(s, self.src);
             t.contains("NamedTuple") || t.contains("PyTreeNode") || t.contains("struct.Struct")
         });
-        decorated || based
+        // A local base whose `__init_subclass__` makes every subclass a
+        // dataclass (equinox-style `Module`s).
+        let mut chain = vec![class];
+        let mut made_by_base = false;
+        while let Some(base) = chain
+            .last()
+            .and_then(|c| self.base_classes(*c).first().copied())
+        {
+            if chain.contains(&base) || chain.len() > 8 {
+                break;
+            }
+            made_by_base |= self
+                .method(base, "__init_subclass__")
+                .is_some_and(|m| text(self.scopes[m].node, self.src).contains("dataclass"));
+            chain.push(base);
+        }
+        decorated || based || made_by_base
     }
 
     /// The annotated fields of a class body, in order (`x: int = 3`).
