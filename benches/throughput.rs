@@ -3,6 +3,8 @@
 //!
 //!     cargo bench --bench throughput -- [DIR] [--runs N]
 //!
+//!     cargo bench --bench throughput -- --generated 20000
+//!
 //! DIR defaults to `examples/`. For the real-code number, unpack the
 //! `jax==0.12.0.1` wheel (`pip download --no-deps jax==0.12.0.1`) and pass
 //! its directory. Reported: the median of N runs (default 5) of
@@ -26,14 +28,50 @@ fn median(mut samples: Vec<Duration>) -> Duration {
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// A module of `lines` lines: jitted layers with a host callback, each
+/// lowered by a helper (one in a hundred for tpu), as benches/typing_vs_ruff.py
+/// makes it.
+fn generated_module(lines: usize) -> String {
+    let mut text = String::from(
+        "import jax\nimport jax.numpy as jnp\nfrom jax.sharding import AbstractMesh\n\nmesh = AbstractMesh((8,), (\"data\",))\n\n",
+    );
+    let (mut i, mut written) = (0, 6);
+    while written < lines {
+        written += 8;
+        let platforms = if i % 100 == 0 {
+            "(\"tpu\",)"
+        } else {
+            "(\"cpu\",)"
+        };
+        text.push_str(&format!(
+            "\ndef layer_{i}(x):\n    y = jnp.tanh(x) * {i}\n    jax.debug.print(\"layer {i}: {{}}\", y.sum())\n    return y\n\n\ndef lower_{i}(spec):\n    return jax.jit(layer_{i}).trace(spec).lower(lowering_platforms={platforms})\n"
+        ));
+        i += 1;
+    }
+    text
+}
+
 fn main() {
     jax_lsp::alloc::install_for_tree_sitter();
     let mut dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/examples"));
     let mut runs = 5;
+    let mut generated: Option<tempfile::TempDir> = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--runs" => runs = args.next().and_then(|n| n.parse().ok()).unwrap_or(runs),
+            // One generated module of N lines (the issue's "a 20,000-line
+            // generated module": a cost per question that grows with the
+            // module shows up here, not on real files).
+            "--generated" => {
+                let lines = args.next().and_then(|n| n.parse().ok()).unwrap_or(20_000);
+                generated = Some(tempfile::tempdir().expect("tempdir"));
+                if let Some(tmp) = &generated {
+                    std::fs::write(tmp.path().join("generated.py"), generated_module(lines))
+                        .expect("write the generated module");
+                    dir = tmp.path().to_path_buf();
+                }
+            }
             flag if flag.starts_with("--") => {}
             path => dir = PathBuf::from(path),
         }
