@@ -55,7 +55,8 @@ fn main() {
     jax_lsp::alloc::install_for_tree_sitter();
     let mut dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/examples"));
     let mut runs = 5;
-    let mut generated: Option<tempfile::TempDir> = None;
+    // Kept until the end: the generated module's directory.
+    let mut temp_dirs: Vec<tempfile::TempDir> = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -65,12 +66,11 @@ fn main() {
             // module shows up here, not on real files).
             "--generated" => {
                 let lines = args.next().and_then(|n| n.parse().ok()).unwrap_or(20_000);
-                generated = Some(tempfile::tempdir().expect("tempdir"));
-                if let Some(tmp) = &generated {
-                    std::fs::write(tmp.path().join("generated.py"), generated_module(lines))
-                        .expect("write the generated module");
-                    dir = tmp.path().to_path_buf();
-                }
+                let tmp = tempfile::tempdir().expect("tempdir");
+                std::fs::write(tmp.path().join("generated.py"), generated_module(lines))
+                    .expect("write the generated module");
+                dir = tmp.path().to_path_buf();
+                temp_dirs.push(tmp);
             }
             flag if flag.starts_with("--") => {}
             path => dir = PathBuf::from(path),
