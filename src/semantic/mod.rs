@@ -642,6 +642,21 @@ impl<'t> Module<'t> {
                 );
             }
         }
+        // `*args` and `**kwargs` are bound in the function too (their values
+        // are not followed here; `**kwargs` forwarding is read by
+        // `Flow::keyword_sources`): a lookup must not fall through to an
+        // outer name of the same spelling.
+        if let Some(list) = node.field("parameters") {
+            let mut cursor = list.walk();
+            for p in list.named_children(&mut cursor) {
+                if matches!(p.kind(), "list_splat_pattern" | "dictionary_splat_pattern") {
+                    if let Some(name) = p.named_child(0).filter(|n| n.kind() == "identifier") {
+                        let text_name = text(name, self.src).to_owned();
+                        self.bind(id, &text_name, Binding::Opaque(name));
+                    }
+                }
+            }
+        }
     }
 
     fn bind(&mut self, scope: ScopeId, name: &str, binding: Binding<'t>) {
