@@ -476,6 +476,17 @@ fn read_statement<'s>(node: Node<'_>, src: &'s str) -> RawStatement<'s> {
     let tokens = identifier_tokens(text);
     let needles = Needles::of(text);
     if node.is_error() || !node.is_named() {
+        // A broken piece that defines run-time configuration (an argparse
+        // argument, an absl flag: read elsewhere by its name, not through a
+        // binding) belongs to every unit, like an import.
+        if text.contains("add_argument(") || text.contains("DEFINE_") {
+            return RawStatement {
+                kind: Kind::Import,
+                tokens,
+                binds: Some(Vec::new()),
+                needles,
+            };
+        }
         let binds = error_bindings(text, &tokens);
         return RawStatement {
             kind: Kind::Error,
@@ -487,11 +498,13 @@ fn read_statement<'s>(node: Node<'_>, src: &'s str) -> RawStatement<'s> {
     let top_kind = if matches!(
         node.kind(),
         "import_statement" | "import_from_statement" | "future_import_statement"
-    ) || (node.kind() == "expression_statement" && text.contains("DEFINE_"))
+    ) || (node.kind() == "expression_statement"
+        && (text.contains("DEFINE_") || text.contains("add_argument(")))
     {
         // A flag definition (`flags.DEFINE_string("platform", "tpu", ...)`)
-        // is read through `FLAGS.platform`, a name it does not bind: like an
-        // import, it belongs to every unit.
+        // is read through `FLAGS.platform`, an argparse argument through
+        // `args.platform`: names it does not bind. Like an import, it
+        // belongs to every unit.
         Some(Kind::Import)
     } else {
         None
