@@ -4,6 +4,7 @@
 Usage:
   jax-lsp check --output-format json tests/library_cases > findings.json
   python3 tests/library_cases/score.py findings.json [-v]      # or: ... | score.py -
+  python3 tests/library_cases/score.py --set tests/library_cases_a a.json   # another set
 
 Input: a ruff-style JSON array of findings, each with "code", "filename",
 "location": {"row": N} and optionally "end_location": {"row": M}.  Filenames may be
@@ -33,12 +34,12 @@ HERE = Path(__file__).resolve().parent
 RULES = ("JP001", "JP002", "JP003", "JP004", "JP005")
 
 
-def case_key(filename: str) -> str | None:
+def case_key(here: Path, filename: str) -> str | None:
   parts = Path(filename).as_posix().split("/")
   if len(parts) < 2:
     return None
   key = "/".join(parts[-2:])
-  return key if (HERE / key).is_file() else None
+  return key if (here / key).is_file() else None
 
 
 def covers(finding: dict, line: int) -> bool:
@@ -55,16 +56,19 @@ def main() -> int:
   ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
   ap.add_argument("findings", help="JSON findings file, or - for stdin")
   ap.add_argument("-v", "--verbose", action="store_true", help="list misses, false alarms and helper findings")
+  ap.add_argument("--set", type=Path, default=HERE,
+                  help="the case set's directory (default: this one; tests/library_cases_a, _b, _c)")
   args = ap.parse_args()
+  here = args.set.resolve()
   text = sys.stdin.read() if args.findings == "-" else Path(args.findings).read_text(encoding="utf-8")
   findings = json.loads(text) if text.strip() else []
-  labels = json.loads((HERE / "labels.json").read_text(encoding="utf-8"))
+  labels = json.loads((here / "labels.json").read_text(encoding="utf-8"))
 
   by_file: dict[str, list[dict]] = collections.defaultdict(list)
   helpers: list[dict] = []
   unknown = 0
   for f in findings:
-    key = case_key(f.get("filename", ""))
+    key = case_key(here, f.get("filename", ""))
     if key is None:
       unknown += 1
     elif Path(key).name.startswith("_"):
@@ -118,7 +122,7 @@ def main() -> int:
       print("\ndetails:")
       print("\n".join(notes))
     for f in helpers:
-      print(f"  helper   {case_key(f['filename'])}:{f['location']['row']} {f['code']}")
+      print(f"  helper   {case_key(here, f['filename'])}:{f['location']['row']} {f['code']}")
   return 0
 
 
