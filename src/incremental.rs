@@ -475,11 +475,13 @@ fn read_statement<'s>(node: Node<'_>, src: &'s str) -> RawStatement<'s> {
     let text = src.get(node.byte_range()).unwrap_or("");
     let tokens = identifier_tokens(text);
     let needles = Needles::of(text);
+    // A flag definition (`flags.DEFINE_string("platform", "tpu", ...)`) is
+    // read through `FLAGS.platform`, an argparse argument through
+    // `args.platform`: names it does not bind. Like an import, a statement
+    // (or a broken piece) holding one belongs to every unit.
+    let defines_configuration = || text.contains("DEFINE_") || text.contains("add_argument(");
     if node.is_error() || !node.is_named() {
-        // A broken piece that defines run-time configuration (an argparse
-        // argument, an absl flag: read elsewhere by its name, not through a
-        // binding) belongs to every unit, like an import.
-        if text.contains("add_argument(") || text.contains("DEFINE_") {
+        if defines_configuration() {
             return RawStatement {
                 kind: Kind::Import,
                 tokens,
@@ -498,13 +500,8 @@ fn read_statement<'s>(node: Node<'_>, src: &'s str) -> RawStatement<'s> {
     let top_kind = if matches!(
         node.kind(),
         "import_statement" | "import_from_statement" | "future_import_statement"
-    ) || (node.kind() == "expression_statement"
-        && (text.contains("DEFINE_") || text.contains("add_argument(")))
+    ) || (node.kind() == "expression_statement" && defines_configuration())
     {
-        // A flag definition (`flags.DEFINE_string("platform", "tpu", ...)`)
-        // is read through `FLAGS.platform`, an argparse argument through
-        // `args.platform`: names it does not bind. Like an import, it
-        // belongs to every unit.
         Some(Kind::Import)
     } else {
         None

@@ -1226,8 +1226,7 @@ impl<'m, 't> Flow<'m, 't> {
                 {
                     return vec![Alt::unknown()];
                 }
-                let returned = m.scopes[method].returned.clone();
-                let several = returned.len() > 1;
+                let returned = returned_values(m, method);
                 let bound = Bound {
                     def: method,
                     call: def_node,
@@ -1235,17 +1234,7 @@ impl<'m, 't> Flow<'m, 't> {
                     receiver: Some(Alt::fixed(Val::Instance(class, ctor))),
                 };
                 return self.with_bound(bound, || {
-                    let mut out = Vec::new();
-                    for value in &returned {
-                        out.extend(self.eval_depth(*value, method, depth + 1).into_iter().map(
-                            |mut a| {
-                                if several {
-                                    a.why = Why::Choice;
-                                }
-                                a
-                            },
-                        ));
-                    }
+                    let mut out = self.eval_one_of(&returned, method, depth);
                     if out.is_empty() {
                         out.push(Alt::unknown());
                     }
@@ -1663,22 +1652,11 @@ impl<'m, 't> Flow<'m, 't> {
                 {
                     return None;
                 }
-                let returned = m.scopes[*def].returned.clone();
-                let several = returned.len() > 1;
-                let mut out = Vec::new();
-                for value in returned {
-                    out.extend(
-                        self.eval_depth(value, *def, depth + 1)
-                            .into_iter()
-                            .map(|mut a| {
-                                if several {
-                                    a.why = Why::Choice;
-                                }
-                                a
-                            }),
-                    );
-                }
-                Some(cap(out))
+                Some(cap(self.eval_one_of(
+                    &returned_values(m, *def),
+                    *def,
+                    depth,
+                )))
             }
             _ => None,
         }
@@ -1713,46 +1691,42 @@ impl<'m, 't> Flow<'m, 't> {
         {
             return vec![Alt::unknown()];
         }
-        let mut yielded = Vec::new();
-        let mut stack: Vec<Node<'t>> = m.scopes[def].node.field("body").into_iter().collect();
-        while let Some(n) = stack.pop() {
-            match n.kind() {
-                "function_definition" | "lambda" | "class_definition" => continue,
-                "yield" => {
-                    yielded.push(n.named_child(0));
-                    continue;
-                }
-                _ => {}
-            }
-            let mut c = n.walk();
-            stack.extend(n.named_children(&mut c));
-        }
+        let yielded: Vec<Option<Node<'t>>> = m
+            .yields_of(m.scopes[def].node)
+            .into_iter()
+            .map(|y| y.named_child(0))
+            .collect();
         if yielded.is_empty() {
             return vec![Alt::unknown()];
         }
-        let several = yielded.len() > 1;
         let bound = Bound {
             def,
             call,
             call_scope: scope,
             receiver: None,
         };
-        self.with_bound(bound, || {
-            let mut out = Vec::new();
-            for value in yielded {
-                let alts = match value {
-                    Some(v) => self.eval_depth(v, def, depth + 1),
-                    None => vec![Alt::fixed(Val::None)],
-                };
-                out.extend(alts.into_iter().map(|mut a| {
-                    if several {
-                        a.why = Why::Choice;
-                    }
-                    a
-                }));
-            }
-            cap(out)
-        })
+        self.with_bound(bound, || cap(self.eval_one_of(&yielded, def, depth)))
+    }
+
+    /// The values a function gives back, evaluated in `def` (`None` for a
+    /// bare `yield`): when there are several, which one is given back is a
+    /// run-time choice.
+    fn eval_one_of(&self, values: &[Option<Node<'t>>], def: ScopeId, depth: u32) -> Vec<Alt<'t>> {
+        let several = values.len() > 1;
+        let mut out = Vec::new();
+        for value in values {
+            let alts = match value {
+                Some(v) => self.eval_depth(*v, def, depth + 1),
+                None => vec![Alt::fixed(Val::None)],
+            };
+            out.extend(alts.into_iter().map(|mut a| {
+                if several {
+                    a.why = Why::Choice;
+                }
+                a
+            }));
+        }
+        out
     }
 
     /// A method read as an attribute: `@property`, `@functools.cached_property`.
@@ -2683,27 +2657,14 @@ impl<'m, 't> Flow<'m, 't> {
                 }
                 continue;
             }
-            let several = returned.len() > 1;
+            let returned: Vec<Option<Node<'t>>> = returned.into_iter().map(Some).collect();
             let bound = Bound {
                 def,
                 call,
                 call_scope: scope,
                 receiver,
             };
-            let alts = self.with_bound(bound, || {
-                let mut alts = Vec::new();
-                for value in &returned {
-                    alts.extend(self.eval_depth(*value, def, depth + 1).into_iter().map(
-                        |mut a| {
-                            if several {
-                                a.why = Why::Choice;
-                            }
-                            a
-                        },
-                    ));
-                }
-                alts
-            });
+            let alts = self.with_bound(bound, || self.eval_one_of(&returned, def, depth));
             out.extend(alts.into_iter().filter_map(|a| a.under(&o.why, &o.choices)));
         }
         cap(out)
@@ -4161,4 +4122,9 @@ pub enum Passed<'t> {
     Absent,
     /// Passed where it cannot be seen.
     Unknown,
+}
+
+/// The `return` values of a function, for `Flow::eval_one_of`.
+fn returned_values<'t>(m: &Module<'t>, def: ScopeId) -> Vec<Option<Node<'t>>> {
+    m.scopes[def].returned.iter().copied().map(Some).collect()
 }

@@ -779,18 +779,11 @@ impl<'t> Module<'t> {
 
     /// The mesh in force at every `yield` of the generator `node` (scope `def`).
     fn mesh_at_yields(&self, node: Node<'t>, def: ScopeId) -> Option<ContextMesh> {
-        let mut meshes = Vec::new();
-        let mut stack: Vec<Node<'t>> = node.field("body").into_iter().collect();
-        while let Some(n) = stack.pop() {
-            match n.kind() {
-                // A nested function's yields are its own.
-                "function_definition" | "lambda" | "class_definition" => continue,
-                "yield" => meshes.push(self.context_mesh(n, def)),
-                _ => {}
-            }
-            let mut c = n.walk();
-            stack.extend(n.named_children(&mut c));
-        }
+        let meshes: Vec<ContextMesh> = self
+            .yields_of(node)
+            .into_iter()
+            .map(|y| self.context_mesh(y, def))
+            .collect();
         let first = meshes.first()?.clone();
         (first != ContextMesh::None && meshes.iter().all(|m| *m == first)).then_some(first)
     }
@@ -802,41 +795,15 @@ impl<'t> Module<'t> {
         if let Some(found) = jitted.keyword(key) {
             return vec![found];
         }
-        let site = unparenthesize(jitted.site);
-        let Some(list) = site.field("arguments") else {
-            return Vec::new();
-        };
-        let mut cursor = list.walk();
-        let splats: Vec<Node<'t>> = list
-            .named_children(&mut cursor)
-            .filter(|a| a.kind() == "dictionary_splat")
-            .filter_map(|a| a.named_child(0))
-            .filter(|n| n.kind() == "identifier")
-            .collect();
-        let mut out = Vec::new();
-        for splat in splats {
-            let name = text(splat, self.src);
-            let Some(def) = self.function_scope(jitted.scope) else {
-                continue;
-            };
-            let Some(params) = self.scopes[def].node.field("parameters") else {
-                continue;
-            };
-            let mut c = params.walk();
-            let is_kwargs = params.named_children(&mut c).any(|p| {
-                p.kind() == "dictionary_splat_pattern"
-                    && p.named_child(0).is_some_and(|n| text(n, self.src) == name)
-            });
-            if !is_kwargs {
-                continue;
-            }
-            for (call, call_scope, _) in self.param_call_sites(def, 0, "").unwrap_or_default() {
-                if let Some(value) = Args::of(call, self.src).keyword(key) {
-                    out.push((value, call_scope));
-                }
-            }
-        }
-        out
+        // `jax.jit(fn, **jit_kwargs)`: where the callers write it.
+        self.flow()
+            .keyword_sources(unparenthesize(jitted.site), jitted.scope, key)
+            .into_iter()
+            .filter_map(|source| match source.passed {
+                Passed::At { value, scope, .. } => Some((value, scope)),
+                _ => None,
+            })
+            .collect()
     }
 
     /// What the lowered computation's shardings and arguments use.

@@ -392,6 +392,23 @@ impl<'t> Module<'t> {
         out
     }
 
+    /// The `yield` expressions of the generator `def_node` (a nested
+    /// function's yields are its own).
+    pub(crate) fn yields_of(&self, def_node: Node<'t>) -> Vec<Node<'t>> {
+        let mut out = Vec::new();
+        let mut stack: Vec<Node<'t>> = def_node.field("body").into_iter().collect();
+        while let Some(n) = stack.pop() {
+            match n.kind() {
+                "function_definition" | "lambda" | "class_definition" => continue,
+                "yield" => out.push(n),
+                _ => {}
+            }
+            let mut c = n.walk();
+            stack.extend(n.named_children(&mut c));
+        }
+        out
+    }
+
     /// The innermost def, class or lambda holding byte `at`.
     fn innermost_scope_at(&self, at: usize) -> ScopeId {
         let mut best = MODULE_SCOPE;
