@@ -212,6 +212,16 @@ pub enum Val<'t> {
     AbslFlags,
     /// A `flags.DEFINE_*(...)` holder: `.value` is the flag.
     AbslFlag(Node<'t>, ScopeId),
+    /// The `**kwargs` parameter of function `def` in the call `call`
+    /// (evaluated in `call_scope`): the keywords it passes that no named
+    /// parameter takes.
+    KwArgs {
+        call: Node<'t>,
+        call_scope: ScopeId,
+        def: ScopeId,
+    },
+    /// `obj.__dict__` / `vars(obj)` of an instance: its attributes by name.
+    InstanceDict(ScopeId, Option<(Node<'t>, ScopeId)>),
     Unknown,
 }
 
@@ -222,7 +232,14 @@ impl Val<'_> {
 
     /// A dict: a literal of this module, or one from another module.
     pub fn is_dict(&self) -> bool {
-        matches!(self, Val::Dict(..) | Val::OpaqueDict | Val::Entries(_))
+        matches!(
+            self,
+            Val::Dict(..)
+                | Val::OpaqueDict
+                | Val::Entries(_)
+                | Val::KwArgs { .. }
+                | Val::InstanceDict(..)
+        )
     }
 
     /// A constant string list: `("cpu", "tpu")` -> (Tuple, ["cpu", "tpu"]).
@@ -461,6 +478,9 @@ struct Bound<'t> {
     call_scope: ScopeId,
     /// The receiver of `obj.m()`: the value the first parameter takes.
     receiver: Option<Alt<'t>>,
+    /// Values of the parameters after the receiver, when the call is not
+    /// in the source (Python calls `__getattr__(self, name)` itself).
+    given: Vec<Alt<'t>>,
 }
 
 /// One evaluation: its step budget and the calls being evaluated.
@@ -906,8 +926,64 @@ impl<'m, 't> Flow<'m, 't> {
             Binding::Def(id) if self.m.scopes[*id].kind == ScopeKind::Class => {
                 vec![Alt::fixed(Val::Class(*id))]
             }
-            Binding::Def(_) | Binding::Opaque(_) => vec![Alt::unknown()],
+            Binding::Opaque(target) => {
+                let def = target
+                    .parent()
+                    .filter(|p| p.kind() == "dictionary_splat_pattern")
+                    .and_then(|p| p.parent())
+                    .and_then(|p| p.parent())
+                    .and_then(|def| self.m.scope_of_def(def));
+                match def {
+                    Some(def) => self.kwargs_of(def),
+                    None => vec![Alt::unknown()],
+                }
+            }
+            Binding::Def(_) => vec![Alt::unknown()],
         }
+    }
+
+    /// The `**kwargs` parameter of `def`: in the call being evaluated, or
+    /// in each direct call of it in the module.
+    fn kwargs_of(&self, def: ScopeId) -> Vec<Alt<'t>> {
+        let m = self.m;
+        let bound = self
+            .bound
+            .borrow()
+            .iter()
+            .rev()
+            .find(|b| b.def == def)
+            .map(|b| (b.call, b.call_scope, b.given.is_empty()));
+        if let Some((call, call_scope, real_call)) = bound {
+            if !real_call || call.kind() != "call" {
+                return vec![Alt::unknown()];
+            }
+            return vec![Alt::fixed(Val::KwArgs {
+                call,
+                call_scope,
+                def,
+            })];
+        }
+        let sites = m.def_call_sites(def);
+        if sites.is_empty() || sites.len() > MAX_ALTS {
+            return vec![Alt::unknown()];
+        }
+        let point = m.scopes[def].node.id();
+        let out = sites
+            .iter()
+            .map(|site| match site.kind {
+                SiteKind::Direct { .. } => Alt {
+                    val: Val::KwArgs {
+                        call: site.call,
+                        call_scope: site.scope,
+                        def,
+                    },
+                    why: Why::Each(format!("for the call at line {}", line_of(site.call))),
+                    choices: vec![(point, site.call.id())],
+                },
+                _ => Alt::unknown(),
+            })
+            .collect();
+        cap(out)
     }
 
     /// An imported object whose meaning is known by its path.
@@ -948,29 +1024,42 @@ impl<'m, 't> Flow<'m, 't> {
             .rev()
             .find(|b| b.def == fscope)
             .cloned();
+        // `cls` of a `@classmethod` is the class of the receiver.
+        let as_class = |alts: Vec<Alt<'t>>| -> Vec<Alt<'t>> {
+            if !m.is_class_method(fscope) {
+                return alts;
+            }
+            map(alts, |v| match v {
+                Val::Instance(class, _) | Val::Class(class) => Val::Class(*class),
+                _ => Val::Unknown,
+            })
+        };
         if let Some(b) = bound {
             if is_self {
-                return match b.receiver {
+                return as_class(match b.receiver {
                     Some(receiver) => vec![receiver],
                     None => self.instances_of(def.class.unwrap_or(0)),
+                });
+            }
+            if !b.given.is_empty() {
+                let at = index.checked_sub(usize::from(b.receiver.is_some()));
+                return match at.and_then(|i| b.given.get(i)) {
+                    Some(given) => vec![given.clone()],
+                    None => vec![Alt::unknown()],
                 };
             }
-            let args = Args::of(b.call, m.src);
             let position = m.param_position(fscope, index, b.receiver.is_some());
-            return match args
-                .keyword(name)
-                .or_else(|| position.and_then(|p| args.positional.get(p).copied()))
-            {
-                Some(arg) => self.eval_depth(arg, b.call_scope, depth + 1),
-                None if args.has_splat => vec![Alt::unknown()],
-                None => match default {
+            return match self.call_argument(b.call, b.call_scope, name, position, depth) {
+                Lookup::Found(alts) => alts,
+                Lookup::Missing => match default {
                     Some(d) => self.eval_depth(d, def_scope, depth + 1),
                     None => vec![Alt::unknown()],
                 },
+                Lookup::Unknown => vec![Alt::unknown()],
             };
         }
         if is_self {
-            return self.instances_of(def.class.unwrap_or(0));
+            return as_class(self.instances_of(def.class.unwrap_or(0)));
         }
         if let Some(alts) = self.click_default(fscope, name, depth) {
             return alts;
@@ -1028,6 +1117,14 @@ impl<'m, 't> Flow<'m, 't> {
                 ParamSource::Default => match default {
                     Some(d) => self.eval_depth(d, def_scope, depth + 1),
                     None => vec![Alt::unknown()],
+                },
+                ParamSource::Splat => match self.splat_argument(call, call_scope, name, depth) {
+                    Lookup::Found(alts) => alts,
+                    Lookup::Missing => match default {
+                        Some(d) => self.eval_depth(d, def_scope, depth + 1),
+                        None => vec![Alt::unknown()],
+                    },
+                    Lookup::Unknown => vec![Alt::unknown()],
                 },
                 ParamSource::Unknown => vec![Alt::unknown()],
             };
@@ -1177,6 +1274,9 @@ impl<'m, 't> Flow<'m, 't> {
     /// Attribute `attr` of one value.
     fn attribute_of(&self, object: &Val<'t>, attr: &str, depth: u32) -> Vec<Alt<'t>> {
         match object {
+            Val::Instance(class, ctor) if attr == "__dict__" => {
+                vec![Alt::fixed(Val::InstanceDict(*class, *ctor))]
+            }
             Val::Instance(class, ctor) => self.field(*class, *ctor, attr, depth),
             Val::Class(class) => self.field(*class, None, attr, depth),
             Val::Object(fields) => fields
@@ -1232,6 +1332,7 @@ impl<'m, 't> Flow<'m, 't> {
                     call: def_node,
                     call_scope: method,
                     receiver: Some(Alt::fixed(Val::Instance(class, ctor))),
+                    given: Vec::new(),
                 };
                 return self.with_bound(bound, || {
                     let mut out = self.eval_one_of(&returned, method, depth);
@@ -1265,15 +1366,10 @@ impl<'m, 't> Flow<'m, 't> {
                 return cap(out);
             }
             if let Some(position) = m.dataclass_field_position(class, attr) {
-                let args = Args::of(call, m.src);
-                if let Some(arg) = args
-                    .keyword(attr)
-                    .or_else(|| args.positional.get(position).copied())
-                {
-                    return self.eval_depth(arg, call_scope, depth + 1);
-                }
-                if args.has_splat {
-                    return vec![Alt::unknown()];
+                match self.call_argument(call, call_scope, attr, Some(position), depth) {
+                    Lookup::Found(alts) => return alts,
+                    Lookup::Unknown => return vec![Alt::unknown()],
+                    Lookup::Missing => {}
                 }
             }
         }
@@ -1281,6 +1377,10 @@ impl<'m, 't> Flow<'m, 't> {
             // A method read as a value (`cls.init`, `obj.update`).
             if let Some(method) = m.method(class, attr) {
                 return vec![Alt::fixed(Val::Function(method))];
+            }
+            // Not found the usual way: Python calls `__getattr__(self, attr)`.
+            if let (Some(getattr), Some(_)) = (m.method(class, "__getattr__"), ctor) {
+                return self.dynamic_attribute(getattr, class, ctor, attr, depth);
             }
             return vec![Alt::unknown()];
         };
@@ -1311,8 +1411,21 @@ impl<'m, 't> Flow<'m, 't> {
                             call,
                             call_scope,
                             receiver: Some(Alt::fixed(Val::Instance(class, ctor))),
+                            given: Vec::new(),
                         },
-                        || self.eval_depth(*value, method, depth + 1),
+                        || {
+                            // A dict built in `__init__` from its parameters
+                            // (`{**DEFAULTS, **overrides}`) is read later,
+                            // when this call's arguments are no longer bound:
+                            // its entries now.
+                            map(self.eval_depth(*value, method, depth + 1), |v| match v {
+                                Val::Dict(node, s) if m.scope_within(*s, method) => self
+                                    .dict_entries(*node, *s, 0, depth)
+                                    .map(|e| Val::Entries(Arc::new(e)))
+                                    .unwrap_or_else(|| v.clone()),
+                                _ => v.clone(),
+                            })
+                        },
                     ),
                 _ => self.eval_depth(*value, method, depth + 1),
             };
@@ -1324,6 +1437,53 @@ impl<'m, 't> Flow<'m, 't> {
             }));
         }
         cap(out)
+    }
+
+    /// An attribute name given as a value: a literal, or a name with one
+    /// constant string (`getattr(self._config, name)` in `__getattr__`).
+    fn constant_name(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> Option<String> {
+        if let Some(name) = string_value(node, self.m.src) {
+            return Some(name);
+        }
+        match self.eval_depth(node, scope, depth + 1).as_slice() {
+            [Alt {
+                val: Val::Str(name),
+                why: Why::Fixed,
+                ..
+            }] => Some(name.clone()),
+            _ => None,
+        }
+    }
+
+    /// `obj.attr` answered by the class's `__getattr__` (a config object
+    /// over a dict of values): its returns with `name` bound to `attr`.
+    fn dynamic_attribute(
+        &self,
+        getattr: ScopeId,
+        class: ScopeId,
+        ctor: Option<(Node<'t>, ScopeId)>,
+        attr: &str,
+        depth: u32,
+    ) -> Vec<Alt<'t>> {
+        let m = self.m;
+        if self.bound.borrow().iter().any(|b| b.def == getattr) || self.bound.borrow().len() > 6 {
+            return vec![Alt::unknown()];
+        }
+        let returned = returned_values(m, getattr);
+        let bound = Bound {
+            def: getattr,
+            call: m.scopes[getattr].node,
+            call_scope: getattr,
+            receiver: Some(Alt::fixed(Val::Instance(class, ctor))),
+            given: vec![Alt::fixed(Val::Str(attr.to_owned()))],
+        };
+        self.with_bound(bound, || {
+            let mut out = self.eval_one_of(&returned, getattr, depth);
+            if out.is_empty() {
+                out.push(Alt::unknown());
+            }
+            cap(out)
+        })
     }
 
     /// `d.get(k, default)` on a dict whose entries are known: the entry,
@@ -1350,19 +1510,10 @@ impl<'m, 't> Flow<'m, 't> {
                 out.push(Alt::unknown());
                 continue;
             }
-            let found = match &dict {
-                Val::Entries(entries) => match entries.iter().find(|(k, _)| k.val().same(&key)) {
-                    Some((_, values)) => Some(from_consts(values)),
-                    None => Some(default()),
-                },
-                Val::Dict(node, dict_scope) => {
-                    match self.dict_entry(*node, *dict_scope, &key, depth) {
-                        Some(Some(value)) => Some(self.eval_depth(value, *dict_scope, depth + 1)),
-                        Some(None) => Some(default()),
-                        None => None,
-                    }
-                }
-                _ => None,
+            let found = match self.lookup_key(&dict, &key, depth) {
+                Lookup::Found(alts) => Some(alts),
+                Lookup::Missing => Some(default()),
+                Lookup::Unknown => None,
             };
             match found {
                 Some(alts) => out.extend(alts.into_iter().filter_map(|a| a.under(&why, &choices))),
@@ -1704,6 +1855,7 @@ impl<'m, 't> Flow<'m, 't> {
             call,
             call_scope: scope,
             receiver: None,
+            given: Vec::new(),
         };
         self.with_bound(bound, || cap(self.eval_one_of(&yielded, def, depth)))
     }
@@ -1797,18 +1949,14 @@ impl<'m, 't> Flow<'m, 't> {
                     why,
                     choices,
                 }),
-                (Val::Dict(dict, dscope), _) => {
-                    let found = self.dict_lookup(*dict, *dscope, &key, depth);
-                    out.extend(found.into_iter().filter_map(|a| a.under(&why, &choices)));
-                }
                 (Val::Comprehension(comp, cscope), _) => {
                     let found = self.comprehension_element(*comp, *cscope, depth);
                     out.extend(found.into_iter().filter_map(|a| a.under(&why, &choices)));
                 }
-                (Val::Entries(entries), _) => {
-                    let found = match entries.iter().find(|(k, _)| k.val().same(&key)) {
-                        Some((_, values)) => from_consts(values),
-                        None => vec![Alt::unknown()],
+                (dict, _) if dict.is_dict() => {
+                    let found = match self.lookup_key(dict, &key, depth) {
+                        Lookup::Found(alts) if !alts.is_empty() => alts,
+                        _ => vec![Alt::unknown()],
                     };
                     out.extend(found.into_iter().filter_map(|a| a.under(&why, &choices)));
                 }
@@ -1822,54 +1970,210 @@ impl<'m, 't> Flow<'m, 't> {
         cap(out)
     }
 
-    fn dict_lookup(
+    /// Entry `key` of one dict value: a literal, `dict(...)`, imported
+    /// entries, the `**kwargs` of a call, an instance's `__dict__`.
+    fn lookup_key(&self, dict: &Val<'t>, key: &Val<'t>, depth: u32) -> Lookup<'t> {
+        if !matches!(key, Val::Str(_) | Val::Int(_) | Val::Bool(_)) || depth > MAX_DEPTH {
+            return Lookup::Unknown;
+        }
+        match dict {
+            Val::Entries(entries) => match entries.iter().find(|(k, _)| k.val().same(key)) {
+                Some((_, values)) => Lookup::Found(from_consts(values)),
+                None => Lookup::Missing,
+            },
+            Val::Dict(node, scope) => self.literal_lookup(*node, *scope, key, depth),
+            Val::KwArgs {
+                call,
+                call_scope,
+                def,
+            } => {
+                let Val::Str(name) = key else {
+                    return Lookup::Missing;
+                };
+                // A keyword a named parameter takes is not in `**kwargs`.
+                if self.m.scopes[*def].params().iter().any(|(p, _)| p == name) {
+                    return Lookup::Missing;
+                }
+                match Args::of(*call, self.m.src).keyword(name) {
+                    Some(arg) => Lookup::Found(self.eval_depth(arg, *call_scope, depth + 1)),
+                    None => self.splat_argument(*call, *call_scope, name, depth),
+                }
+            }
+            Val::InstanceDict(class, ctor) => match key {
+                Val::Str(name) => Lookup::Found(self.field(*class, *ctor, name, depth + 1)),
+                _ => Lookup::Unknown,
+            },
+            _ => Lookup::Unknown,
+        }
+    }
+
+    /// Entry `key` of each value of `expr` (a `**expr` unpacked into a dict
+    /// or a call): found in all, missing in all, or not known.
+    fn splat_lookup(
+        &self,
+        expr: Node<'t>,
+        scope: ScopeId,
+        key: &Val<'t>,
+        depth: u32,
+    ) -> Lookup<'t> {
+        let dicts = self.eval_depth(expr, scope, depth + 1);
+        if dicts.is_empty() {
+            return Lookup::Unknown;
+        }
+        let mut found = Vec::new();
+        let mut missing = 0;
+        for d in &dicts {
+            match self.lookup_key(&d.val, key, depth + 1) {
+                Lookup::Found(alts) => {
+                    found.extend(alts.into_iter().filter_map(|a| a.under(&d.why, &d.choices)))
+                }
+                Lookup::Missing => missing += 1,
+                Lookup::Unknown => return Lookup::Unknown,
+            }
+        }
+        match (missing, found.is_empty()) {
+            (0, _) => Lookup::Found(cap(found)),
+            (n, true) if n == dicts.len() => Lookup::Missing,
+            // In some dicts and not in others: which one a run uses is not known here.
+            _ => Lookup::Unknown,
+        }
+    }
+
+    /// The argument `call` passes for parameter `name` (at `position` among
+    /// the positional ones, if it can be passed by position): its own, or
+    /// one from a `**` unpacking; `Missing` when it passes none.
+    fn call_argument(
+        &self,
+        call: Node<'t>,
+        call_scope: ScopeId,
+        name: &str,
+        position: Option<usize>,
+        depth: u32,
+    ) -> Lookup<'t> {
+        let args = Args::of(call, self.m.src);
+        if let Some(arg) = args
+            .keyword(name)
+            .or_else(|| position.and_then(|p| args.positional.get(p).copied()))
+        {
+            return Lookup::Found(self.eval_depth(arg, call_scope, depth + 1));
+        }
+        if args.has_list_splat && position.is_some() {
+            return Lookup::Unknown;
+        }
+        if args.has_dict_splat {
+            return self.splat_argument(call, call_scope, name, depth);
+        }
+        Lookup::Missing
+    }
+
+    /// What the `**` unpackings of `call` pass as keyword `name` (the call's
+    /// own keywords already looked at).
+    fn splat_argument(&self, call: Node<'t>, scope: ScopeId, name: &str, depth: u32) -> Lookup<'t> {
+        let key = Val::Str(name.to_owned());
+        let mut out = Lookup::Missing;
+        for splat in dict_splats(call) {
+            match self.splat_lookup(splat, scope, &key, depth) {
+                Lookup::Found(alts) => out = Lookup::Found(alts),
+                Lookup::Missing => {}
+                Lookup::Unknown => return Lookup::Unknown,
+            }
+        }
+        out
+    }
+
+    /// Entry `key` of a dict literal or `dict(...)` call, with its `**`
+    /// unpackings (later entries win) and the `D[k] = v` stores into it.
+    fn literal_lookup(
         &self,
         dict: Node<'t>,
         scope: ScopeId,
         key: &Val<'t>,
         depth: u32,
-    ) -> Vec<Alt<'t>> {
+    ) -> Lookup<'t> {
         let m = self.m;
         if !matches!(key, Val::Str(_) | Val::Int(_) | Val::Bool(_)) {
-            return vec![Alt::unknown()];
+            return Lookup::Unknown;
         }
+        let mut result = Lookup::Missing;
         if dict.kind() == "call" {
-            // `dict(tpu=..., cuda=...)`
+            // `dict(base, k=v, **more)`
             let args = Args::of(dict, m.src);
-            if let Val::Str(k) = key {
-                if let Some(v) = args.keyword(k) {
-                    return self.eval_depth(v, scope, depth + 1);
-                }
+            if args.positional.len() > 1 {
+                return Lookup::Unknown;
             }
-            return vec![Alt::unknown()];
-        }
-        let mut cursor = dict.walk();
-        for pair in dict.named_children(&mut cursor) {
-            if pair.kind() != "pair" {
-                if pair.kind() == "dictionary_splat" {
-                    return vec![Alt::unknown()];
-                }
-                continue;
+            if let Some(base) = args.positional.first() {
+                result = self.splat_lookup(*base, scope, key, depth);
             }
-            let (Some(k), Some(v)) = (pair.field("key"), pair.field("value")) else {
-                continue;
+            let Some(list) = dict.field("arguments") else {
+                return Lookup::Unknown;
             };
-            let keys = self.eval_depth(k, scope, depth + 1);
-            if keys.len() == 1 && keys[0].val.same(key) {
-                return self.eval_depth(v, scope, depth + 1);
+            let mut cursor = list.walk();
+            for arg in list.named_children(&mut cursor) {
+                match arg.kind() {
+                    "keyword_argument" => {
+                        let matches = matches!(key, Val::Str(k) if arg.field("name").is_some_and(|n| text(n, m.src) == k));
+                        if let (true, Some(v)) = (matches, arg.field("value")) {
+                            result = Lookup::Found(self.eval_depth(v, scope, depth + 1));
+                        }
+                    }
+                    "dictionary_splat" => {
+                        let Some(expr) = arg.named_child(0) else {
+                            return Lookup::Unknown;
+                        };
+                        match self.splat_lookup(unparenthesize(expr), scope, key, depth) {
+                            Lookup::Missing => {}
+                            other => result = other,
+                        }
+                    }
+                    "list_splat" => return Lookup::Unknown,
+                    _ => {}
+                }
+            }
+        } else {
+            let mut cursor = dict.walk();
+            for pair in dict.named_children(&mut cursor) {
+                match pair.kind() {
+                    "pair" => {
+                        let (Some(k), Some(v)) = (pair.field("key"), pair.field("value")) else {
+                            return Lookup::Unknown;
+                        };
+                        match self.eval_depth(k, scope, depth + 1).as_slice() {
+                            [Alt { val, .. }] if val.same(key) => {
+                                result = Lookup::Found(self.eval_depth(v, scope, depth + 1));
+                            }
+                            [Alt {
+                                val: Val::Str(_) | Val::Int(_) | Val::Bool(_),
+                                ..
+                            }] => {}
+                            _ => result = Lookup::Unknown,
+                        }
+                    }
+                    "dictionary_splat" => {
+                        let Some(expr) = pair.named_child(0) else {
+                            return Lookup::Unknown;
+                        };
+                        match self.splat_lookup(unparenthesize(expr), scope, key, depth) {
+                            Lookup::Missing => {}
+                            other => result = other,
+                        }
+                    }
+                    "comment" => {}
+                    // A dict comprehension.
+                    _ => return Lookup::Unknown,
+                }
             }
         }
         // `D[k] = v` stores into it; a store whose key has several
         // alternatives (a registration decorator's name) gives the value
         // made the same way as the matching key.
-        let mut out = Vec::new();
+        let mut stored = Vec::new();
         for (k, v, store_scope) in m.dict_stores(dict).iter() {
             let keys = self.eval_depth(*k, *store_scope, depth + 1);
             if keys
                 .iter()
                 .any(|a| !matches!(a.val, Val::Str(_) | Val::Int(_) | Val::Bool(_)))
             {
-                return vec![Alt::unknown()];
+                return Lookup::Unknown;
             }
             let matching: Vec<&Alt<'t>> = keys.iter().filter(|a| a.val.same(key)).collect();
             if matching.is_empty() {
@@ -1877,7 +2181,7 @@ impl<'m, 't> Flow<'m, 't> {
             }
             let values = self.eval_depth(*v, *store_scope, depth + 1);
             for k in matching {
-                out.extend(
+                stored.extend(
                     values
                         .iter()
                         .cloned()
@@ -1885,10 +2189,10 @@ impl<'m, 't> Flow<'m, 't> {
                 );
             }
         }
-        if out.is_empty() {
-            return vec![Alt::unknown()];
+        if !stored.is_empty() {
+            return Lookup::Found(cap(stored));
         }
-        cap(out)
+        result
     }
 
     fn eval_call(&self, call: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Alt<'t>> {
@@ -1898,6 +2202,21 @@ impl<'m, 't> Flow<'m, 't> {
         };
         let args = Args::of(call, m.src);
         let func_text = text(func, m.src);
+        // `object.__getattribute__(self, "name")`: the plain attribute.
+        if func_text == "object.__getattribute__"
+            && m.lookup(scope, "object").is_none()
+            && args.positional.len() == 2
+        {
+            if let Some(name) = self.constant_name(args.positional[1], scope, depth) {
+                let objects = self.eval_depth(args.positional[0], scope, depth + 1);
+                let mut out = Vec::new();
+                for o in objects {
+                    let vals = self.attribute_of(&o.val, &name, depth);
+                    out.extend(vals.into_iter().filter_map(|a| a.under(&o.why, &o.choices)));
+                }
+                return cap(out);
+            }
+        }
         // Builtins (not rebound in the module).
         if func.kind() == "identifier" && m.lookup(scope, func_text).is_none() {
             match func_text {
@@ -1934,8 +2253,17 @@ impl<'m, 't> Flow<'m, 't> {
                 "str" | "repr" | "format" => return vec![Alt::fixed(Val::AnyStr)],
                 // `getattr(obj, "name"[, default])`: the attribute, when the
                 // name is a constant.
+                "vars" if args.positional.len() == 1 => {
+                    return map(
+                        self.eval_depth(args.positional[0], scope, depth + 1),
+                        |v| match v {
+                            Val::Instance(class, ctor) => Val::InstanceDict(*class, *ctor),
+                            _ => Val::Unknown,
+                        },
+                    );
+                }
                 "getattr" if (2..=3).contains(&args.positional.len()) => {
-                    if let Some(name) = string_value(args.positional[1], m.src) {
+                    if let Some(name) = self.constant_name(args.positional[1], scope, depth) {
                         let objects = self.eval_depth(args.positional[0], scope, depth + 1);
                         let mut out = Vec::new();
                         for o in objects {
@@ -2200,6 +2528,7 @@ impl<'m, 't> Flow<'m, 't> {
                 keywords,
                 has_splat: args.has_splat || stored.has_splat,
                 has_dict_splat: args.has_dict_splat || stored.has_dict_splat,
+                has_list_splat: args.has_list_splat || stored.has_list_splat,
             },
         ))
     }
@@ -2425,6 +2754,16 @@ impl<'m, 't> Flow<'m, 't> {
                 Some(vec![Alt::fixed(Val::Object(Arc::new(fields)))])
             }
             "jax.devices" | "jax.local_devices" => Some(vec![Alt::fixed(Val::Devices)]),
+            // A configuration parsed from a constant JSON text.
+            "json.loads" if args.positional.len() == 1 => Some(map(
+                self.eval_depth(args.positional[0], scope, depth + 1),
+                |v| match v {
+                    Val::Str(text) => serde_json::from_str::<serde_json::Value>(text)
+                        .map(|j| json_const(&j, 0).val())
+                        .unwrap_or(Val::Unknown),
+                    _ => Val::Unknown,
+                },
+            )),
             "jax.tree_util.tree_map"
             | "jax.tree.map"
             | "jax.tree_map"
@@ -2620,6 +2959,19 @@ impl<'m, 't> Flow<'m, 't> {
                             if m.scopes[method].kind == ScopeKind::Function {
                                 let receiver = Alt::fixed(o.val.clone());
                                 out.push((method, Some(receiver), o));
+                                continue;
+                            }
+                        }
+                    }
+                    // `Config.from_json(text)`: a class or static method
+                    // called on the class.
+                    if let Val::Class(class) = &o.val {
+                        if let Some(method) = m.method(*class, attr) {
+                            if m.is_class_method(method) {
+                                let receiver = Alt::fixed(o.val.clone());
+                                out.push((method, Some(receiver), o));
+                            } else if m.is_static_method(method) {
+                                out.push((method, None, o));
                             }
                         }
                     }
@@ -2663,6 +3015,7 @@ impl<'m, 't> Flow<'m, 't> {
                 call,
                 call_scope: scope,
                 receiver,
+                given: Vec::new(),
             };
             let alts = self.with_bound(bound, || self.eval_one_of(&returned, def, depth));
             out.extend(alts.into_iter().filter_map(|a| a.under(&o.why, &o.choices)));
@@ -3058,46 +3411,117 @@ impl<'m, 't> Flow<'m, 't> {
         out
     }
 
-    /// A dict literal's (or `dict(k=v)`'s) entries, when every key is one
-    /// constant and there is no `**` (at most 64 entries).
-    fn dict_entries(&self, dict: Node<'t>, scope: ScopeId, depth: u32) -> Option<Entries> {
+    /// A dict literal's (or `dict(...)`'s) entries, when every key is one
+    /// constant, and so is every key of what it unpacks with `**` (at most
+    /// 64 entries). `depth` is the nesting for `detach`, `at` the
+    /// evaluation depth.
+    fn dict_entries(&self, dict: Node<'t>, scope: ScopeId, depth: u32, at: u32) -> Option<Entries> {
         let m = self.m;
+        if at > MAX_DEPTH {
+            return None;
+        }
         if !m.dict_stores(dict).is_empty() {
             return None;
         }
-        let mut out = Vec::new();
+        let mut out: Entries = Vec::new();
+        // Later entries win over earlier ones of the same key.
+        let put = |out: &mut Entries, key: Const, alts: Vec<ConstAlt>| {
+            out.retain(|(k, _)| !k.val().same(&key.val()));
+            out.push((key, alts));
+        };
         if dict.kind() == "call" {
             let args = Args::of(dict, m.src);
-            if args.has_splat || !args.positional.is_empty() {
+            if args.has_list_splat || args.positional.len() > 1 {
                 return None;
             }
-            for (name, value, _) in args.keywords.iter().take(64) {
-                let alts = self.eval_depth(*value, scope, 1);
-                out.push((Const::Str(name.clone()), self.detach(&alts, depth + 1)));
+            if let Some(base) = args.positional.first() {
+                out = self.splat_entries(*base, scope, depth, at)?;
             }
-            return Some(out);
+            for splat in dict_splats(dict) {
+                for (k, v) in self.splat_entries(splat, scope, depth, at)? {
+                    put(&mut out, k, v);
+                }
+            }
+            for (name, value, _) in args.keywords.iter().take(64) {
+                let alts = self.eval_depth(*value, scope, at + 1);
+                put(
+                    &mut out,
+                    Const::Str(name.clone()),
+                    self.detach(&alts, depth + 1),
+                );
+            }
+            return (out.len() <= 64).then_some(out);
         }
         let mut cursor = dict.walk();
         for pair in dict.named_children(&mut cursor) {
             match pair.kind() {
                 "pair" => {}
                 "comment" => continue,
+                "dictionary_splat" => {
+                    for (k, v) in
+                        self.splat_entries(unparenthesize(pair.named_child(0)?), scope, depth, at)?
+                    {
+                        put(&mut out, k, v);
+                    }
+                    continue;
+                }
                 _ => return None,
             }
             if out.len() >= 64 {
                 return None;
             }
             let (k, v) = (pair.field("key")?, pair.field("value")?);
-            let key = match self.eval_depth(k, scope, 1).as_slice() {
+            let key = match self.eval_depth(k, scope, at + 1).as_slice() {
                 [Alt { val, .. }] if matches!(val, Val::Str(_) | Val::Int(_) | Val::Bool(_)) => {
                     val.detached()
                 }
                 _ => return None,
             };
-            let alts = self.eval_depth(v, scope, 1);
-            out.push((key, self.detach(&alts, depth + 1)));
+            let alts = self.eval_depth(v, scope, at + 1);
+            put(&mut out, key, self.detach(&alts, depth + 1));
         }
-        Some(out)
+        (out.len() <= 64).then_some(out)
+    }
+
+    /// The entries of what `expr` unpacks with `**`, when it is one dict
+    /// whose keys are all known.
+    fn splat_entries(
+        &self,
+        expr: Node<'t>,
+        scope: ScopeId,
+        depth: u32,
+        at: u32,
+    ) -> Option<Entries> {
+        if at > MAX_DEPTH {
+            return None;
+        }
+        let [alt] = self.eval_depth(expr, scope, at + 1).try_into().ok()?;
+        match alt.val {
+            Val::Entries(e) => Some(e.as_ref().clone()),
+            Val::Dict(node, s) => self.dict_entries(node, s, depth, at + 1),
+            Val::KwArgs {
+                call,
+                call_scope,
+                def,
+            } => {
+                let m = self.m;
+                let params = m.scopes[def].params();
+                let args = Args::of(call, m.src);
+                let mut out: Entries = Vec::new();
+                for splat in dict_splats(call) {
+                    out.extend(self.splat_entries(splat, call_scope, depth, at + 1)?);
+                }
+                for (name, value, _) in args.keywords.iter().take(64) {
+                    let alts = self.eval_depth(*value, call_scope, at + 1);
+                    out.push((Const::Str(name.clone()), self.detach(&alts, depth + 1)));
+                }
+                out.retain(
+                    |(k, _)| !matches!(k, Const::Str(n) if params.iter().any(|(p, _)| p == n)),
+                );
+                Some(out)
+            }
+            _ => None,
+        }
     }
 
     /// Values of module-level names for a module summary: no syntax nodes;
@@ -3118,7 +3542,7 @@ impl<'m, 't> Flow<'m, 't> {
                         Const::Object(Arc::new(fields))
                     }
                     Val::Dict(dict, scope) if depth < 2 => self
-                        .dict_entries(*dict, *scope, depth)
+                        .dict_entries(*dict, *scope, depth, 0)
                         .map(|e| Const::Entries(Arc::new(e)))
                         .unwrap_or(Const::Dict),
                     v => v.detached(),
@@ -3129,6 +3553,51 @@ impl<'m, 't> Flow<'m, 't> {
                 }
             })
             .collect()
+    }
+}
+
+/// The name in `obj.name` or in a keyword argument `f(name=...)`: not a
+/// mention of a variable of that name.
+fn is_member_name(node: Node<'_>) -> bool {
+    let Some(parent) = node.parent() else {
+        return false;
+    };
+    let field = match parent.kind() {
+        "attribute" => "attribute",
+        "keyword_argument" => "name",
+        _ => return false,
+    };
+    parent.field(field).is_some_and(|n| n.id() == node.id())
+}
+
+/// A JSON value as a constant (floats and deep nesting not kept).
+fn json_const(value: &serde_json::Value, depth: u32) -> Const {
+    use serde_json::Value as J;
+    if depth > 8 {
+        return Const::Unknown;
+    }
+    let fixed = |val: Const| {
+        vec![ConstAlt {
+            val,
+            why: Why::Fixed,
+        }]
+    };
+    match value {
+        J::Null => Const::None,
+        J::Bool(b) => Const::Bool(*b),
+        J::Number(n) => n.as_i64().map_or(Const::Unknown, Const::Int),
+        J::String(s) => Const::Str(s.clone()),
+        J::Array(items) if items.len() <= 64 => Const::Seq(
+            SeqKind::List,
+            items.iter().map(|i| json_const(i, depth + 1)).collect(),
+        ),
+        J::Object(entries) if entries.len() <= 64 => Const::Entries(Arc::new(
+            entries
+                .iter()
+                .map(|(k, v)| (Const::Str(k.clone()), fixed(json_const(v, depth + 1))))
+                .collect(),
+        )),
+        _ => Const::Unknown,
     }
 }
 
@@ -3201,6 +3670,13 @@ impl<'t> Module<'t> {
             .decorators()
             .iter()
             .any(|d| text(*d, self.src).ends_with("staticmethod"))
+    }
+
+    pub(crate) fn is_class_method(&self, def: ScopeId) -> bool {
+        self.scopes[def]
+            .decorators()
+            .iter()
+            .any(|d| text(*d, self.src).ends_with("classmethod"))
     }
 
     fn is_generator(&self, def: ScopeId) -> bool {
@@ -3326,7 +3802,11 @@ impl<'t> Module<'t> {
                                 && !(position.is_none()
                                     && self.never_passes(site.call, site.scope, name, 0)) =>
                         {
-                            ParamSource::Unknown
+                            if args.has_list_splat && position.is_some() {
+                                ParamSource::Unknown
+                            } else {
+                                ParamSource::Splat
+                            }
                         }
                         (None, _) if args.has_splat && position.is_some() => ParamSource::Unknown,
                         // Not bound by the partial: the partial's callers pass it.
@@ -3703,7 +4183,7 @@ impl<'t> Module<'t> {
                         && !after.is_some_and(is_ident)
                         && holder
                             .descendant_for_byte_range(start + at, start + at + name.len())
-                            .is_some_and(|n| n.kind() == "identifier")
+                            .is_some_and(|n| n.kind() == "identifier" && !is_member_name(n))
                 })
                 .count()
         };
@@ -3935,6 +4415,7 @@ impl<'t> Module<'t> {
                         keywords,
                         has_splat: own.has_splat || stored.has_splat,
                         has_dict_splat: own.has_dict_splat || stored.has_dict_splat,
+                        has_list_splat: own.has_list_splat || stored.has_list_splat,
                     },
                 ));
             }
@@ -4059,9 +4540,20 @@ fn func_root_binding<'m, 't>(
 }
 
 /// What a call site passes for a parameter.
+/// An entry looked up in a dict value.
+enum Lookup<'t> {
+    Found(Vec<Alt<'t>>),
+    /// Certainly not in the dict.
+    Missing,
+    Unknown,
+}
+
 #[derive(Clone, Copy, Debug)]
 pub enum ParamSource<'t> {
     Arg(Node<'t>),
+    /// Not among the call's own arguments; perhaps in what it unpacks with
+    /// `**` (there is no `*` that could pass it by position).
+    Splat,
     /// Nothing: the parameter's default applies.
     Default,
     /// Passed where we cannot see it.

@@ -510,6 +510,7 @@ impl<'t> Module<'t> {
                 keywords,
                 has_splat: own.has_splat || stored.has_splat,
                 has_dict_splat: own.has_dict_splat || stored.has_dict_splat,
+                has_list_splat: own.has_list_splat || stored.has_list_splat,
             },
             pscope,
         ))

@@ -1159,6 +1159,8 @@ pub struct Args<'t> {
     /// `**kwargs` present: names are not all visible (a `*args` alone
     /// cannot pass a keyword-only parameter).
     pub has_dict_splat: bool,
+    /// `*args` present: positions are not all visible.
+    pub has_list_splat: bool,
 }
 
 impl<'t> Args<'t> {
@@ -1168,6 +1170,7 @@ impl<'t> Args<'t> {
             keywords: Vec::new(),
             has_splat: false,
             has_dict_splat: false,
+            has_list_splat: false,
         };
         let Some(list) = call.field("arguments") else {
             return args;
@@ -1185,7 +1188,10 @@ impl<'t> Args<'t> {
                         args.keywords.push((text(name, src).to_owned(), value, arg));
                     }
                 }
-                "list_splat" => args.has_splat = true,
+                "list_splat" => {
+                    args.has_splat = true;
+                    args.has_list_splat = true;
+                }
                 "dictionary_splat" => {
                     args.has_splat = true;
                     args.has_dict_splat = true;

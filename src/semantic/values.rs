@@ -189,7 +189,7 @@ impl<'t> Module<'t> {
             match source {
                 super::flow::ParamSource::Arg(arg) => out.push((arg, scope)),
                 super::flow::ParamSource::Default => {}
-                super::flow::ParamSource::Unknown => return None,
+                super::flow::ParamSource::Unknown | super::flow::ParamSource::Splat => return None,
             }
         }
         Some(out)
