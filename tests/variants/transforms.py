@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import json
 import re
 from dataclasses import dataclass, field
 
@@ -1225,6 +1226,75 @@ def b_context_manager_value(src: Source, v: Value):
     return [{MAIN: ed.apply()}]
 
 
+def b_getattr_config(src: Source, v: Value):
+    ed = Edits(src)
+    cls = src.fresh("VariantHParams")
+    insert_module_code(
+        ed,
+        header_end(src)[0],
+        f"class {cls}:\n"
+        f"    def __init__(self, **values):\n"
+        f"        self._values = dict(values)\n"
+        f"\n"
+        f"    def __getattr__(self, name):\n"
+        f"        try:\n"
+        f"            return self._values[name]\n"
+        f"        except KeyError:\n"
+        f"            raise AttributeError(name) from None\n",
+    )
+    ed.replace(v.expr, f"{cls}({v.base}={src.seg(v.expr)}).{v.base}")
+    return [{MAIN: ed.apply()}]
+
+
+def _json_text(expr):
+    """(JSON text, how to read it back) for a JSON-representable literal, else None."""
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, (str, bool, int, type(None))):
+        return json.dumps(expr.value), "{}"
+    if isinstance(expr, (ast.Tuple, ast.List)) and all(
+        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in expr.elts
+    ):
+        text = json.dumps([e.value for e in expr.elts])
+        return text, ("tuple({})" if isinstance(expr, ast.Tuple) else "{}")
+    return None
+
+
+def b_json_config(src: Source, v: Value):
+    found = _json_text(v.expr)
+    if found is None:
+        raise Skip("not a JSON-representable literal")
+    value, read = found
+    ed = Edits(src)
+    ensure_import(ed, "json")
+    name = src.fresh("VARIANT_CONFIG")
+    document = json.dumps({v.base: json.loads(value)})
+    insert_module_code(ed, header_end(src)[0], f"{name} = json.loads({document!r})\n")
+    ed.replace(v.expr, read.format(f"{name}[{v.base!r}]"))
+    return [{MAIN: ed.apply()}]
+
+
+def b_kwargs_dict(src: Source, v: Value):
+    ed = Edits(src)
+    name = src.fresh(f"pick_{v.base}")
+    insert_module_code(
+        ed, header_end(src)[0], f"def {name}(**options):\n    return options[{v.base!r}]\n"
+    )
+    ed.replace(v.expr, f"{name}({v.base}={src.seg(v.expr)})")
+    return [{MAIN: ed.apply()}]
+
+
+def b_dict_unpacked_constructor(src: Source, v: Value):
+    ed = Edits(src)
+    ensure_import(ed, "dataclasses")
+    cls = src.fresh("VariantOptions")
+    insert_module_code(
+        ed,
+        header_end(src)[0],
+        f"@dataclasses.dataclass\nclass {cls}:\n    {v.base}: object = None\n",
+    )
+    ed.replace(v.expr, f"{cls}(**{{{v.base!r}: {src.seg(v.expr)}}}).{v.base}")
+    return [{MAIN: ed.apply()}]
+
+
 TRANSFORMS = {
     "module_constant": (
         _values,
@@ -1313,6 +1383,30 @@ TRANSFORMS = {
         _values,
         b_config_property,
         "a `@property` of a config class returns the value (`VariantProps().platforms`)",
+    ),
+    "getattr_config": (
+        _values,
+        b_getattr_config,
+        "a config object answers attribute reads from a dict of its constructor's keywords through "
+        "`__getattr__` (`VariantHParams(platforms=...).platforms`)",
+    ),
+    "json_config": (
+        _values,
+        b_json_config,
+        "a JSON-representable literal comes from a module-level `json.loads('{\"platforms\": [\"cuda\"]}')` "
+        "config, read by key (`tuple(VARIANT_CONFIG[\"platforms\"])` for a tuple)",
+    ),
+    "kwargs_dict": (
+        _values,
+        b_kwargs_dict,
+        "a helper returns the value from its `**options` (`def pick_platforms(**options): return "
+        "options[\"platforms\"]`, called as `pick_platforms(platforms=...)`)",
+    ),
+    "dict_unpacked_constructor": (
+        _values,
+        b_dict_unpacked_constructor,
+        "the value reaches a dataclass field through a dict unpacked into the constructor "
+        "(`VariantOptions(**{\"platforms\": ...}).platforms`)",
     ),
     "context_manager_value": (
         _values,
