@@ -1572,3 +1572,96 @@ fn lone_carriage_returns_are_line_ends_in_every_encoding() {
         lsp.shutdown();
     }
 }
+
+#[test]
+fn the_first_publish_on_open_equals_a_check_of_each_file() {
+    // What a newly opened module shows first (sections parsed in parallel,
+    // units of statements, the prefilter per unit) must be what a full
+    // `check` of the same file finds: every fixture, and a module large
+    // enough to be parsed in parallel.
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&fixtures)
+        .unwrap()
+        .flatten()
+        .filter(|d| d.path().is_dir())
+        .flat_map(|d| std::fs::read_dir(d.path()).unwrap().flatten())
+        .map(|f| f.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "py"))
+        .collect();
+    files.sort();
+    assert!(files.len() > 100, "{} fixtures", files.len());
+    let dir = temp_dir("first-publish");
+    let large = dir.join("layers.py");
+    let mut text = HEADER.to_owned();
+    for i in 0..1500 {
+        let platforms = if i % 300 == 7 {
+            "(\"tpu\",)"
+        } else {
+            "(\"cpu\",)"
+        };
+        text.push_str(&format!(
+            "\ndef layer_{i}(x):\n    jax.debug.print(\"{{}}\", x)\n    return x * {i}\n\n\
+             def lower_{i}(spec):\n    return jax.jit(layer_{i}).trace(spec).lower(lowering_platforms={platforms})\n"
+        ));
+    }
+    std::fs::write(&large, &text).unwrap();
+    files.push(large);
+
+    type Key = (String, u64, u64, String);
+    let out = Command::new(env!("CARGO_BIN_EXE_jax-lsp"))
+        .args(["check", "--output-format", "json", "--exit-zero"])
+        .args(&files)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut expected: HashMap<PathBuf, Vec<Key>> = HashMap::new();
+    for f in report.as_array().unwrap() {
+        expected
+            .entry(PathBuf::from(f["filename"].as_str().unwrap()))
+            .or_default()
+            .push((
+                f["code"].as_str().unwrap().to_owned(),
+                f["location"]["row"].as_u64().unwrap(),
+                f["location"]["column"].as_u64().unwrap(),
+                f["message"].as_str().unwrap().to_owned(),
+            ));
+    }
+    assert!(expected
+        .get(files.last().unwrap())
+        .is_some_and(|f| f.len() == 5));
+
+    let mut lsp = Lsp::spawn(&[]);
+    // utf-32: columns count characters, as `check` does.
+    lsp.initialize(capabilities(Enc::Utf32, false, true), Value::Null);
+    for file in &files {
+        let uri = file_uri(file);
+        lsp.open(&uri, &std::fs::read_to_string(file).unwrap());
+        let published = lsp.published(&uri, |p| p["version"] == 1);
+        let mut got: Vec<Key> = published["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                (
+                    d["code"].as_str().unwrap().to_owned(),
+                    d["range"]["start"]["line"].as_u64().unwrap() + 1,
+                    d["range"]["start"]["character"].as_u64().unwrap() + 1,
+                    d["message"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        let mut want = expected.remove(file).unwrap_or_default();
+        got.sort();
+        want.sort();
+        assert_eq!(got, want, "{}", file.display());
+        lsp.notify(
+            "textDocument/didClose",
+            json!({"textDocument": {"uri": uri}}),
+        );
+    }
+}
