@@ -656,10 +656,69 @@ impl<'t> Module<'t> {
             .find(|(p, _)| *p == point)
             .and_then(|(_, call)| self.calls.iter().find(|c| c.node.id() == *call))
             .map(|c| (c.node, c.scope));
-        chosen.or_else(|| match self.param_call_sites(def, 0, "")?.as_slice() {
-            [(call, call_scope, _)] => Some((*call, *call_scope)),
-            _ => None,
+        chosen.or_else(|| self.wrapper_call_of(def)).or_else(|| {
+            match self.param_call_sites(def, 0, "")?.as_slice() {
+                [(call, call_scope, _)] => Some((*call, *call_scope)),
+                _ => None,
+            }
         })
+    }
+
+    /// Where a def decorated by a wrapping decorator of this module runs:
+    /// the one call of the wrapped function inside the wrapper
+    /// (`@under_topology(dp=4)` whose `inner` does `with topology(): return
+    /// fn(*args)`). Calls of the decorated name call the wrapper instead.
+    fn wrapper_call_of(&self, def: ScopeId) -> Option<(Node<'t>, ScopeId)> {
+        let home = self.scopes[def].parent.unwrap_or(super::MODULE_SCOPE);
+        let mut found = None;
+        for decorator in self.scopes[def].decorators() {
+            // `@wrap` or `@outer(...)` returning a def.
+            let (named, through_call) = match decorator.kind() {
+                "identifier" => (decorator, false),
+                "call" => (decorator.field("function")?, true),
+                _ => continue,
+            };
+            if named.kind() != "identifier" {
+                continue;
+            }
+            let Some(Binding::Def(target)) = self.binding_at(home, text(named, self.src), named)
+            else {
+                continue;
+            };
+            let wrapper = if through_call {
+                let returned = self.scopes[*target].returned.first().copied()?;
+                match self.binding_at(*target, text(returned, self.src), returned) {
+                    Some(Binding::Def(id)) if returned.kind() == "identifier" => *id,
+                    _ => continue,
+                }
+            } else {
+                *target
+            };
+            if self.scopes[wrapper].kind != super::ScopeKind::Function {
+                continue;
+            }
+            let (param, _) = self.scopes[wrapper].params().first()?.clone();
+            // Calls of that parameter by name, in the wrapper or nested in it.
+            let calls: Vec<(Node<'t>, ScopeId)> = self
+                .calls_named(&param)
+                .iter()
+                .map(|&i| &self.calls[i])
+                .filter(|c| {
+                    self.scope_within(c.scope, wrapper)
+                        && c.node.field("function").is_some_and(|f| {
+                            f.kind() == "identifier"
+                                && matches!(self.binding_at(c.scope, &param, f), Some(Binding::Param { scope, .. }) if *scope == wrapper)
+                        })
+                })
+                .map(|c| (c.node, c.scope))
+                .collect();
+            match calls.as_slice() {
+                [one] if found.is_none() => found = Some(*one),
+                [] => {}
+                _ => return None,
+            }
+        }
+        found
     }
 
     /// The function (not lambda or class) whose body holds `scope`.
@@ -1035,14 +1094,21 @@ impl<'t> Module<'t> {
         let Some(def) = self.function_scope(scope).filter(|def| seen.insert(*def)) else {
             return here;
         };
-        for site in self.def_call_sites(def).iter() {
-            if !matches!(site.kind, super::flow::SiteKind::Direct { .. }) {
+        // A wrapping decorator's call of it runs it too, inside the
+        // wrapper's contexts.
+        let wrapped = self.wrapper_call_of(def);
+        let direct = self.def_call_sites(def);
+        let calls = wrapped.into_iter().chain(
+            direct
+                .iter()
+                .filter(|site| matches!(site.kind, super::flow::SiteKind::Direct { .. }))
+                .map(|site| (site.call, site.scope)),
+        );
+        for (call, call_scope) in calls {
+            if self.may_have_outer_concrete_mesh(call, call_scope) {
                 continue;
             }
-            if self.may_have_outer_concrete_mesh(site.call, site.scope) {
-                continue;
-            }
-            let found = self.eager_context(site.call, site.scope, depth + 1, seen);
+            let found = self.eager_context(call, call_scope, depth + 1, seen);
             if matches!(found, ContextMesh::Abstract(_)) {
                 return found;
             }
