@@ -1295,6 +1295,95 @@ def b_dict_unpacked_constructor(src: Source, v: Value):
     return [{MAIN: ed.apply()}]
 
 
+def i_with_statements(src: Source):
+    out = []
+    for node in ast.walk(src.tree):
+        if isinstance(node, ast.With) and not isinstance(
+            next(iter(src.scope_chain(node)), None), ast.ClassDef
+        ):
+            out.append(node)
+    out.sort(key=lambda n: (stmt_prio(src, n), n.lineno, n.col_offset))
+    return out
+
+
+def _own_nodes(stmts):
+    """Nodes of `stmts`, not descending into nested functions, lambdas or classes."""
+    stack = list(stmts)
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, FUNCS + (ast.Lambda, ast.ClassDef)):
+                stack.append(child)
+
+
+def b_context_decorator(src: Source, node):
+    if not (stmt_starts_line(src, node) and stmt_ends_line(src, node)) or _has_multiline_string(node):
+        raise Skip("cannot re-indent")
+    own = list(_own_nodes(node.body))
+    if any(isinstance(n, (ast.Yield, ast.YieldFrom, ast.Await, ast.Break, ast.Continue)) for n in own):
+        raise Skip("body yields or leaves a loop")
+    targets = []
+    for item in node.items:
+        if item.optional_vars is None:
+            continue
+        if not isinstance(item.optional_vars, ast.Name):
+            raise Skip("unpacking target")
+        targets.append(item.optional_vars.id)
+    body_start = first_line(node.body[0])
+    if body_start <= node.lineno:
+        raise Skip("body on the header line")
+    ind = indent_of(src, node)
+    ed = Edits(src)
+    ensure_import(ed, "functools")
+    deco = src.fresh("variant_context")
+    block = src.fresh("variant_block")
+    last = node.items[-1]
+    items = src.text[src.start(node.items[0].context_expr) : src.end(last.optional_vars or last.context_expr)]
+    params = ", ".join(targets)
+    passed = ", ".join(targets + ["*args", "**kwargs"])
+    returns = any(isinstance(n, ast.Return) for n in own)
+    header = (
+        f"{ind}def {deco}(fn):\n"
+        f"{ind}    @functools.wraps(fn)\n"
+        f"{ind}    def inner(*args, **kwargs):\n"
+        f"{ind}        with {items}:\n"
+        f"{ind}            return fn({passed})\n"
+        f"\n"
+        f"{ind}    return inner\n"
+        f"\n"
+        f"{ind}@{deco}\n"
+        f"{ind}def {block}({params}):\n"
+    )
+    ed.add(src.line_start(node.lineno), src.line_start(body_start), header)
+    # Names the body binds stay visible after the statement: the block
+    # returns them and the call binds them again.
+    assigned = []
+    for n in own:
+        if isinstance(n, (ast.Global, ast.Nonlocal)):
+            raise Skip("global or nonlocal in the body")
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id not in assigned:
+            assigned.append(n.id)
+    if returns:
+        call = f"{ind}return {block}()\n"
+    elif assigned:
+        last = node.body[-1]
+        body_ind = indent_of(src, last) if stmt_starts_line(src, last) else None
+        if body_ind is None or not stmt_ends_line(src, last):
+            raise Skip("cannot add a return to the body")
+        names = ", ".join(assigned) + ("," if len(assigned) == 1 else "")
+        ed.insert(src.line_start(last.end_lineno + 1) if last.end_lineno < len(src.line_starts) else len(src.text),
+                  f"{body_ind}return {names}\n")
+        call = f"{ind}{names} = {block}()\n"
+    else:
+        call = f"{ind}{block}()\n"
+    if node.end_lineno < len(src.line_starts):
+        ed.insert(src.line_start(node.end_lineno + 1), call)
+    else:
+        ed.insert(len(src.text), call if src.text.endswith("\n") else "\n" + call)
+    return [{MAIN: ed.apply()}]
+
+
 TRANSFORMS = {
     "module_constant": (
         _values,
@@ -1407,6 +1496,13 @@ TRANSFORMS = {
         b_dict_unpacked_constructor,
         "the value reaches a dataclass field through a dict unpacked into the constructor "
         "(`VariantOptions(**{\"platforms\": ...}).platforms`)",
+    ),
+    "context_decorator": (
+        i_with_statements,
+        b_context_decorator,
+        "a `with` statement becomes a call of a nested function decorated by a local wrapping decorator "
+        "that enters the same context around the call (`@variant_context def variant_block(): <body>` "
+        "then `variant_block()`, or `return variant_block()` when the body returns)",
     ),
     "context_manager_value": (
         _values,
