@@ -1020,14 +1020,28 @@ impl<'t> Module<'t> {
         }
         let mut value = None;
         let mut differs = false;
+        let mut unknown = false;
+        let mut some_false = false;
         for alt in &alts {
             let Some(t) = alt.val.truthy() else {
-                return Truth::Unknown;
+                unknown = true;
+                continue;
             };
             if value.is_some_and(|v| v != t) {
                 differs = true;
             }
+            some_false |= !t;
             value = Some(t);
+        }
+        // Some value we cannot read and one that skips the body (`progress =
+        // None` on one path, an object on the other, then `if progress is not
+        // None:`): the body does not run in every run.
+        if unknown {
+            return if some_false && !alts.is_empty() {
+                Truth::CallerDecides
+            } else {
+                Truth::Unknown
+            };
         }
         match (value, default_note) {
             (Some(_), _) if differs => Truth::CallerDecides,
