@@ -85,6 +85,34 @@ impl Rule for Jp005 {
                     };
                     (message, replacement)
                 }
+                // `tuple(platform)` of a string: its characters.
+                (PlatformsValue::Split(s), _) => {
+                    let chars: Vec<String> = s.chars().map(String::from).collect();
+                    let message = format!(
+                        "{keyword_name}={} makes a tuple of a string's characters: JAX lowers for platforms {}",
+                        text(value, src),
+                        python_tuple_repr(&chars)
+                    );
+                    // Only `tuple("cpu")` itself has one right tuple; a
+                    // configured string may be a list on other runs.
+                    let literal = inner.kind() == "call"
+                        && inner
+                            .field("arguments")
+                            .and_then(|a| a.named_child(0))
+                            .is_some_and(|a| a.kind() == "string");
+                    if !literal {
+                        out.push(Finding {
+                            code: META.code,
+                            severity: META.severity,
+                            message,
+                            span: value.byte_range(),
+                            related: Vec::new(),
+                            fixes: Vec::new(),
+                        });
+                        continue;
+                    }
+                    (message, tuple_source(std::slice::from_ref(s)))
+                }
                 // A str whose text is not known here (`jax.default_backend()`,
                 // an environment variable, a flag): JAX iterates it all the same.
                 (PlatformsValue::Text, _) => (

@@ -196,6 +196,9 @@ pub enum Val<'t> {
     Lowered(Node<'t>),
     /// `sys.argv`: in a plain run, the script's name alone.
     Argv,
+    /// `tuple(s)` of a string: its characters (JAX lowering for them is the
+    /// bare string's mistake).
+    Split(String),
     /// A `contextvars.ContextVar(...)`: its constructor call. `.get()` is
     /// one of the values its `.set(...)` calls store, or its default.
     ContextVar(Node<'t>, ScopeId),
@@ -244,6 +247,9 @@ impl Val<'_> {
 
     /// A constant string list: `("cpu", "tpu")` -> (Tuple, ["cpu", "tpu"]).
     pub fn strings(&self) -> Option<(SeqKind, Vec<String>)> {
+        if let Val::Split(s) = self {
+            return Some((SeqKind::Tuple, s.chars().map(String::from).collect()));
+        }
         let Val::Seq(kind, items) = self else {
             return None;
         };
@@ -265,6 +271,7 @@ impl Val<'_> {
             Val::Int(i) => Some(*i != 0),
             Val::Str(s) => Some(!s.is_empty()),
             Val::Seq(_, items) => Some(!items.is_empty()),
+            Val::Split(s) => Some(!s.is_empty()),
             Val::Entries(entries) => Some(!entries.is_empty()),
             Val::Dict(dict, _) => {
                 // A literal: an entry makes it true; `dict(k=v)` true. An
@@ -328,6 +335,10 @@ impl Val<'_> {
             Val::Str(s) => Const::Str(s.clone()),
             Val::AnyStr => Const::AnyStr,
             Val::Seq(k, items) => Const::Seq(*k, items.iter().map(Val::detached).collect()),
+            Val::Split(s) => Const::Seq(
+                SeqKind::Tuple,
+                s.chars().map(|c| Const::Str(c.into())).collect(),
+            ),
             Val::Bool(b) => Const::Bool(*b),
             Val::Int(i) => Const::Int(*i),
             Val::None => Const::None,
@@ -2230,7 +2241,10 @@ impl<'m, 't> Flow<'m, 't> {
                         self.eval_depth(args.positional[0], scope, depth + 1),
                         |v| match v {
                             Val::Seq(_, items) => Val::Seq(kind, items.clone()),
-                            Val::Str(s) => {
+                            Val::Str(s) | Val::Split(s) if kind == SeqKind::Tuple => {
+                                Val::Split(s.clone())
+                            }
+                            Val::Str(s) | Val::Split(s) => {
                                 Val::Seq(kind, s.chars().map(|c| Val::Str(c.into())).collect())
                             }
                             // `tuple(p.platform for p in TARGETS if p.enabled)`

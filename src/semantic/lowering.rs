@@ -445,6 +445,7 @@ impl<'t> Module<'t> {
             let value = if !matches!(alt.why, Why::Choice) {
                 match &alt.val {
                     Val::Str(s) => PlatformsValue::Str(s.clone()),
+                    Val::Split(s) => PlatformsValue::Split(s.clone()),
                     Val::AnyStr => PlatformsValue::Text,
                     Val::None => PlatformsValue::Default,
                     v => match v.strings() {
@@ -1254,7 +1255,9 @@ impl<'t> Lowering<'t> {
     /// (for rules about multi-platform lowering).
     pub fn lowered_platforms(&self) -> Option<Vec<String>> {
         match &self.platforms {
-            PlatformsValue::Str(s) if self.kind != LoweringKind::JitLower => {
+            PlatformsValue::Str(s) | PlatformsValue::Split(s)
+                if self.kind != LoweringKind::JitLower =>
+            {
                 Some(s.chars().map(String::from).collect())
             }
             _ => self.platforms(),

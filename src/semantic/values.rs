@@ -20,6 +20,9 @@ pub enum PlatformsValue {
     List(Vec<String>),
     /// `"cpu"` or `("cpu")`: a bare string, which JAX iterates per character.
     Str(String),
+    /// `tuple("cpu")`: a string's characters made a tuple, so JAX lowers
+    /// for them as for the bare string.
+    Split(String),
     /// A list whose items are not known (`[t for t in targets]`,
     /// `[os.environ["P"]]`): `Traced.lower` rejects it all the same.
     SomeList,
@@ -277,7 +280,14 @@ impl<'t> Module<'t> {
                     let items =
                         match self.eval_platforms_depth(args.positional[0], scope, depth + 1) {
                             PlatformsValue::Tuple(v) | PlatformsValue::List(v) => v,
-                            PlatformsValue::Str(s) => s.chars().map(String::from).collect(),
+                            PlatformsValue::Str(s) | PlatformsValue::Split(s)
+                                if conv == "tuple" =>
+                            {
+                                return PlatformsValue::Split(s)
+                            }
+                            PlatformsValue::Str(s) | PlatformsValue::Split(s) => {
+                                s.chars().map(String::from).collect()
+                            }
                             _ => return PlatformsValue::Unknown,
                         };
                     return if conv == "tuple" {
