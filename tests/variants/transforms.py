@@ -1226,6 +1226,16 @@ def b_context_manager_value(src: Source, v: Value):
     return [{MAIN: ed.apply()}]
 
 
+def b_tuple_conversion(src: Source, v: Value):
+    if v.base != "platforms":
+        raise Skip("not a platforms value")
+    if isinstance(v.expr, (ast.List, ast.ListComp)):
+        raise Skip("a list would become a tuple")
+    ed = Edits(src)
+    ed.replace(v.expr, f"tuple({src.seg(v.expr)})")
+    return [{MAIN: ed.apply()}]
+
+
 def b_getattr_config(src: Source, v: Value):
     ed = Edits(src)
     cls = src.fresh("VariantHParams")
@@ -1472,6 +1482,12 @@ TRANSFORMS = {
         _values,
         b_config_property,
         "a `@property` of a config class returns the value (`VariantProps().platforms`)",
+    ),
+    "tuple_conversion": (
+        _values,
+        b_tuple_conversion,
+        "a platforms value is passed through `tuple(...)` where it is used (a bare string becomes its "
+        "characters, as JAX iterates it anyway; a tuple stays itself)",
     ),
     "getattr_config": (
         _values,
