@@ -3271,6 +3271,31 @@ impl<'m, 't> Flow<'m, 't> {
                     out.merge(self.sharding_use_of(&value.val));
                 }
             }
+            Val::Entries(entries) => {
+                for (_, values) in entries.iter() {
+                    for value in from_consts(values) {
+                        out.merge(self.sharding_use_of(&value.val));
+                    }
+                }
+            }
+            // A pytree node of this module (`EnvState(spec, spec)`, a
+            // NamedTuple or dataclass of shardings): its fields are leaves.
+            Val::Instance(class, Some((call, scope))) if self.m.is_dataclass_like(*class) => {
+                let args = Args::of(*call, self.m.src);
+                if args.has_splat {
+                    out.unknown = true;
+                }
+                let values = args
+                    .positional
+                    .iter()
+                    .copied()
+                    .chain(args.keywords.iter().map(|(_, v, _)| *v));
+                for value in values {
+                    for alt in self.eval(value, *scope) {
+                        out.merge(self.sharding_use_of(&alt.val));
+                    }
+                }
+            }
             _ => out.unknown = true,
         }
         out

@@ -808,7 +808,8 @@ impl<'t> Module<'t> {
             .resolve_ref(func, scope, 0)
             .into_iter()
             .find_map(|t| match t {
-                super::reach::Target::Local(id) => Some(id),
+                // `with self.mesh_context():` a method of the instance.
+                super::reach::Target::Local(id) | super::reach::Target::Bound(id, _) => Some(id),
                 _ => None,
             })?;
         let node = self.scopes[def].node;
