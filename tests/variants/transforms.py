@@ -1394,6 +1394,34 @@ def b_context_decorator(src: Source, node):
     return [{MAIN: ed.apply()}]
 
 
+def b_context_method(src: Source, node):
+    targets = [i.optional_vars for i in node.items if i.optional_vars is not None]
+    if len(targets) > 1 or (targets and len(node.items) != 1):
+        raise Skip("several targets")
+    if targets and not isinstance(targets[0], ast.Name):
+        raise Skip("unpacking target")
+    params = sorted(set().union(*(local_names(src, i.context_expr) for i in node.items)))
+    first = node.items[0].context_expr
+    last = node.items[-1].optional_vars or node.items[-1].context_expr
+    items = src.text[src.start(first) : src.end(last)]
+    ed = Edits(src)
+    ensure_import(ed, "contextlib")
+    cls = src.fresh("VariantScope")
+    body = "            yield " + targets[0].id if targets else "            yield"
+    insert_module_code(
+        ed,
+        header_end(src)[0],
+        f"class {cls}:\n"
+        f"    @contextlib.contextmanager\n"
+        f"    def entered(self{''.join(', ' + p for p in params)}):\n"
+        f"        with {items}:\n"
+        f"{body}\n",
+    )
+    target = f" as {targets[0].id}" if targets else ""
+    ed.add(src.start(first), src.end(last), f"{cls}().entered({', '.join(params)}){target}")
+    return [{MAIN: ed.apply()}]
+
+
 TRANSFORMS = {
     "module_constant": (
         _values,
@@ -1519,6 +1547,12 @@ TRANSFORMS = {
         "a `with` statement becomes a call of a nested function decorated by a local wrapping decorator "
         "that enters the same context around the call (`@variant_context def variant_block(): <body>` "
         "then `variant_block()`, or `return variant_block()` when the body returns)",
+    ),
+    "context_method": (
+        i_with_statements,
+        b_context_method,
+        "a `with` statement's items move into a `@contextlib.contextmanager` method of a local class "
+        "(`with VariantScope().entered(mesh):`), which enters them and yields (the item's target, if any)",
     ),
     "context_manager_value": (
         _values,
