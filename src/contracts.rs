@@ -484,8 +484,9 @@ pub fn unmatched_globs(contracts: &Contracts, text: &str) -> Vec<ContractError> 
         return out;
     };
     let source = first.source.clone();
-    let Some(root) = source.parent() else {
-        return out;
+    let root = match source.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
     };
     let names = workspace_names(root);
     let Ok(doc) = DeTable::parse(text) else {
