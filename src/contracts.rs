@@ -196,7 +196,10 @@ fn matcher(
         };
         match compile_query(source) {
             Ok(query) => {
-                if matcher.add_query(&contract.code, Arc::new(query)).is_none() {
+                if matcher
+                    .add_query(&contract.code, source, Arc::new(query))
+                    .is_none()
+                {
                     errors.push(ContractError::at(
                         file,
                         source,

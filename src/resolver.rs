@@ -52,7 +52,7 @@ impl<S: SourceProvider> FsResolver<S> {
         let mut current = self.contracts.write().unwrap_or_else(|e| e.into_inner());
         let same = match (&*current, &matcher) {
             (None, None) => true,
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a.key == b.key,
             _ => false,
         };
         if !same {

@@ -30,6 +30,9 @@ pub struct SiteMatcher {
     globs: Vec<(String, GlobSet)>,
     /// (contract code, its query, the index of its `site` capture).
     queries: Vec<(String, Arc<Query>, u32)>,
+    /// What it was built from, to tell a changed configuration from the
+    /// same one read again.
+    pub key: String,
 }
 
 impl SiteMatcher {
@@ -49,12 +52,14 @@ impl SiteMatcher {
         Ok(SiteMatcher {
             globs,
             queries: Vec::new(),
+            key: format!("{contracts:?}"),
         })
     }
 
     /// Adds a contract's query; `None` if it has no `site` capture.
-    pub fn add_query(&mut self, code: &str, query: Arc<Query>) -> Option<()> {
+    pub fn add_query(&mut self, code: &str, source: &str, query: Arc<Query>) -> Option<()> {
         let index = query.capture_index_for_name("site")?;
+        self.key.push_str(source);
         self.queries.push((code.to_owned(), query, index));
         Some(())
     }
@@ -77,6 +82,7 @@ impl SiteMatcher {
                 .iter()
                 .flat_map(|p| p.queries.iter().cloned())
                 .collect(),
+            key: parts.iter().map(|p| p.key.as_str()).collect(),
         }
     }
 
