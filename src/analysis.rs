@@ -110,6 +110,10 @@ mod prefilter_tests {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
         for dir in std::fs::read_dir(root).expect("fixtures").flatten() {
             for file in std::fs::read_dir(dir.path()).expect("rule dir").flatten() {
+                // The contract fixtures hold a package and a pyproject.toml.
+                if file.path().extension().is_none_or(|e| e != "py") {
+                    continue;
+                }
                 let text = std::fs::read_to_string(file.path()).expect("utf-8");
                 if text.contains("# ruleid:") {
                     assert!(
@@ -168,6 +172,8 @@ pub fn run_rules<'t>(
     settings: &Settings,
     resolver: Option<&'t dyn Resolver>,
 ) -> Vec<Finding> {
+    // Before any requirement is built: contracts make some of them.
+    module.set_contracts(settings.contract_scope(file));
     let mut certain = Vec::new();
     let mut qualified = Vec::new();
     for scenario in module
@@ -235,6 +241,9 @@ fn check_all<'t>(
         if settings.enabled(rule.meta().code, file) {
             rule.check(&ctx, findings);
         }
+    }
+    if !settings.contracts.list.is_empty() {
+        rules::contract::check(&ctx, rules::contract::Source::Contracts, findings);
     }
 }
 

@@ -126,20 +126,49 @@ impl SettingsCache<'_> {
 /// Checks files; applies fixes when asked (writing them only with `--fix`).
 pub fn run_check(options: &CheckOptions) -> CheckRun {
     let mut errors = Vec::new();
-    for code in options.select.iter().flatten().chain(&options.ignore) {
-        if !rules::all()
-            .iter()
-            .any(|r| r.meta().code.starts_with(code.as_str()))
-        {
-            errors.push(format!("unknown rule code or prefix `{code}`"));
-        }
-    }
-    let files = collect_files(&options.paths, &mut errors);
     let settings = SettingsCache {
         options,
         by_dir: DashMap::new(),
     };
+    // The contracts of the configurations over the paths named: their codes
+    // may be selected, and imported modules' summaries record their sites.
+    let mut contracts: Vec<Arc<crate::contracts::Contracts>> = Vec::new();
+    for path in &options.paths {
+        let probe = if path.is_dir() {
+            path.join("__probe__.py")
+        } else {
+            path.clone()
+        };
+        if let Ok(found) = settings.for_file(&probe) {
+            if !found.contracts.list.is_empty()
+                && !contracts.iter().any(|c| Arc::ptr_eq(c, &found.contracts))
+            {
+                contracts.push(found.contracts.clone());
+            }
+        }
+    }
+    for code in options.select.iter().flatten().chain(&options.ignore) {
+        let builtin = rules::all()
+            .iter()
+            .any(|r| r.meta().code.starts_with(code.as_str()));
+        let contract = contracts
+            .iter()
+            .flat_map(|c| c.list.iter())
+            .any(|c| c.code.starts_with(code.as_str()));
+        if !builtin && !contract {
+            errors.push(format!("unknown rule code or prefix `{code}`"));
+        }
+    }
+    let files = collect_files(&options.paths, &mut errors);
     let resolver = FsResolver::default();
+    let matchers: Vec<_> = contracts.iter().filter_map(|c| c.matcher.clone()).collect();
+    resolver.set_contracts(match matchers.as_slice() {
+        [] => None,
+        [one] => Some(one.clone()),
+        several => Some(Arc::new(crate::semantic::contract::SiteMatcher::union(
+            several,
+        ))),
+    });
     let results: Vec<Result<Option<FileReport>, String>> = files
         .par_iter()
         .map(|path| check_file(path, options, &settings, &resolver))
@@ -160,7 +189,41 @@ pub fn run_check(options: &CheckOptions) -> CheckRun {
     config_errors.sort();
     config_errors.dedup();
     errors.extend(config_errors);
+    errors.extend(contract_errors(&settings));
     CheckRun { reports, errors }
+}
+
+/// The mistakes in the contracts of every configuration used, each once:
+/// `file:line:col: message`. The files were checked without the broken
+/// contracts (the rest kept running).
+fn contract_errors(settings: &SettingsCache<'_>) -> Vec<String> {
+    let mut seen: Vec<Arc<crate::contracts::Contracts>> = Vec::new();
+    for entry in settings.by_dir.iter() {
+        if let Ok(s) = entry.value() {
+            let c = &s.contracts;
+            if (!c.list.is_empty() || !c.errors.is_empty())
+                && !seen.iter().any(|o| Arc::ptr_eq(o, c) || **o == **c)
+            {
+                seen.push(c.clone());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for contracts in seen {
+        out.extend(contracts.errors.iter().map(|e| e.to_string()));
+        if let Some(first) = contracts.list.first() {
+            if let Ok(text) = std::fs::read_to_string(&first.source) {
+                out.extend(
+                    crate::contracts::unmatched_globs(&contracts, &text)
+                        .iter()
+                        .map(|e| e.to_string()),
+                );
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
 }
 
 fn check_file(

@@ -17,6 +17,9 @@ pub struct Settings {
     pub target_platforms: Vec<String>,
     /// The directory the config was found in (per-file-ignores are relative to it).
     pub root: Option<PathBuf>,
+    /// The project's platform contracts (`[[tool.jax-lsp.contract]]`), and
+    /// the mistakes in them (a broken contract is left out alone).
+    pub contracts: std::sync::Arc<crate::contracts::Contracts>,
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -26,6 +29,8 @@ pub struct RawConfig {
     pub ignore: Option<Vec<String>>,
     pub per_file_ignores: Option<std::collections::BTreeMap<String, Vec<String>>>,
     pub target_platforms: Option<Vec<String>>,
+    /// Read apart, with positions (`crate::contracts`).
+    pub contract: Option<toml::Value>,
 }
 
 #[derive(Debug)]
@@ -40,6 +45,12 @@ impl std::fmt::Display for ConfigError {
 impl std::error::Error for ConfigError {}
 
 impl Settings {
+    /// The module scope the model needs to find this project's contract
+    /// sites in `file`.
+    pub fn contract_scope(&self, file: &Path) -> crate::semantic::contract::ContractScope {
+        crate::semantic::contract::scope_for(file, self.contracts.matcher.clone())
+    }
+
     /// Is `code` enabled for `file`?
     pub fn enabled(&self, code: &str, file: &Path) -> bool {
         let selected = match &self.select {
@@ -79,11 +90,26 @@ impl Settings {
         source: &str,
         root: Option<PathBuf>,
     ) -> Result<Settings, ConfigError> {
+        Self::from_raw_with(raw, source, root, Default::default())
+    }
+
+    /// `from_raw` with the file's contracts, whose codes `select` and
+    /// `ignore` may name too.
+    pub fn from_raw_with(
+        raw: RawConfig,
+        source: &str,
+        root: Option<PathBuf>,
+        contracts: crate::contracts::Contracts,
+    ) -> Result<Settings, ConfigError> {
         let check_codes = |key: &str, codes: &[String]| -> Result<(), ConfigError> {
             for code in codes {
                 let known = rules::all()
                     .iter()
-                    .any(|r| r.meta().code.starts_with(code.as_str()));
+                    .any(|r| r.meta().code.starts_with(code.as_str()))
+                    || contracts
+                        .list
+                        .iter()
+                        .any(|c| c.code.starts_with(code.as_str()));
                 if !known || code.is_empty() {
                     return Err(ConfigError(format!(
                         "{source}: `{key}`: unknown rule code or prefix `{code}`"
@@ -121,6 +147,7 @@ impl Settings {
             per_file_ignores,
             target_platforms,
             root,
+            contracts: std::sync::Arc::new(contracts),
         })
     }
 
@@ -141,7 +168,14 @@ impl Settings {
         let raw: RawConfig = section.clone().try_into().map_err(|e: toml::de::Error| {
             ConfigError(format!("{source}: [tool.jax-lsp]: {}", e.message()))
         })?;
-        Self::from_raw(raw, &source, path.parent().map(Path::to_path_buf)).map(Some)
+        let contracts = crate::contracts::parse(text, path);
+        Self::from_raw_with(
+            raw,
+            &source,
+            path.parent().map(Path::to_path_buf),
+            contracts,
+        )
+        .map(Some)
     }
 
     /// The nearest pyproject.toml with a `[tool.jax-lsp]` table above `dir`.

@@ -101,8 +101,24 @@ pub fn rules_markdown() -> String {
             out.push('\n');
         }
     }
+    out.push_str(CONTRACTS_NOTE);
     out
 }
+
+/// Where a project's own codes come from (they are not built in).
+const CONTRACTS_NOTE: &str = "
+## Project contracts
+
+Besides these rules, a project declares its own platform contracts in
+`pyproject.toml` (`[[tool.jax-lsp.contract]]`: a code of its own such as
+`TPU001`, the functions or calls it covers as dotted globs or a tree-sitter
+query's `@site` captures, and the platforms they lower for). A lowering,
+export or placed execution for another platform that reaches a covered site
+is reported under the contract's code, with the same call graph, guards,
+`# noqa`, `--select` and `--ignore` as the built-in rules. A library marks
+one function with `# jax-lsp: platforms=tpu` on its `def` line instead
+(JP016). See the README's \"Writing a contract\".
+";
 
 pub fn rules_table(as_json: bool) -> String {
     if as_json {

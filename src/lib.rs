@@ -8,6 +8,7 @@ pub mod alloc;
 pub mod analysis;
 pub mod check;
 pub mod config;
+pub mod contracts;
 pub mod diagnostic;
 pub mod explain;
 pub mod fix;

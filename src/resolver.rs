@@ -1,6 +1,7 @@
 //! Finds imported modules on disk and caches their summaries, so a lowering
 //! in one file sees the kernels and callbacks of the modules it imports.
 
+use crate::semantic::contract::{scope_for, SiteMatcher};
 use crate::semantic::summary::{candidate_files, ModuleSummary};
 use crate::semantic::{Module, Resolver};
 use crate::syntax;
@@ -26,6 +27,8 @@ impl SourceProvider for Disk {
 pub struct FsResolver<S: SourceProvider = Disk> {
     source: S,
     summaries: DashMap<PathBuf, Option<Arc<ModuleSummary>>>,
+    /// The contracts whose sites summaries record (`set_contracts`).
+    contracts: std::sync::RwLock<Option<Arc<SiteMatcher>>>,
 }
 
 impl Default for FsResolver<Disk> {
@@ -39,6 +42,22 @@ impl<S: SourceProvider> FsResolver<S> {
         FsResolver {
             source,
             summaries: DashMap::new(),
+            contracts: Default::default(),
+        }
+    }
+
+    /// The project's contracts, for the summaries of the modules it
+    /// imports: when they change, every summary is built again.
+    pub fn set_contracts(&self, matcher: Option<Arc<SiteMatcher>>) {
+        let mut current = self.contracts.write().unwrap_or_else(|e| e.into_inner());
+        let same = match (&*current, &matcher) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a.key == b.key,
+            _ => false,
+        };
+        if !same {
+            *current = matcher;
+            self.summaries.clear();
         }
     }
 
@@ -60,6 +79,12 @@ impl<S: SourceProvider> FsResolver<S> {
         let computed = self.source.read(path).and_then(|text| {
             let tree = syntax::parse(&text, None)?;
             let module = Module::new(&text, &tree);
+            let matcher = self
+                .contracts
+                .read()
+                .unwrap_or_else(|e| e.into_inner())
+                .clone();
+            module.set_contracts(scope_for(path, matcher));
             Some(Arc::new(ModuleSummary::build(&module, path)))
         });
         self.summaries.insert(path.to_path_buf(), computed.clone());

@@ -381,7 +381,7 @@ fn explain_accepts_codes_ids_and_messages() {
         .iter()
         .filter_map(|r| r["code"].as_str())
         .collect();
-    let expected: Vec<String> = (1..=15).map(|n| format!("JP{n:03}")).collect();
+    let expected: Vec<String> = (1..=16).map(|n| format!("JP{n:03}")).collect();
     assert_eq!(codes, expected);
 }
 
@@ -518,4 +518,168 @@ fn a_branch_taken_by_a_flag_default_gives_a_warning_naming_it() {
     assert_eq!(findings[0]["severity"], "warning", "{}", findings[0]);
     let message = findings[0]["message"].as_str().unwrap_or_default();
     assert!(message.contains("with the default --quiet"), "{message}");
+}
+
+/// The contract fixture package (`tests/fixtures/contracts`, whose
+/// pyproject.toml is the README's "Writing a contract" example), copied.
+fn contract_package() -> tempfile::TempDir {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/contracts");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut stack = vec![src.clone()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).expect("fixture dir").flatten() {
+            let path = entry.path();
+            let rel = path.strip_prefix(&src).expect("under src");
+            if path.is_dir() {
+                std::fs::create_dir_all(dir.path().join(rel)).expect("mkdir");
+                stack.push(path);
+            } else {
+                std::fs::copy(&path, dir.path().join(rel)).expect("copy");
+            }
+        }
+    }
+    dir
+}
+
+#[test]
+fn a_contract_catches_the_cross_module_mistake_and_not_the_near_misses() {
+    let dir = contract_package();
+    let out = jax_lsp(dir.path(), &["check", "."]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}{}", stderr(&out));
+    assert!(
+        text.contains("lower_for_cuda.py:17:12: TPU001 mylib.kernels.tpu.roll_rows only lowers for tpu; this computation is lowered for cuda"),
+        "{text}"
+    );
+    assert!(text.contains("export_multi.py:13:16: TPU001"), "{text}");
+    assert!(!text.contains("near_misses.py"), "{text}");
+    assert!(text.contains("Found 2 errors."), "{text}");
+    // Selected and ignored like a built-in code; `# noqa: TPU001` silences a line.
+    let out = jax_lsp(dir.path(), &["check", ".", "--ignore", "TPU001"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let out = jax_lsp(dir.path(), &["check", ".", "--select", "TPU001"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let out = jax_lsp(dir.path(), &["check", ".", "--select", "JP"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let path = dir.path().join("lower_for_cuda.py");
+    let source = std::fs::read_to_string(&path).expect("read");
+    let quiet = source.replace(
+        "traced.lower(lowering_platforms=(\"cuda\",))",
+        "traced.lower(lowering_platforms=(\"cuda\",))  # noqa: TPU001",
+    );
+    std::fs::write(&path, quiet).expect("write");
+    let out = jax_lsp(dir.path(), &["check", "lower_for_cuda.py"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let out = jax_lsp(
+        dir.path(),
+        &["check", "export_multi.py", "--output-format", "json"],
+    );
+    let items: Value = serde_json::from_str(&stdout(&out)).expect("json");
+    assert_eq!(items[0]["code"], "TPU001");
+}
+
+const CONTRACT_HEAD: &str = "[tool.jax-lsp]\n\n[[tool.jax-lsp.contract]]\ncode = \"TPU001\"\n";
+
+const LOWERS_FOR_CUDA: &str = r#"import jax
+from kernels.tpu import roll_rows
+
+lowered = jax.jit(roll_rows).trace(1).lower(lowering_platforms=("cuda",))
+other = jax.jit(roll_rows).trace(1).lower(lowering_platforms="cpu")
+"#;
+
+#[test]
+fn bad_contracts_exit_2_at_file_line_and_column_and_the_rest_runs() {
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "calls = [\"kernels.tpu.*\"]\nplatforms = [\"tpu\"]\nsevere = \"error\"\n",
+            "pyproject.toml:7:1: unknown contract key `severe`",
+            "pyproject.toml",
+        ),
+        (
+            "calls = [\"kernels.tpu.*\"]\nplatforms = [\"tpu\", \"nvidia\"]\n",
+            "pyproject.toml:6:21: `platforms`: unknown platform `nvidia`",
+            "pyproject.toml",
+        ),
+        (
+            "calls = [\"kernels.tpuu.*\"]\nplatforms = [\"tpu\"]\n",
+            "pyproject.toml:5:10: contract `TPU001`: `calls` pattern `kernels.tpuu.*` matches no module",
+            "pyproject.toml",
+        ),
+        (
+            "query = \"q.scm\"\nplatforms = [\"tpu\"]\n",
+            "q.scm:2:4: the query of contract `TPU001` does not compile",
+            "q.scm",
+        ),
+    ];
+    for (body, expected, _) in cases {
+        let dir = project(&[
+            ("pyproject.toml", &format!("{CONTRACT_HEAD}{body}")),
+            ("q.scm", "(call\n  (nonsense_kind)) @site\n"),
+            ("kernels/tpu.py", "def roll_rows(x):\n    return x\n"),
+            ("main.py", LOWERS_FOR_CUDA),
+        ]);
+        let out = jax_lsp(dir.path(), &["check", "."]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(expected), "expected `{expected}` in:\n{err}");
+        // The built-in rules still ran.
+        assert!(stdout(&out).contains("JP005"), "{}", stdout(&out));
+    }
+    // A code that clashes with a built-in one.
+    let dir = project(&[
+        (
+            "pyproject.toml",
+            "[tool.jax-lsp]\n[[tool.jax-lsp.contract]]\ncode = \"JP002\"\ncalls = [\"kernels.tpu.*\"]\nplatforms = [\"tpu\"]\n",
+        ),
+        ("kernels/tpu.py", "def roll_rows(x):\n    return x\n"),
+        ("main.py", LOWERS_FOR_CUDA),
+    ]);
+    let out = jax_lsp(dir.path(), &["check", "."]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(
+            "pyproject.toml:3:8: contract code `JP002` clashes with the built-in rule JP002"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_query_file_finds_sites_too() {
+    let dir = project(&[
+        (
+            "pyproject.toml",
+            "[tool.jax-lsp]\n[[tool.jax-lsp.contract]]\ncode = \"FFI001\"\nname = \"cuda-only-ffi\"\nquery = \"tools/ffi.scm\"\nplatforms = [\"cuda\"]\nseverity = \"warning\"\n",
+        ),
+        (
+            "tools/ffi.scm",
+            "; jax.ffi.ffi_call(\"cuda_kernel\", ...): a target registered for cuda only\n(call\n  function: (attribute attribute: (identifier) @f (#eq? @f \"ffi_call\"))\n  arguments: (argument_list . (string) @target (#match? @target \"cuda_\"))) @site\n",
+        ),
+        (
+            "main.py",
+            r#"import jax
+
+def f(x):
+    return jax.ffi.ffi_call("cuda_scale", jax.ShapeDtypeStruct(x.shape, x.dtype))(x)
+
+def g(x):
+    return jax.ffi.ffi_call("cpu_scale", jax.ShapeDtypeStruct(x.shape, x.dtype))(x)
+
+a = jax.jit(f).trace(1.0).lower(lowering_platforms=("tpu",))
+b = jax.jit(f).trace(1.0).lower(lowering_platforms=("cuda",))
+c = jax.jit(g).trace(1.0).lower(lowering_platforms=("tpu",))
+"#,
+        ),
+    ]);
+    let out = jax_lsp(dir.path(), &["check", "."]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}{}", stderr(&out));
+    assert!(
+        text.contains("main.py:9:27: FFI001 jax.ffi.ffi_call only lowers for cuda; this computation is lowered for tpu"),
+        "{text}"
+    );
+    assert!(text.contains("FFI001 (warning)"), "{text}");
+    // Lowered for cuda (allowed), and a cpu-only target: nothing else.
+    assert!(text.contains("Found 1 error."), "{text}");
 }

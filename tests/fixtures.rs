@@ -53,8 +53,21 @@ fn markers(text: &str, kind: &str) -> BTreeSet<(usize, String)> {
 }
 
 fn findings(path: &Path, text: &str) -> BTreeSet<(usize, String)> {
+    // The configuration beside the fixtures, where there is one
+    // (`contracts/pyproject.toml`); the repository's own has no
+    // `[tool.jax-lsp]` table.
+    let settings = path
+        .parent()
+        .and_then(|dir| Settings::discover(dir).expect("fixture config parses"))
+        .unwrap_or_default();
+    assert!(
+        settings.contracts.errors.is_empty(),
+        "{:?}",
+        settings.contracts.errors
+    );
     let resolver = FsResolver::default();
-    let found = analysis::analyze(text, path, &Settings::default(), Some(&resolver));
+    resolver.set_contracts(settings.contracts.matcher.clone());
+    let found = analysis::analyze(text, path, &settings, Some(&resolver));
     found
         .iter()
         .map(|f| {

@@ -1665,3 +1665,129 @@ fn the_first_publish_on_open_equals_a_check_of_each_file() {
         );
     }
 }
+
+/// The contract fixture package copied to `dir`.
+fn copy_contract_package(dir: &Path) {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/contracts");
+    let mut stack = vec![src.clone()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap().flatten() {
+            let path = entry.path();
+            let target = dir.join(path.strip_prefix(&src).unwrap());
+            if path.is_dir() {
+                std::fs::create_dir_all(&target).unwrap();
+                stack.push(path);
+            } else {
+                std::fs::copy(&path, &target).unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn contracts_report_reload_on_watched_changes_and_bad_ones_are_shown() {
+    let dir = temp_dir("contracts");
+    copy_contract_package(&dir);
+    let pyproject = dir.join("pyproject.toml");
+    let good = std::fs::read_to_string(&pyproject).unwrap();
+    let main = dir.join("lower_for_cuda.py");
+    let uri = file_uri(&main);
+    let text = std::fs::read_to_string(&main).unwrap();
+    let mut lsp = Lsp::spawn(&[]);
+    lsp.initialize(capabilities(Enc::Utf16, false, true), Value::Null);
+    lsp.open(&uri, &text);
+    // The cross-module mistake, at the lowering, with the kernel in
+    // mylib/kernels/tpu.py as related information.
+    let published = lsp.published(&uri, |p| !p["diagnostics"].as_array().unwrap().is_empty());
+    let diag = &published["diagnostics"][0];
+    assert_eq!(diag["code"], "TPU001", "{published}");
+    assert_eq!(diag["range"]["start"]["line"], 16, "{published}");
+    let related = diag["relatedInformation"].to_string();
+    assert!(related.contains("mylib/kernels/tpu.py"), "{related}");
+    // Hover over the finding shows the contract.
+    let hover = lsp.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 16, "character": 13}}),
+    );
+    let value = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(
+        value.contains("tpu-only-kernels") && value.contains("# noqa: TPU001"),
+        "{hover}"
+    );
+    // The contract allows cuda now: a watched-file change reloads it.
+    std::fs::write(
+        &pyproject,
+        good.replace("platforms = [\"tpu\"]", "platforms = [\"tpu\", \"cuda\"]"),
+    )
+    .unwrap();
+    lsp.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": file_uri(&pyproject), "type": 2}]}),
+    );
+    lsp.published(&uri, |p| p["diagnostics"].as_array().unwrap().is_empty());
+    // A broken contract: shown, a diagnostic on pyproject.toml at its line,
+    // and the other rules keep running (JP005 on an added line).
+    std::fs::write(
+        &pyproject,
+        good.replace(
+            "severity = \"error\"",
+            "severity = \"error\"\ncolour = \"red\"",
+        ),
+    )
+    .unwrap();
+    lsp.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": file_uri(&pyproject), "type": 2}]}),
+    );
+    let shown = lsp.wait_for("showMessage", |m| {
+        m["method"] == "window/showMessage"
+            && m["params"]["message"]
+                .as_str()
+                .is_some_and(|s| s.contains("colour"))
+    });
+    assert_eq!(shown["params"]["type"], 1);
+    let on_config = lsp.published(&file_uri(&pyproject), |p| {
+        !p["diagnostics"].as_array().unwrap().is_empty()
+    });
+    assert_eq!(
+        on_config["diagnostics"][0]["range"]["start"]["line"], 11,
+        "{on_config}"
+    );
+    let edited = format!("{text}\njax.jit(forward).trace(x).lower(lowering_platforms=\"cpu\")\n");
+    lsp.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": edited}]}),
+    );
+    let published = lsp.published(&uri, |p| {
+        p["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["code"] == "JP005")
+    });
+    assert!(
+        published["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|d| d["code"] != "TPU001"),
+        "{published}"
+    );
+    // Fixed: the diagnostic on pyproject.toml is cleared and TPU001 is back.
+    std::fs::write(&pyproject, &good).unwrap();
+    lsp.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": file_uri(&pyproject), "type": 2}]}),
+    );
+    lsp.published(&file_uri(&pyproject), |p| {
+        p["diagnostics"].as_array().unwrap().is_empty()
+    });
+    lsp.published(&uri, |p| {
+        p["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["code"] == "TPU001")
+    });
+    lsp.shutdown();
+}

@@ -2,6 +2,7 @@
 //! severity, explanation) beside its check and fixes. The explanation is the
 //! single source for hover, `jax-lsp explain` and the rule docs.
 
+pub mod contract;
 mod jp001;
 mod jp002;
 mod jp003;
@@ -17,6 +18,7 @@ mod jp012;
 mod jp013;
 mod jp014;
 mod jp015;
+mod jp016;
 
 use crate::config::Settings;
 use crate::diagnostic::{Finding, Related, Severity};
@@ -123,6 +125,7 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &jp013::Jp013,
         &jp014::Jp014,
         &jp015::Jp015,
+        &jp016::Jp016,
     ]
 }
 

@@ -6,6 +6,7 @@
 //! has (`values`), what a function transitively reaches (`reach`), and where
 //! the module lowers or exports a computation, for which platforms (`lowering`).
 
+pub mod contract;
 pub mod flow;
 mod host;
 pub mod lowering;
@@ -229,6 +230,10 @@ pub struct Module<'t> {
     /// Calls by the plain names among their arguments (built on first use).
     #[allow(clippy::type_complexity)]
     value_args: std::cell::OnceCell<HashMap<String, Vec<(usize, Node<'t>)>>>,
+    /// The module's name and the project's contracts (`contract.rs`).
+    contracts: std::cell::OnceCell<contract::ContractScope>,
+    /// Whether the text holds a `# jax-lsp:` declaration (built on first use).
+    declares: std::cell::OnceCell<bool>,
 }
 
 impl<'t> Module<'t> {
@@ -476,6 +481,8 @@ impl<'t> Module<'t> {
             value_args: std::cell::OnceCell::new(),
             word_counts: std::cell::OnceCell::new(),
             staging_calls: std::cell::OnceCell::new(),
+            contracts: std::cell::OnceCell::new(),
+            declares: std::cell::OnceCell::new(),
         };
         module.collect(root);
         // Facts and guards are built per scope on first use: a lowering

@@ -136,6 +136,15 @@ pub enum ReqKind {
     /// An operation whose primitive has lowering rules only for JAX's known
     /// platforms (LAPACK-style linear algebra): an unknown platform name fails.
     PlatformSpecificOp { api: String },
+    /// Code the project declares for some platforms only (`contract.rs`):
+    /// a `# jax-lsp: platforms=` comment (`contract` None, its `platforms`),
+    /// or a contract of pyproject.toml by code (its platforms are the
+    /// contract's). `site` names the function or call.
+    Restricted {
+        contract: Option<String>,
+        platforms: Vec<String>,
+        site: String,
+    },
 }
 
 /// The mesh a Pallas `kernel` runs on.
@@ -204,7 +213,7 @@ pub struct Requirement {
 
 impl Requirement {
     /// A requirement made by the call `node` in the module being built.
-    fn at(node: Node<'_>, kind: ReqKind, guards: &[Guard]) -> Requirement {
+    pub(crate) fn at(node: Node<'_>, kind: ReqKind, guards: &[Guard]) -> Requirement {
         Requirement {
             kind,
             file: None,
@@ -311,6 +320,7 @@ impl<'t> Module<'t> {
     fn build_scope_facts(&self, id: ScopeId) -> ScopeFacts {
         let mut facts = ScopeFacts::default();
         let scope = &self.scopes[id];
+        facts.reqs.extend(self.entry_requirements(id));
         // Decorators that make calling the def a requirement.
         for decorator in scope.decorators() {
             let outer = scope.parent.unwrap_or(0);
@@ -418,6 +428,9 @@ impl<'t> Module<'t> {
             if let Some(note) = branches.default_at(call.start_byte()) {
                 guards.push(Guard::Configured(note.to_owned()));
             }
+            facts
+                .reqs
+                .extend(self.contract_call_requirements(call, callee.as_deref(), &guards));
             match callee.as_deref() {
                 Some(names::PALLAS_CALL) => {
                     facts
@@ -531,6 +544,16 @@ impl<'t> Module<'t> {
                 }
             }
         }
+        facts.reqs.extend(self.query_site_requirements(id, &|node| {
+            if is_dead(node) {
+                return None;
+            }
+            let mut guards = self.guards_of(node, id);
+            if caller_decides(node) {
+                guards.push(Guard::CallerChoice);
+            }
+            Some(guards)
+        }));
         for &value in &scope.returned {
             if is_dead(value) {
                 continue;

@@ -34,7 +34,7 @@ use crate::syntax::sections::{self, Section};
 use crate::syntax::{Encoding, LineIndex};
 use dashmap::DashMap;
 use serde_json::Value;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -239,6 +239,10 @@ struct State {
     next_gen: AtomicU64,
     /// Panic injection for tests: analysis of a text containing this panics.
     panic_marker: Option<String>,
+    /// Per configuration directory: the contracts last seen and the files
+    /// (pyproject.toml, query files) that got diagnostics for their mistakes.
+    #[allow(clippy::type_complexity)]
+    contract_reports: Mutex<HashMap<PathBuf, (Arc<crate::contracts::Contracts>, Vec<PathBuf>)>>,
 }
 
 pub struct Backend {
@@ -266,6 +270,7 @@ impl Backend {
                 panic_marker: std::env::var("JAX_LSP_TEST_PANIC_MARKER")
                     .ok()
                     .filter(|m| !m.is_empty()),
+                contract_reports: Mutex::default(),
             }),
         }
     }
@@ -334,6 +339,76 @@ impl State {
         }
     }
 
+    /// The mistakes in a configuration's contracts, once per change of
+    /// them: `window/showMessage` for each, and diagnostics on the files
+    /// they are in (cleared when fixed). The broken contracts are left out;
+    /// everything else keeps running.
+    fn report_contracts(&self, settings: &crate::config::Settings) {
+        let Some(root) = &settings.root else {
+            return;
+        };
+        let contracts = &settings.contracts;
+        let mut reports = self
+            .contract_reports
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if reports
+            .get(root)
+            .is_some_and(|(seen, _)| Arc::ptr_eq(seen, contracts) || **seen == **contracts)
+        {
+            return;
+        }
+        let pyproject = root.join("pyproject.toml");
+        let mut errors = contracts.errors.clone();
+        if !contracts.list.is_empty() {
+            if let Some((text, _)) = self.read_text(&pyproject) {
+                errors.extend(crate::contracts::unmatched_globs(contracts, &text));
+            }
+        }
+        let mut by_file: HashMap<PathBuf, Vec<Diagnostic>> = HashMap::new();
+        for error in &errors {
+            self.log.error(format_args!("configuration error: {error}"));
+            self.show(
+                MessageType::ERROR,
+                format!("jax-lsp: {error} (this contract is not checked)"),
+            );
+            let line = error.line.saturating_sub(1) as u32;
+            let col = error.col.saturating_sub(1) as u32;
+            let width = error.span.len().max(1) as u32;
+            by_file
+                .entry(error.file.clone())
+                .or_default()
+                .push(Diagnostic {
+                    range: Range::new(Position::new(line, col), Position::new(line, col + width)),
+                    severity: Some(DiagnosticSeverity::ERROR),
+                    source: Some("jax-lsp".to_owned()),
+                    message: error.message.clone(),
+                    ..Default::default()
+                });
+        }
+        let previous = reports
+            .insert(
+                root.clone(),
+                (contracts.clone(), by_file.keys().cloned().collect()),
+            )
+            .map(|(_, files)| files)
+            .unwrap_or_default();
+        drop(reports);
+        for file in previous {
+            by_file.entry(file).or_default();
+        }
+        let Ok(handle) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        for (file, diagnostics) in by_file {
+            let Ok(uri) = Url::from_file_path(&file) else {
+                continue;
+            };
+            let client = self.client.clone();
+            handle.spawn(async move { client.publish_diagnostics(uri, diagnostics, None).await });
+        }
+    }
+
     fn snapshot(&self, uri: &Url) -> Option<Snapshot> {
         let entry = self.docs.get(uri)?;
         Some(Snapshot {
@@ -377,6 +452,10 @@ impl State {
                         format!("jax-lsp: {message} (using the default settings)"),
                     );
                 });
+                // Imported modules' summaries record this project's contract sites.
+                self.resolver
+                    .set_contracts(settings.contracts.matcher.clone());
+                self.report_contracts(&settings);
                 let mut found = Vec::new();
                 let mut deps = HashSet::new();
                 let mut new_sections = None;
@@ -879,7 +958,8 @@ impl LanguageServer for Backend {
         tokio::spawn(async move {
             if negotiated.watch_files {
                 let options = DidChangeWatchedFilesRegistrationOptions {
-                    watchers: ["**/pyproject.toml", "**/*.py"]
+                    // `*.scm`: contracts' query files.
+                    watchers: ["**/pyproject.toml", "**/*.py", "**/*.scm"]
                         .into_iter()
                         .map(|glob| FileSystemWatcher {
                             glob_pattern: GlobPattern::String(glob.to_owned()),
@@ -1018,7 +1098,9 @@ impl LanguageServer for Backend {
 
     async fn did_save(&self, params: DidSaveTextDocumentParams) {
         let path = uri_path(&params.text_document.uri);
-        if path.file_name().is_some_and(|n| n == "pyproject.toml") {
+        if path.file_name().is_some_and(|n| n == "pyproject.toml")
+            || path.extension().is_some_and(|e| e == "scm")
+        {
             self.state.settings.invalidate();
             self.state.recheck_all();
         }
@@ -1059,7 +1141,10 @@ impl LanguageServer for Backend {
         let mut config_changed = false;
         for change in params.changes {
             let path = uri_path(&change.uri);
-            if path.file_name().is_some_and(|n| n == "pyproject.toml") {
+            // A contract's query file is configuration too.
+            if path.file_name().is_some_and(|n| n == "pyproject.toml")
+                || path.extension().is_some_and(|e| e == "scm")
+            {
                 config_changed = true;
             } else if path.extension().is_some_and(|e| e == "py")
                 && !state.paths.contains_key(&path)
@@ -1069,7 +1154,7 @@ impl LanguageServer for Backend {
         }
         if config_changed {
             state.log.info(format_args!(
-                "pyproject.toml changed: reloading the configuration"
+                "pyproject.toml or a contract query changed: reloading the configuration"
             ));
             state.settings.invalidate();
             state.recheck_all();
@@ -1157,10 +1242,24 @@ impl LanguageServer for Backend {
             .filter(|a| a.version == doc.version)
             .map(|a| a.findings.as_slice());
         let tree = doc.tree_at(offset);
-        let Some((markdown, span)) = hover::hover_at(&doc.text, &doc.index, tree, findings, offset)
+        let Some((mut markdown, span)) =
+            hover::hover_at(&doc.text, &doc.index, tree, findings, offset)
         else {
             return Ok(None);
         };
+        // A contract's code: the contract says what it means.
+        if let Some(findings) = findings {
+            let settings = state.settings.for_file(&entry.path, &|_| {});
+            for f in findings
+                .iter()
+                .filter(|f| f.span.start <= offset && offset <= f.span.end)
+            {
+                if let Some(contract) = settings.contracts.by_code(f.code) {
+                    markdown.push_str("\n\n---\n\n");
+                    markdown.push_str(&contract.explanation());
+                }
+            }
+        }
         let contents = if state.negotiated().hover_markdown {
             MarkupContent {
                 kind: MarkupKind::Markdown,

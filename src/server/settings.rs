@@ -93,6 +93,7 @@ impl ClientSettings {
             ignore: settings.ignore.clone(),
             per_file_ignores: None,
             target_platforms: settings.target_platforms.clone(),
+            contract: None,
         };
         Settings::from_raw(raw, CLIENT_SOURCE, None).map_err(|e| e.0)?;
         Ok(Some(settings))
