@@ -62,6 +62,19 @@ impl Rule for Jp005 {
         let src = ctx.src();
         for lowering in ctx.lowerings {
             let Some((keyword, value)) = lowering.platforms_arg else {
+                // Passed through `**` from entries with no node of their own
+                // (a decorator's stored `**kwargs`, an imported dict): the
+                // value is known, the text is elsewhere; reported at the call.
+                if let Some(message) = unwritten_message(&lowering.platforms, lowering.kind) {
+                    out.push(Finding {
+                        code: META.code,
+                        severity: META.severity,
+                        message,
+                        span: lowering.anchor.clone(),
+                        related: Vec::new(),
+                        fixes: Vec::new(),
+                    });
+                }
                 continue;
             };
             let keyword_name = keyword
@@ -159,5 +172,23 @@ impl Rule for Jp005 {
                 }],
             });
         }
+    }
+}
+
+/// The message for a bad platforms value that a `**` unpacking passes.
+fn unwritten_message(value: &PlatformsValue, kind: LoweringKind) -> Option<String> {
+    match (value, kind) {
+        (PlatformsValue::Str(s) | PlatformsValue::Split(s), _) => {
+            let chars: Vec<String> = s.chars().map(String::from).collect();
+            Some(format!(
+                "the lowering_platforms passed with `**` is the string {s:?}, not a tuple: JAX lowers for platforms {}",
+                python_tuple_repr(&chars)
+            ))
+        }
+        (PlatformsValue::List(_) | PlatformsValue::SomeList, LoweringKind::TracedLower) => Some(
+            "TypeError: unhashable type: 'list' (the lowering_platforms passed with `**` to `Traced.lower` is a list; it must be a tuple)"
+                .to_owned(),
+        ),
+        _ => None,
     }
 }

@@ -138,7 +138,9 @@ impl Rule for Jp006 {
                     continue;
                 };
                 let mut fixes = Vec::new();
-                if let Some(canonical) = suggestion(&name) {
+                // A name passed with `**` is written elsewhere: no edit here.
+                let written_here = lowering.platforms_arg.is_some();
+                if let Some(canonical) = suggestion(&name).filter(|_| written_here) {
                     let is_literal = unparenthesize(node).kind() == "string";
                     if is_literal {
                         fixes.push(Fix {

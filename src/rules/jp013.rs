@@ -101,6 +101,46 @@ impl Rule for Jp013 {
                     .collect(),
                 None => Vec::new(),
             };
+            // Passed with `**` from entries written where there is no node
+            // here (an options object's stored `**kwargs`): at the unpacking.
+            if written.is_empty() && args.has_dict_splat && !via_partial {
+                let unwritten_dict = module
+                    .flow()
+                    .keyword_sources(site.node, site.scope, "compiler_params")
+                    .into_iter()
+                    .any(|source| match &source.passed {
+                        Passed::Values(alts) => {
+                            source.why.certain()
+                                && !alts.is_empty()
+                                && alts.iter().all(|a| a.why.certain() && a.val.is_dict())
+                        }
+                        _ => false,
+                    });
+                let splat = site.node.field("arguments").and_then(|list| {
+                    let mut cursor = list.walk();
+                    let found = list
+                        .named_children(&mut cursor)
+                        .find(|a| a.kind() == "dictionary_splat");
+                    found
+                });
+                if let (true, Some(splat)) = (unwritten_dict, splat) {
+                    out.push(Finding {
+                        code: META.code,
+                        severity: META.severity,
+                        message: format!(
+                            "{} (`compiler_params` passed with `**` is a dict, not a `CompilerParams` object)",
+                            META.template
+                        ),
+                        span: splat.byte_range(),
+                        related: vec![Related {
+                            file: None,
+                            span: site.node.byte_range(),
+                            message: "the pallas_call".to_owned(),
+                        }],
+                        fixes: Vec::new(),
+                    });
+                }
+            }
             for (params, params_scope) in written {
                 // A dict literal, or a value that certainly is one (a config
                 // field, a constant of another module).

@@ -1760,8 +1760,17 @@ impl<'m, 't> Flow<'m, 't> {
                     continue;
                 };
                 let why = why.and(&d.why);
-                let passed = match d.val {
-                    Val::Dict(dict, dict_scope) => {
+                let passed = match &d.val {
+                    // Entries without a node to point at (`**self.lower_kwargs`
+                    // holding a decorator's `**kwargs`, imported entries).
+                    Val::KwArgs { .. } | Val::Entries(_) | Val::InstanceDict(..) => {
+                        match self.lookup_key(&d.val, &Val::Str(key.to_owned()), depth + 1) {
+                            Lookup::Found(alts) if !alts.is_empty() => Passed::Values(alts),
+                            Lookup::Missing => Passed::Absent,
+                            _ => Passed::Unknown,
+                        }
+                    }
+                    &Val::Dict(dict, dict_scope) => {
                         match self.dict_entry(
                             dict,
                             dict_scope,
@@ -4640,7 +4649,7 @@ pub struct KeywordSource<'t> {
     pub choices: Vec<Choice>,
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub enum Passed<'t> {
     /// Written here: the node holding it (a keyword argument, a dict
     /// entry), its value and the value's scope.
@@ -4649,6 +4658,8 @@ pub enum Passed<'t> {
         value: Node<'t>,
         scope: ScopeId,
     },
+    /// Passed from a dict whose entry has no node of its own here: its values.
+    Values(Vec<Alt<'t>>),
     /// Not passed: the API's default.
     Absent,
     /// Passed where it cannot be seen.

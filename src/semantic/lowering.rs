@@ -317,6 +317,10 @@ impl<'t> Module<'t> {
                                 value,
                                 scope,
                             } => (Some((holder, value)), self.platform_scenarios(value, scope)),
+                            Passed::Values(alts) => {
+                                let flow = self.flow();
+                                (None, self.scenarios_of(flow.with_defaults(alts)))
+                            }
                             Passed::Absent => (
                                 None,
                                 vec![(PlatformsValue::Default, Why::Fixed, Vec::new())],
@@ -1226,7 +1230,25 @@ impl<'t> Lowering<'t> {
     /// the string itself inside a tuple/list literal, else the argument.
     pub fn platform_literals(&self, src: &str) -> Vec<(String, Node<'t>)> {
         let Some((_, value)) = self.platforms_arg else {
-            return Vec::new();
+            // Passed with `**` from entries written elsewhere: the names,
+            // at the unpacking.
+            let splat = self.call.field("arguments").and_then(|list| {
+                let mut cursor = list.walk();
+                let found = list
+                    .named_children(&mut cursor)
+                    .find(|a| a.kind() == "dictionary_splat");
+                found
+            });
+            return match splat {
+                Some(splat) => self
+                    .platforms
+                    .platforms()
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|p| (p.clone(), splat))
+                    .collect(),
+                None => Vec::new(),
+            };
         };
         let inner = unparenthesize(value);
         if matches!(inner.kind(), "tuple" | "list") {

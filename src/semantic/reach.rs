@@ -657,6 +657,17 @@ impl<'t> Module<'t> {
                         flow::Passed::Absent => {
                             vec![(CompilerParams::Absent, Why::Fixed, Vec::new())]
                         }
+                        flow::Passed::Values(alts) => alts
+                            .into_iter()
+                            .map(|a| {
+                                let value = match (&a.why, &a.val) {
+                                    (Why::Choice, _) => CompilerParams::Unknown,
+                                    (_, Val::ParamRef(slot)) => self.param_slot(&flow, slot),
+                                    (_, v) => params_of(v),
+                                };
+                                (value, a.why, a.choices)
+                            })
+                            .collect(),
                         flow::Passed::Unknown => {
                             vec![(CompilerParams::Unknown, Why::Choice, Vec::new())]
                         }
@@ -714,6 +725,16 @@ impl<'t> Module<'t> {
                     let alts = match source.passed {
                         flow::Passed::At { value, scope, .. } => eval_interpret(value, scope),
                         flow::Passed::Absent => vec![(Interpret::No, None, Why::Fixed, Vec::new())],
+                        flow::Passed::Values(alts) => alts
+                            .into_iter()
+                            .map(|a| {
+                                let value = match (&a.why, &a.val) {
+                                    (Why::Choice, _) | (_, Val::ParamRef(_)) => Interpret::Unknown,
+                                    (_, v) => interpret_of(v),
+                                };
+                                (value, None, a.why, a.choices)
+                            })
+                            .collect(),
                         flow::Passed::Unknown => {
                             vec![(Interpret::Unknown, None, Why::Fixed, Vec::new())]
                         }
@@ -1795,7 +1816,7 @@ fn params_of(v: &Val<'_>) -> CompilerParams {
     match v {
         Val::None => CompilerParams::Absent,
         Val::Params(f) => CompilerParams::Class(*f),
-        Val::Dict(..) => CompilerParams::Dict,
+        Val::Dict(..) | Val::Entries(_) | Val::KwArgs { .. } => CompilerParams::Dict,
         _ => CompilerParams::Unknown,
     }
 }
