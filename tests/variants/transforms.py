@@ -1236,6 +1236,21 @@ def b_tuple_conversion(src: Source, v: Value):
     return [{MAIN: ed.apply()}]
 
 
+def b_stored_kwargs(src: Source, item):
+    c, kw = item
+    ed = Edits(src)
+    cls = src.fresh("VariantCallOptions")
+    insert_module_code(
+        ed,
+        header_end(src)[0],
+        f"class {cls}:\n"
+        f"    def __init__(self, **options):\n"
+        f"        self.options = dict(options)\n",
+    )
+    ed.replace(kw, f"**{cls}({kw.arg}={src.seg(kw.value)}).options")
+    return [{MAIN: ed.apply()}]
+
+
 def b_getattr_config(src: Source, v: Value):
     ed = Edits(src)
     cls = src.fresh("VariantHParams")
@@ -1516,6 +1531,13 @@ TRANSFORMS = {
         b_tuple_conversion,
         "a platforms value is passed through `tuple(...)` where it is used (a bare string becomes its "
         "characters, as JAX iterates it anyway; a tuple stays itself)",
+    ),
+    "stored_kwargs": (
+        i_forwardable_calls,
+        b_stored_kwargs,
+        "a platforms or params keyword of `.lower(...)`, `export(...)` or `pallas_call(...)` is kept by an "
+        "options object from its `**options` and unpacked at the call (`**VariantCallOptions(lowering_platforms="
+        "...).options`)",
     ),
     "getattr_config": (
         _values,
