@@ -1215,6 +1215,23 @@ impl<'m, 't> Flow<'m, 't> {
         classes.sort_unstable();
         classes.dedup();
         match classes.as_slice() {
+            // Constructed nowhere we can see: the class itself, unless
+            // subclasses exist, whose instances (made through a registry, a
+            // factory, another module) may be what runs.
+            [] if m.subclasses(class).iter().any(|c| *c != class) => {
+                let mut all = m.subclasses(class);
+                all.push(class);
+                all.sort_unstable();
+                all.dedup();
+                cap(all
+                    .into_iter()
+                    .map(|c| Alt {
+                        val: Val::Instance(c, None),
+                        why: Why::Choice,
+                        choices: Vec::new(),
+                    })
+                    .collect())
+            }
             [] => vec![Alt::fixed(Val::Instance(class, None))],
             [one] => {
                 let ctors = m.class_constructions(*one);
