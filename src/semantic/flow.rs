@@ -1207,10 +1207,15 @@ impl<'m, 't> Flow<'m, 't> {
     /// class is certain; several are a run-time choice.
     fn instances_of(&self, class: ScopeId) -> Vec<Alt<'t>> {
         let m = self.m;
+        let constructions = |c: ScopeId| {
+            let mut all = m.class_constructions(c);
+            all.extend(m.value_constructions(c));
+            all
+        };
         let mut classes: Vec<ScopeId> = m
             .subclasses(class)
             .into_iter()
-            .filter(|c| !m.class_constructions(*c).is_empty())
+            .filter(|c| !constructions(*c).is_empty())
             .collect();
         classes.sort_unstable();
         classes.dedup();
@@ -1234,7 +1239,7 @@ impl<'m, 't> Flow<'m, 't> {
             }
             [] => vec![Alt::fixed(Val::Instance(class, None))],
             [one] => {
-                let ctors = m.class_constructions(*one);
+                let ctors = constructions(*one);
                 let ctor = (ctors.len() == 1).then(|| ctors[0]);
                 vec![Alt::fixed(Val::Instance(*one, ctor))]
             }
@@ -2504,21 +2509,30 @@ impl<'m, 't> Flow<'m, 't> {
                     return vec![Alt::fixed(Val::Instance(*id, Some((call, scope))))];
                 }
             }
-            // A class passed as a value (`cls(...)`).
-            if let Some(Binding::Param { .. }) = m.binding_at(scope, func_text, func) {
-                let classes = self.eval_depth(func, scope, depth + 1);
-                if !classes.is_empty() && classes.iter().all(|a| matches!(a.val, Val::Class(_))) {
-                    return classes
-                        .into_iter()
-                        .map(|a| match a.val {
-                            Val::Class(id) => Alt {
-                                val: Val::Instance(id, Some((call, scope))),
-                                ..a
-                            },
-                            _ => a,
-                        })
-                        .collect();
-                }
+        }
+        // A class passed or kept as a value (`cls(...)`, `impl = OPS[k];
+        // impl(...)`, `OPS[k](...)`): an instance of it.
+        let class_value = match func.kind() {
+            "identifier" => matches!(
+                m.binding_at(scope, func_text, func),
+                Some(Binding::Param { .. } | Binding::Value { .. })
+            ),
+            "subscript" => true,
+            _ => false,
+        };
+        if class_value {
+            let classes = self.eval_depth(func, scope, depth + 1);
+            if !classes.is_empty() && classes.iter().all(|a| matches!(a.val, Val::Class(_))) {
+                return classes
+                    .into_iter()
+                    .map(|a| match a.val {
+                        Val::Class(id) => Alt {
+                            val: Val::Instance(id, Some((call, scope))),
+                            ..a
+                        },
+                        _ => a,
+                    })
+                    .collect();
             }
         }
         // A function or method of this module: what it returns for this call.
@@ -4278,6 +4292,60 @@ impl<'t> Module<'t> {
     }
 
     /// The calls constructing `class` by its name.
+    /// Calls that construct `class` through a value: `impl = OPS[key];
+    /// impl(...)`, `OPS[key]()`, where the callee certainly is that class.
+    pub(crate) fn value_constructions(&self, class: ScopeId) -> Vec<(Node<'t>, ScopeId)> {
+        if let Some(index) = self.value_constructions.borrow().as_ref() {
+            return index.get(&class).cloned().unwrap_or_default();
+        }
+        // Asked again while building (an evaluation below needs an
+        // instance): no answer rather than recursion.
+        if self.value_constructions_building.replace(true) {
+            return Vec::new();
+        }
+        let mut index: HashMap<ScopeId, Vec<(Node<'t>, ScopeId)>> = HashMap::new();
+        // Only where some class is used as a value: named other than by
+        // its `class` statement and its direct constructions.
+        let kept_as_value = (0..self.scopes.len()).any(|id| {
+            self.scopes[id].kind == ScopeKind::Class
+                && self.identifier_mentions(&self.scopes[id].name)
+                    > self.class_constructions(id).len() + 1
+        });
+        if kept_as_value {
+            for site in &self.calls {
+                let Some(func) = site.node.field("function") else {
+                    continue;
+                };
+                let indirect = match func.kind() {
+                    "subscript" => true,
+                    "identifier" => matches!(
+                        self.binding_at(site.scope, text(func, self.src), func),
+                        Some(Binding::Value { .. })
+                    ),
+                    _ => false,
+                };
+                if !indirect {
+                    continue;
+                }
+                let alts = self.flow_with_budget(400).eval(func, site.scope);
+                if let [Alt {
+                    val: Val::Class(c),
+                    why,
+                    ..
+                }] = alts.as_slice()
+                {
+                    if why.certain() {
+                        index.entry(*c).or_default().push((site.node, site.scope));
+                    }
+                }
+            }
+        }
+        let found = index.get(&class).cloned().unwrap_or_default();
+        *self.value_constructions.borrow_mut() = Some(std::rc::Rc::new(index));
+        self.value_constructions_building.set(false);
+        found
+    }
+
     pub(crate) fn class_constructions(&self, class: ScopeId) -> Vec<(Node<'t>, ScopeId)> {
         let name = &self.scopes[class].name;
         self.calls_named(name)

@@ -227,6 +227,12 @@ pub struct Module<'t> {
     staging_calls: std::cell::OnceCell<HashMap<&'t str, Vec<usize>>>,
     /// How often each word occurs in the model's code (built on first use).
     word_counts: std::cell::OnceCell<HashMap<&'t str, u32>>,
+    /// Calls constructing a class through a value (`OPS[k]()`), by class
+    /// (built on first use; `None` while being built, which answers empty).
+    #[allow(clippy::type_complexity)]
+    value_constructions:
+        std::cell::RefCell<Option<std::rc::Rc<HashMap<ScopeId, Vec<(Node<'t>, ScopeId)>>>>>,
+    value_constructions_building: std::cell::Cell<bool>,
     /// Calls by the plain names among their arguments (built on first use).
     #[allow(clippy::type_complexity)]
     value_args: std::cell::OnceCell<HashMap<String, Vec<(usize, Node<'t>)>>>,
@@ -480,6 +486,8 @@ impl<'t> Module<'t> {
             def_sites: std::cell::RefCell::new(HashMap::new()),
             value_args: std::cell::OnceCell::new(),
             word_counts: std::cell::OnceCell::new(),
+            value_constructions: std::cell::RefCell::new(None),
+            value_constructions_building: std::cell::Cell::new(false),
             staging_calls: std::cell::OnceCell::new(),
             contracts: std::cell::OnceCell::new(),
             declares: std::cell::OnceCell::new(),

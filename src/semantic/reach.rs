@@ -1315,6 +1315,13 @@ impl<'t> Module<'t> {
                         found.push((Target::Bound(m, class), chosen));
                     }
                 }
+                // A class kept as a value (`impl = OPS[key]`), called: its
+                // constructor, and `__call__` as for a class named directly.
+                super::flow::Val::Class(class) => {
+                    for t in self.def_targets(class) {
+                        found.push((t, chosen));
+                    }
+                }
                 _ => {}
             }
         }
