@@ -1251,6 +1251,31 @@ def b_stored_kwargs(src: Source, item):
     return [{MAIN: ed.apply()}]
 
 
+def i_class_constructions(src: Source):
+    classes = {s.name: s for s in src.tree.body if isinstance(s, ast.ClassDef)}
+    out = []
+    for node in ast.walk(src.tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in classes:
+            if not any(isinstance(s, ast.ClassDef) for s in src.scope_chain(node)):
+                out.append(node)
+    out.sort(key=lambda n: (stmt_prio(src, n), n.lineno, n.col_offset))
+    return out
+
+
+def b_registry_class(src: Source, call):
+    cls = call.func.id
+    class_def = next(s for s in src.tree.body if isinstance(s, ast.ClassDef) and s.name == cls)
+    if not stmt_ends_line(src, class_def):
+        raise Skip("class does not end its line")
+    ed = Edits(src)
+    table = src.fresh("VARIANT_CLASSES")
+    end = class_def.end_lineno
+    at = src.line_start(end + 1) if end < len(src.line_starts) else len(src.text)
+    ed.insert(at, f"\n\n{table} = {{{cls!r}: {cls}}}\n")
+    ed.replace(call.func, f"{table}[{cls!r}]")
+    return [{MAIN: ed.apply()}]
+
+
 def b_getattr_config(src: Source, v: Value):
     ed = Edits(src)
     cls = src.fresh("VariantHParams")
@@ -1538,6 +1563,12 @@ TRANSFORMS = {
         "a platforms or params keyword of `.lower(...)`, `export(...)` or `pallas_call(...)` is kept by an "
         "options object from its `**options` and unpacked at the call (`**VariantCallOptions(lowering_platforms="
         "...).options`)",
+    ),
+    "registry_class": (
+        i_class_constructions,
+        b_registry_class,
+        "a construction of a class of the program goes through a registry dict defined after the class "
+        "(`VARIANT_CLASSES[\"Op\"](...)`)",
     ),
     "getattr_config": (
         _values,
