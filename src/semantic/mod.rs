@@ -19,7 +19,7 @@ pub use reach::{Guard, KernelMesh, ReqKind, Requirement};
 pub use summary::{ModuleSummary, Resolver};
 pub use values::{MeshValue, PlatformsValue};
 
-use crate::syntax::queries::{fact_query, Capture};
+use crate::syntax::queries::{queries, Capture, Owner};
 use crate::syntax::Field;
 use crate::syntax::{text, unparenthesize};
 use std::collections::HashMap;
@@ -183,6 +183,11 @@ pub struct Module<'t> {
     pub calls: Vec<CallSite<'t>>,
     /// `with` items (the context manager expressions) and their scopes.
     pub with_items: Vec<(Node<'t>, ScopeId)>,
+    /// Each rule query's `@site` nodes (by the rule's index in
+    /// `syntax::queries::RULE_SOURCES`), in pre-order of the matched nodes.
+    rule_sites: Vec<Vec<Node<'t>>>,
+    /// The same, as sorted node ids (built on first use).
+    rule_site_ids: std::cell::OnceCell<Vec<Vec<usize>>>,
     /// Per-scope requirements and call edges, built on first use.
     scope_facts: Vec<std::cell::OnceCell<reach::ScopeFacts>>,
     /// Guards of calls, arguments and returned values, built on first use.
@@ -456,6 +461,8 @@ impl<'t> Module<'t> {
             attributes: HashMap::new(),
             calls: Vec::new(),
             with_items: Vec::new(),
+            rule_sites: vec![Vec::new(); crate::syntax::queries::RULE_SOURCES.len()],
+            rule_site_ids: std::cell::OnceCell::new(),
             scope_facts: Vec::new(),
             guards: Vec::new(),
             guard_text: std::cell::OnceCell::new(),
@@ -506,16 +513,65 @@ impl<'t> Module<'t> {
 
     fn collect_in(&mut self, root: Node<'t>) {
         // Matches come in pre-order of the nodes they match at, so a scope is
-        // always registered before anything inside it.
-        fact_query()
-            .matcher
-            .for_each_match(root, |m| self.record(m));
+        // always registered before anything inside it. The rules' queries
+        // run in the same walk.
+        let all = queries();
+        all.matcher
+            .for_each_match(root, self.src.as_bytes(), |pattern, m| {
+                match all.owners.get(pattern) {
+                    Some(Owner::Facts) => self.record(m),
+                    Some(&Owner::Rule(rule)) => self.record_sites(rule, m),
+                    None => {}
+                }
+            });
+    }
+
+    /// Records a rule query's sites. All matches at one node come together,
+    /// so a site matched by several patterns is kept once.
+    fn record_sites(&mut self, rule: usize, m: &crate::syntax::matcher::Match<'t>) {
+        let sites = &queries().sites;
+        let Some(list) = self.rule_sites.get_mut(rule) else {
+            return;
+        };
+        for (capture, node) in m {
+            if sites.get(*capture as usize) == Some(&true)
+                && list.last().is_none_or(|last| last.id() != node.id())
+            {
+                list.push(*node);
+            }
+        }
+    }
+
+    /// The sites rule query `rule` captured (`@site`), in document order.
+    pub fn rule_sites(&self, rule: usize) -> &[Node<'t>] {
+        self.rule_sites.get(rule).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// True if `node` is a site of rule query `rule`.
+    pub fn is_rule_site(&self, rule: usize, node: Node<'t>) -> bool {
+        let ids = self.rule_site_ids.get_or_init(|| {
+            self.rule_sites
+                .iter()
+                .map(|sites| {
+                    let mut ids: Vec<usize> = sites.iter().map(|n| n.id()).collect();
+                    ids.sort_unstable();
+                    ids
+                })
+                .collect()
+        });
+        ids.get(rule)
+            .is_some_and(|ids| ids.binary_search(&node.id()).is_ok())
     }
 
     /// Records the facts of one match of the fact queries.
     fn record(&mut self, m: &crate::syntax::matcher::Match<'t>) {
         let src = self.src;
-        let get = |want: Capture| m.iter().find(|(c, _)| *c == want).map(|(_, n)| *n);
+        let meanings = &queries().captures;
+        let get = |want: Capture| {
+            m.iter()
+                .find(|(c, _)| meanings.get(*c as usize) == Some(&Some(want)))
+                .map(|(_, n)| *n)
+        };
         if let Some(module) = get(Capture::ImportModule) {
             let path = text(module, src).to_owned();
             let scope = self.scope_while_collecting(module);
@@ -892,6 +948,45 @@ impl<'t> Module<'t> {
         indices.sort_unstable();
         indices.dedup();
         indices.into_iter().map(|i| self.calls[i]).collect()
+    }
+
+    /// The call site of a call node the fact query recorded.
+    pub fn call_site(&self, call: Node<'t>) -> Option<CallSite<'t>> {
+        let scope = *self.call_scope.get(&call.id())?;
+        Some(CallSite { node: call, scope })
+    }
+
+    /// `names` and the local names imported as one of them: the callee
+    /// names `call_sites_named` looks for.
+    pub fn callee_names<'n>(&'n self, names: &[&'n str]) -> Vec<&'n str> {
+        let mut out = names.to_vec();
+        for ((_, local), bindings) in &self.bindings {
+            let imported = bindings.iter().any(|b| {
+                matches!(b, Binding::Import(path) if names.contains(&path.rsplit('.').next().unwrap_or("")))
+            });
+            if imported && !out.contains(&local.as_str()) {
+                out.push(local.as_str());
+            }
+        }
+        out
+    }
+
+    /// The call sites among `calls` whose callee's last name is one of
+    /// `names` (from `callee_names`): what `call_sites_named` finds, among
+    /// a rule's sites.
+    pub fn sites_named(&self, calls: &[Node<'t>], names: &[&str]) -> Vec<CallSite<'t>> {
+        calls
+            .iter()
+            .filter(|call| {
+                let last = call.field("function").and_then(|f| match f.kind() {
+                    "identifier" => Some(f),
+                    "attribute" => f.field("attribute"),
+                    _ => None,
+                });
+                last.is_some_and(|n| names.contains(&text(n, self.src)))
+            })
+            .filter_map(|call| self.call_site(*call))
+            .collect()
     }
 
     /// True if `scope` is `ancestor` or nested inside it.

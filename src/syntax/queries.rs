@@ -1,10 +1,13 @@
-//! The fact queries of `queries/*.scm`, embedded in the binary and compiled once
-//! into a single query so that one cursor pass over the tree collects every fact.
+//! The queries, embedded in the binary and compiled once into a single
+//! query so that one cursor pass over the tree collects every fact and every
+//! rule's sites: the fact queries of `queries/*.scm` (imports, scopes,
+//! bindings, calls: what the semantic model is built from) and each rule's
+//! query, `queries/rules/jpNNN.scm` (the sites the rule inspects).
 
 use std::sync::OnceLock;
 use tree_sitter::Query;
 
-/// The query files, in the order their patterns are concatenated.
+/// The fact query files, in the order their patterns are concatenated.
 pub const SOURCES: &[(&str, &str)] = &[
     ("imports.scm", include_str!("../../queries/imports.scm")),
     ("scopes.scm", include_str!("../../queries/scopes.scm")),
@@ -12,8 +15,47 @@ pub const SOURCES: &[(&str, &str)] = &[
     ("calls.scm", include_str!("../../queries/calls.scm")),
 ];
 
-/// What a capture means to the fact extractor. Every capture name in the
-/// queries maps to exactly one of these (a test checks both directions).
+/// Each built-in rule's code and query (`queries/rules/`), in code order;
+/// their patterns follow the fact queries'. A rule's index here is the
+/// index the model keeps its captures under (`Module::rule_sites`).
+pub const RULE_SOURCES: &[(&str, &str)] = &[
+    ("JP001", include_str!("../../queries/rules/jp001.scm")),
+    ("JP002", include_str!("../../queries/rules/jp002.scm")),
+    ("JP003", include_str!("../../queries/rules/jp003.scm")),
+    ("JP004", include_str!("../../queries/rules/jp004.scm")),
+    ("JP005", include_str!("../../queries/rules/jp005.scm")),
+    ("JP006", include_str!("../../queries/rules/jp006.scm")),
+    ("JP007", include_str!("../../queries/rules/jp007.scm")),
+    ("JP008", include_str!("../../queries/rules/jp008.scm")),
+    ("JP009", include_str!("../../queries/rules/jp009.scm")),
+    ("JP010", include_str!("../../queries/rules/jp010.scm")),
+    ("JP011", include_str!("../../queries/rules/jp011.scm")),
+    ("JP012", include_str!("../../queries/rules/jp012.scm")),
+    ("JP013", include_str!("../../queries/rules/jp013.scm")),
+    ("JP014", include_str!("../../queries/rules/jp014.scm")),
+    ("JP015", include_str!("../../queries/rules/jp015.scm")),
+];
+
+/// The capture every rule query marks its sites with; captures whose name
+/// starts with `_` only feed predicates.
+pub const SITE: &str = "site";
+
+/// The query text of a built-in rule.
+pub fn rule_query(code: &str) -> Option<&'static str> {
+    RULE_SOURCES
+        .iter()
+        .find(|(c, _)| c.eq_ignore_ascii_case(code))
+        .map(|(_, text)| *text)
+}
+
+/// The index of a rule's query in `RULE_SOURCES`.
+pub fn rule_index(code: &str) -> Option<usize> {
+    RULE_SOURCES.iter().position(|(c, _)| *c == code)
+}
+
+/// What a capture of the fact queries means to the fact extractor. Every
+/// capture name in the fact queries maps to exactly one of these (a test
+/// checks both directions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Capture {
     ImportModule,
@@ -74,40 +116,80 @@ impl Capture {
     }
 }
 
-pub struct FactQuery {
+/// Whose a pattern is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Owner {
+    Facts,
+    /// A rule's, by its index in `RULE_SOURCES`.
+    Rule(usize),
+}
+
+pub struct Queries {
     /// tree-sitter's compiled query: checks the source, and is the reference
     /// the matcher is tested against.
     pub query: Query,
-    /// Capture index -> meaning.
-    pub captures: Vec<Capture>,
+    /// Capture index -> meaning, for the fact queries' captures.
+    pub captures: Vec<Option<Capture>>,
+    /// Capture index -> true for `@site`.
+    pub sites: Vec<bool>,
+    /// Pattern index -> the queries it comes from.
+    pub owners: Vec<Owner>,
     /// What runs the query (`syntax::matcher`).
     pub matcher: super::matcher::Matcher,
 }
 
-/// The compiled fact query. Panics only if the embedded queries are broken,
-/// which the `every_query_compiles` test rules out before release.
-pub fn fact_query() -> &'static FactQuery {
-    static QUERY: OnceLock<FactQuery> = OnceLock::new();
-    QUERY.get_or_init(|| {
-        let source: String = SOURCES
+/// The concatenated source: every fact query, then every rule query, each
+/// with the byte offset it starts at.
+fn concatenated() -> (String, Vec<(usize, Owner)>) {
+    let mut source = String::new();
+    let mut starts = Vec::new();
+    let files = SOURCES.iter().map(|(_, text)| (*text, Owner::Facts)).chain(
+        RULE_SOURCES
             .iter()
-            .map(|(_, text)| *text)
-            .collect::<Vec<_>>()
-            .join("\n");
-        let query = Query::new(&tree_sitter_python::LANGUAGE.into(), &source)
-            .expect("embedded queries compile (checked by tests)");
+            .enumerate()
+            .map(|(i, (_, text))| (*text, Owner::Rule(i))),
+    );
+    for (text, owner) in files {
+        starts.push((source.len(), owner));
+        source.push_str(text);
+        source.push('\n');
+    }
+    (source, starts)
+}
+
+/// The compiled queries. Panics only if the embedded queries are broken,
+/// which the `every_query_compiles` test rules out before release.
+pub fn queries() -> &'static Queries {
+    static QUERY: OnceLock<Queries> = OnceLock::new();
+    QUERY.get_or_init(|| {
+        let (source, starts) = concatenated();
+        let language = tree_sitter_python::LANGUAGE.into();
+        let query =
+            Query::new(&language, &source).expect("embedded queries compile (checked by tests)");
         let captures = query
             .capture_names()
             .iter()
-            .map(|name| {
-                Capture::from_name(name).expect("every capture is known (checked by tests)")
+            .map(|name| Capture::from_name(name))
+            .collect();
+        let sites = query.capture_names().iter().map(|n| *n == SITE).collect();
+        let owners = (0..query.pattern_count())
+            .map(|i| {
+                let at = query.start_byte_for_pattern(i);
+                starts
+                    .iter()
+                    .rev()
+                    .find(|(start, _)| *start <= at)
+                    .map_or(Owner::Facts, |(_, owner)| *owner)
             })
             .collect();
-        let matcher = super::matcher::Matcher::new(&tree_sitter_python::LANGUAGE.into(), &source)
+        let capture_id = |name: &str| query.capture_index_for_name(name).map(|i| i as u16);
+        let matcher = super::matcher::Matcher::new(&language, &source, &capture_id)
             .expect("embedded queries use the matcher's subset (checked by tests)");
-        FactQuery {
+        Queries {
             query,
             captures,
+            sites,
+            owners,
             matcher,
         }
     })
@@ -119,17 +201,67 @@ mod tests {
 
     #[test]
     fn every_query_compiles() {
-        for (file, text) in SOURCES {
-            if let Err(err) = Query::new(&tree_sitter_python::LANGUAGE.into(), text) {
-                panic!("queries/{file}: {err}");
+        let language = tree_sitter_python::LANGUAGE.into();
+        let rule_files = RULE_SOURCES
+            .iter()
+            .map(|(code, text)| (format!("rules/{}.scm", code.to_ascii_lowercase()), *text));
+        let files = SOURCES
+            .iter()
+            .map(|(file, text)| (file.to_string(), *text))
+            .chain(rule_files);
+        for (file, text) in files {
+            // tree-sitter's error names the row and column.
+            let query = match Query::new(&language, text) {
+                Ok(query) => query,
+                Err(err) => panic!("queries/{file}: {err}"),
+            };
+            let id = |name: &str| query.capture_index_for_name(name).map(|i| i as u16);
+            if let Err(err) = crate::syntax::matcher::Matcher::new(&language, text, &id) {
+                panic!("queries/{file}: outside the matcher's subset: {err}");
             }
         }
-        let _ = fact_query();
+        let all = queries();
+        assert_eq!(all.matcher.pattern_count(), all.query.pattern_count());
+    }
+
+    #[test]
+    fn every_rule_has_a_query_with_sites() {
+        let codes: Vec<&str> = crate::rules::all().iter().map(|r| r.meta().code).collect();
+        let queried: Vec<&str> = RULE_SOURCES.iter().map(|(code, _)| *code).collect();
+        assert_eq!(codes, queried, "a query per rule, in code order");
+        for (code, text) in RULE_SOURCES {
+            let query = Query::new(&tree_sitter_python::LANGUAGE.into(), text).expect("compiles");
+            assert!(query.pattern_count() > 0, "{code}: no patterns");
+            // A rule's captures are its sites and what predicates read.
+            for name in query.capture_names() {
+                assert!(
+                    *name == SITE || name.starts_with('_'),
+                    "{code}: @{name} is neither @site nor @_..."
+                );
+            }
+            for p in 0..query.pattern_count() {
+                let pattern = &text[query.start_byte_for_pattern(p)..query.end_byte_for_pattern(p)];
+                assert!(
+                    pattern.contains("@site"),
+                    "{code}: a pattern without @site: {pattern}"
+                );
+            }
+        }
+        let all = queries();
+        for (index, _) in RULE_SOURCES.iter().enumerate() {
+            assert!(all.owners.contains(&Owner::Rule(index)));
+        }
     }
 
     #[test]
     fn every_capture_is_used_and_known() {
-        let query = &fact_query().query;
+        let (source, starts) = concatenated();
+        let facts_end = starts
+            .iter()
+            .find(|(_, owner)| *owner != Owner::Facts)
+            .map_or(source.len(), |(start, _)| *start);
+        let query = Query::new(&tree_sitter_python::LANGUAGE.into(), &source[..facts_end])
+            .expect("fact queries compile");
         let names: Vec<&str> = query.capture_names().to_vec();
         for name in &names {
             assert!(
