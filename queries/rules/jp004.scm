@@ -7,8 +7,8 @@
 ; `jax.export.export(jit(f), platforms=...)(x)`.
 ((call
    function: (attribute
-     attribute: (identifier) @_method)) @site
- (#any-of? @_method "lower" "export"))
+     attribute: (identifier) @_name)) @site
+ (#any-of? @_name "lower" "export"))
 
 ; A call of a plain name: `export(...)` imported under any name, or a name
 ; bound to `functools.partial(traced.lower, ...)`; which names those are,

@@ -517,19 +517,25 @@ impl<'t> Module<'t> {
         // run in the same walk.
         let all = queries();
         all.matcher
-            .for_each_match(root, self.src.as_bytes(), |pattern, m| {
-                match all.owners.get(pattern) {
-                    Some(Owner::Facts) => self.record(m),
-                    Some(&Owner::Rule(rule)) => self.record_sites(rule, m),
-                    None => {}
+            .for_each_match(root, self.src.as_bytes(), |patterns, m| {
+                let mut facts = false;
+                for &pattern in patterns {
+                    match all.owners.get(pattern) {
+                        Some(Owner::Facts) => facts = true,
+                        Some(&Owner::Rule(rule)) => self.record_sites(rule, m, &all.sites),
+                        None => {}
+                    }
+                }
+                if facts {
+                    self.record(m);
                 }
             });
     }
 
-    /// Records a rule query's sites. All matches at one node come together,
-    /// so a site matched by several patterns is kept once.
-    fn record_sites(&mut self, rule: usize, m: &crate::syntax::matcher::Match<'t>) {
-        let sites = &queries().sites;
+    /// Records a rule query's sites (`sites`: which captures are `@site`).
+    /// All matches at one node come together, so a site matched by several
+    /// patterns is kept once.
+    fn record_sites(&mut self, rule: usize, m: &crate::syntax::matcher::Match<'t>, sites: &[bool]) {
         let Some(list) = self.rule_sites.get_mut(rule) else {
             return;
         };

@@ -42,9 +42,21 @@
 use regex::Regex;
 use tree_sitter::{Language, Node, TreeCursor};
 
-/// A capture's index: the same as in tree-sitter's `Query` of the same
-/// source (the caller resolves names, `Matcher::new`).
+/// A capture's index in `Matcher::capture_names`: names are numbered in the
+/// order they first appear, as tree-sitter numbers them.
 pub type CaptureId = u16;
+
+/// The id of capture `name`, numbering it if it is new.
+fn intern(names: &mut Vec<String>, name: &str) -> Result<CaptureId, String> {
+    let id = match names.iter().position(|n| n == name) {
+        Some(id) => id,
+        None => {
+            names.push(name.to_owned());
+            names.len() - 1
+        }
+    };
+    CaptureId::try_from(id).map_err(|_| "too many captures".to_owned())
+}
 
 /// A compiled pattern: a node kind (`None`: any named node), a capture, and
 /// child patterns in order.
@@ -70,7 +82,35 @@ enum Predicate {
     Match(CaptureId, Regex, bool),
 }
 
+impl Step {
+    fn captures(&self, out: &mut Vec<CaptureId>) {
+        out.extend(self.capture);
+        for (_, child) in &self.children {
+            child.captures(out);
+        }
+    }
+}
+
 impl Predicate {
+    fn reads(&self) -> Vec<CaptureId> {
+        match self {
+            Predicate::Eq(c, Operand::Capture(other), _) => vec![*c, *other],
+            Predicate::Eq(c, _, _) | Predicate::AnyOf(c, _, _) | Predicate::Match(c, _, _) => {
+                vec![*c]
+            }
+        }
+    }
+
+    fn mentions(&self, id: CaptureId) -> bool {
+        match self {
+            Predicate::Eq(c, Operand::Capture(other), _) => *c == id || *other == id,
+            Predicate::Eq(c, _, _) | Predicate::AnyOf(c, _, _) | Predicate::Match(c, _, _) => {
+                *c == id
+            }
+        }
+    }
+
+    /// True unless the captures it reads are bound and fail it.
     fn holds(&self, captures: &[(CaptureId, Node<'_>)], src: &[u8]) -> bool {
         let text = |id: CaptureId| {
             captures
@@ -104,14 +144,41 @@ impl Predicate {
     }
 }
 
-/// A pattern and the query's pattern indices written exactly as it is (the
-/// rules that start from the same sites share their patterns' text; they
-/// are matched once).
+/// The patterns written alike but for their predicates: one structure,
+/// matched once for all of them (the rules that start from calls share most
+/// of their patterns' shape), and each one's predicates.
 #[derive(Debug)]
 struct Pattern {
     step: Step,
+    /// At most 64 (a bit each while matching).
+    members: Vec<Member>,
+}
+
+/// Patterns written exactly alike (the query's pattern indices) and their
+/// predicates.
+#[derive(Debug)]
+struct Member {
     predicates: Vec<Predicate>,
     indices: Vec<usize>,
+}
+
+/// A pattern's tokens without its predicates: what it matches before they
+/// filter.
+fn structure<'a, 's>(tokens: &'a [Token<'s>]) -> Vec<&'a Token<'s>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        if tokens[i] == Token::Open && matches!(tokens.get(i + 1), Some(Token::Predicate(_))) {
+            // A predicate's arguments hold no parentheses.
+            while i < tokens.len() && tokens[i] != Token::Close {
+                i += 1;
+            }
+        } else {
+            out.push(&tokens[i]);
+        }
+        i += 1;
+    }
+    out
 }
 
 #[derive(Debug)]
@@ -121,36 +188,62 @@ pub struct Matcher {
     by_kind: Vec<Vec<usize>>,
     /// How many patterns the source has (duplicates included).
     count: usize,
+    /// Capture names by id.
+    capture_names: Vec<String>,
 }
 
 /// One match: each capture and its node, in pattern order.
 pub type Match<'t> = [(CaptureId, Node<'t>)];
 
 impl Matcher {
-    /// Compiles `source`; `capture_id` gives each capture name's index.
-    pub fn new(
-        language: &Language,
-        source: &str,
-        capture_id: &dyn Fn(&str) -> Option<CaptureId>,
-    ) -> Result<Matcher, String> {
+    /// Compiles `source` (patterns numbered in order, as tree-sitter does).
+    pub fn new(language: &Language, source: &str) -> Result<Matcher, String> {
+        let mut names = Vec::new();
+        let names = &mut names;
         let tokens = tokenize(source)?;
         let mut at = 0;
         let mut patterns: Vec<Pattern> = Vec::new();
-        let mut texts: Vec<&[Token<'_>]> = Vec::new();
+        // Per pattern: its structure, and each member's whole text.
+        let mut texts: Vec<(Vec<&Token<'_>>, Vec<&[Token<'_>]>)> = Vec::new();
         let mut count = 0;
         while at < tokens.len() {
             let begin = at;
             let mut predicates = Vec::new();
-            let step = parse_top(language, &tokens, &mut at, capture_id, &mut predicates)?;
+            let step = parse_top(language, &tokens, &mut at, names, &mut predicates)?;
+            // As in tree-sitter, a predicate reads captures of its own pattern.
+            let mut own = Vec::new();
+            step.captures(&mut own);
+            if let Some(p) = predicates
+                .iter()
+                .find(|p| !p.reads().iter().all(|c| own.contains(c)))
+            {
+                return Err(format!("{p:?} reads a capture its pattern does not have"));
+            }
             let text = &tokens[begin..at];
-            match texts.iter().position(|t| *t == text) {
-                Some(same) => patterns[same].indices.push(count),
+            let shape = structure(text);
+            let alike = texts
+                .iter()
+                .zip(&patterns)
+                .position(|((s, _), p)| *s == shape && p.members.len() < 64);
+            match alike {
+                Some(same) => match texts[same].1.iter().position(|t| *t == text) {
+                    Some(member) => patterns[same].members[member].indices.push(count),
+                    None => {
+                        texts[same].1.push(text);
+                        patterns[same].members.push(Member {
+                            predicates,
+                            indices: vec![count],
+                        });
+                    }
+                },
                 None => {
-                    texts.push(text);
+                    texts.push((shape, vec![text]));
                     patterns.push(Pattern {
                         step,
-                        predicates,
-                        indices: vec![count],
+                        members: vec![Member {
+                            predicates,
+                            indices: vec![count],
+                        }],
                     });
                 }
             }
@@ -164,11 +257,18 @@ impl Matcher {
                 .ok_or("a pattern's root must name a node kind")?;
             by_kind[kind as usize].push(i);
         }
+        let capture_names = std::mem::take(names);
         Ok(Matcher {
             patterns,
             by_kind,
             count,
+            capture_names,
         })
+    }
+
+    /// Capture names by id.
+    pub fn capture_names(&self) -> &[String] {
+        &self.capture_names
     }
 
     /// How many patterns the source holds, as tree-sitter counts them.
@@ -176,37 +276,43 @@ impl Matcher {
         self.count
     }
 
-    /// Calls `each` with every match (its pattern index and captures) in the
-    /// subtree of `root` (`root` included), in pre-order of the matched root
-    /// nodes. `src` is the text the tree was parsed from (for predicates).
+    /// Calls `each` with every match in the subtree of `root` (`root`
+    /// included), in pre-order of the matched root nodes: the indices of the
+    /// patterns it matches (several when written alike) and its captures.
+    /// `src` is the text the tree was parsed from (for predicates).
     pub fn for_each_match<'t>(
         &self,
         root: Node<'t>,
         src: &[u8],
-        mut each: impl FnMut(usize, &Match<'t>),
+        mut each: impl FnMut(&[usize], &Match<'t>),
     ) {
         let mut cursor = root.walk();
         let mut captures: Vec<(CaptureId, Node<'t>)> = Vec::new();
-        let mut children = root.walk();
+        let mut walk = Walk {
+            src,
+            members: &[],
+            alive: 0,
+            cursor: root.walk(),
+            children: Vec::new(),
+        };
         loop {
             let node = cursor.node();
             if let Some(ids) = self.by_kind.get(node.kind_id() as usize) {
+                // Many patterns start at the same kinds (every rule's at a
+                // call): a node's children are read once for all of them.
+                walk.children.clear();
                 for &id in ids {
                     let pattern = &self.patterns[id];
+                    walk.members = &pattern.members;
+                    walk.alive = u64::MAX >> (64 - pattern.members.len());
                     captures.clear();
-                    self.match_at(
-                        &pattern.step,
-                        node,
-                        &mut captures,
-                        &mut children,
-                        &mut |m: &Match<'t>| {
-                            if pattern.predicates.iter().all(|p| p.holds(m, src)) {
-                                for &index in &pattern.indices {
-                                    each(index, m);
-                                }
+                    walk.match_at(&pattern.step, node, &mut captures, &mut |alive, m| {
+                        for (i, member) in pattern.members.iter().enumerate() {
+                            if alive & (1 << i) != 0 {
+                                each(&member.indices, m);
                             }
-                        },
-                    );
+                        }
+                    });
                 }
             }
             if cursor.goto_first_child() {
@@ -225,43 +331,120 @@ impl Matcher {
             }
         }
     }
+}
+
+/// A node's children with their field ids (0: none), shared by the
+/// patterns that read them.
+type Children<'t> = std::rc::Rc<[(u16, Node<'t>)]>;
+
+/// The state of matching the patterns at one node.
+struct Walk<'m, 't> {
+    src: &'m [u8],
+    /// The members of the pattern being matched, and which of them the
+    /// captures so far satisfy (a bit each).
+    members: &'m [Member],
+    alive: u64,
+    cursor: TreeCursor<'t>,
+    /// The children of the nodes read since the walk reached this node,
+    /// each with its field ids (0: none).
+    children: Vec<(usize, Children<'t>)>,
+}
+
+impl<'t> Walk<'_, 't> {
+    /// The children of `node`, read once per walk position.
+    fn children_of(&mut self, node: Node<'t>) -> Children<'t> {
+        if let Some((_, children)) = self.children.iter().find(|(id, _)| *id == node.id()) {
+            return children.clone();
+        }
+        let mut out = Vec::new();
+        self.cursor.reset(node);
+        if self.cursor.goto_first_child() {
+            loop {
+                out.push((
+                    self.cursor.field_id().map_or(0, |f| f.get()),
+                    self.cursor.node(),
+                ));
+                if !self.cursor.goto_next_sibling() {
+                    break;
+                }
+            }
+        }
+        let children: Children<'t> = out.into();
+        self.children.push((node.id(), children.clone()));
+        children
+    }
+
+    /// Pushes `capture` of `node` and drops the members whose predicates
+    /// the captures so far fail; `None` (nothing pushed) when none is left,
+    /// else the members alive before, to restore when backtracking.
+    /// Predicates are checked as soon as their captures are bound: a keyword
+    /// name that is not the one asked for stops the search in that list.
+    fn capture(
+        &mut self,
+        capture: Option<CaptureId>,
+        node: Node<'t>,
+        captures: &mut Vec<(CaptureId, Node<'t>)>,
+    ) -> Option<u64> {
+        let before = self.alive;
+        let Some(capture) = capture else {
+            return Some(before);
+        };
+        captures.push((capture, node));
+        let mut alive = before;
+        for (i, member) in self.members.iter().enumerate() {
+            if alive & (1 << i) != 0
+                && !member
+                    .predicates
+                    .iter()
+                    .filter(|p| p.mentions(capture))
+                    .all(|p| p.holds(captures, self.src))
+            {
+                alive &= !(1 << i);
+            }
+        }
+        if alive == 0 {
+            captures.pop();
+            return None;
+        }
+        self.alive = alive;
+        Some(before)
+    }
 
     /// Matches `step` at `node` (whose kind is already checked for a root),
     /// calling `each` for every way the child patterns can match.
-    fn match_at<'t>(
-        &self,
+    fn match_at(
+        &mut self,
         step: &Step,
         node: Node<'t>,
         captures: &mut Vec<(CaptureId, Node<'t>)>,
-        cursor: &mut TreeCursor<'t>,
-        each: &mut dyn FnMut(&Match<'t>),
+        each: &mut dyn FnMut(u64, &Match<'t>),
     ) {
         let mark = captures.len();
-        if let Some(capture) = step.capture {
-            captures.push((capture, node));
-        }
+        let Some(before) = self.capture(step.capture, node, captures) else {
+            return;
+        };
         if step.children.is_empty() {
-            each(captures);
+            each(self.alive, captures);
         } else {
-            let children = children_of(node, cursor);
-            self.match_children(&step.children, &children, 0, captures, cursor, each);
+            let children = self.children_of(node);
+            self.match_children(&step.children, &children, 0, captures, each);
         }
         captures.truncate(mark);
+        self.alive = before;
     }
 
     /// Matches `specs` against `children` (a node's, with their fields) from
     /// index `from` on, each spec after the one before.
-    fn match_children<'t>(
-        &self,
+    fn match_children(
+        &mut self,
         specs: &[(Option<u16>, Step)],
         children: &[(u16, Node<'t>)],
         from: usize,
         captures: &mut Vec<(CaptureId, Node<'t>)>,
-        cursor: &mut TreeCursor<'t>,
-        each: &mut dyn FnMut(&Match<'t>),
+        each: &mut dyn FnMut(u64, &Match<'t>),
     ) {
         let Some(((field, step), rest)) = specs.split_first() else {
-            each(captures);
+            each(self.alive, captures);
             return;
         };
         for (index, &(child_field, child)) in children.iter().enumerate().skip(from) {
@@ -278,50 +461,39 @@ impl Matcher {
                 continue;
             }
             let mark = captures.len();
-            if let Some(capture) = step.capture {
-                captures.push((capture, child));
-            }
+            let Some(before) = self.capture(step.capture, child, captures) else {
+                continue;
+            };
             if step.children.is_empty() {
-                self.match_children(rest, children, index + 1, captures, cursor, each);
+                self.match_children(rest, children, index + 1, captures, each);
             } else {
                 // The child's own child patterns, then the next specs after
-                // this child, for each way the former match.
-                let grandchildren = children_of(child, cursor);
+                // this child, for each way the former match (with the
+                // members it leaves alive).
+                let grandchildren = self.children_of(child);
                 let base = captures.len();
-                let mut ways: Vec<Vec<(CaptureId, Node<'t>)>> = Vec::new();
+                let mut ways: Vec<(u64, Vec<(CaptureId, Node<'t>)>)> = Vec::new();
                 self.match_children(
                     &step.children,
                     &grandchildren,
                     0,
                     captures,
-                    cursor,
-                    &mut |c| ways.push(c[base..].to_vec()),
+                    &mut |alive, c| ways.push((alive, c[base..].to_vec())),
                 );
-                for way in ways {
+                let outer = self.alive;
+                for (alive, way) in ways {
                     let inner = captures.len();
                     captures.extend(way);
-                    self.match_children(rest, children, index + 1, captures, cursor, each);
+                    self.alive = alive;
+                    self.match_children(rest, children, index + 1, captures, each);
                     captures.truncate(inner);
                 }
+                self.alive = outer;
             }
             captures.truncate(mark);
+            self.alive = before;
         }
     }
-}
-
-/// The children of `node` with their field ids (0: none), read in one pass.
-fn children_of<'t>(node: Node<'t>, cursor: &mut TreeCursor<'t>) -> Vec<(u16, Node<'t>)> {
-    let mut out = Vec::new();
-    cursor.reset(node);
-    if cursor.goto_first_child() {
-        loop {
-            out.push((cursor.field_id().map_or(0, |f| f.get()), cursor.node()));
-            if !cursor.goto_next_sibling() {
-                break;
-            }
-        }
-    }
-    out
 }
 
 #[derive(Debug, PartialEq)]
@@ -433,12 +605,12 @@ fn parse_top(
     language: &Language,
     tokens: &[Token<'_>],
     at: &mut usize,
-    capture_id: &dyn Fn(&str) -> Option<CaptureId>,
+    names: &mut Vec<String>,
     predicates: &mut Vec<Predicate>,
 ) -> Result<Step, String> {
     if tokens.get(*at) == Some(&Token::Open) && tokens.get(*at + 1) == Some(&Token::Open) {
         *at += 1;
-        let step = parse_step(language, tokens, at, capture_id, predicates)?;
+        let step = parse_step(language, tokens, at, names, predicates)?;
         loop {
             match (tokens.get(*at), tokens.get(*at + 1)) {
                 (Some(Token::Close), _) => {
@@ -446,7 +618,7 @@ fn parse_top(
                     break;
                 }
                 (Some(Token::Open), Some(Token::Predicate(_))) => {
-                    predicates.push(parse_predicate(tokens, at, capture_id)?)
+                    predicates.push(parse_predicate(tokens, at, names)?)
                 }
                 // Several sibling patterns in a group are a sequence.
                 other => return Err(format!("unsupported in a group: {other:?}")),
@@ -457,24 +629,21 @@ fn parse_top(
         }
         return Ok(step);
     }
-    parse_step(language, tokens, at, capture_id, predicates)
+    parse_step(language, tokens, at, names, predicates)
 }
 
 /// `(#name @capture arg*)`: arguments are captures or strings.
 fn parse_predicate(
     tokens: &[Token<'_>],
     at: &mut usize,
-    capture_id: &dyn Fn(&str) -> Option<CaptureId>,
+    names: &mut Vec<String>,
 ) -> Result<Predicate, String> {
     let Some(Token::Predicate(name)) = tokens.get(*at + 1) else {
         return Err(format!("expected a predicate at token {}", *at));
     };
     *at += 2;
-    let capture = |name: &str| {
-        capture_id(name).ok_or_else(|| format!("predicate on unknown capture @{name}"))
-    };
     let first = match tokens.get(*at) {
-        Some(Token::Capture(c)) => capture(c)?,
+        Some(Token::Capture(c)) => intern(names, c)?,
         other => return Err(format!("#{name} needs a capture first, found {other:?}")),
     };
     *at += 1;
@@ -485,7 +654,7 @@ fn parse_predicate(
                 *at += 1;
                 break;
             }
-            Some(Token::Capture(c)) => args.push(Operand::Capture(capture(c)?)),
+            Some(Token::Capture(c)) => args.push(Operand::Capture(intern(names, c)?)),
             Some(Token::Str(s)) => args.push(Operand::Text(s.clone())),
             other => return Err(format!("unexpected {other:?} in #{name}")),
         }
@@ -529,7 +698,7 @@ fn parse_step(
     language: &Language,
     tokens: &[Token<'_>],
     at: &mut usize,
-    capture_id: &dyn Fn(&str) -> Option<CaptureId>,
+    names: &mut Vec<String>,
     predicates: &mut Vec<Predicate>,
 ) -> Result<Step, String> {
     if tokens.get(*at) != Some(&Token::Open) {
@@ -565,23 +734,22 @@ fn parse_step(
                     .field_id_for_name(name)
                     .ok_or_else(|| format!("unknown field {name}"))?;
                 *at += 1;
-                let child = parse_step(language, tokens, at, capture_id, predicates)?;
+                let child = parse_step(language, tokens, at, names, predicates)?;
                 children.push((Some(id.get()), child));
             }
             (Some(Token::Open), Some(Token::Predicate(_))) => {
-                predicates.push(parse_predicate(tokens, at, capture_id)?)
+                predicates.push(parse_predicate(tokens, at, names)?)
             }
-            (Some(Token::Open), _) => children.push((
-                None,
-                parse_step(language, tokens, at, capture_id, predicates)?,
-            )),
+            (Some(Token::Open), _) => {
+                children.push((None, parse_step(language, tokens, at, names, predicates)?))
+            }
             (other, _) => return Err(format!("unexpected {other:?} in a pattern")),
         }
     }
     let capture = match tokens.get(*at) {
         Some(Token::Capture(name)) => {
             *at += 1;
-            Some(capture_id(name).ok_or_else(|| format!("unknown capture @{name}"))?)
+            Some(intern(names, name)?)
         }
         _ => None,
     };
@@ -629,21 +797,21 @@ mod tests {
         out
     }
 
-    fn ours(query: &Query, matcher: &Matcher, root: Node<'_>, src: &str) -> Vec<Key> {
+    fn ours(matcher: &Matcher, root: Node<'_>, src: &str) -> Vec<Key> {
         let mut out = Vec::new();
-        matcher.for_each_match(root, src.as_bytes(), |pattern, m| {
+        matcher.for_each_match(root, src.as_bytes(), |patterns, m| {
             let mut key: Vec<_> = m
                 .iter()
                 .map(|(c, n)| {
                     (
-                        query.capture_names()[*c as usize].to_owned(),
+                        matcher.capture_names()[*c as usize].clone(),
                         n.start_byte(),
                         n.end_byte(),
                     )
                 })
                 .collect();
             key.sort();
-            out.push((pattern, key));
+            out.extend(patterns.iter().map(|p| (*p, key.clone())));
         });
         out.sort();
         out
@@ -686,6 +854,11 @@ mod tests {
         // The fact queries and every rule's query, predicates included, as
         // the model runs them.
         let all = queries();
+        let query = Query::new(
+            &tree_sitter_python::LANGUAGE.into(),
+            &crate::syntax::queries::concatenated().0,
+        )
+        .expect("compiles");
         let (mut read, mut compared, mut predicated) = (0, 0, 0);
         for path in files() {
             let Ok(text) = std::fs::read_to_string(&path) else {
@@ -694,9 +867,9 @@ mod tests {
             read += 1;
             for text in variants(&text) {
                 let tree = parse(&text, None).unwrap();
-                let expected = tree_sitters(&all.query, tree.root_node(), &text);
+                let expected = tree_sitters(&query, tree.root_node(), &text);
                 assert_eq!(
-                    ours(&all.query, &all.matcher, tree.root_node(), &text),
+                    ours(&all.matcher, tree.root_node(), &text),
                     expected,
                     "{}",
                     path.display()
@@ -708,8 +881,8 @@ mod tests {
                     .count();
                 for statement in top_level_statements(&tree) {
                     assert_eq!(
-                        ours(&all.query, &all.matcher, statement, &text),
-                        tree_sitters(&all.query, statement, &text),
+                        ours(&all.matcher, statement, &text),
+                        tree_sitters(&query, statement, &text),
                         "{} at {:?}",
                         path.display(),
                         statement.byte_range()
@@ -743,12 +916,13 @@ mod tests {
 "#;
         let text = "jit(f)\nx.x(1)\nx.y(2)\nf(backend='cpu', device=d, gpu=3, other=1)\ns = ['cpu', 'cuda', 'tpu', 'a.b', 'axb']\npdep(x, gpu=1, gpu=f())\njax.jit(g)\n";
         let query = Query::new(&language, source).expect("tree-sitter compiles it");
-        let id = |name: &str| query.capture_index_for_name(name).map(|i| i as u16);
-        let matcher = Matcher::new(&language, source, &id).expect("the matcher compiles it");
+        let matcher = Matcher::new(&language, source).expect("the matcher compiles it");
         assert_eq!(matcher.pattern_count(), query.pattern_count());
+        // Patterns alike but for their predicates are matched as one.
+        assert_eq!(matcher.patterns.len(), 6);
         let tree = parse(text, None).unwrap();
         let expected = tree_sitters(&query, tree.root_node(), text);
-        assert_eq!(ours(&query, &matcher, tree.root_node(), text), expected);
+        assert_eq!(ours(&matcher, tree.root_node(), text), expected);
         for pattern in 0..query.pattern_count() {
             assert!(
                 expected.iter().any(|(p, _)| *p == pattern),
@@ -758,11 +932,11 @@ mod tests {
         // A pattern written twice is matched once and reported twice.
         let twice = "((call function: (identifier) @f) @c (#eq? @f \"jit\"))\n((call function: (identifier) @f) @c (#eq? @f \"jit\"))";
         let query = Query::new(&language, twice).unwrap();
-        let id = |name: &str| query.capture_index_for_name(name).map(|i| i as u16);
-        let matcher = Matcher::new(&language, twice, &id).unwrap();
+        let matcher = Matcher::new(&language, twice).unwrap();
         assert_eq!(matcher.patterns.len(), 1);
+        assert_eq!(matcher.patterns[0].members.len(), 1);
         assert_eq!(
-            ours(&query, &matcher, tree.root_node(), text),
+            ours(&matcher, tree.root_node(), text),
             tree_sitters(&query, tree.root_node(), text)
         );
     }
@@ -770,14 +944,12 @@ mod tests {
     #[test]
     fn unsupported_syntax_is_refused() {
         let language: Language = tree_sitter_python::LANGUAGE.into();
-        let id = |name: &str| (name == "c" || name == "f").then_some(0);
         for source in [
             "(call function: (identifier)* @f)",
             "[(call) (lambda)] @c",
             "(call \"(\")",
             "(no_such_kind)",
             "(call no_such_field: (_))",
-            "(call) @no.such.capture",
             "(return_statement (expression) @c)",
             "((call) @c (#set! x \"y\"))",
             "((call) @c (#is? @c \"y\"))",
@@ -791,7 +963,7 @@ mod tests {
             "((call) @c (#eq? @c \"x\")) @f",
             "(call) @c @f",
         ] {
-            assert!(Matcher::new(&language, source, &id).is_err(), "{source}");
+            assert!(Matcher::new(&language, source).is_err(), "{source}");
         }
     }
 }

@@ -5,7 +5,6 @@
 //! query, `queries/rules/jpNNN.scm` (the sites the rule inspects).
 
 use std::sync::OnceLock;
-use tree_sitter::Query;
 
 /// The fact query files, in the order their patterns are concatenated.
 pub const SOURCES: &[(&str, &str)] = &[
@@ -124,10 +123,11 @@ pub enum Owner {
     Rule(usize),
 }
 
+/// The compiled queries. tree-sitter's own `Query` of the same source is
+/// only built by tests (it checks the source, and is the reference the
+/// matcher is tested against): analysing the patterns costs it about 0.1 s
+/// of each process's start.
 pub struct Queries {
-    /// tree-sitter's compiled query: checks the source, and is the reference
-    /// the matcher is tested against.
-    pub query: Query,
     /// Capture index -> meaning, for the fact queries' captures.
     pub captures: Vec<Option<Capture>>,
     /// Capture index -> true for `@site`.
@@ -139,10 +139,10 @@ pub struct Queries {
 }
 
 /// The concatenated source: every fact query, then every rule query, each
-/// with the byte offset it starts at.
-fn concatenated() -> (String, Vec<(usize, Owner)>) {
+/// with its owner.
+pub fn concatenated() -> (String, Vec<Owner>) {
     let mut source = String::new();
-    let mut starts = Vec::new();
+    let mut owners = Vec::new();
     let files = SOURCES.iter().map(|(_, text)| (*text, Owner::Facts)).chain(
         RULE_SOURCES
             .iter()
@@ -150,11 +150,11 @@ fn concatenated() -> (String, Vec<(usize, Owner)>) {
             .map(|(i, (_, text))| (*text, Owner::Rule(i))),
     );
     for (text, owner) in files {
-        starts.push((source.len(), owner));
+        owners.push(owner);
         source.push_str(text);
         source.push('\n');
     }
-    (source, starts)
+    (source, owners)
 }
 
 /// The compiled queries. Panics only if the embedded queries are broken,
@@ -162,33 +162,23 @@ fn concatenated() -> (String, Vec<(usize, Owner)>) {
 pub fn queries() -> &'static Queries {
     static QUERY: OnceLock<Queries> = OnceLock::new();
     QUERY.get_or_init(|| {
-        let (source, starts) = concatenated();
         let language = tree_sitter_python::LANGUAGE.into();
-        let query =
-            Query::new(&language, &source).expect("embedded queries compile (checked by tests)");
-        let captures = query
-            .capture_names()
-            .iter()
-            .map(|name| Capture::from_name(name))
-            .collect();
-        let sites = query.capture_names().iter().map(|n| *n == SITE).collect();
-        let owners = (0..query.pattern_count())
-            .map(|i| {
-                let at = query.start_byte_for_pattern(i);
-                starts
-                    .iter()
-                    .rev()
-                    .find(|(start, _)| *start <= at)
-                    .map_or(Owner::Facts, |(_, owner)| *owner)
-            })
-            .collect();
-        let capture_id = |name: &str| query.capture_index_for_name(name).map(|i| i as u16);
-        let matcher = super::matcher::Matcher::new(&language, &source, &capture_id)
+        let (source, files) = concatenated();
+        let matcher = super::matcher::Matcher::new(&language, &source)
             .expect("embedded queries use the matcher's subset (checked by tests)");
+        // Each file's patterns, counted by compiling it alone.
+        let mut owners = Vec::new();
+        let texts = SOURCES.iter().chain(RULE_SOURCES).map(|(_, text)| *text);
+        for (text, owner) in texts.zip(files) {
+            let count = super::matcher::Matcher::new(&language, text)
+                .expect("embedded queries use the matcher's subset (checked by tests)")
+                .pattern_count();
+            owners.extend(std::iter::repeat_n(owner, count));
+        }
+        let names = matcher.capture_names();
         Queries {
-            query,
-            captures,
-            sites,
+            captures: names.iter().map(|n| Capture::from_name(n)).collect(),
+            sites: names.iter().map(|n| n == SITE).collect(),
             owners,
             matcher,
         }
@@ -198,6 +188,7 @@ pub fn queries() -> &'static Queries {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tree_sitter::Query;
 
     #[test]
     fn every_query_compiles() {
@@ -215,13 +206,16 @@ mod tests {
                 Ok(query) => query,
                 Err(err) => panic!("queries/{file}: {err}"),
             };
-            let id = |name: &str| query.capture_index_for_name(name).map(|i| i as u16);
-            if let Err(err) = crate::syntax::matcher::Matcher::new(&language, text, &id) {
-                panic!("queries/{file}: outside the matcher's subset: {err}");
+            match crate::syntax::matcher::Matcher::new(&language, text) {
+                Ok(matcher) => assert_eq!(matcher.pattern_count(), query.pattern_count()),
+                Err(err) => panic!("queries/{file}: outside the matcher's subset: {err}"),
             }
         }
         let all = queries();
-        assert_eq!(all.matcher.pattern_count(), all.query.pattern_count());
+        let query = Query::new(&language, &concatenated().0).expect("compiles");
+        assert_eq!(all.matcher.pattern_count(), query.pattern_count());
+        assert_eq!(all.owners.len(), query.pattern_count());
+        assert_eq!(all.matcher.capture_names(), query.capture_names());
     }
 
     #[test]
@@ -255,12 +249,12 @@ mod tests {
 
     #[test]
     fn every_capture_is_used_and_known() {
-        let (source, starts) = concatenated();
-        let facts_end = starts
+        let source: String = SOURCES
             .iter()
-            .find(|(_, owner)| *owner != Owner::Facts)
-            .map_or(source.len(), |(start, _)| *start);
-        let query = Query::new(&tree_sitter_python::LANGUAGE.into(), &source[..facts_end])
+            .map(|(_, text)| *text)
+            .collect::<Vec<_>>()
+            .join("\n");
+        let query = Query::new(&tree_sitter_python::LANGUAGE.into(), &source)
             .expect("fact queries compile");
         let names: Vec<&str> = query.capture_names().to_vec();
         for name in &names {
