@@ -101,7 +101,7 @@ impl Rule for Jp003 {
         }
         for (call, context) in ctx
             .module
-            .eager_ops_under_abstract_mesh(ctx.sites(META.code))
+            .eager_ops_under_abstract_mesh(ctx.rule(META.code))
         {
             out.push(Finding {
                 code: META.code,

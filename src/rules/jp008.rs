@@ -61,7 +61,7 @@ impl Rule for Jp008 {
         let src = ctx.src();
         // gpu= anywhere: raised whenever the call runs.
         for site in module.sites_named(
-            ctx.sites(META.code),
+            ctx.rule(META.code),
             &module.callee_names(&["platform_dependent", "partial"]),
         ) {
             let args = Args::of(site.node, src);

@@ -94,9 +94,10 @@ impl<'a, 't> Context<'a, 't> {
             .unwrap_or_else(|| self.settings.target_platforms.clone())
     }
 
-    /// The sites the rule's query (`queries/rules/`) captured in this module.
-    pub fn sites(&self, code: &str) -> &'a [Node<'t>] {
-        crate::syntax::queries::rule_index(code).map_or(&[], |rule| self.module.rule_sites(rule))
+    /// The rule's index for asking the model about its query's sites
+    /// (`queries/rules/`; `usize::MAX`, no sites, for a rule without one).
+    pub fn rule(&self, code: &str) -> usize {
+        crate::syntax::queries::rule_index(code).unwrap_or(usize::MAX)
     }
 
     /// The lowerings whose call is one of the rule's sites.

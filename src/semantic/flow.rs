@@ -4375,11 +4375,11 @@ impl<'t> Module<'t> {
     /// into its own (stored positionals first, its keywords winning). Only
     /// partials made in the scope of the call: the arguments are evaluated
     /// in one scope.
-    /// Only calls among `calls` (a rule's sites) count.
+    /// Only the sites of rule `rule`'s query count.
     pub fn calls_through_partial(
         &self,
         target: &str,
-        calls: &[Node<'t>],
+        rule: usize,
     ) -> Vec<(super::CallSite<'t>, Args<'t>)> {
         let mut names: Vec<&str> = Vec::new();
         for (name, first, scope) in self.names_bound_to_partials() {
@@ -4389,7 +4389,7 @@ impl<'t> Module<'t> {
         }
         let mut out = Vec::new();
         for name in names {
-            for site in self.sites_named(calls, &[name]) {
+            for site in self.sites_named(rule, &[name]) {
                 let Some(func) = site
                     .node
                     .field("function")

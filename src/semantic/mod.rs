@@ -183,11 +183,12 @@ pub struct Module<'t> {
     pub calls: Vec<CallSite<'t>>,
     /// `with` items (the context manager expressions) and their scopes.
     pub with_items: Vec<(Node<'t>, ScopeId)>,
-    /// Each rule query's `@site` nodes (by the rule's index in
-    /// `syntax::queries::RULE_SOURCES`), in pre-order of the matched nodes.
-    rule_sites: Vec<Vec<Node<'t>>>,
+    /// The `@site` nodes of each group of rule patterns written alike
+    /// (`syntax::queries::Queries::groups`), in pre-order of the matched
+    /// nodes: a call that eleven rules' queries capture is kept once.
+    group_sites: Vec<Vec<Node<'t>>>,
     /// The same, as sorted node ids (built on first use).
-    rule_site_ids: std::cell::OnceCell<Vec<Vec<usize>>>,
+    group_site_ids: Vec<std::cell::OnceCell<Vec<usize>>>,
     /// Per-scope requirements and call edges, built on first use.
     scope_facts: Vec<std::cell::OnceCell<reach::ScopeFacts>>,
     /// Guards of calls, arguments and returned values, built on first use.
@@ -461,8 +462,10 @@ impl<'t> Module<'t> {
             attributes: HashMap::new(),
             calls: Vec::new(),
             with_items: Vec::new(),
-            rule_sites: vec![Vec::new(); crate::syntax::queries::RULE_SOURCES.len()],
-            rule_site_ids: std::cell::OnceCell::new(),
+            group_sites: vec![Vec::new(); queries().group_count],
+            group_site_ids: (0..queries().group_count)
+                .map(|_| std::cell::OnceCell::new())
+                .collect(),
             scope_facts: Vec::new(),
             guards: Vec::new(),
             guard_text: std::cell::OnceCell::new(),
@@ -518,25 +521,32 @@ impl<'t> Module<'t> {
         let all = queries();
         all.matcher
             .for_each_match(root, self.src.as_bytes(), |patterns, m| {
-                let mut facts = false;
-                for &pattern in patterns {
-                    match all.owners.get(pattern) {
-                        Some(Owner::Facts) => facts = true,
-                        Some(&Owner::Rule(rule)) => self.record_sites(rule, m, &all.sites),
-                        None => {}
+                // `patterns` are written alike: one owner kind, one group.
+                let Some(&first) = patterns.first() else {
+                    return;
+                };
+                match all.owners.get(first) {
+                    Some(Owner::Facts) => self.record(m),
+                    Some(Owner::Rule(_)) => {
+                        if let Some(group) = all.groups.get(first).copied().flatten() {
+                            self.record_sites(group, m, &all.sites);
+                        }
                     }
-                }
-                if facts {
-                    self.record(m);
+                    None => {}
                 }
             });
     }
 
-    /// Records a rule query's sites (`sites`: which captures are `@site`).
-    /// All matches at one node come together, so a site matched by several
-    /// patterns is kept once.
-    fn record_sites(&mut self, rule: usize, m: &crate::syntax::matcher::Match<'t>, sites: &[bool]) {
-        let Some(list) = self.rule_sites.get_mut(rule) else {
+    /// Records a group's sites (`sites`: which captures are `@site`). All
+    /// matches at one node come together, so a site matched twice is kept
+    /// once.
+    fn record_sites(
+        &mut self,
+        group: usize,
+        m: &crate::syntax::matcher::Match<'t>,
+        sites: &[bool],
+    ) {
+        let Some(list) = self.group_sites.get_mut(group) else {
             return;
         };
         for (capture, node) in m {
@@ -548,25 +558,26 @@ impl<'t> Module<'t> {
         }
     }
 
-    /// The sites rule query `rule` captured (`@site`), in document order.
-    pub fn rule_sites(&self, rule: usize) -> &[Node<'t>] {
-        self.rule_sites.get(rule).map(Vec::as_slice).unwrap_or(&[])
-    }
-
-    /// True if `node` is a site of rule query `rule`.
+    /// True if `node` is a site (`@site`) of the query of rule `rule` (its
+    /// index in `syntax::queries::RULE_SOURCES`).
     pub fn is_rule_site(&self, rule: usize, node: Node<'t>) -> bool {
-        let ids = self.rule_site_ids.get_or_init(|| {
-            self.rule_sites
-                .iter()
-                .map(|sites| {
-                    let mut ids: Vec<usize> = sites.iter().map(|n| n.id()).collect();
-                    ids.sort_unstable();
-                    ids
-                })
-                .collect()
-        });
-        ids.get(rule)
-            .is_some_and(|ids| ids.binary_search(&node.id()).is_ok())
+        let groups = queries()
+            .rule_groups
+            .get(rule)
+            .map_or(&[][..], Vec::as_slice);
+        groups.iter().any(|&group| {
+            let (Some(sites), Some(ids)) =
+                (self.group_sites.get(group), self.group_site_ids.get(group))
+            else {
+                return false;
+            };
+            let ids = ids.get_or_init(|| {
+                let mut ids: Vec<usize> = sites.iter().map(|n| n.id()).collect();
+                ids.sort_unstable();
+                ids
+            });
+            ids.binary_search(&node.id()).is_ok()
+        })
     }
 
     /// Records the facts of one match of the fact queries.
@@ -956,12 +967,6 @@ impl<'t> Module<'t> {
         indices.into_iter().map(|i| self.calls[i]).collect()
     }
 
-    /// The call site of a call node the fact query recorded.
-    pub fn call_site(&self, call: Node<'t>) -> Option<CallSite<'t>> {
-        let scope = *self.call_scope.get(&call.id())?;
-        Some(CallSite { node: call, scope })
-    }
-
     /// `names` and the local names imported as one of them: the callee
     /// names `call_sites_named` looks for.
     pub fn callee_names<'n>(&'n self, names: &[&'n str]) -> Vec<&'n str> {
@@ -977,21 +982,21 @@ impl<'t> Module<'t> {
         out
     }
 
-    /// The call sites among `calls` whose callee's last name is one of
-    /// `names` (from `callee_names`): what `call_sites_named` finds, among
-    /// a rule's sites.
-    pub fn sites_named(&self, calls: &[Node<'t>], names: &[&str]) -> Vec<CallSite<'t>> {
-        calls
+    /// The sites of rule `rule`'s query whose callee's last name is one of
+    /// `names` (from `callee_names`), in document order. Found through the
+    /// calls by name, the smaller set: a rule's sites hold every call of a
+    /// plain name, since only the model knows which names are aliases.
+    pub fn sites_named(&self, rule: usize, names: &[&str]) -> Vec<CallSite<'t>> {
+        let mut indices: Vec<usize> = names
             .iter()
-            .filter(|call| {
-                let last = call.field("function").and_then(|f| match f.kind() {
-                    "identifier" => Some(f),
-                    "attribute" => f.field("attribute"),
-                    _ => None,
-                });
-                last.is_some_and(|n| names.contains(&text(n, self.src)))
-            })
-            .filter_map(|call| self.call_site(*call))
+            .flat_map(|n| self.calls_named(n).iter().copied())
+            .collect();
+        indices.sort_unstable();
+        indices.dedup();
+        indices
+            .into_iter()
+            .map(|i| self.calls[i])
+            .filter(|site| self.is_rule_site(rule, site.node))
             .collect()
     }
 

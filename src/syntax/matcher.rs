@@ -271,6 +271,14 @@ impl Matcher {
         &self.capture_names
     }
 
+    /// The pattern indices written exactly alike, each set once (`each` in
+    /// `for_each_match` gets one of these).
+    pub fn alike(&self) -> impl Iterator<Item = &[usize]> {
+        self.patterns
+            .iter()
+            .flat_map(|p| p.members.iter().map(|m| m.indices.as_slice()))
+    }
+
     /// How many patterns the source holds, as tree-sitter counts them.
     pub fn pattern_count(&self) -> usize {
         self.count

@@ -15,8 +15,8 @@ pub const SOURCES: &[(&str, &str)] = &[
 ];
 
 /// Each built-in rule's code and query (`queries/rules/`), in code order;
-/// their patterns follow the fact queries'. A rule's index here is the
-/// index the model keeps its captures under (`Module::rule_sites`).
+/// their patterns follow the fact queries'. A rule's index here is how the
+/// model is asked about its sites (`Module::is_rule_site`).
 pub const RULE_SOURCES: &[(&str, &str)] = &[
     ("JP001", include_str!("../../queries/rules/jp001.scm")),
     ("JP002", include_str!("../../queries/rules/jp002.scm")),
@@ -134,6 +134,13 @@ pub struct Queries {
     pub sites: Vec<bool>,
     /// Pattern index -> the queries it comes from.
     pub owners: Vec<Owner>,
+    /// Pattern index -> its group, for rule patterns: patterns written
+    /// alike (the lowering sites, in eleven rule files) are matched once and
+    /// their sites kept once, for all the rules that have them.
+    pub groups: Vec<Option<usize>>,
+    pub group_count: usize,
+    /// Rule index -> the groups of its patterns.
+    pub rule_groups: Vec<Vec<usize>>,
     /// What runs the query (`syntax::matcher`).
     pub matcher: super::matcher::Matcher,
 }
@@ -175,11 +182,38 @@ pub fn queries() -> &'static Queries {
                 .pattern_count();
             owners.extend(std::iter::repeat_n(owner, count));
         }
+        let mut groups = vec![None; owners.len()];
+        let mut rule_groups = vec![Vec::new(); RULE_SOURCES.len()];
+        let mut group_count = 0;
+        for alike in matcher.alike() {
+            let rules: Vec<usize> = alike
+                .iter()
+                .filter_map(|p| match owners.get(*p) {
+                    Some(Owner::Rule(rule)) => Some(*rule),
+                    _ => None,
+                })
+                .collect();
+            if rules.is_empty() {
+                continue;
+            }
+            for p in alike {
+                groups[*p] = Some(group_count);
+            }
+            for rule in rules {
+                if !rule_groups[rule].contains(&group_count) {
+                    rule_groups[rule].push(group_count);
+                }
+            }
+            group_count += 1;
+        }
         let names = matcher.capture_names();
         Queries {
             captures: names.iter().map(|n| Capture::from_name(n)).collect(),
             sites: names.iter().map(|n| n == SITE).collect(),
             owners,
+            groups,
+            group_count,
+            rule_groups,
             matcher,
         }
     })
