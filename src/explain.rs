@@ -60,7 +60,27 @@ pub fn render(rule: &dyn Rule) -> String {
     out
 }
 
-/// `docs/rules.md`: every rule's explanation, generated (a test keeps the
+/// `jax-lsp explain`: the explanation and the rule's query.
+pub fn render_with_query(rule: &dyn Rule) -> String {
+    let mut out = render(rule);
+    out.push_str(&query_section(rule, "##"));
+    out
+}
+
+/// The rule's query under a heading of `level` (`##`, `###`).
+fn query_section(rule: &dyn Rule, level: &str) -> String {
+    let code = rule.meta().code;
+    let Some(query) = crate::syntax::queries::rule_query(code) else {
+        return String::new();
+    };
+    format!(
+        "\n{level} Query\n\nThe sites the rule starts from (`queries/rules/{}.scm`); the rule asks the semantic model the rest.\n\n```scheme\n{}\n```\n",
+        code.to_ascii_lowercase(),
+        query.trim_end()
+    )
+}
+
+/// `docs/rules.md`: every rule's explanation and query, generated (a test keeps the
 /// committed file in sync).
 pub fn rules_markdown() -> String {
     let mut out = String::from(
@@ -100,6 +120,7 @@ pub fn rules_markdown() -> String {
             }
             out.push('\n');
         }
+        out.push_str(&query_section(*r, "###"));
     }
     out.push_str(CONTRACTS_NOTE);
     out
@@ -130,6 +151,7 @@ pub fn rules_table(as_json: bool) -> String {
                     "code": m.code, "name": m.name, "severity": m.severity, "summary": m.summary,
                     "message": m.template, "upstream_id": m.upstream_id, "url": m.url(),
                     "explanation": m.explanation,
+                    "query": crate::syntax::queries::rule_query(m.code),
                 })
             })
             .collect();
@@ -176,5 +198,15 @@ mod tests {
             Some("JP003")
         );
         assert!(find("something else entirely").is_none());
+    }
+
+    #[test]
+    fn explain_and_rule_docs_show_each_rules_query() {
+        let docs = rules_markdown();
+        for rule in rules::all() {
+            let query = crate::syntax::queries::rule_query(rule.meta().code).expect("a query");
+            assert!(render_with_query(*rule).contains(query.trim_end()));
+            assert!(docs.contains(query.trim_end()), "{}", rule.meta().code);
+        }
     }
 }

@@ -140,7 +140,7 @@ fn main() -> ExitCode {
             let query = query.join(" ");
             match explain::find(&query) {
                 Some(rule) => {
-                    print_out(&format!("{}\n", explain::render(rule)));
+                    print_out(&format!("{}\n", explain::render_with_query(rule)));
                     0
                 }
                 None => {

@@ -363,6 +363,9 @@ fn explain_accepts_codes_ids_and_messages() {
             "## How to fix",
             "## Example",
             "## JAX source",
+            "## Query",
+            "queries/rules/jp002.scm",
+            "(#any-of? @_name \"lower\" \"export\")",
         ] {
             assert!(text.contains(section), "{section} missing");
         }

@@ -39,7 +39,8 @@ pub enum Source {
 }
 
 pub fn check(ctx: &Context<'_, '_>, source: Source, out: &mut Vec<Finding>) {
-    for lowering in ctx.lowerings {
+    // Contracts share JP016's sites: the lowerings (`queries/rules/jp016.scm`).
+    for lowering in ctx.lowerings_at_sites("JP016") {
         // Explicit platforms, or the project's platforms where JAX takes the host's.
         let scenarios: Vec<(Vec<String>, bool)> = match lowering.platforms() {
             Some(platforms) => vec![(platforms, true)],

@@ -88,7 +88,7 @@ impl Rule for Jp002 {
     }
 
     fn check(&self, ctx: &Context<'_, '_>, out: &mut Vec<Finding>) {
-        for lowering in ctx.lowerings {
+        for lowering in ctx.lowerings_at_sites(META.code) {
             // Explicit platforms, or the project's platforms where JAX takes the host's.
             let scenarios: Vec<(Vec<String>, bool)> = match lowering.platforms() {
                 Some(platforms) => vec![(platforms, true)],

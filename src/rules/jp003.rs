@@ -75,7 +75,7 @@ impl Rule for Jp003 {
     }
 
     fn check(&self, ctx: &Context<'_, '_>, out: &mut Vec<Finding>) {
-        for lowering in ctx.lowerings {
+        for lowering in ctx.lowerings_at_sites(META.code) {
             if !lowering.platforms_missing() || lowering.context_has_device() {
                 continue;
             }
@@ -99,7 +99,10 @@ impl Rule for Jp003 {
                 fixes: fixes(ctx, lowering),
             });
         }
-        for (call, context) in ctx.module.eager_ops_under_abstract_mesh() {
+        for (call, context) in ctx
+            .module
+            .eager_ops_under_abstract_mesh(ctx.rule(META.code))
+        {
             out.push(Finding {
                 code: META.code,
                 severity: META.severity,

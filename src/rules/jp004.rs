@@ -56,7 +56,7 @@ impl Rule for Jp004 {
     }
 
     fn check(&self, ctx: &Context<'_, '_>, out: &mut Vec<Finding>) {
-        for lowering in ctx.lowerings {
+        for lowering in ctx.lowerings_at_sites(META.code) {
             // Lowering platforms must be supplied: explicitly, by export (always),
             // or inferred from the context mesh's abstract device.
             let supplied = lowering.platforms().is_some()

@@ -60,7 +60,7 @@ impl Rule for Jp005 {
 
     fn check(&self, ctx: &Context<'_, '_>, out: &mut Vec<Finding>) {
         let src = ctx.src();
-        for lowering in ctx.lowerings {
+        for lowering in ctx.lowerings_at_sites(META.code) {
             let Some((keyword, value)) = lowering.platforms_arg else {
                 // Passed through `**` from entries with no node of their own
                 // (a decorator's stored `**kwargs`, an imported dict): the

@@ -75,7 +75,7 @@ impl Rule for Jp006 {
 
     fn check(&self, ctx: &Context<'_, '_>, out: &mut Vec<Finding>) {
         let src = ctx.src();
-        for lowering in ctx.lowerings {
+        for lowering in ctx.lowerings_at_sites(META.code) {
             // Unknown names fail only where something has platform-specific
             // rules, or when the export is used; `gpu` fails on any host without one.
             // An export whose platforms are all unknown can never be called;

@@ -60,7 +60,10 @@ impl Rule for Jp008 {
         let module = ctx.module;
         let src = ctx.src();
         // gpu= anywhere: raised whenever the call runs.
-        for site in module.call_sites_named(&["platform_dependent", "partial"]) {
+        for site in module.sites_named(
+            ctx.rule(META.code),
+            &module.callee_names(&["platform_dependent", "partial"]),
+        ) {
             let args = Args::of(site.node, src);
             let callee = module.callee(site.node, site.scope);
             // Also `functools.partial(lax.platform_dependent, gpu=...)`.
@@ -96,7 +99,7 @@ impl Rule for Jp008 {
             });
         }
         // A literal lowering platform without a branch.
-        for lowering in ctx.lowerings {
+        for lowering in ctx.lowerings_at_sites(META.code) {
             let Some(platforms) = lowering.platforms() else {
                 continue;
             };

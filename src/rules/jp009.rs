@@ -51,7 +51,7 @@ impl Rule for Jp009 {
     fn check(&self, ctx: &Context<'_, '_>, out: &mut Vec<Finding>) {
         let module = ctx.module;
         let src = ctx.src();
-        for site in module.call_sites_named(&["set_mesh"]) {
+        for site in module.sites_named(ctx.rule(META.code), &module.callee_names(&["set_mesh"])) {
             if module.callee(site.node, site.scope).as_deref() != Some(names::SET_MESH) {
                 continue;
             }

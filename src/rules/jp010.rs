@@ -55,7 +55,7 @@ impl Rule for Jp010 {
     }
 
     fn check(&self, ctx: &Context<'_, '_>, out: &mut Vec<Finding>) {
-        for lowering in ctx.lowerings {
+        for lowering in ctx.lowerings_at_sites(META.code) {
             // Explicit platforms, or a host that may be a CPU one.
             let platforms = match lowering.platforms() {
                 Some(platforms) => platforms,

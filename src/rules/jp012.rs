@@ -80,8 +80,9 @@ impl Rule for Jp012 {
         let src = ctx.src();
         // `jax.jit(...)`, `partial(jax.jit, ...)`, and calls of a name bound to
         // `partial(jax.jit, ...)` with the stored keywords merged.
+        let rule = ctx.rule(META.code);
         let direct = module
-            .call_sites_named(&["jit", "pjit", "partial"])
+            .sites_named(rule, &module.callee_names(&["jit", "pjit", "partial"]))
             .into_iter()
             .filter_map(|site| {
                 let args = Args::of(site.node, src);
@@ -93,7 +94,7 @@ impl Rule for Jp012 {
                         }));
                 is_jit.then_some((site, args))
             });
-        let through_partial = module.calls_through_partial(names::JIT);
+        let through_partial = module.calls_through_partial(names::JIT, rule);
         for (site, args) in direct.chain(through_partial) {
             let given: Vec<(&str, Node<'_>)> = ["backend", "device"]
                 .into_iter()

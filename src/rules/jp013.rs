@@ -64,12 +64,13 @@ impl Rule for Jp013 {
         // `pl.pallas_call(..., compiler_params=...)` and `partial(pl.pallas_call, compiler_params=...)`.
         // Also calls of a name bound to `partial(pl.pallas_call, ...)`: the
         // dict may be given at the call (a partial's own dict is found above).
+        let rule = ctx.rule(META.code);
         let direct = module
-            .call_sites_named(&["pallas_call", "partial"])
+            .sites_named(rule, &module.callee_names(&["pallas_call", "partial"]))
             .into_iter()
             .map(|site| (site, Args::of(site.node, src), false));
         let through_partial = module
-            .calls_through_partial(names::PALLAS_CALL)
+            .calls_through_partial(names::PALLAS_CALL, rule)
             .into_iter()
             .map(|(site, args)| (site, args, true));
         for (site, args, via_partial) in direct.chain(through_partial) {

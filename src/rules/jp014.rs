@@ -56,7 +56,7 @@ impl Rule for Jp014 {
     }
 
     fn check(&self, ctx: &Context<'_, '_>, out: &mut Vec<Finding>) {
-        for lowering in ctx.lowerings {
+        for lowering in ctx.lowerings_at_sites(META.code) {
             let Some(platforms) = lowering.lowered_platforms() else {
                 continue;
             };

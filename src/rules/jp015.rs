@@ -55,7 +55,7 @@ impl Rule for Jp015 {
 
     fn check(&self, ctx: &Context<'_, '_>, out: &mut Vec<Finding>) {
         let src = ctx.src();
-        for (index, compile) in ctx.module.compile_calls(ctx.lowerings) {
+        for (index, compile) in ctx.module.compile_calls(ctx.lowerings, ctx.rule(META.code)) {
             let lowering = &ctx.lowerings[index];
             let anchor = compile
                 .field("function")

@@ -61,7 +61,7 @@ pub struct Context<'a, 't> {
     pub file: &'a Path,
 }
 
-impl<'t> Context<'_, 't> {
+impl<'a, 't> Context<'a, 't> {
     pub fn src(&self) -> &'t str {
         self.module.src
     }
@@ -94,6 +94,21 @@ impl<'t> Context<'_, 't> {
         self.module
             .host_platforms_through_calls(lowering.call, lowering.scope, &lowering.choices, 0)
             .unwrap_or_else(|| self.settings.target_platforms.clone())
+    }
+
+    /// The rule's index for asking the model about its query's sites
+    /// (`queries/rules/`; `usize::MAX`, no sites, for a rule without one).
+    pub fn rule(&self, code: &str) -> usize {
+        crate::syntax::queries::rule_index(code).unwrap_or(usize::MAX)
+    }
+
+    /// The lowerings whose call is one of the rule's sites.
+    pub fn lowerings_at_sites(&self, code: &str) -> impl Iterator<Item = &'a Lowering<'t>> + '_ {
+        let rule = crate::syntax::queries::rule_index(code);
+        let module = self.module;
+        self.lowerings
+            .iter()
+            .filter(move |l| rule.is_some_and(|rule| module.is_rule_site(rule, l.call)))
     }
 
     /// True if a requirement is in the file being checked (fixes may edit it).

@@ -4508,7 +4508,12 @@ impl<'t> Module<'t> {
     /// into its own (stored positionals first, its keywords winning). Only
     /// partials made in the scope of the call: the arguments are evaluated
     /// in one scope.
-    pub fn calls_through_partial(&self, target: &str) -> Vec<(super::CallSite<'t>, Args<'t>)> {
+    /// Only the sites of rule `rule`'s query count.
+    pub fn calls_through_partial(
+        &self,
+        target: &str,
+        rule: usize,
+    ) -> Vec<(super::CallSite<'t>, Args<'t>)> {
         let mut names: Vec<&str> = Vec::new();
         for (name, first, scope) in self.names_bound_to_partials() {
             if self.canonical(first, scope).as_deref() == Some(target) && !names.contains(&name) {
@@ -4517,8 +4522,7 @@ impl<'t> Module<'t> {
         }
         let mut out = Vec::new();
         for name in names {
-            for &i in self.calls_named(name) {
-                let site = self.calls[i];
+            for site in self.sites_named(rule, &[name]) {
                 let Some(func) = site
                     .node
                     .field("function")

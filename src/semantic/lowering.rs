@@ -1019,15 +1019,16 @@ const EAGER_OPS: &[&str] = &[
 ];
 
 impl<'t> Module<'t> {
-    /// Eager array constructors inside `with use_abstract_mesh(am):` where `am`
-    /// has an Explicit axis and no abstract device (E3 from `apply_primitive`).
-    pub fn eager_ops_under_abstract_mesh(&self) -> Vec<(Node<'t>, ContextMesh)> {
+    /// Eager array constructors among the sites of rule `rule` inside
+    /// `with use_abstract_mesh(am):` where `am` has an Explicit axis and no
+    /// abstract device (E3 from `apply_primitive`).
+    pub fn eager_ops_under_abstract_mesh(&self, rule: usize) -> Vec<(Node<'t>, ContextMesh)> {
         let mut out = Vec::new();
         if self.with_items.is_empty() {
             return out;
         }
         let mut traced: Option<std::collections::HashSet<ScopeId>> = None;
-        for site in self.call_sites_named(EAGER_OPS) {
+        for site in self.sites_named(rule, &self.callee_names(EAGER_OPS)) {
             let Some(callee) = self.callee(site.node, site.scope) else {
                 continue;
             };
@@ -1290,14 +1291,15 @@ impl<'t> Lowering<'t> {
 
 impl<'t> Module<'t> {
     /// `.compile(...)` calls on a lowering's result: `....lower(...).compile()`
-    /// or `lowered = ....lower(...)` then `lowered.compile()`. Returns the
-    /// lowering's index and the compile call.
-    pub fn compile_calls(&self, lowerings: &[Lowering<'t>]) -> Vec<(usize, Node<'t>)> {
+    /// or `lowered = ....lower(...)` then `lowered.compile()`, among the
+    /// sites of rule `rule`. Returns the lowering's index and the compile
+    /// call.
+    pub fn compile_calls(&self, lowerings: &[Lowering<'t>], rule: usize) -> Vec<(usize, Node<'t>)> {
         let mut out = Vec::new();
         if lowerings.is_empty() {
             return out;
         }
-        for site in self.call_sites_named(&["compile"]) {
+        for site in self.sites_named(rule, &self.callee_names(&["compile"])) {
             let Some(func) = site.node.field("function") else {
                 continue;
             };

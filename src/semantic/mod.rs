@@ -20,7 +20,7 @@ pub use reach::{Guard, KernelMesh, ReqKind, Requirement};
 pub use summary::{ModuleSummary, Resolver};
 pub use values::{MeshValue, PlatformsValue};
 
-use crate::syntax::queries::{fact_query, Capture};
+use crate::syntax::queries::{queries, Capture, Owner};
 use crate::syntax::Field;
 use crate::syntax::{text, unparenthesize};
 use std::collections::HashMap;
@@ -184,6 +184,12 @@ pub struct Module<'t> {
     pub calls: Vec<CallSite<'t>>,
     /// `with` items (the context manager expressions) and their scopes.
     pub with_items: Vec<(Node<'t>, ScopeId)>,
+    /// The `@site` nodes of each group of rule patterns written alike
+    /// (`syntax::queries::Queries::groups`), in pre-order of the matched
+    /// nodes: a call that eleven rules' queries capture is kept once.
+    group_sites: Vec<Vec<Node<'t>>>,
+    /// The same, as sorted node ids (built on first use).
+    group_site_ids: Vec<std::cell::OnceCell<Vec<usize>>>,
     /// Per-scope requirements and call edges, built on first use.
     scope_facts: Vec<std::cell::OnceCell<reach::ScopeFacts>>,
     /// Guards of calls, arguments and returned values, built on first use.
@@ -467,6 +473,10 @@ impl<'t> Module<'t> {
             attributes: HashMap::new(),
             calls: Vec::new(),
             with_items: Vec::new(),
+            group_sites: vec![Vec::new(); queries().group_count],
+            group_site_ids: (0..queries().group_count)
+                .map(|_| std::cell::OnceCell::new())
+                .collect(),
             scope_facts: Vec::new(),
             guards: Vec::new(),
             guard_text: std::cell::OnceCell::new(),
@@ -521,16 +531,79 @@ impl<'t> Module<'t> {
 
     fn collect_in(&mut self, root: Node<'t>) {
         // Matches come in pre-order of the nodes they match at, so a scope is
-        // always registered before anything inside it.
-        fact_query()
-            .matcher
-            .for_each_match(root, |m| self.record(m));
+        // always registered before anything inside it. The rules' queries
+        // run in the same walk.
+        let all = queries();
+        all.matcher
+            .for_each_match(root, self.src.as_bytes(), |patterns, m| {
+                // `patterns` are written alike: one owner kind, one group.
+                let Some(&first) = patterns.first() else {
+                    return;
+                };
+                match all.owners.get(first) {
+                    Some(Owner::Facts) => self.record(m),
+                    Some(Owner::Rule(_)) => {
+                        if let Some(group) = all.groups.get(first).copied().flatten() {
+                            self.record_sites(group, m, &all.sites);
+                        }
+                    }
+                    None => {}
+                }
+            });
+    }
+
+    /// Records a group's sites (`sites`: which captures are `@site`). All
+    /// matches at one node come together, so a site matched twice is kept
+    /// once.
+    fn record_sites(
+        &mut self,
+        group: usize,
+        m: &crate::syntax::matcher::Match<'t>,
+        sites: &[bool],
+    ) {
+        let Some(list) = self.group_sites.get_mut(group) else {
+            return;
+        };
+        for (capture, node) in m {
+            if sites.get(*capture as usize) == Some(&true)
+                && list.last().is_none_or(|last| last.id() != node.id())
+            {
+                list.push(*node);
+            }
+        }
+    }
+
+    /// True if `node` is a site (`@site`) of the query of rule `rule` (its
+    /// index in `syntax::queries::RULE_SOURCES`).
+    pub fn is_rule_site(&self, rule: usize, node: Node<'t>) -> bool {
+        let groups = queries()
+            .rule_groups
+            .get(rule)
+            .map_or(&[][..], Vec::as_slice);
+        groups.iter().any(|&group| {
+            let (Some(sites), Some(ids)) =
+                (self.group_sites.get(group), self.group_site_ids.get(group))
+            else {
+                return false;
+            };
+            let ids = ids.get_or_init(|| {
+                let mut ids: Vec<usize> = sites.iter().map(|n| n.id()).collect();
+                ids.sort_unstable();
+                ids
+            });
+            ids.binary_search(&node.id()).is_ok()
+        })
     }
 
     /// Records the facts of one match of the fact queries.
     fn record(&mut self, m: &crate::syntax::matcher::Match<'t>) {
         let src = self.src;
-        let get = |want: Capture| m.iter().find(|(c, _)| *c == want).map(|(_, n)| *n);
+        let meanings = &queries().captures;
+        let get = |want: Capture| {
+            m.iter()
+                .find(|(c, _)| meanings.get(*c as usize) == Some(&Some(want)))
+                .map(|(_, n)| *n)
+        };
         if let Some(module) = get(Capture::ImportModule) {
             let path = text(module, src).to_owned();
             let scope = self.scope_while_collecting(module);
@@ -907,6 +980,39 @@ impl<'t> Module<'t> {
         indices.sort_unstable();
         indices.dedup();
         indices.into_iter().map(|i| self.calls[i]).collect()
+    }
+
+    /// `names` and the local names imported as one of them: the callee
+    /// names `call_sites_named` looks for.
+    pub fn callee_names<'n>(&'n self, names: &[&'n str]) -> Vec<&'n str> {
+        let mut out = names.to_vec();
+        for ((_, local), bindings) in &self.bindings {
+            let imported = bindings.iter().any(|b| {
+                matches!(b, Binding::Import(path) if names.contains(&path.rsplit('.').next().unwrap_or("")))
+            });
+            if imported && !out.contains(&local.as_str()) {
+                out.push(local.as_str());
+            }
+        }
+        out
+    }
+
+    /// The sites of rule `rule`'s query whose callee's last name is one of
+    /// `names` (from `callee_names`), in document order. Found through the
+    /// calls by name, the smaller set: a rule's sites hold every call of a
+    /// plain name, since only the model knows which names are aliases.
+    pub fn sites_named(&self, rule: usize, names: &[&str]) -> Vec<CallSite<'t>> {
+        let mut indices: Vec<usize> = names
+            .iter()
+            .flat_map(|n| self.calls_named(n).iter().copied())
+            .collect();
+        indices.sort_unstable();
+        indices.dedup();
+        indices
+            .into_iter()
+            .map(|i| self.calls[i])
+            .filter(|site| self.is_rule_site(rule, site.node))
+            .collect()
     }
 
     /// True if `scope` is `ancestor` or nested inside it.

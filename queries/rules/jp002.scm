@@ -1,0 +1,17 @@
+; JP002 pallas-params-platform: each lowering whose computation
+; reaches a pallas_call with platform-specific compiler params; the model
+; gives the params family and the guards on the way.
+
+; Lowering sites, which the model resolves into lowerings (`Module::lowerings`):
+; `jit(f).lower(x)`, `jit(f).trace(x).lower(lowering_platforms=...)`,
+; `jax.export.export(jit(f), platforms=...)(x)`.
+((call
+   function: (attribute
+     attribute: (identifier) @_name)) @site
+ (#any-of? @_name "lower" "export"))
+
+; A call of a plain name: `export(...)` imported under any name, or a name
+; bound to `functools.partial(traced.lower, ...)`; which names those are,
+; only the model knows.
+(call
+  function: (identifier)) @site

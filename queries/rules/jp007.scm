@@ -1,0 +1,16 @@
+; JP007 multi-platform-callback: each lowering for several platforms whose
+; computation reaches a host callback.
+
+; Lowering sites, which the model resolves into lowerings (`Module::lowerings`):
+; `jit(f).lower(x)`, `jit(f).trace(x).lower(lowering_platforms=...)`,
+; `jax.export.export(jit(f), platforms=...)(x)`.
+((call
+   function: (attribute
+     attribute: (identifier) @_name)) @site
+ (#any-of? @_name "lower" "export"))
+
+; A call of a plain name: `export(...)` imported under any name, or a name
+; bound to `functools.partial(traced.lower, ...)`; which names those are,
+; only the model knows.
+(call
+  function: (identifier)) @site
