@@ -85,11 +85,10 @@ impl Rule for Jp005 {
             let is_literal = matches!(inner.kind(), "string" | "list");
             let (message, replacement) = match (&lowering.platforms, lowering.kind) {
                 (PlatformsValue::Str(s), _) => {
-                    let chars: Vec<String> = s.chars().map(String::from).collect();
                     let message = format!(
                         "{keyword_name}={} is a string, not a tuple: JAX lowers for platforms {}",
                         text(value, src),
-                        python_tuple_repr(&chars)
+                        chars_repr(s)
                     );
                     let replacement = if is_literal {
                         tuple_source(std::slice::from_ref(s))
@@ -100,11 +99,10 @@ impl Rule for Jp005 {
                 }
                 // `tuple(platform)` of a string: its characters.
                 (PlatformsValue::Split(s), _) => {
-                    let chars: Vec<String> = s.chars().map(String::from).collect();
                     let message = format!(
                         "{keyword_name}={} makes a tuple of a string's characters: JAX lowers for platforms {}",
                         text(value, src),
-                        python_tuple_repr(&chars)
+                        chars_repr(s)
                     );
                     // Only `tuple("cpu")` itself has one right tuple; a
                     // configured string may be a list on other runs.
@@ -178,17 +176,20 @@ impl Rule for Jp005 {
 /// The message for a bad platforms value that a `**` unpacking passes.
 fn unwritten_message(value: &PlatformsValue, kind: LoweringKind) -> Option<String> {
     match (value, kind) {
-        (PlatformsValue::Str(s) | PlatformsValue::Split(s), _) => {
-            let chars: Vec<String> = s.chars().map(String::from).collect();
-            Some(format!(
-                "the lowering_platforms passed with `**` is the string {s:?}, not a tuple: JAX lowers for platforms {}",
-                python_tuple_repr(&chars)
-            ))
-        }
+        (PlatformsValue::Str(s) | PlatformsValue::Split(s), _) => Some(format!(
+            "the lowering_platforms passed with `**` is the string {s:?}, not a tuple: JAX lowers for platforms {}",
+            chars_repr(s)
+        )),
         (PlatformsValue::List(_) | PlatformsValue::SomeList, LoweringKind::TracedLower) => Some(
             "TypeError: unhashable type: 'list' (the lowering_platforms passed with `**` to `Traced.lower` is a list; it must be a tuple)"
                 .to_owned(),
         ),
         _ => None,
     }
+}
+
+/// `('c', 'p', 'u')`: the platforms JAX lowers for when it iterates `s`.
+fn chars_repr(s: &str) -> String {
+    let chars: Vec<String> = s.chars().map(String::from).collect();
+    python_tuple_repr(&chars)
 }

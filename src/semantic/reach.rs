@@ -624,6 +624,19 @@ impl<'t> Module<'t> {
         };
         let mut params_at = keyword("compiler_params");
         let flow = self.flow();
+        // The params each alternative is (a run-time choice: not known).
+        let params_of_alts = |alts: Vec<flow::Alt<'t>>| -> Vec<(CompilerParams, Why, Vec<Choice>)> {
+            alts.into_iter()
+                .map(|a| {
+                    let value = match (&a.why, &a.val) {
+                        (Why::Choice, _) => CompilerParams::Unknown,
+                        (_, Val::ParamRef(slot)) => self.param_slot(&flow, slot),
+                        (_, v) => params_of(v),
+                    };
+                    (value, a.why, a.choices)
+                })
+                .collect()
+        };
         let eval_params =
             |node: Node<'t>, scope: ScopeId| -> Vec<(CompilerParams, Why, Vec<Choice>)> {
                 // The dict form is read syntactically (JP013 fails on any dict).
@@ -631,17 +644,7 @@ impl<'t> Module<'t> {
                 if syntactic == CompilerParams::Dict {
                     vec![(CompilerParams::Dict, Why::Fixed, Vec::new())]
                 } else {
-                    flow.eval(node, scope)
-                        .into_iter()
-                        .map(|a| {
-                            let value = match (&a.why, &a.val) {
-                                (Why::Choice, _) => CompilerParams::Unknown,
-                                (_, Val::ParamRef(slot)) => self.param_slot(&flow, slot),
-                                (_, v) => params_of(v),
-                            };
-                            (value, a.why, a.choices)
-                        })
-                        .collect()
+                    params_of_alts(flow.eval(node, scope))
                 }
             };
         let params: Vec<(CompilerParams, Why, Vec<Choice>)> = match (params_at, splat_from) {
@@ -657,17 +660,7 @@ impl<'t> Module<'t> {
                         flow::Passed::Absent => {
                             vec![(CompilerParams::Absent, Why::Fixed, Vec::new())]
                         }
-                        flow::Passed::Values(alts) => alts
-                            .into_iter()
-                            .map(|a| {
-                                let value = match (&a.why, &a.val) {
-                                    (Why::Choice, _) => CompilerParams::Unknown,
-                                    (_, Val::ParamRef(slot)) => self.param_slot(&flow, slot),
-                                    (_, v) => params_of(v),
-                                };
-                                (value, a.why, a.choices)
-                            })
-                            .collect(),
+                        flow::Passed::Values(alts) => params_of_alts(alts),
                         flow::Passed::Unknown => {
                             vec![(CompilerParams::Unknown, Why::Choice, Vec::new())]
                         }
