@@ -41,16 +41,7 @@ pub enum Source {
 pub fn check(ctx: &Context<'_, '_>, source: Source, out: &mut Vec<Finding>) {
     // Contracts share JP016's sites: the lowerings (`queries/rules/jp016.scm`).
     for lowering in ctx.lowerings_at_sites("JP016") {
-        // Explicit platforms, or the project's platforms where JAX takes the host's.
-        let scenarios: Vec<(Vec<String>, bool)> = match lowering.platforms() {
-            Some(platforms) => vec![(platforms, true)],
-            None if lowering.uses_host_platform() => ctx
-                .host_platforms(lowering)
-                .iter()
-                .map(|p| (vec![p.clone()], false))
-                .collect(),
-            None => Vec::new(),
-        };
+        let scenarios = ctx.platform_scenarios(lowering);
         // One finding per code and lowering; its sites as related information.
         let mut by_code: Vec<(&'static str, Finding)> = Vec::new();
         for (platforms, explicit) in &scenarios {

@@ -89,16 +89,7 @@ impl Rule for Jp002 {
 
     fn check(&self, ctx: &Context<'_, '_>, out: &mut Vec<Finding>) {
         for lowering in ctx.lowerings_at_sites(META.code) {
-            // Explicit platforms, or the project's platforms where JAX takes the host's.
-            let scenarios: Vec<(Vec<String>, bool)> = match lowering.platforms() {
-                Some(platforms) => vec![(platforms, true)],
-                None if lowering.uses_host_platform() => ctx
-                    .host_platforms(lowering)
-                    .iter()
-                    .map(|p| (vec![p.clone()], false))
-                    .collect(),
-                None => Vec::new(),
-            };
+            let scenarios = ctx.platform_scenarios(lowering);
             let mut reported: Vec<&Requirement> = Vec::new();
             for (platforms, explicit) in &scenarios {
                 for req in &lowering.reqs {

@@ -95,7 +95,7 @@ impl Rule for Jp005 {
                     } else {
                         format!("({},)", text(inner, src))
                     };
-                    (message, replacement)
+                    (message, Some(replacement))
                 }
                 // `tuple(platform)` of a string: its characters.
                 (PlatformsValue::Split(s), _) => {
@@ -111,18 +111,7 @@ impl Rule for Jp005 {
                             .field("arguments")
                             .and_then(|a| a.named_child(0))
                             .is_some_and(|a| a.kind() == "string");
-                    if !literal {
-                        out.push(Finding {
-                            code: META.code,
-                            severity: META.severity,
-                            message,
-                            span: value.byte_range(),
-                            related: Vec::new(),
-                            fixes: Vec::new(),
-                        });
-                        continue;
-                    }
-                    (message, tuple_source(std::slice::from_ref(s)))
+                    (message, literal.then(|| tuple_source(std::slice::from_ref(s))))
                 }
                 // A str whose text is not known here (`jax.default_backend()`,
                 // an environment variable, a flag): JAX iterates it all the same.
@@ -131,14 +120,14 @@ impl Rule for Jp005 {
                         "{keyword_name}={} is a string, not a tuple: JAX lowers for platforms named by its characters",
                         text(value, src)
                     ),
-                    format!("({},)", text(inner, src)),
+                    Some(format!("({},)", text(inner, src))),
                 ),
                 (PlatformsValue::SomeList, LoweringKind::TracedLower) => (
                     format!(
                         "TypeError: unhashable type: 'list' ({keyword_name} of `Traced.lower` must be a tuple, got {})",
                         text(value, src)
                     ),
-                    format!("tuple({})", text(inner, src)),
+                    Some(format!("tuple({})", text(inner, src))),
                 ),
                 (PlatformsValue::List(items), LoweringKind::TracedLower) => {
                     let message = format!(
@@ -150,7 +139,7 @@ impl Rule for Jp005 {
                     } else {
                         format!("tuple({})", text(inner, src))
                     };
-                    (message, replacement)
+                    (message, Some(replacement))
                 }
                 _ => continue,
             };
@@ -160,14 +149,17 @@ impl Rule for Jp005 {
                 message,
                 span: value.byte_range(),
                 related: Vec::new(),
-                fixes: vec![Fix {
-                    title: format!("Use a tuple: {keyword_name}={replacement}"),
-                    edits: vec![Edit {
-                        span: value.byte_range(),
-                        text: replacement,
-                    }],
-                    applicability: Applicability::Safe,
-                }],
+                fixes: replacement
+                    .into_iter()
+                    .map(|replacement| Fix {
+                        title: format!("Use a tuple: {keyword_name}={replacement}"),
+                        edits: vec![Edit {
+                            span: value.byte_range(),
+                            text: replacement,
+                        }],
+                        applicability: Applicability::Safe,
+                    })
+                    .collect(),
             });
         }
     }

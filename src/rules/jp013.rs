@@ -117,13 +117,7 @@ impl Rule for Jp013 {
                         }
                         _ => false,
                     });
-                let splat = site.node.field("arguments").and_then(|list| {
-                    let mut cursor = list.walk();
-                    let found = list
-                        .named_children(&mut cursor)
-                        .find(|a| a.kind() == "dictionary_splat");
-                    found
-                });
+                let splat = Args::first_dict_splat(site.node);
                 if let (true, Some(splat)) = (unwritten_dict, splat) {
                     out.push(Finding {
                         code: META.code,

@@ -96,6 +96,21 @@ impl<'a, 't> Context<'a, 't> {
             .unwrap_or_else(|| self.settings.target_platforms.clone())
     }
 
+    /// The platforms a lowering is checked for: its explicit ones, or each
+    /// of the host platforms in force where JAX takes the host's (`false`:
+    /// not written in the code).
+    pub fn platform_scenarios(&self, lowering: &Lowering<'t>) -> Vec<(Vec<String>, bool)> {
+        match lowering.platforms() {
+            Some(platforms) => vec![(platforms, true)],
+            None if lowering.uses_host_platform() => self
+                .host_platforms(lowering)
+                .iter()
+                .map(|p| (vec![p.clone()], false))
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+
     /// The rule's index for asking the model about its query's sites
     /// (`queries/rules/`; `usize::MAX`, no sites, for a rule without one).
     pub fn rule(&self, code: &str) -> usize {

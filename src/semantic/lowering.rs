@@ -1233,13 +1233,7 @@ impl<'t> Lowering<'t> {
         let Some((_, value)) = self.platforms_arg else {
             // Passed with `**` from entries written elsewhere: the names,
             // at the unpacking.
-            let splat = self.call.field("arguments").and_then(|list| {
-                let mut cursor = list.walk();
-                let found = list
-                    .named_children(&mut cursor)
-                    .find(|a| a.kind() == "dictionary_splat");
-                found
-            });
+            let splat = Args::first_dict_splat(self.call);
             return match splat {
                 Some(splat) => self
                     .platforms

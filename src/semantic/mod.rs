@@ -1324,6 +1324,17 @@ impl<'t> Args<'t> {
         args
     }
 
+    /// The first `**expr` argument of `call` (where a finding about what it
+    /// unpacks points).
+    pub fn first_dict_splat(call: Node<'t>) -> Option<Node<'t>> {
+        let list = call.field("arguments")?;
+        let mut cursor = list.walk();
+        let found = list
+            .named_children(&mut cursor)
+            .find(|a| a.kind() == "dictionary_splat");
+        found
+    }
+
     pub fn keyword(&self, name: &str) -> Option<Node<'t>> {
         self.keywords
             .iter()
