@@ -3296,6 +3296,8 @@ impl<'m, 't> Flow<'m, 't> {
         match v {
             Val::Sharding(u) => out.merge(*u),
             Val::None => {}
+            // `jax.tree.map(lambda _: sharding, params)`: every leaf is f's value.
+            Val::Leaves(leaf) => out.merge(self.sharding_use_of(leaf)),
             Val::Seq(_, items) => {
                 for item in items {
                     out.merge(self.sharding_use_of(item));

@@ -1236,6 +1236,24 @@ def b_tuple_conversion(src: Source, v: Value):
     return [{MAIN: ed.apply()}]
 
 
+def b_tree_mapped_sharding(src: Source, v: Value):
+    if v.base not in ("in_shardings", "out_shardings"):
+        raise Skip("not a shardings value")
+    # A tuple's shardings are each mapped over a leaf (its structure stays);
+    # `jax.tree.map(lambda _: s, 0)` is `s`, whatever `s` is.
+    parts = v.expr.elts if isinstance(v.expr, ast.Tuple) else [v.expr]
+    parts = [p for p in parts if not (isinstance(p, ast.Constant) and p.value is None)]
+    if not parts:
+        raise Skip("no sharding to map")
+    if any("_" in free_names(p) for p in parts):
+        raise Skip("the value reads `_`")
+    ed = Edits(src)
+    ensure_import(ed, "jax")
+    for p in parts:
+        ed.replace(p, f"jax.tree.map(lambda _: {src.seg(p)}, 0)")
+    return [{MAIN: ed.apply()}]
+
+
 def b_stored_kwargs(src: Source, item):
     c, kw = item
     ed = Edits(src)
@@ -1556,6 +1574,13 @@ TRANSFORMS = {
         b_tuple_conversion,
         "a platforms value is passed through `tuple(...)` where it is used (a bare string becomes its "
         "characters, as JAX iterates it anyway; a tuple stays itself)",
+    ),
+    "tree_mapped_sharding": (
+        _values,
+        b_tree_mapped_sharding,
+        "each sharding of an `in_shardings`/`out_shardings` value is built by `jax.tree.map` over a "
+        "leaf (`jax.tree.map(lambda _: NamedSharding(mesh, P()), 0)`), as libraries map one sharding "
+        "over a params pytree",
     ),
     "stored_kwargs": (
         i_forwardable_calls,
