@@ -765,10 +765,15 @@ impl<'t> Module<'t> {
     }
 
     fn bind(&mut self, scope: ScopeId, name: &str, binding: Binding<'t>) {
-        self.bindings
-            .entry((scope, name.to_owned()))
-            .or_default()
-            .push(binding);
+        let bindings = self.bindings.entry((scope, name.to_owned())).or_default();
+        // `import jax` again (or `import jax.numpy` after it) rebinds the name
+        // to the same module: one binding, not an ambiguous two.
+        if let (Binding::Import(new), Some(Binding::Import(last))) = (&binding, bindings.last()) {
+            if new == last {
+                return;
+            }
+        }
+        bindings.push(binding);
     }
 
     fn bind_target(&mut self, scope: ScopeId, target: Node<'t>, value: Option<Node<'t>>) {

@@ -1254,6 +1254,21 @@ def b_tree_mapped_sharding(src: Source, v: Value):
     return [{MAIN: ed.apply()}]
 
 
+def i_import_block(src: Source):
+    imports = [s for s in src.tree.body if isinstance(s, (ast.Import, ast.ImportFrom))]
+    return [imports] if imports else []
+
+
+def b_repeated_import(src: Source, imports):
+    # Importing a module again binds its names to the same objects.
+    if any(isinstance(s, ast.ImportFrom) and s.module == "__future__" for s in imports):
+        raise Skip("a __future__ import must come first")
+    ed = Edits(src)
+    off, _ = header_end(src)
+    ed.insert(off, "".join(src.seg(s) + "\n" for s in imports))
+    return [{MAIN: ed.apply()}]
+
+
 def b_stored_kwargs(src: Source, item):
     c, kw = item
     ed = Edits(src)
@@ -1581,6 +1596,12 @@ TRANSFORMS = {
         "each sharding of an `in_shardings`/`out_shardings` value is built by `jax.tree.map` over a "
         "leaf (`jax.tree.map(lambda _: NamedSharding(mesh, P()), 0)`), as libraries map one sharding "
         "over a params pytree",
+    ),
+    "repeated_import": (
+        i_import_block,
+        b_repeated_import,
+        "every top-level import of the program is repeated after the import block (`import jax` twice, "
+        "as modules that grew by pasting do): the names stay bound to the same modules",
     ),
     "stored_kwargs": (
         i_forwardable_calls,
