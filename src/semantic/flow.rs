@@ -3323,19 +3323,10 @@ impl<'m, 't> Flow<'m, 't> {
             // A pytree node of this module (`EnvState(spec, spec)`, a
             // NamedTuple or dataclass of shardings): its fields are leaves.
             Val::Instance(class, Some((call, scope))) if self.m.is_dataclass_like(*class) => {
-                let args = Args::of(*call, self.m.src);
-                if args.has_splat {
-                    out.unknown = true;
-                }
-                let values = args
-                    .positional
-                    .iter()
-                    .copied()
-                    .chain(args.keywords.iter().map(|(_, v, _)| *v));
-                for value in values {
-                    for alt in self.eval(value, *scope) {
-                        out.merge(self.sharding_use_of(&alt.val));
-                    }
+                let (fields, complete) = self.pytree_fields(*call, *scope);
+                out.unknown |= !complete;
+                for alt in fields {
+                    out.merge(self.sharding_use_of(&alt.val));
                 }
             }
             _ => out.unknown = true,
@@ -3379,9 +3370,29 @@ impl<'m, 't> Flow<'m, 't> {
                     out.merge(self.argument_use(&value.val, depth + 1));
                 }
             }
+            // A state object (`State(x=spec, step=spec)`): its fields are leaves.
+            Val::Instance(class, Some((call, scope))) if self.m.is_dataclass_like(*class) => {
+                for alt in self.pytree_fields(*call, *scope).0 {
+                    out.merge(self.argument_use(&alt.val, depth + 1));
+                }
+            }
             _ => {}
         }
         out
+    }
+
+    /// The values of a pytree node's fields, from the construction `call`
+    /// (`State(spec, step=spec)`), and whether that is all of them (no `*`/`**`).
+    fn pytree_fields(&self, call: Node<'t>, scope: ScopeId) -> (Vec<Alt<'t>>, bool) {
+        let args = Args::of(call, self.m.src);
+        let values = args
+            .positional
+            .iter()
+            .copied()
+            .chain(args.keywords.iter().map(|(_, v, _)| *v))
+            .flat_map(|value| self.eval(value, scope))
+            .collect();
+        (values, !args.has_splat)
     }
 
     /// The value of a comprehension's elements (a dict comprehension's values).

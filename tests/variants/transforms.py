@@ -1269,6 +1269,30 @@ def b_repeated_import(src: Source, imports):
     return [{MAIN: ed.apply()}]
 
 
+ARG_POSITION_KEYWORDS = {
+    "in_shardings", "static_argnums", "static_argnames", "donate_argnums", "donate_argnames", "abstracted_axes",
+}
+
+
+def b_state_pytree(src: Source, s: Site):
+    if s.jit is None or s.kind not in ("trace_lower", "shortcut") or not s.specs:
+        raise Skip("not jit(f).trace(...).lower() or jit(f).lower(...)")
+    if any(isinstance(a, ast.Starred) for a in s.specs):
+        raise Skip("starred arguments")
+    if any(k.arg in ARG_POSITION_KEYWORDS for k in s.jit_kws):
+        raise Skip("jit keywords that count arguments")
+    ed = Edits(src)
+    ensure_import(ed, "typing")
+    cls = src.fresh("VariantArgs")
+    fields = "".join(f"    a{i}: object\n" for i in range(len(s.specs)))
+    insert_module_code(ed, header_end(src)[0], f"class {cls}(typing.NamedTuple):\n{fields}")
+    # The arguments travel as one pytree (a train state) that the function unpacks.
+    ed.replace(s.fn, f"lambda args: {wrapped(src, s.fn)}(*args)")
+    first, last = s.specs[0], s.specs[-1]
+    ed.add(src.start(first), src.end(last), f"{cls}({', '.join(src.seg(a) for a in s.specs)})")
+    return [{MAIN: ed.apply()}]
+
+
 def b_stored_kwargs(src: Source, item):
     c, kw = item
     ed = Edits(src)
@@ -1602,6 +1626,12 @@ TRANSFORMS = {
         b_repeated_import,
         "every top-level import of the program is repeated after the import block (`import jax` twice, "
         "as modules that grew by pasting do): the names stay bound to the same modules",
+    ),
+    "state_pytree": (
+        find_sites,
+        b_state_pytree,
+        "the lowered function's arguments travel as one `typing.NamedTuple` pytree (a train state): "
+        "`jax.jit(lambda args: f(*args)).trace(VariantArgs(spec_a, spec_b)).lower(...)`",
     ),
     "stored_kwargs": (
         i_forwardable_calls,
