@@ -16,7 +16,7 @@
 
 use super::names::{self, ParamsFamily};
 use super::values::{AbstractMeshInfo, MeshValue, ShardingUse};
-use super::{Args, Binding, Module, ScopeId, ScopeKind};
+use super::{Args, Binding, Module, PathStore, ScopeId, ScopeKind};
 use crate::syntax::Field;
 use crate::syntax::{string_value, text, unparenthesize};
 use std::cell::{Cell, RefCell};
@@ -1284,6 +1284,14 @@ impl<'m, 't> Flow<'m, 't> {
                 }
             }
         }
+        // `cfg.platform = "tpu"` before the read: the stored value.
+        match m.path_store_at(node, scope) {
+            PathStore::Value(value, store_scope) => {
+                return self.eval_depth(value, store_scope, depth + 1)
+            }
+            PathStore::Unknown => return vec![Alt::unknown()],
+            PathStore::None => {}
+        }
         let objects = match m.class_of_receiver(object, scope) {
             // `self.x` in a method: the instances the method runs on.
             Some(class)
@@ -1379,9 +1387,19 @@ impl<'m, 't> Flow<'m, 't> {
         if let Some((call, call_scope)) = ctor {
             // `dataclasses.replace(obj, f=...)` / `obj.replace(f=...)`: the
             // keyword, else the field of the object it copies.
+            // `c = Config(); c.platform = "tpu"` where the instance was made:
+            // the store (it runs after the constructor).
+            match m.store_after_construction(call, call_scope, attr) {
+                PathStore::Value(value, scope) => return self.eval_depth(value, scope, depth + 1),
+                PathStore::Unknown => return vec![Alt::unknown()],
+                PathStore::None => {}
+            }
             if let Some(base) = self.replace_base(call, call_scope) {
-                if let Some(arg) = Args::of(call, m.src).keyword(attr) {
-                    return self.eval_depth(arg, call_scope, depth + 1);
+                // A keyword, also one unpacked (`replace(cfg, **overrides)`).
+                match self.call_argument(call, call_scope, attr, None, depth) {
+                    Lookup::Found(alts) => return alts,
+                    Lookup::Unknown => return vec![Alt::unknown()],
+                    Lookup::Missing => {}
                 }
                 let mut out = Vec::new();
                 for b in self.eval_depth(base, call_scope, depth + 1) {

@@ -113,6 +113,26 @@ type DecoratedBy = HashMap<(ScopeId, bool), Vec<(ScopeId, usize)>>;
 /// The `NAME[key] = value` stores into a dict: (key, value, store's scope).
 pub type DictStores<'t> = Vec<(Node<'t>, Node<'t>, ScopeId)>;
 
+/// What an attribute path read holds, from the stores to it (`Module::path_store_at`).
+pub enum PathStore<'t> {
+    /// No store to the path applies: read the object's attribute.
+    None,
+    /// The value stored last (evaluated in that scope).
+    Value(Node<'t>, ScopeId),
+    Unknown,
+}
+
+/// `a.b.c`: identifiers joined by dots, nothing else.
+fn is_dotted_name(path: &str) -> bool {
+    path.contains('.')
+        && path.split('.').all(|part| {
+            part.chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_')
+                && part.chars().all(|c| c.is_alphanumeric() || c == '_')
+        })
+}
+
 /// What a name is bound to in some scope.
 #[derive(Clone, Debug)]
 pub enum Binding<'t> {
@@ -181,6 +201,10 @@ pub struct Module<'t> {
     bindings: HashMap<(ScopeId, String), Vec<Binding<'t>>>,
     /// `self.x = v` in a method and `x = v` in a class body, keyed by class scope.
     attributes: HashMap<(ScopeId, String), Vec<Binding<'t>>>,
+    /// Stores to an attribute of something other than a method's `self`
+    /// (`cfg.platform = v`, `config.export.platforms = v`), keyed by the
+    /// target's dotted text: (scope, target, value).
+    path_stores: HashMap<String, Vec<(ScopeId, Node<'t>, Node<'t>)>>,
     pub calls: Vec<CallSite<'t>>,
     /// `with` items (the context manager expressions) and their scopes.
     pub with_items: Vec<(Node<'t>, ScopeId)>,
@@ -471,6 +495,7 @@ impl<'t> Module<'t> {
             scope_of_node: HashMap::new(),
             bindings: HashMap::new(),
             attributes: HashMap::new(),
+            path_stores: HashMap::new(),
             calls: Vec::new(),
             with_items: Vec::new(),
             group_sites: vec![Vec::new(); queries().group_count],
@@ -700,6 +725,7 @@ impl<'t> Module<'t> {
             self.with_items.push((value, scope));
         } else if let Some(call) = get(Capture::Call) {
             let scope = self.scope_while_collecting(call);
+            self.record_setattr(call, scope);
             self.scopes[scope].calls.push(self.calls.len());
             self.call_scope.insert(call.id(), scope);
             self.calls.push(CallSite { node: call, scope });
@@ -707,6 +733,52 @@ impl<'t> Module<'t> {
             let scope = self.scope_while_collecting(value);
             self.scopes[scope].returned.push(value);
         }
+    }
+
+    /// `setattr(self, "x", v)` / `object.__setattr__(self, "x", v)` in a
+    /// method (frozen dataclasses' `__post_init__`, flag holders): the same
+    /// store as `self.x = v`.
+    fn record_setattr(&mut self, call: Node<'t>, scope: ScopeId) {
+        let Some(function) = call.field("function") else {
+            return;
+        };
+        if !matches!(
+            text(function, self.src),
+            "setattr" | "object.__setattr__" | "builtins.setattr"
+        ) {
+            return;
+        }
+        let args = Args::of(call, self.src);
+        if args.has_splat || !args.keywords.is_empty() {
+            return;
+        }
+        let [object, name, value] = args.positional[..] else {
+            return;
+        };
+        let Some(attr) = crate::syntax::string_value(name, self.src) else {
+            return;
+        };
+        if let Some(class) = self.method_self_class(scope, object) {
+            self.attributes
+                .entry((class, attr))
+                .or_default()
+                .push(Binding::Value {
+                    value,
+                    scope,
+                    target: call,
+                });
+        }
+    }
+
+    /// The class whose method `scope` is, when `object` is that method's
+    /// first parameter (`self`).
+    fn method_self_class(&self, scope: ScopeId, object: Node<'t>) -> Option<ScopeId> {
+        let class = self.scopes[scope].class?;
+        self.scopes[scope]
+            .params()
+            .first()
+            .is_some_and(|(first, _)| first == text(object, self.src))
+            .then_some(class)
     }
 
     fn add_scope(&mut self, node: Node<'t>, kind: ScopeKind) {
@@ -811,16 +883,16 @@ impl<'t> Module<'t> {
                 else {
                     return;
                 };
-                let Some(class) = self.scopes[scope].class else {
+                let Some(class) = self.method_self_class(scope, object) else {
+                    let path = text(target, self.src);
+                    if let (Some(value), true) = (value, is_dotted_name(path)) {
+                        self.path_stores
+                            .entry(path.to_owned())
+                            .or_default()
+                            .push((scope, target, value));
+                    }
                     return;
                 };
-                let is_self = self.scopes[scope]
-                    .params()
-                    .first()
-                    .is_some_and(|(first, _)| first == text(object, self.src));
-                if !is_self {
-                    return;
-                }
                 let binding = match value {
                     Some(value) => Binding::Value {
                         value,
@@ -1088,6 +1160,129 @@ impl<'t> Module<'t> {
             }
             _ => None,
         }
+    }
+
+    /// What a stored attribute path (`cfg.platform`, `config.export.platforms`)
+    /// holds where `node` reads it: the last store before the read when it
+    /// certainly ran (same scope, straight-line; or, read from a nested
+    /// function, the last of the stores of one outer scope, all unconditional),
+    /// `Unknown` when a store may or may not have run or another scope stores
+    /// it too, `None` when nothing stores it (read the object as usual).
+    pub fn path_store_at(&self, node: Node<'t>, scope: ScopeId) -> PathStore<'t> {
+        let path = text(node, self.src);
+        let Some(stores) = self.path_stores.get(path) else {
+            return PathStore::None;
+        };
+        let root = path.split('.').next().unwrap_or(path);
+        let Some(root_bindings) = self.lookup(scope, root) else {
+            return PathStore::None;
+        };
+        let same_object = |store_scope: ScopeId| {
+            self.lookup(store_scope, root)
+                .is_some_and(|b| std::ptr::eq(b, root_bindings))
+        };
+        let relevant: Vec<&(ScopeId, Node<'t>, Node<'t>)> =
+            stores.iter().filter(|(s, _, _)| same_object(*s)).collect();
+        let Some(&&(store_scope, _, _)) = relevant.first() else {
+            return PathStore::None;
+        };
+        if relevant.iter().any(|(s, _, _)| *s != store_scope) {
+            return PathStore::Unknown;
+        }
+        let last = if store_scope == scope {
+            let Some(last) = relevant
+                .iter()
+                .rev()
+                .find(|(_, target, _)| target.end_byte() <= node.start_byte())
+            else {
+                return PathStore::None;
+            };
+            // The object itself rebound after the store: the store is of another.
+            if let Some(binding) = self.binding_at(scope, root, node) {
+                if binding.position() > last.1.start_byte() {
+                    return PathStore::None;
+                }
+            }
+            if !self.is_straight_line(last.1, scope, node) {
+                return PathStore::Unknown;
+            }
+            **last
+        } else {
+            let unconditional = relevant
+                .iter()
+                .all(|(_, target, _)| self.is_body_statement_target(*target, store_scope));
+            if !unconditional || !self.scope_within(scope, store_scope) {
+                return PathStore::Unknown;
+            }
+            let Some(last) = relevant.last() else {
+                return PathStore::None;
+            };
+            **last
+        };
+        PathStore::Value(last.2, last.0)
+    }
+
+    /// Stores to attribute `attr` of the object that `call` constructs, made
+    /// through the name it is assigned to in that scope (`c = Config()` then
+    /// `c.platform = "tpu"`): the last, when every such store is a statement
+    /// of the scope's body (it ran before the object is used elsewhere).
+    pub fn store_after_construction(
+        &self,
+        call: Node<'t>,
+        scope: ScopeId,
+        attr: &str,
+    ) -> PathStore<'t> {
+        let Some(name) = call
+            .parent()
+            .filter(|a| a.kind() == "assignment")
+            .and_then(|a| a.field("left"))
+            .filter(|l| l.kind() == "identifier")
+        else {
+            return PathStore::None;
+        };
+        let path = format!("{}.{attr}", text(name, self.src));
+        let Some(stores) = self.path_stores.get(&path) else {
+            return PathStore::None;
+        };
+        let stores: Vec<&(ScopeId, Node<'t>, Node<'t>)> = stores
+            .iter()
+            .filter(|(s, target, _)| *s == scope && target.start_byte() > call.end_byte())
+            .collect();
+        let Some(last) = stores.last() else {
+            return PathStore::None;
+        };
+        // The name rebound to something else after the construction.
+        if self
+            .bindings
+            .get(&(scope, text(name, self.src).to_owned()))
+            .is_some_and(|b| b.len() > 1)
+        {
+            return PathStore::Unknown;
+        }
+        if stores
+            .iter()
+            .all(|(_, target, _)| self.is_body_statement_target(*target, scope))
+        {
+            PathStore::Value(last.2, last.0)
+        } else {
+            PathStore::Unknown
+        }
+    }
+
+    /// `target` is the target of an assignment that is a statement of
+    /// `scope`'s own body (not inside a branch or loop).
+    fn is_body_statement_target(&self, target: Node<'t>, scope: ScopeId) -> bool {
+        let scope_node = self.scopes[scope].node;
+        let block = target
+            .parent()
+            .filter(|a| a.kind() == "assignment")
+            .and_then(|a| a.parent())
+            .filter(|e| e.kind() == "expression_statement")
+            .and_then(|e| e.parent());
+        block.is_some_and(|b| {
+            (b.kind() == "module" && self.scopes[scope].kind == ScopeKind::Module)
+                || (b.kind() == "block" && b.parent().is_some_and(|p| p.id() == scope_node.id()))
+        })
     }
 
     /// True if `node` is not inside a conditional or loop of its scope that

@@ -1293,6 +1293,67 @@ def b_state_pytree(src: Source, s: Site):
     return [{MAIN: ed.apply()}]
 
 
+def b_attribute_store(src: Source, v: Value):
+    st = src.stmt_of(v.expr)
+    inner = src.scope_chain(v.expr)[:1]
+    if [id(x) for x in inner] != [id(x) for x in src.scope_chain(st)[:1]]:
+        raise Skip("the value is inside a lambda or comprehension of its statement")
+    ed = Edits(src)
+    cls = src.fresh("VariantSettings")
+    cfg = src.fresh("settings")
+    insert_module_code(ed, header_end(src)[0], f"class {cls}:\n    pass\n")
+    insert_before_stmt(ed, st, [f"{cfg} = {cls}()", f"{cfg}.{v.base} = {src.seg(v.expr)}"])
+    ed.replace(v.expr, f"{cfg}.{v.base}")
+    return [{MAIN: ed.apply()}]
+
+
+def b_factory_attribute_store(src: Source, v: Value):
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    ed = Edits(src)
+    cls = src.fresh("VariantSettings")
+    fn = src.fresh("variant_settings")
+    insert_module_code(
+        ed,
+        off,
+        f"class {cls}:\n    pass\n\n\n"
+        f"def {fn}():\n"
+        f"    settings = {cls}()\n"
+        f"    settings.{v.base} = {src.seg(v.expr)}\n"
+        f"    return settings\n",
+    )
+    ed.replace(v.expr, f"{fn}().{v.base}")
+    return [{MAIN: ed.apply()}]
+
+
+def b_setattr_init(src: Source, v: Value):
+    ed = Edits(src)
+    cls = src.fresh("VariantFrozen")
+    insert_module_code(
+        ed,
+        header_end(src)[0],
+        f"class {cls}:\n"
+        f"    def __init__(self, value):\n"
+        f"        object.__setattr__(self, \"{v.base}\", value)\n",
+    )
+    ed.replace(v.expr, f"{cls}({wrapped(src, v.expr)}).{v.base}")
+    return [{MAIN: ed.apply()}]
+
+
+def b_replace_unpacked(src: Source, v: Value):
+    ed = Edits(src)
+    cls = src.fresh("VariantDefaults")
+    ensure_import(ed, "dataclasses")
+    insert_module_code(
+        ed,
+        header_end(src)[0],
+        f"@dataclasses.dataclass(frozen=True)\nclass {cls}:\n    {v.base}: object = None\n",
+    )
+    ed.replace(v.expr, f"dataclasses.replace({cls}(), **{{\"{v.base}\": {wrapped(src, v.expr)}}}).{v.base}")
+    return [{MAIN: ed.apply()}]
+
+
 def b_stored_kwargs(src: Source, item):
     c, kw = item
     ed = Edits(src)
@@ -1632,6 +1693,31 @@ TRANSFORMS = {
         b_state_pytree,
         "the lowered function's arguments travel as one `typing.NamedTuple` pytree (a train state): "
         "`jax.jit(lambda args: f(*args)).trace(VariantArgs(spec_a, spec_b)).lower(...)`",
+    ),
+    "attribute_store": (
+        _values,
+        b_attribute_store,
+        "the value is stored on a plain settings object just before the statement and read back "
+        "(`settings = VariantSettings(); settings.platforms = ...`, then `settings.platforms`)",
+    ),
+    "factory_attribute_store": (
+        _values,
+        b_factory_attribute_store,
+        "a module-level factory makes a plain settings object, stores the value on it and returns it "
+        "(`def variant_settings(): s = VariantSettings(); s.platforms = ...; return s`), read as "
+        "`variant_settings().platforms` (ml_collections `get_config()` style)",
+    ),
+    "setattr_init": (
+        _values,
+        b_setattr_init,
+        "a class stores the value in `__init__` with `object.__setattr__(self, \"platforms\", value)` "
+        "(frozen-dataclass `__post_init__` style): `VariantFrozen(...).platforms`",
+    ),
+    "replace_unpacked": (
+        _values,
+        b_replace_unpacked,
+        "the value overrides a `None` dataclass default through `dataclasses.replace(VariantDefaults(), "
+        "**{\"platforms\": ...}).platforms`",
     ),
     "stored_kwargs": (
         i_forwardable_calls,
