@@ -19,7 +19,8 @@ use tree_sitter::Tree;
 ///   `export(` (or `export,` in a partial);
 /// - an AbstractMesh in a `use_abstract_mesh` / `set_mesh` (JP003 eager ops, JP009);
 /// - `platform_dependent(gpu=...)` (JP008), `compiler_params` (JP013: any
-///   dict fails, whatever its keys), `jit(..., backend=/device=)` (JP012).
+///   dict fails, whatever its keys), `jit(..., backend=/device=)` (JP012),
+///   also from a dict's `"backend"` key unpacked into the call.
 ///
 /// Files it skips are still parsed on demand when a checked file imports a
 /// kernel or callback from them.
@@ -41,10 +42,13 @@ fn prefilter(has: impl Fn(&str) -> bool) -> bool {
         // Any `jit` (not `jit(` / `jit,`: `jax.jit (f, ...)` and a line
         // continuation after `jit` are the same call).
         || (has("jit") && (has("backend=") || has("device=")))
+        // ... also as keys of a dict unpacked into the call (`**options`).
+        || (has("jit")
+            && (has("backend\"") || has("backend'") || has("device\"") || has("device'")))
 }
 
 /// The prefilter's substrings, one bit each.
-const NEEDLES: [&str; 16] = [
+const NEEDLES: [&str; 20] = [
     ".lower(",
     "jit",
     ".trace(",
@@ -61,6 +65,10 @@ const NEEDLES: [&str; 16] = [
     "device=",
     "export,",
     "partial",
+    "backend\"",
+    "backend'",
+    "device\"",
+    "device'",
 ];
 
 /// Which of the prefilter's substrings a text holds. Kept per top-level

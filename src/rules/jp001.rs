@@ -6,7 +6,7 @@ use crate::diagnostic::{Finding, Related, Severity};
 use crate::fix::{Applicability, Edit, Fix};
 use crate::semantic::names::{self, is_accelerator, KNOWN_PLATFORMS};
 use crate::semantic::reach::Interpret;
-use crate::semantic::{Args, Lowering, ReqKind};
+use crate::semantic::{Lowering, ReqKind};
 use crate::syntax::unparenthesize;
 use crate::syntax::Field;
 
@@ -82,7 +82,7 @@ fn placed_backend<'t>(ctx: &Context<'_, 't>, lowering: &Lowering<'t>) -> Option<
         if ctx.module.callee(call, scope).as_deref() != Some(names::DEVICE_PUT) {
             continue;
         }
-        let args = Args::of(call, ctx.src());
+        let args = ctx.module.args_of(call);
         let Some(device) = args
             .positional
             .get(1)
@@ -130,7 +130,7 @@ fn device_platform<'t>(
     if callee != names::DEVICES && callee != names::LOCAL_DEVICES {
         return None;
     }
-    let args = Args::of(call, ctx.src());
+    let args = ctx.module.args_of(call);
     let backend = args
         .positional
         .first()

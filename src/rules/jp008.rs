@@ -4,7 +4,7 @@
 use super::{Context, Rule, RuleMeta};
 use crate::diagnostic::{Finding, Severity};
 use crate::fix::{Applicability, Edit, Fix};
-use crate::semantic::{names, Args, ReqKind};
+use crate::semantic::{names, ReqKind};
 use crate::syntax::Field;
 
 pub struct Jp008;
@@ -58,13 +58,12 @@ impl Rule for Jp008 {
 
     fn check(&self, ctx: &Context<'_, '_>, out: &mut Vec<Finding>) {
         let module = ctx.module;
-        let src = ctx.src();
         // gpu= anywhere: raised whenever the call runs.
         for site in module.sites_named(
             ctx.rule(META.code),
             &module.callee_names(&["platform_dependent", "partial"]),
         ) {
-            let args = Args::of(site.node, src);
+            let args = ctx.module.args_of(site.node);
             let callee = module.callee(site.node, site.scope);
             // Also `functools.partial(lax.platform_dependent, gpu=...)`.
             let bound = callee.as_deref() == Some(names::PARTIAL)

@@ -3,7 +3,7 @@
 use super::{Context, Rule, RuleMeta};
 use crate::diagnostic::{Finding, Severity};
 use crate::fix::{Applicability, Edit, Fix};
-use crate::semantic::{names, Args, MeshValue};
+use crate::semantic::{names, MeshValue};
 use crate::syntax::Field;
 
 pub struct Jp009;
@@ -50,12 +50,11 @@ impl Rule for Jp009 {
 
     fn check(&self, ctx: &Context<'_, '_>, out: &mut Vec<Finding>) {
         let module = ctx.module;
-        let src = ctx.src();
         for site in module.sites_named(ctx.rule(META.code), &module.callee_names(&["set_mesh"])) {
             if module.callee(site.node, site.scope).as_deref() != Some(names::SET_MESH) {
                 continue;
             }
-            let args = Args::of(site.node, src);
+            let args = ctx.module.args_of(site.node);
             let Some(mesh) = args
                 .positional
                 .first()

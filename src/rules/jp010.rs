@@ -85,8 +85,7 @@ impl Rule for Jp010 {
                     if let Some(call) = ctx.module.node_for_span(req.span.clone()) {
                         if call.kind() == "call" {
                             // Replace an existing `interpret=...` value, else add the keyword.
-                            let existing =
-                                crate::semantic::Args::of(call, ctx.src()).keyword("interpret");
+                            let existing = ctx.module.args_of(call).keyword("interpret");
                             let edit = match existing {
                                 Some(value) => Some(crate::fix::Edit {
                                     span: value.byte_range(),

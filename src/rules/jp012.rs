@@ -2,7 +2,7 @@
 
 use super::{Context, Rule, RuleMeta};
 use crate::diagnostic::{Finding, Severity};
-use crate::semantic::{names, Args, ContextMesh, Module, ScopeId};
+use crate::semantic::{names, ContextMesh, Module, ScopeId};
 use crate::syntax::text;
 use tree_sitter::Node;
 
@@ -85,7 +85,7 @@ impl Rule for Jp012 {
             .sites_named(rule, &module.callee_names(&["jit", "pjit", "partial"]))
             .into_iter()
             .filter_map(|site| {
-                let args = Args::of(site.node, src);
+                let args = ctx.module.args_of(site.node);
                 let callee = module.callee(site.node, site.scope);
                 let is_jit = callee.as_deref() == Some(names::JIT)
                     || (callee.as_deref() == Some(names::PARTIAL)

@@ -60,7 +60,6 @@ impl Rule for Jp013 {
 
     fn check(&self, ctx: &Context<'_, '_>, out: &mut Vec<Finding>) {
         let module = ctx.module;
-        let src = ctx.src();
         // `pl.pallas_call(..., compiler_params=...)` and `partial(pl.pallas_call, compiler_params=...)`.
         // Also calls of a name bound to `partial(pl.pallas_call, ...)`: the
         // dict may be given at the call (a partial's own dict is found above).
@@ -68,7 +67,7 @@ impl Rule for Jp013 {
         let direct = module
             .sites_named(rule, &module.callee_names(&["pallas_call", "partial"]))
             .into_iter()
-            .map(|site| (site, Args::of(site.node, src), false));
+            .map(|site| (site, ctx.module.args_of(site.node), false));
         let through_partial = module
             .calls_through_partial(names::PALLAS_CALL, rule)
             .into_iter()

@@ -2,7 +2,6 @@
 
 use super::{Context, Rule, RuleMeta};
 use crate::diagnostic::{Finding, Related, Severity};
-use crate::semantic::Args;
 use crate::syntax::text;
 use crate::syntax::Field;
 
@@ -73,7 +72,9 @@ impl Rule for Jp015 {
                 let mesh = ctx.module.mesh_use(lowering);
                 let abstract_only = mesh.abstract_mesh && !mesh.concrete && !mesh.unknown;
                 if !(supplied && abstract_only)
-                    || Args::of(compile, src)
+                    || ctx
+                        .module
+                        .args_of(compile)
                         .keyword("device_assignment")
                         .is_some()
                 {

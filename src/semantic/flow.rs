@@ -16,7 +16,7 @@
 
 use super::names::{self, ParamsFamily};
 use super::values::{AbstractMeshInfo, MeshValue, ShardingUse};
-use super::{Args, Binding, Module, PathStore, ScopeId, ScopeKind};
+use super::{Args, Binding, Module, PathStore, ScopeId, ScopeKind, StoreRuns};
 use crate::syntax::Field;
 use crate::syntax::{string_value, text, unparenthesize};
 use std::cell::{Cell, RefCell};
@@ -1157,7 +1157,7 @@ impl<'m, 't> Flow<'m, 't> {
             if !matches!(callee.as_str(), "click.option" | "click.argument") {
                 continue;
             }
-            let args = Args::of(decorator, m.src);
+            let args = m.args_of(decorator);
             let names: Vec<String> = args
                 .positional
                 .iter()
@@ -1585,7 +1585,7 @@ impl<'m, 't> Flow<'m, 't> {
     ) -> Option<Option<Node<'t>>> {
         let m = self.m;
         if dict.kind() == "call" {
-            let args = Args::of(dict, m.src);
+            let args = m.args_of(dict);
             if args.has_splat || !args.positional.is_empty() {
                 return None;
             }
@@ -1614,7 +1614,12 @@ impl<'m, 't> Flow<'m, 't> {
         // `D[k] = v` stores: the last one of this key.
         let mut found = None;
         for (k, v, store_scope) in m.dict_stores(dict).iter() {
+            let runs = m.store_runs(*v, *store_scope, dict);
+            if runs == StoreRuns::Never {
+                continue;
+            }
             match self.eval_depth(*k, *store_scope, depth + 1).as_slice() {
+                [Alt { val, .. }] if val.same(key) && runs == StoreRuns::Maybe => return None,
                 [Alt { val, .. }] if val.same(key) => found = Some(*v),
                 [Alt {
                     val: Val::Str(_) | Val::Int(_) | Val::Bool(_),
@@ -1666,17 +1671,17 @@ impl<'m, 't> Flow<'m, 't> {
             if !same_var {
                 continue;
             }
-            if let Some(&value) = Args::of(site.node, m.src).positional.first() {
+            if let Some(&value) = m.args_of(site.node).positional.first() {
                 out.extend(self.eval_depth(value, site.scope, depth + 1));
             }
         }
         let set_somewhere = !out.is_empty();
         for (ctor, ctor_scope) in ctors {
-            let default = args.positional.first().map(|d| (*d, scope)).or_else(|| {
-                Args::of(ctor, m.src)
-                    .keyword("default")
-                    .map(|d| (d, ctor_scope))
-            });
+            let default = args
+                .positional
+                .first()
+                .map(|d| (*d, scope))
+                .or_else(|| m.args_of(ctor).keyword("default").map(|d| (d, ctor_scope)));
             if let Some((d, d_scope)) = default {
                 // A `None` default is the "not set" mark: code that reads
                 // the variable where nothing set it takes another path.
@@ -1731,7 +1736,7 @@ impl<'m, 't> Flow<'m, 't> {
             out.push(source(Passed::Unknown));
             return;
         }
-        let args = Args::of(call, m.src);
+        let args = m.args_of(call);
         if let (Some(holder), Some(value)) = (args.keyword_arg(key), args.keyword(key)) {
             out.push(source(Passed::At {
                 holder,
@@ -1771,7 +1776,7 @@ impl<'m, 't> Flow<'m, 't> {
                             out,
                         ),
                         SiteKind::Partial { .. } => {
-                            let args = Args::of(site.call, m.src);
+                            let args = m.args_of(site.call);
                             let passed = match (args.keyword_arg(key), args.keyword(key)) {
                                 (Some(holder), Some(value)) => Passed::At {
                                     holder,
@@ -1955,7 +1960,7 @@ impl<'m, 't> Flow<'m, 't> {
     fn replace_base(&self, call: Node<'t>, scope: ScopeId) -> Option<Node<'t>> {
         let m = self.m;
         if m.callee(call, scope).as_deref() == Some("dataclasses.replace") {
-            return Args::of(call, m.src).positional.first().copied();
+            return m.args_of(call).positional.first().copied();
         }
         let func = call.field("function")?;
         if func.kind() == "attribute"
@@ -2054,7 +2059,7 @@ impl<'m, 't> Flow<'m, 't> {
                 if self.m.scopes[*def].params().iter().any(|(p, _)| p == name) {
                     return Lookup::Missing;
                 }
-                match Args::of(*call, self.m.src).keyword(name) {
+                match self.m.args_of(*call).keyword(name) {
                     Some(arg) => Lookup::Found(self.eval_depth(arg, *call_scope, depth + 1)),
                     None => self.splat_argument(*call, *call_scope, name, depth),
                 }
@@ -2110,7 +2115,7 @@ impl<'m, 't> Flow<'m, 't> {
         position: Option<usize>,
         depth: u32,
     ) -> Lookup<'t> {
-        let args = Args::of(call, self.m.src);
+        let args = self.m.args_of(call);
         if let Some(arg) = args
             .keyword(name)
             .or_else(|| position.and_then(|p| args.positional.get(p).copied()))
@@ -2157,7 +2162,7 @@ impl<'m, 't> Flow<'m, 't> {
         let mut result = Lookup::Missing;
         if dict.kind() == "call" {
             // `dict(base, k=v, **more)`
-            let args = Args::of(dict, m.src);
+            let args = m.args_of(dict);
             if args.positional.len() > 1 {
                 return Lookup::Unknown;
             }
@@ -2228,6 +2233,10 @@ impl<'m, 't> Flow<'m, 't> {
         // made the same way as the matching key.
         let mut stored = Vec::new();
         for (k, v, store_scope) in m.dict_stores(dict).iter() {
+            let runs = m.store_runs(*v, *store_scope, dict);
+            if runs == StoreRuns::Never {
+                continue;
+            }
             let keys = self.eval_depth(*k, *store_scope, depth + 1);
             if keys
                 .iter()
@@ -2238,6 +2247,11 @@ impl<'m, 't> Flow<'m, 't> {
             let matching: Vec<&Alt<'t>> = keys.iter().filter(|a| a.val.same(key)).collect();
             if matching.is_empty() {
                 continue;
+            }
+            // `if cond: options["lowering_platforms"] = ...`: stored or not,
+            // as the run decides.
+            if runs == StoreRuns::Maybe {
+                return Lookup::Unknown;
             }
             let values = self.eval_depth(*v, *store_scope, depth + 1);
             for k in matching {
@@ -2260,7 +2274,7 @@ impl<'m, 't> Flow<'m, 't> {
         let Some(func) = call.field("function") else {
             return vec![Alt::unknown()];
         };
-        let args = Args::of(call, m.src);
+        let args = m.args_of(call);
         let func_text = text(func, m.src);
         // `object.__getattribute__(self, "name")`: the plain attribute.
         if func_text == "object.__getattribute__"
@@ -2583,7 +2597,7 @@ impl<'m, 't> Flow<'m, 't> {
         {
             return None;
         }
-        let stored = Args::of(value, m.src);
+        let stored = m.args_of(value);
         let (&target, rest) = stored.positional.split_first()?;
         let path = m.canonical(target, *pscope)?;
         if !path.starts_with("jax.") {
@@ -3071,8 +3085,7 @@ impl<'m, 't> Flow<'m, 't> {
                 out.push(Alt::unknown());
                 continue;
             }
-            let returned = m.scopes[def].returned.clone();
-            if returned.is_empty() {
+            if m.scopes[def].returned.is_empty() {
                 // No `return`: the function returns None.
                 if m.scopes[def].node.field("body").is_some() && !m.is_generator(def) {
                     out.push(Alt::fixed(Val::None));
@@ -3081,7 +3094,7 @@ impl<'m, 't> Flow<'m, 't> {
                 }
                 continue;
             }
-            let returned: Vec<Option<Node<'t>>> = returned.into_iter().map(Some).collect();
+            let returned = returned_values(m, def);
             let bound = Bound {
                 def,
                 call,
@@ -3101,7 +3114,7 @@ impl<'m, 't> Flow<'m, 't> {
     fn argparse_default(&self, dest: &str, depth: u32) -> Vec<Alt<'t>> {
         let m = self.m;
         for site in m.call_sites_named(&["add_argument"]) {
-            let args = Args::of(site.node, m.src);
+            let args = m.args_of(site.node);
             let flags: Vec<String> = args
                 .positional
                 .iter()
@@ -3185,7 +3198,7 @@ impl<'m, 't> Flow<'m, 't> {
             if flag_define_kind(&callee).is_none() {
                 continue;
             }
-            let args = Args::of(site.node, m.src);
+            let args = m.args_of(site.node);
             let flag = args
                 .positional
                 .first()
@@ -3205,7 +3218,7 @@ impl<'m, 't> Flow<'m, 't> {
         let m = self.m;
         let callee = m.callee(define, scope).unwrap_or_default();
         let kind = flag_define_kind(&callee).unwrap_or_default();
-        let args = Args::of(define, m.src);
+        let args = m.args_of(define);
         let name = args
             .positional
             .first()
@@ -3402,7 +3415,7 @@ impl<'m, 't> Flow<'m, 't> {
     /// The values of a pytree node's fields, from the construction `call`
     /// (`State(spec, step=spec)`), and whether that is all of them (no `*`/`**`).
     fn pytree_fields(&self, call: Node<'t>, scope: ScopeId) -> (Vec<Alt<'t>>, bool) {
-        let args = Args::of(call, self.m.src);
+        let args = self.m.args_of(call);
         let values = args
             .positional
             .iter()
@@ -3504,7 +3517,7 @@ impl<'m, 't> Flow<'m, 't> {
         let m = self.m;
         let mut out = Vec::new();
         if dict.kind() == "call" {
-            for (_, v, _) in Args::of(dict, m.src).keywords {
+            for (_, v, _) in m.args_of(dict).keywords {
                 out.extend(self.eval(v, scope));
             }
             return out;
@@ -3540,7 +3553,7 @@ impl<'m, 't> Flow<'m, 't> {
             out.push((key, alts));
         };
         if dict.kind() == "call" {
-            let args = Args::of(dict, m.src);
+            let args = m.args_of(dict);
             if args.has_list_splat || args.positional.len() > 1 {
                 return None;
             }
@@ -3616,7 +3629,7 @@ impl<'m, 't> Flow<'m, 't> {
             } => {
                 let m = self.m;
                 let params = m.scopes[def].params();
-                let args = Args::of(call, m.src);
+                let args = m.args_of(call);
                 let mut out: Entries = Vec::new();
                 for splat in dict_splats(call) {
                     out.extend(self.splat_entries(splat, call_scope, depth, at + 1)?);
@@ -3858,7 +3871,7 @@ impl<'t> Module<'t> {
     /// `key`: every `**` it unpacks is its function's `**` parameter, and
     /// no caller of that function passes `key` (through theirs, in turn).
     fn never_passes(&self, call: Node<'t>, scope: ScopeId, key: &str, depth: u32) -> bool {
-        if depth > 4 || Args::of(call, self.src).keyword(key).is_some() {
+        if depth > 4 || self.args_of(call).keyword(key).is_some() {
             return false;
         }
         dict_splats(call).into_iter().all(|splat| {
@@ -3881,7 +3894,7 @@ impl<'t> Module<'t> {
         let sites = self.def_call_sites(def);
         let mut out = Vec::new();
         for site in sites.iter() {
-            let args = Args::of(site.call, self.src);
+            let args = self.args_of(site.call);
             let source = match site.kind {
                 SiteKind::Opaque => ParamSource::Unknown,
                 // Passed on as a value (`helper(fn, x)`, `jax.jit(fn)`): the
@@ -4022,7 +4035,8 @@ impl<'t> Module<'t> {
             }
             accounted += 1;
             let callee = self.callee(site.node, site.scope).unwrap_or_default();
-            let first = Args::of(site.node, self.src)
+            let first = self
+                .args_of(site.node)
                 .positional
                 .first()
                 .is_some_and(|f| f.id() == arg.id());
@@ -4057,7 +4071,7 @@ impl<'t> Module<'t> {
     /// Whether parameter `index` / `name` is static in the `jax.jit(f, ...)`
     /// call `jit` (`static_argnames`, `static_argnums`).
     fn is_static_arg(&self, jit: Node<'t>, index: usize, name: &str) -> bool {
-        let args = Args::of(jit, self.src);
+        let args = self.args_of(jit);
         let named = args.keyword("static_argnames").is_some_and(|n| {
             let t = text(n, self.src);
             t.contains(&format!("\"{name}\"")) || t.contains(&format!("'{name}'"))
@@ -4525,7 +4539,7 @@ impl<'t> Module<'t> {
                 if !is_partial_call {
                     continue;
                 }
-                if let Some(first) = Args::of(value, self.src).positional.first() {
+                if let Some(first) = self.args_of(value).positional.first() {
                     out.push((name.as_str(), *first, *scope));
                 }
             }
@@ -4569,8 +4583,8 @@ impl<'t> Module<'t> {
                 if *scope != site.scope {
                     continue;
                 }
-                let stored = Args::of(unparenthesize(*value), self.src);
-                let own = Args::of(site.node, self.src);
+                let stored = self.args_of(unparenthesize(*value));
+                let own = self.args_of(site.node);
                 let mut positional: Vec<Node<'t>> =
                     stored.positional.iter().skip(1).copied().collect();
                 positional.extend(own.positional.iter().copied());
@@ -4786,7 +4800,20 @@ pub enum Passed<'t> {
     Unknown,
 }
 
-/// The `return` values of a function, for `Flow::eval_one_of`.
+/// The `return` values of a function, for `Flow::eval_one_of`, less those
+/// in branches that never run (`if False: return "cpu"`), unless that is all.
 fn returned_values<'t>(m: &Module<'t>, def: ScopeId) -> Vec<Option<Node<'t>>> {
-    m.scopes[def].returned.iter().copied().map(Some).collect()
+    let all = &m.scopes[def].returned;
+    let branches = m.branch_ranges(def);
+    let live: Vec<Option<Node<'t>>> = all
+        .iter()
+        .filter(|r| !branches.dead.iter().any(|d| d.contains(&r.start_byte())))
+        .copied()
+        .map(Some)
+        .collect();
+    if live.is_empty() {
+        all.iter().copied().map(Some).collect()
+    } else {
+        live
+    }
 }

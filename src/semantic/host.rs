@@ -5,7 +5,7 @@
 //! (`if not jtu.test_device_matches(["tpu"]): self.skipTest(...)`). Rules use
 //! it where JAX takes the platform from the host, like `target-platforms`.
 
-use super::{Args, Module, ScopeId};
+use super::{Module, ScopeId};
 use crate::syntax::Field;
 use crate::syntax::{string_value, text, unparenthesize};
 use tree_sitter::Node;
@@ -131,7 +131,7 @@ impl<'t> Module<'t> {
         }
         let func = decorator.field("function")?;
         let name = text(func, self.src);
-        let args = Args::of(decorator, self.src);
+        let args = self.args_of(decorator);
         let strings: Vec<String> = args
             .positional
             .iter()
@@ -237,7 +237,7 @@ impl<'t> Module<'t> {
                 if !func.ends_with("test_device_matches") {
                     return None;
                 }
-                let args = Args::of(condition, self.src);
+                let args = self.args_of(condition);
                 let list = unparenthesize(*args.positional.first()?);
                 let mut cursor = list.walk();
                 let names: Vec<String> = list

@@ -221,7 +221,7 @@ impl<'t> Module<'t> {
                         anchor: anchor.clone(),
                         jitted: self.eval_jitted(jit_expr, trace_scope),
                         receiver: Some((jit_expr, trace_scope)),
-                        trace_args: Args::of(trace_call, self.src).positional,
+                        trace_args: self.args_of(trace_call).positional,
                         trace_call: Some(trace_call),
                         trace_scope,
                         key: "lowering_platforms",
@@ -272,7 +272,7 @@ impl<'t> Module<'t> {
             let jitted = target.and_then(|t| self.eval_jitted(t, scope));
             let outer = call.parent().filter(|p| p.kind() == "call");
             let trace_args = outer
-                .map(|outer| Args::of(outer, self.src).positional)
+                .map(|outer| self.args_of(outer).positional)
                 .unwrap_or_default();
             heads.push(Head {
                 kind: LoweringKind::Export,
@@ -488,7 +488,7 @@ impl<'t> Module<'t> {
         scope: ScopeId,
     ) -> Option<(Node<'t>, Args<'t>, ScopeId)> {
         let func = call.field("function")?;
-        let own = Args::of(call, self.src);
+        let own = self.args_of(call);
         if func.kind() != "identifier" {
             return Some((func, own, scope));
         }
@@ -498,7 +498,7 @@ impl<'t> Module<'t> {
         let Some((partial, pscope)) = partial else {
             return Some((func, own, scope));
         };
-        let stored = Args::of(partial, self.src);
+        let stored = self.args_of(partial);
         let (&target, rest) = stored.positional.split_first()?;
         // Arguments of two scopes are only combined when they are one scope.
         if pscope != scope && !(own.positional.is_empty() && own.keywords.is_empty()) {
@@ -777,7 +777,7 @@ impl<'t> Module<'t> {
         if item.kind() == "call" {
             match self.callee(item, scope).as_deref() {
                 Some(names::USE_ABSTRACT_MESH) => {
-                    let args = Args::of(item, self.src);
+                    let args = self.args_of(item);
                     let mesh = args
                         .positional
                         .first()
@@ -972,7 +972,7 @@ impl<'t> Module<'t> {
                 before = before.saturating_sub(1);
             }
             for (call, call_scope, _) in self.param_call_sites(def, 0, "").unwrap_or_default() {
-                let positional = Args::of(call, self.src).positional;
+                let positional = self.args_of(call).positional;
                 out.extend(positional.iter().skip(before).map(|a| (*a, call_scope)));
             }
         }
@@ -1187,7 +1187,7 @@ impl<'t> Module<'t> {
                     callee.as_str(),
                     "jax.device_put" | "jax.device_get" | "jax.block_until_ready"
                 );
-            let args = Args::of(site.node, self.src);
+            let args = self.args_of(site.node);
             for arg in args
                 .positional
                 .iter()

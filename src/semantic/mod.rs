@@ -122,6 +122,14 @@ pub enum PathStore<'t> {
     Unknown,
 }
 
+/// Whether a store runs (`Module::store_runs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoreRuns {
+    Never,
+    Certainly,
+    Maybe,
+}
+
 /// `a.b.c`: identifiers joined by dots, nothing else.
 fn is_dotted_name(path: &str) -> bool {
     path.contains('.')
@@ -1220,6 +1228,151 @@ impl<'t> Module<'t> {
             **last
         };
         PathStore::Value(last.2, last.0)
+    }
+
+    /// A call's arguments, with `**options` unpackings of a dict made in the
+    /// same scope read as the keywords they pass: `options = {"backend":
+    /// "cpu"}`, `dict(backend="cpu")`, `**{...}`, and `options["k"] = v`
+    /// stores that certainly run (a finding about such a keyword points at
+    /// the entry or the store: where it is written). An unpacking that cannot
+    /// be read so stays one (`has_dict_splat`).
+    pub fn args_of(&self, call: Node<'t>) -> Args<'t> {
+        let mut args = Args::of(call, self.src);
+        if !args.has_dict_splat {
+            return args;
+        }
+        let Some(&scope) = self.call_scope.get(&call.id()) else {
+            return args;
+        };
+        let Some(list) = call.field("arguments") else {
+            return args;
+        };
+        let mut unread = false;
+        let mut cursor = list.walk();
+        for splat in list.named_children(&mut cursor) {
+            if splat.kind() != "dictionary_splat" {
+                continue;
+            }
+            match splat
+                .named_child(0)
+                .and_then(|d| self.local_dict_keywords(unparenthesize(d), scope, call))
+            {
+                Some(entries) => {
+                    for (name, value, holder) in entries {
+                        args.keywords.retain(|(n, _, _)| *n != name);
+                        args.keywords.push((name, value, holder));
+                    }
+                }
+                None => unread = true,
+            }
+        }
+        args.has_dict_splat = unread;
+        args.has_splat = unread || args.has_list_splat;
+        args
+    }
+
+    /// The keywords a dict passes when unpacked (`args_of`): a display with
+    /// string keys or `dict(k=v)`, named in `scope` and made there, with
+    /// the stores into it that certainly run. `None` when any part is not so.
+    fn local_dict_keywords(
+        &self,
+        dict: Node<'t>,
+        scope: ScopeId,
+        call: Node<'t>,
+    ) -> Option<Vec<(String, Node<'t>, Node<'t>)>> {
+        let (made, named) = match dict.kind() {
+            "identifier" => match self.binding_at(scope, text(dict, self.src), dict)? {
+                Binding::Value {
+                    value, scope: s, ..
+                } if *s == scope => (unparenthesize(*value), true),
+                _ => return None,
+            },
+            _ => (dict, false),
+        };
+        let mut out: Vec<(String, Node<'t>, Node<'t>)> = Vec::new();
+        match made.kind() {
+            "dictionary" => {
+                let mut cursor = made.walk();
+                for pair in made.named_children(&mut cursor) {
+                    match pair.kind() {
+                        "comment" => {}
+                        "pair" => {
+                            let key = crate::syntax::string_value(pair.field("key")?, self.src)?;
+                            out.push((key, pair.field("value")?, pair));
+                        }
+                        _ => return None,
+                    }
+                }
+            }
+            "call" if text(made.field("function")?, self.src) == "dict" => {
+                let args = Args::of(made, self.src);
+                if args.has_splat || !args.positional.is_empty() {
+                    return None;
+                }
+                out = args.keywords;
+            }
+            _ => return None,
+        }
+        if named {
+            for (key, value, store_scope) in self.dict_stores(made).iter() {
+                // Stores after the call are of later calls; a nested
+                // function's may never run.
+                if value.start_byte() > call.start_byte() {
+                    continue;
+                }
+                if *store_scope != scope {
+                    return None;
+                }
+                match self.store_runs(*value, scope, made) {
+                    StoreRuns::Never => continue,
+                    StoreRuns::Maybe => return None,
+                    StoreRuns::Certainly => {}
+                }
+                let key = crate::syntax::string_value(*key, self.src)?;
+                let holder = value.parent().unwrap_or(*value);
+                out.retain(|(k, _, _)| *k != key);
+                out.push((key, *value, holder));
+            }
+        }
+        Some(out)
+    }
+
+    /// Whether a statement at `node` (a store) runs whenever `since` (what it
+    /// stores into, made in the same scope) does: never (a branch decided
+    /// false), certainly (straight-line code, a branch decided true, a `for`
+    /// body: once per element, a branch that holds `since` too), or maybe (a
+    /// branch, loop or handler decided at run time).
+    pub fn store_runs(&self, node: Node<'t>, scope: ScopeId, since: Node<'t>) -> StoreRuns {
+        let branches = self.branch_ranges(scope);
+        let at = node.start_byte();
+        if branches.dead.iter().any(|d| d.contains(&at)) {
+            return StoreRuns::Never;
+        }
+        let scope_node = self.scopes[scope].node;
+        let mut child = node;
+        let mut current = node.parent();
+        while let Some(parent) = current {
+            if parent.id() == scope_node.id() || parent.byte_range().contains(&since.start_byte()) {
+                break;
+            }
+            match parent.kind() {
+                "if_statement" | "elif_clause" | "else_clause"
+                    if child.kind() == "block" && !branches.taken.contains(&child.byte_range()) =>
+                {
+                    return StoreRuns::Maybe
+                }
+                "while_statement"
+                | "except_clause"
+                | "case_clause"
+                | "conditional_expression"
+                | "boolean_operator"
+                | "finally_clause" => return StoreRuns::Maybe,
+                _ => {}
+            }
+            child = parent;
+            current = parent.parent();
+        }
+        StoreRuns::Certainly
     }
 
     /// Stores to attribute `attr` of the object that `call` constructs, made

@@ -327,7 +327,7 @@ impl<'t> Module<'t> {
             if decorator.kind() == "call"
                 && self.callee(decorator, outer).as_deref() == Some(names::PARTIAL)
             {
-                let args = Args::of(decorator, self.src);
+                let args = self.args_of(decorator);
                 if let Some(first) = args.positional.first() {
                     let inner = self.canonical(*first, outer);
                     if inner.as_deref() == Some(names::PALLAS_CALL) {
@@ -356,7 +356,7 @@ impl<'t> Module<'t> {
                 if let Some(path @ (names::PALLAS_KERNEL | names::MOSAIC_GPU_KERNEL)) =
                     self.callee(decorator, outer).as_deref()
                 {
-                    let args = Args::of(decorator, self.src);
+                    let args = self.args_of(decorator);
                     facts.reqs.push(self.kernel_requirement(
                         decorator,
                         &args,
@@ -396,7 +396,7 @@ impl<'t> Module<'t> {
                     if object.is_none_or(|o| text(o, self.src) != scope.name) {
                         continue;
                     }
-                    let args = Args::of(site.node, self.src);
+                    let args = self.args_of(site.node);
                     for arg in &args.positional {
                         for target in self.resolve_ref(*arg, site.scope, 0) {
                             facts.edges.push((target, Vec::new(), None));
@@ -420,7 +420,7 @@ impl<'t> Module<'t> {
                 continue;
             }
             let callee = self.callee(call, id);
-            let args = Args::of(call, self.src);
+            let args = self.args_of(call);
             let mut guards = self.guards_of(call, id);
             if caller_decides(call) {
                 guards.push(Guard::CallerChoice);
@@ -815,7 +815,7 @@ impl<'t> Module<'t> {
         if value.kind() != "call" || self.callee(value, vscope).as_deref() != Some(names::PARTIAL) {
             return None;
         }
-        let stored = Args::of(value, self.src);
+        let stored = self.args_of(value);
         let first = stored.positional.first()?;
         if self.canonical(*first, vscope).as_deref() != Some(names::PALLAS_CALL) {
             return None;
@@ -1459,7 +1459,7 @@ impl<'t> Module<'t> {
                     .callee(value, scope)
                     .is_some_and(|c| c == names::PARTIAL || c.starts_with("jax."));
                 if transformer {
-                    let args = Args::of(value, self.src);
+                    let args = self.args_of(value);
                     for arg in args
                         .positional
                         .iter()
@@ -1777,7 +1777,7 @@ impl<'t> Module<'t> {
         unknown: T,
         meaning: impl Fn(&Val<'t>) -> T,
     ) -> Vec<(T, Why, Vec<Choice>)> {
-        let args = Args::of(call.node, self.src);
+        let args = self.args_of(call.node);
         let arg = args
             .keyword(&slot.name)
             .or_else(|| slot.position.and_then(|p| args.positional.get(p).copied()));

@@ -271,7 +271,7 @@ impl<'t> Module<'t> {
                 let Some(func) = inner.field("function") else {
                     return PlatformsValue::Unknown;
                 };
-                let args = Args::of(inner, self.src);
+                let args = self.args_of(inner);
                 let conv = text(func, self.src);
                 if (conv == "tuple" || conv == "list")
                     && args.positional.len() == 1
@@ -562,7 +562,7 @@ impl<'t> Module<'t> {
         match inner.kind() {
             "call" => {
                 let func = inner.field("function")?;
-                let args = Args::of(inner, self.src);
+                let args = self.args_of(inner);
                 let mut keywords: Vec<(String, Node<'t>, ScopeId)> = args
                     .keywords
                     .iter()
@@ -642,7 +642,7 @@ impl<'t> Module<'t> {
         if self.callee(call, scope).as_deref() != Some(names::PARTIAL) {
             return None;
         }
-        let args = Args::of(call, self.src);
+        let args = self.args_of(call);
         let first = args.positional.first()?;
         (self.canonical(*first, scope).as_deref() == Some(names::JIT)).then(|| {
             args.keywords
@@ -662,7 +662,7 @@ impl<'t> Module<'t> {
             } else if decorator.kind() == "call" {
                 self.partial_of_jit(decorator, outer).or_else(|| {
                     (self.callee(decorator, outer).as_deref() == Some(names::JIT)).then(|| {
-                        Args::of(decorator, self.src)
+                        self.args_of(decorator)
                             .keywords
                             .iter()
                             .map(|(n, v, _)| (n.clone(), *v, outer))

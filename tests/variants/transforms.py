@@ -1354,6 +1354,49 @@ def b_replace_unpacked(src: Source, v: Value):
     return [{MAIN: ed.apply()}]
 
 
+def b_dead_return(src: Source, v: Value):
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    ed = Edits(src)
+    flag = src.fresh("VARIANT_LEGACY")
+    fn = src.fresh("variant_pick")
+    # A return under a module flag that is False never runs.
+    insert_module_code(
+        ed,
+        off,
+        f"{flag} = False\n\n\n"
+        f"def {fn}():\n"
+        f"    if {flag}:\n"
+        f"        return None\n"
+        f"    return {src.seg(v.expr)}\n",
+    )
+    ed.replace(v.expr, f"{fn}()")
+    return [{MAIN: ed.apply()}]
+
+
+def b_flagged_kwargs(src: Source, item):
+    c, kw = item
+    st = src.stmt_of(c)
+    inner = src.scope_chain(c)[:1]
+    if [id(x) for x in inner] != [id(x) for x in src.scope_chain(st)[:1]]:
+        raise Skip("the call is inside a lambda or comprehension of its statement")
+    if any(k.arg is None for k in c.keywords):
+        raise Skip("the call already unpacks keywords")
+    ed = Edits(src)
+    flag = src.fresh("VARIANT_EXPLICIT")
+    options = src.fresh("options")
+    insert_module_code(ed, header_end(src)[0], f"{flag} = True\n")
+    # The keyword is stored under a module flag that is True: it is always passed.
+    insert_before_stmt(
+        ed,
+        st,
+        [f"{options} = {{}}", f"if {flag}:", f"    {options}[\"{kw.arg}\"] = {src.seg(kw.value)}"],
+    )
+    ed.replace(kw, f"**{options}")
+    return [{MAIN: ed.apply()}]
+
+
 def b_stored_kwargs(src: Source, item):
     c, kw = item
     ed = Edits(src)
@@ -1718,6 +1761,19 @@ TRANSFORMS = {
         b_replace_unpacked,
         "the value overrides a `None` dataclass default through `dataclasses.replace(VariantDefaults(), "
         "**{\"platforms\": ...}).platforms`",
+    ),
+    "dead_return": (
+        _values,
+        b_dead_return,
+        "a module-level helper returns the value after a `return None` under a module flag that is "
+        "False (`VARIANT_LEGACY = False`; `def variant_pick(): if VARIANT_LEGACY: return None; return ...`)",
+    ),
+    "flagged_kwargs": (
+        i_keyword_calls,
+        b_flagged_kwargs,
+        "a keyword argument is put in an options dict under a module flag that is True, and the dict "
+        "unpacked at the call (`options = {}; if VARIANT_EXPLICIT: options[\"lowering_platforms\"] = ...; "
+        "traced.lower(**options)`)",
     ),
     "stored_kwargs": (
         i_forwardable_calls,
