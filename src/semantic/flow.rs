@@ -946,11 +946,110 @@ impl<'m, 't> Flow<'m, 't> {
                     .and_then(|def| self.m.scope_of_def(def));
                 match def {
                     Some(def) => self.kwargs_of(def),
-                    None => vec![Alt::unknown()],
+                    None => self.varargs_of(*target, depth),
                 }
             }
             Binding::Def(_) => vec![Alt::unknown()],
         }
+    }
+
+    /// The `*args` parameter named by `target` (of a plain function): the
+    /// tuple of the positional arguments from its position on, in the call
+    /// being evaluated, or in each direct call of the function in the module
+    /// (each a choice that runs: `sequential(double, noisy)`).
+    fn varargs_of(&self, target: Node<'t>, depth: u32) -> Vec<Alt<'t>> {
+        let m = self.m;
+        let Some(splat) = target.parent().filter(|p| p.kind() == "list_splat_pattern") else {
+            return vec![Alt::unknown()];
+        };
+        let Some(list) = splat.parent().filter(|p| p.kind() == "parameters") else {
+            return vec![Alt::unknown()];
+        };
+        let Some(def) = list.parent().and_then(|d| m.scope_of_def(d)) else {
+            return vec![Alt::unknown()];
+        };
+        if m.scopes[def].class.is_some() && !m.is_static_method(def) {
+            return vec![Alt::unknown()];
+        }
+        let mut cursor = list.walk();
+        let start = list
+            .named_children(&mut cursor)
+            .take_while(|p| p.id() != splat.id())
+            .filter(|p| {
+                matches!(
+                    p.kind(),
+                    "identifier"
+                        | "default_parameter"
+                        | "typed_parameter"
+                        | "typed_default_parameter"
+                )
+            })
+            .count();
+        // The tuple, and the choices its items were made under (a closure
+        // made by one call of a factory).
+        let tuple_of = |call: Node<'t>, call_scope: ScopeId| -> (Val<'t>, Vec<Choice>) {
+            let args = m.args_of(call);
+            if args.has_list_splat {
+                return (Val::Unknown, Vec::new());
+            }
+            let mut choices = Vec::new();
+            let items = args
+                .positional
+                .iter()
+                .skip(start)
+                .map(
+                    |arg| match self.eval_depth(*arg, call_scope, depth + 1).as_slice() {
+                        [one] if one.why.certain() => match merge_choices(&choices, &one.choices) {
+                            Some(merged) => {
+                                choices = merged;
+                                one.val.clone()
+                            }
+                            None => Val::Unknown,
+                        },
+                        _ => Val::Unknown,
+                    },
+                )
+                .collect();
+            (Val::Seq(SeqKind::Tuple, items), choices)
+        };
+        let bound = self
+            .bound
+            .borrow()
+            .iter()
+            .rev()
+            .find(|b| b.def == def)
+            .map(|b| (b.call, b.call_scope, b.given.is_empty()));
+        if let Some((call, call_scope, real_call)) = bound {
+            if !real_call || call.kind() != "call" {
+                return vec![Alt::unknown()];
+            }
+            let (val, choices) = tuple_of(call, call_scope);
+            return vec![Alt {
+                val,
+                why: Why::Fixed,
+                choices,
+            }];
+        }
+        let sites = m.def_call_sites(def);
+        if sites.is_empty() || sites.len() > MAX_ALTS {
+            return vec![Alt::unknown()];
+        }
+        let point = m.scopes[def].node.id();
+        let out = sites
+            .iter()
+            .filter_map(|site| match site.kind {
+                SiteKind::Direct { .. } => {
+                    let (val, made) = tuple_of(site.call, site.scope);
+                    Some(Alt {
+                        val,
+                        why: Why::Each(format!("for the call at line {}", line_of(site.call))),
+                        choices: merge_choices(&[(point, site.call.id())], &made)?,
+                    })
+                }
+                _ => Some(Alt::unknown()),
+            })
+            .collect();
+        cap(out)
     }
 
     /// The `**kwargs` parameter of `def`: in the call being evaluated, or
@@ -2850,6 +2949,15 @@ impl<'m, 't> Flow<'m, 't> {
                     _ => Val::Unknown,
                 },
             )),
+            // `jax.vmap(f)`, `jax.grad(f)`, `jax.jit(f)`: a function that
+            // calls f (what it reaches; its values are not f's).
+            c if c != names::PARTIAL && super::reach::makes_a_function(c) => {
+                let first = unparenthesize(*args.positional.first()?);
+                Some(map(self.eval_depth(first, scope, depth + 1), |v| match v {
+                    Val::Function(_) | Val::Instance(..) | Val::Class(_) => v.clone(),
+                    _ => Val::Unknown,
+                }))
+            }
             "jax.tree_util.tree_map"
             | "jax.tree.map"
             | "jax.tree_map"
@@ -3103,7 +3211,18 @@ impl<'m, 't> Flow<'m, 't> {
                 given: Vec::new(),
             };
             let alts = self.with_bound(bound, || self.eval_one_of(&returned, def, depth));
-            out.extend(alts.into_iter().filter_map(|a| a.under(&o.why, &o.choices)));
+            // A closure returned by this call (`sequential(layers)` returns
+            // `apply`) holds this call's arguments: what it reaches through
+            // them is this call's choice.
+            let made_here = [(m.scopes[def].node.id(), call.id())];
+            let alts = alts.into_iter().filter_map(|a| match a.val {
+                Val::Function(inner) if inner != def && m.scope_within(inner, def) => {
+                    let why = a.why.clone();
+                    a.under(&why, &made_here)
+                }
+                _ => Some(a),
+            });
+            out.extend(alts.filter_map(|a| a.under(&o.why, &o.choices)));
         }
         cap(out)
     }

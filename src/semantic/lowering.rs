@@ -547,7 +547,8 @@ impl<'t> Module<'t> {
                             .map(|(targets, why, choices)| (seeds(targets), why, choices))
                             .collect();
                     }
-                    fixed(self.value_targets(t, j.scope, 0))
+                    let targets = seeds(self.value_targets(t, j.scope, 0));
+                    vec![(targets, Why::Fixed, self.factory_call_choice(t, j.scope))]
                 }
                 None => fixed(Vec::new()),
             },
@@ -557,6 +558,32 @@ impl<'t> Module<'t> {
                     .map(|(r, s)| self.resolve_ref(r, s, 0))
                     .unwrap_or_default(),
             ),
+        }
+    }
+
+    /// A lowered function made by a call of a factory of this module
+    /// (`step = sequential(layers)`, `jax.jit(make_step(cfg))`): that call
+    /// of the factory, as a choice, so that what the factory's parameters
+    /// hold is what this call passes.
+    pub(crate) fn factory_call_choice(&self, target: Node<'t>, scope: ScopeId) -> Vec<Choice> {
+        let mut node = unparenthesize(target);
+        if node.kind() == "identifier" {
+            match self.binding_at(scope, text(node, self.src), node) {
+                Some(Binding::Value { value, .. }) => node = unparenthesize(*value),
+                _ => return Vec::new(),
+            }
+        }
+        if node.kind() != "call" {
+            return Vec::new();
+        }
+        let Some(func) = node.field("function") else {
+            return Vec::new();
+        };
+        match self.resolve_ref(func, scope, 0).as_slice() {
+            [Target::Local(def)] if self.scopes[*def].kind == super::ScopeKind::Function => {
+                vec![(self.scopes[*def].node.id(), node.id())]
+            }
+            _ => Vec::new(),
         }
     }
 
@@ -583,25 +610,31 @@ impl<'t> Module<'t> {
             return None;
         }
         let calls = self.param_call_sites(*def, *index, name)?;
-        if calls.len() < 2 {
+        if calls.is_empty() {
             return None;
         }
+        let several = calls.len() > 1;
         let point = self.scopes[*def].node.id();
         Some(
             calls
                 .into_iter()
                 .take(flow::MAX_ALTS)
-                .map(|(call, call_scope, source)| {
-                    let targets = match source {
-                        flow::ParamSource::Arg(a) => self.value_targets(a, call_scope, 0),
-                        _ => Vec::new(),
+                .filter_map(|(call, call_scope, source)| {
+                    let (targets, made_by) = match source {
+                        flow::ParamSource::Arg(a) => (
+                            self.value_targets(a, call_scope, 0),
+                            self.factory_call_choice(a, call_scope),
+                        ),
+                        _ => (Vec::new(), Vec::new()),
                     };
                     let line = call.start_position().row + 1;
-                    (
-                        targets,
-                        Why::Each(format!("for the call at line {line}")),
-                        vec![(point, call.id())],
-                    )
+                    let why = if several {
+                        Why::Each(format!("for the call at line {line}"))
+                    } else {
+                        Why::Fixed
+                    };
+                    let choices = flow::merge_choices(&[(point, call.id())], &made_by)?;
+                    Some((targets, why, choices))
                 })
                 .collect(),
         )
@@ -1208,7 +1241,7 @@ impl<'t> Module<'t> {
             };
             if let Some(id) = local {
                 if seen.insert(id) {
-                    seeds.extend(self.facts_of(id).edges.iter().map(|(t, _, _)| t.clone()));
+                    seeds.extend(self.facts_of(id).edges.iter().map(|(t, _, _, _)| t.clone()));
                     // Nested defs and lambdas run inside their parent's trace.
                     seeds.extend(
                         self.scopes

@@ -269,8 +269,14 @@ pub struct ScopeFacts {
     pub reqs: Vec<Requirement>,
     /// Call edges with their guards and, for a direct call, the call node's
     /// id (which call site of the target this is).
-    pub edges: Vec<(Target, Vec<Guard>, Option<usize>)>,
+    pub edges: Vec<Edge>,
 }
+
+/// A call edge: its target, guards, the call node's id for a direct call
+/// (which call site of the target this is), and the choices under which
+/// the callee is that target (`layer(x)` in `for layer in layers:` is each
+/// element's function, on that element's path).
+pub type Edge = (Target, Vec<Guard>, Option<usize>, Vec<flow::Choice>);
 
 /// What a set of entry points reaches.
 #[derive(Debug, Default)]
@@ -281,6 +287,8 @@ pub struct Reached {
     /// The direct calls through which each imported name was reached (call
     /// node ids), for values its summary leaves to the caller.
     pub external_calls: Vec<(String, usize)>,
+    /// The choice points of the edges followed that exist on some paths only.
+    pub choice_points: HashSet<usize>,
 }
 
 const MAX_VISITS: usize = 4096;
@@ -399,7 +407,7 @@ impl<'t> Module<'t> {
                     let args = self.args_of(site.node);
                     for arg in &args.positional {
                         for target in self.resolve_ref(*arg, site.scope, 0) {
-                            facts.edges.push((target, Vec::new(), None));
+                            facts.edges.push((target, Vec::new(), None, Vec::new()));
                         }
                     }
                 }
@@ -523,8 +531,20 @@ impl<'t> Module<'t> {
                 }
             }
             if let Some(func) = call.field("function") {
-                for target in self.resolve_ref(func, id, 0) {
-                    facts.edges.push((target, guards.clone(), Some(call.id())));
+                // A name bound to what a factory returned (`model =
+                // sequential(...)`; `model(x)`): not a call of the factory
+                // itself, but on the path of the call that made it.
+                let made_by = self.factory_call_choice(func, id);
+                let direct = if made_by.is_empty() {
+                    Some(call.id())
+                } else {
+                    None
+                };
+                for (target, choices) in self.callee_targets(func, id) {
+                    let Some(choices) = flow::merge_choices(&choices, &made_by) else {
+                        continue;
+                    };
+                    facts.edges.push((target, guards.clone(), direct, choices));
                 }
             }
             for arg in args
@@ -540,7 +560,9 @@ impl<'t> Module<'t> {
                     arg_guards.push(Guard::Configured(note.to_owned()));
                 }
                 for target in self.resolve_ref(*arg, id, 0) {
-                    facts.edges.push((target, arg_guards.clone(), None));
+                    facts
+                        .edges
+                        .push((target, arg_guards.clone(), None, Vec::new()));
                 }
             }
         }
@@ -566,7 +588,7 @@ impl<'t> Module<'t> {
                 guards.push(Guard::Configured(note.to_owned()));
             }
             for target in self.resolve_ref(value, id, 0) {
-                facts.edges.push((target, guards.clone(), None));
+                facts.edges.push((target, guards.clone(), None, Vec::new()));
             }
         }
         facts
@@ -1274,10 +1296,53 @@ impl<'t> Module<'t> {
     /// element is one only when every alternative gives the same target:
     /// an edge carries no choice, and would be read for every path.
     fn flow_targets(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Target> {
+        let found = self.flow_targets_with_choices(node, scope, depth);
+        let distinct: HashSet<&Target> = found.iter().map(|(t, _)| t).collect();
+        let keep_chosen = distinct.len() <= 1;
+        let mut out = Vec::new();
+        for (t, choices) in &found {
+            if (keep_chosen || choices.is_empty()) && !out.contains(t) {
+                out.push(t.clone());
+            }
+        }
+        out
+    }
+
+    /// The targets a called expression has (`resolve_ref`), and where the
+    /// syntax shows none, every function the value flow gives with the
+    /// choices it depends on (a loop element, a call site): an edge for
+    /// each, followed only on a path that made the same choices.
+    fn callee_targets(&self, func: Node<'t>, scope: ScopeId) -> Vec<(Target, Vec<flow::Choice>)> {
+        let found = self.resolve_ref(func, scope, 0);
+        let func = unparenthesize(func);
+        let flow_read = matches!(func.kind(), "subscript" | "attribute" | "identifier")
+            && !self.is_library_ref(func, scope);
+        if !flow_read {
+            return found.into_iter().map(|t| (t, Vec::new())).collect();
+        }
+        let mut out: Vec<(Target, Vec<flow::Choice>)> =
+            found.into_iter().map(|t| (t, Vec::new())).collect();
+        if out.is_empty() {
+            for (t, choices) in self.flow_targets_with_choices(func, scope, 0) {
+                if !out.iter().any(|(u, c)| *u == t && *c == choices) {
+                    out.push((t, choices));
+                }
+            }
+        }
+        out
+    }
+
+    /// `flow_targets` before choosing: each target with the choices its
+    /// alternative depends on.
+    fn flow_targets_with_choices(
+        &self,
+        node: Node<'t>,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Vec<(Target, Vec<flow::Choice>)> {
         let flow = self.flow_with_budget(200);
         let node = unparenthesize(node);
-        // (target, depends on a choice)
-        let mut found: Vec<(Target, bool)> = Vec::new();
+        let mut found: Vec<(Target, Vec<flow::Choice>)> = Vec::new();
         if node.kind() == "subscript" {
             if let (Some(base), Some(index)) = (node.field("value"), node.field("subscript")) {
                 let keys = flow.eval(index, scope);
@@ -1287,9 +1352,11 @@ impl<'t> Module<'t> {
                     };
                     for k in keys.iter().filter(|a| a.why.certain()) {
                         if let Some(Some(value)) = flow.dict_entry(dict, dict_scope, &k.val, 0) {
-                            let chosen = !b.choices.is_empty() || !k.choices.is_empty();
+                            let Some(choices) = flow::merge_choices(&b.choices, &k.choices) else {
+                                continue;
+                            };
                             for t in self.value_targets(value, dict_scope, depth + 1) {
-                                found.push((t, chosen));
+                                found.push((t, choices.clone()));
                             }
                         }
                     }
@@ -1300,7 +1367,7 @@ impl<'t> Module<'t> {
             if !alt.why.certain() {
                 continue;
             }
-            let chosen = !alt.choices.is_empty();
+            let chosen = alt.choices.clone();
             match alt.val {
                 super::flow::Val::Function(id) => found.push((Target::Local(id), chosen)),
                 super::flow::Val::Instance(class, _) => {
@@ -1312,21 +1379,13 @@ impl<'t> Module<'t> {
                 // constructor, and `__call__` as for a class named directly.
                 super::flow::Val::Class(class) => {
                     for t in self.def_targets(class) {
-                        found.push((t, chosen));
+                        found.push((t, chosen.clone()));
                     }
                 }
                 _ => {}
             }
         }
-        let distinct: HashSet<&Target> = found.iter().map(|(t, _)| t).collect();
-        let keep_chosen = distinct.len() <= 1;
-        let mut out = Vec::new();
-        for (t, chosen) in found {
-            if (keep_chosen || !chosen) && !out.contains(&t) {
-                out.push(t);
-            }
-        }
-        out
+        found
     }
 
     fn resolve_ref_by_syntax(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Target> {
@@ -1542,6 +1601,7 @@ impl<'t> Module<'t> {
             .reqs
             .iter()
             .flat_map(|r| r.choices.iter().map(|c| c.0))
+            .chain(first.choice_points.iter().copied())
             .collect();
         if points.is_empty() {
             return first;
@@ -1592,7 +1652,20 @@ impl<'t> Module<'t> {
                         }
                         reached.reqs.push(req);
                     }
-                    for (next, edge_guards, call) in &self.facts_of(id).edges {
+                    for (next, edge_guards, call, edge_choices) in &self.facts_of(id).edges {
+                        // An edge that exists on some paths only: not on one
+                        // that chose otherwise; on the others, its choices
+                        // are the path's from here.
+                        let mut path = path.clone();
+                        if !edge_choices.is_empty() {
+                            reached
+                                .choice_points
+                                .extend(edge_choices.iter().map(|(p, _)| *p));
+                            match flow::merge_choices(&path, edge_choices) {
+                                Some(p) => path = p,
+                                None => continue,
+                            }
+                        }
                         if let (Target::External(path), Some(call)) = (next, call) {
                             reached.external_calls.push((path.clone(), *call));
                         }

@@ -1397,6 +1397,45 @@ def b_flagged_kwargs(src: Source, item):
     return [{MAIN: ed.apply()}]
 
 
+NAME_KEYWORDS = {"static_argnames", "donate_argnames"}
+
+
+def _combinator(src: Source, s: Site, star: bool):
+    if s.jit is None or s.kind not in ("trace_lower", "shortcut", "export"):
+        raise Skip("no jit(f) to wrap")
+    if any(k.arg in NAME_KEYWORDS for k in s.jit_kws):
+        raise Skip("jit keywords that name parameters")
+    ed = Edits(src)
+    seq = src.fresh("variant_sequential")
+    ident = src.fresh("variant_identity")
+    param = "*layers" if star else "layers"
+    # Each layer runs in turn over the arguments; an identity layer after the
+    # function keeps its result.
+    insert_module_code(
+        ed,
+        header_end(src)[0],
+        f"def {ident}(x):\n    return x\n\n\n"
+        f"def {seq}({param}):\n"
+        f"    def apply(*args):\n"
+        f"        for layer in layers:\n"
+        f"            args = (layer(*args),)\n"
+        f"        return args[0]\n"
+        f"\n"
+        f"    return apply\n",
+    )
+    fn = src.seg(s.fn)
+    ed.replace(s.fn, f"{seq}({fn}, {ident})" if star else f"{seq}(({fn}, {ident}))")
+    return [{MAIN: ed.apply()}]
+
+
+def b_combinator_varargs(src: Source, s: Site):
+    return _combinator(src, s, star=True)
+
+
+def b_combinator_tuple(src: Source, s: Site):
+    return _combinator(src, s, star=False)
+
+
 def b_stored_kwargs(src: Source, item):
     c, kw = item
     ed = Edits(src)
@@ -1774,6 +1813,18 @@ TRANSFORMS = {
         "a keyword argument is put in an options dict under a module flag that is True, and the dict "
         "unpacked at the call (`options = {}; if VARIANT_EXPLICIT: options[\"lowering_platforms\"] = ...; "
         "traced.lower(**options)`)",
+    ),
+    "combinator_varargs": (
+        find_sites,
+        b_combinator_varargs,
+        "the jitted function is composed with an identity layer by a `*layers` combinator whose inner "
+        "function calls each layer in a loop (`jax.jit(variant_sequential(f, variant_identity))`, optax "
+        "`chain` / `nn.Sequential` style)",
+    ),
+    "combinator_tuple": (
+        find_sites,
+        b_combinator_tuple,
+        "the same with the layers passed as one tuple (`variant_sequential((f, variant_identity))`)",
     ),
     "stored_kwargs": (
         i_forwardable_calls,
