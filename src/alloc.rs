@@ -22,3 +22,37 @@ pub fn install_for_tree_sitter() {
         );
     }
 }
+
+/// Turns transparent huge pages off for this process (Linux; elsewhere
+/// nothing). Call first thing in `main`.
+///
+/// Why: mimalloc asks for huge pages on its arenas (`MADV_HUGEPAGE`), so each
+/// first touch of fresh memory made the kernel zero a whole 2 MiB page. With
+/// the 10,000-line bench module, the server held 125 MB after seven opens
+/// and closes instead of 45 MB without them, and zeroing those pages was up
+/// to a sixth of an open's CPU time; no phase got slower without them (the
+/// bench: opens, keystrokes, `check`). The flag is read at every page
+/// fault, so memory mapped before this call is covered too.
+pub fn no_transparent_huge_pages() {
+    #[cfg(target_os = "linux")]
+    {
+        use std::ffi::{c_int, c_ulong};
+        extern "C" {
+            fn prctl(option: c_int, ...) -> c_int;
+        }
+        // From <linux/prctl.h>.
+        const PR_SET_THP_DISABLE: c_int = 41;
+        // SAFETY: prctl with PR_SET_THP_DISABLE takes one unsigned long flag
+        // (the rest must be zero) and touches no memory of ours. A kernel
+        // without it returns -1 (EINVAL): nothing to do then.
+        unsafe {
+            prctl(
+                PR_SET_THP_DISABLE,
+                1 as c_ulong,
+                0 as c_ulong,
+                0 as c_ulong,
+                0 as c_ulong,
+            );
+        }
+    }
+}

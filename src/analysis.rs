@@ -4,6 +4,7 @@
 use crate::config::Settings;
 use crate::diagnostic::Finding;
 use crate::rules::{self, Context};
+use crate::semantic::contract::ContractScope;
 use crate::semantic::flow::Why;
 use crate::semantic::{Lowering, Module, Resolver};
 use crate::syntax;
@@ -180,8 +181,27 @@ pub fn run_rules<'t>(
     settings: &Settings,
     resolver: Option<&'t dyn Resolver>,
 ) -> Vec<Finding> {
+    run_rules_in(
+        module,
+        file,
+        settings,
+        resolver,
+        settings.contract_scope(file),
+    )
+}
+
+/// `run_rules` with the file's contract scope already known
+/// (`Settings::contract_scope`, which looks for `__init__.py` files on
+/// disk): incremental analysis asks once for all the units of a module.
+pub fn run_rules_in<'t>(
+    module: &Module<'t>,
+    file: &Path,
+    settings: &Settings,
+    resolver: Option<&'t dyn Resolver>,
+    scope: ContractScope,
+) -> Vec<Finding> {
     // Before any requirement is built: contracts make some of them.
-    module.set_contracts(settings.contract_scope(file));
+    module.set_contracts(scope);
     let mut certain = Vec::new();
     let mut qualified = Vec::new();
     for scenario in module

@@ -319,10 +319,12 @@ impl Incremental {
         }
         stats.analyzed = to_analyze.len();
         let reused = Instant::now();
+        // Once for every unit: it looks for packages on disk.
+        let scope = settings.contract_scope(file);
         let analyze_unit = |members: &Vec<usize>| -> Vec<Finding> {
             let statements = members.iter().map(|&i| nodes[i]).collect();
             let module = Module::new_in(src, first.root_node(), statements);
-            analysis::run_rules(&module, file, settings, resolver)
+            analysis::run_rules_in(&module, file, settings, resolver, scope.clone())
         };
         // Opening a large module analyses every unit: spread them over the
         // cores. One unit (an edit) stays on this thread.

@@ -93,6 +93,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     jax_lsp::alloc::install_for_tree_sitter();
+    jax_lsp::alloc::no_transparent_huge_pages();
     let cli = Cli::parse();
     let code = match cli.command {
         Command::Check {

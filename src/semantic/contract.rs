@@ -204,11 +204,29 @@ impl<'t> Module<'t> {
         self.contracts.get()
     }
 
-    /// Whether the text can declare platforms in a comment (cached).
+    /// Whether the code this model covers can declare platforms in a comment
+    /// (cached). A model of some statements looks at their lines only: the
+    /// server builds one per unit of a module, and a scan of the whole text
+    /// for each cost a pass over 10,000 lines per unit on open. The lines a
+    /// declaration is read from (`def_line_declaration`: a def's first line
+    /// and the line of its colon) lie within its statement's lines.
     fn may_declare(&self) -> bool {
-        *self
-            .declares
-            .get_or_init(|| memchr::memmem::find(self.src.as_bytes(), DECLARE.as_bytes()).is_some())
+        *self.declares.get_or_init(|| {
+            let holds = |text: &str| memchr::memmem::find(text.as_bytes(), DECLARE.as_bytes());
+            match &self.statements {
+                Some(statements) => statements.iter().any(|s| {
+                    let bytes = self.src.as_bytes();
+                    let start = s.start_byte().min(bytes.len());
+                    let end = s.end_byte().clamp(start, bytes.len());
+                    // Out to the line ends: a trailing comment on the last
+                    // line may lie after the statement's node.
+                    let from = memchr::memrchr(b'\n', &bytes[..start]).map_or(0, |i| i + 1);
+                    let to = memchr::memchr(b'\n', &bytes[end..]).map_or(bytes.len(), |i| end + i);
+                    holds(self.src.get(from..to).unwrap_or(self.src)).is_some()
+                }),
+                None => holds(self.src).is_some(),
+            }
+        })
     }
 
     /// The dotted name of a module-level function, or a method of a
@@ -293,7 +311,9 @@ impl<'t> Module<'t> {
             .field("return_type")
             .or_else(|| def.field("parameters"))?
             .end_byte();
-        let colon = signature_end + self.src.get(signature_end..)?.find(':')?;
+        // The colon of this def (a broken one may have none: a colon of
+        // later code is not its own).
+        let colon = signature_end + self.src.get(signature_end..def.end_byte())?.find(':')?;
         if colon > def.start_byte() + first.len() {
             return declared_platforms(line_of(colon));
         }

@@ -465,12 +465,14 @@ impl State {
                     let parsed = match &snap.sections {
                         Some(sections) => sections.clone(),
                         None => {
+                            let parse_started = Instant::now();
                             let parsed = Arc::new(sections::parse_parallel(&snap.text)?);
                             self.log.debug(format_args!(
-                                "{} version {}: parsed in {} sections",
+                                "{} version {}: parsed in {} sections in {:?}",
                                 snap.path.display(),
                                 snap.version,
-                                parsed.len()
+                                parsed.len(),
+                                parse_started.elapsed()
                             ));
                             new_sections = Some(parsed.clone());
                             parsed
@@ -495,7 +497,7 @@ impl State {
                     );
                     let stats = reuse.units.stats;
                     self.log.debug(format_args!(
-                        "{} version {}: {} of {} statements read, {} unit(s), {} analysed, {} reused, {} ruled out",
+                        "{} version {}: {} of {} statements read, {} unit(s), {} analysed, {} reused, {} ruled out; scan {:?}, partition {:?}, reuse {:?}, analysis {:?}, merge {:?}",
                         snap.path.display(),
                         snap.version,
                         stats.new_statements,
@@ -503,7 +505,12 @@ impl State {
                         stats.units,
                         stats.analyzed,
                         stats.reused,
-                        stats.skipped
+                        stats.skipped,
+                        stats.scan,
+                        stats.partition,
+                        stats.reuse,
+                        stats.analysis,
+                        stats.merge
                     ));
                     reuse.deps.extend(
                         recording
