@@ -421,6 +421,18 @@ impl Const {
     pub fn is_unknown(&self) -> bool {
         matches!(self, Const::Unknown)
     }
+
+    /// A value that is all known, a plain one (no object or dict): what a
+    /// function of another module returns whatever its arguments.
+    pub fn is_plain_known(&self) -> bool {
+        match self {
+            Const::Seq(_, items) => items.iter().all(Const::is_plain_known),
+            Const::Object(_) | Const::Dict | Const::Entries(_) | Const::Array | Const::Unknown => {
+                false
+            }
+            _ => true,
+        }
+    }
 }
 
 /// The kind of an absl-style flag definition (`flags.DEFINE_string` ->
@@ -1052,6 +1064,21 @@ impl<'m, 't> Flow<'m, 't> {
         cap(out)
     }
 
+    /// What `def` returns with its parameters after the receiver given
+    /// (`given`), for a summary's table of keyed returns.
+    pub(crate) fn returns_given(&self, def: ScopeId, given: Vec<Alt<'t>>) -> Vec<Alt<'t>> {
+        let m = self.m;
+        let returned = returned_values(m, def);
+        let bound = Bound {
+            def,
+            call: m.scopes[def].node,
+            call_scope: def,
+            receiver: None,
+            given,
+        };
+        self.with_bound(bound, || self.eval_one_of(&returned, def, 0))
+    }
+
     /// The `**kwargs` parameter of `def`: in the call being evaluated, or
     /// in each direct call of it in the module.
     fn kwargs_of(&self, def: ScopeId) -> Vec<Alt<'t>> {
@@ -1111,6 +1138,39 @@ impl<'m, 't> Flow<'m, 't> {
     /// A constant of another module, from its summary.
     fn external(&self, path: &str) -> Option<Vec<Alt<'t>>> {
         self.m.external_value(path).map(|alts| from_consts(&alts))
+    }
+
+    /// `path(key)` of a function of another module whose summary has keyed
+    /// returns: each string the key may be, looked up (all must be found).
+    fn keyed_external(
+        &self,
+        path: &str,
+        key: Node<'t>,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Option<Vec<Alt<'t>>> {
+        let keys = self.eval_depth(key, scope, depth + 1);
+        let mut out = Vec::new();
+        let mut found_any = false;
+        for k in keys {
+            let Val::Str(text) = &k.val else {
+                // Another key the run may choose (`--topology` given): not known.
+                out.push(Alt {
+                    val: Val::Unknown,
+                    why: k.why.clone(),
+                    choices: k.choices.clone(),
+                });
+                continue;
+            };
+            let found = self.external(&format!("{path}({text:?})"))?;
+            found_any = true;
+            out.extend(
+                found
+                    .into_iter()
+                    .filter_map(|a| a.under(&k.why, &k.choices)),
+            );
+        }
+        found_any.then(|| cap(out))
     }
 
     fn eval_param(
@@ -2594,6 +2654,15 @@ impl<'m, 't> Flow<'m, 't> {
         if let Some(path) = callee.as_deref() {
             if let Some(alts) = self.library_call(path, call, &args, scope, depth) {
                 return alts;
+            }
+            // A function of another module given a constant key: what it
+            // returns for that key (`get_topology("v5e-8")`).
+            if let (Some(key), true) = (args.positional.first(), args.positional.len() == 1) {
+                if args.keywords.is_empty() && !args.has_splat {
+                    if let Some(alts) = self.keyed_external(path, *key, scope, depth) {
+                        return alts;
+                    }
+                }
             }
             // A function of another module: what it returns, from its summary;
             // a class: an object of its fields, the keywords replacing them.
@@ -4630,6 +4699,12 @@ impl<'t> Module<'t> {
             .filter(|(c, _)| classes.contains(c))
             .map(|(_, n)| n.clone())
             .collect();
+        // Dataclass fields without a default (`platform: str`) are attributes too.
+        for class in &classes {
+            if self.is_dataclass_like(*class) {
+                names.extend(self.annotated_fields(*class));
+            }
+        }
         names.sort();
         names.dedup();
         names.truncate(32);
@@ -4747,9 +4822,15 @@ impl<'t> Module<'t> {
     fn find_external_value(&self, path: &str) -> Option<Vec<ConstAlt>> {
         let resolver = self.resolver.get()?;
         let file = self.file.borrow().clone()?;
-        let (path, call) = match path.strip_suffix("()") {
-            Some(p) => (p, true),
-            None => (path, false),
+        // `f("key")`: f's keyed returns for that key.
+        let keyed = path
+            .strip_suffix("\")")
+            .and_then(|p| p.split_once("(\""))
+            .map(|(p, k)| (p, k.to_owned()));
+        let (path, call, key) = match (keyed, path.strip_suffix("()")) {
+            (Some((p, k)), _) => (p, true, Some(k)),
+            (None, Some(p)) => (p, true, None),
+            (None, None) => (path, false, None),
         };
         if path.starts_with("jax.") || path.starts_with("numpy.") || !path.contains('.') {
             return None;
@@ -4764,13 +4845,22 @@ impl<'t> Module<'t> {
         // Through re-exports (`from .configs import KernelConfig` in a
         // package's `__init__.py`), a few steps.
         for _ in 0..4 {
-            let table = if call {
-                &summary.returns
+            if let Some(key) = &key {
+                if let Some(table) = summary.keyed_returns.get(&name) {
+                    return table
+                        .iter()
+                        .find(|(k, _)| k == key)
+                        .map(|(_, alts)| alts.clone());
+                }
             } else {
-                &summary.constants
-            };
-            if let Some(found) = table.get(&name) {
-                return Some(found.clone());
+                let table = if call {
+                    &summary.returns
+                } else {
+                    &summary.constants
+                };
+                if let Some(found) = table.get(&name) {
+                    return Some(found.clone());
+                }
             }
             let (head, rest) = match name.split_once('.') {
                 Some((head, rest)) => (head, Some(rest)),

@@ -6,6 +6,7 @@
 use super::flow::ConstAlt;
 use super::reach::{Guard, Requirement, Target};
 use super::{Binding, Module, ScopeKind, MODULE_SCOPE};
+use crate::syntax::Field;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -27,6 +28,10 @@ pub struct ModuleSummary {
     /// What module-level functions return, where it is known whatever the
     /// arguments (a mesh, a sharding, params of a backend).
     pub returns: HashMap<String, Vec<ConstAlt>>,
+    /// What a module-level function returns for each key of a module-level
+    /// table it is given (`get_topology("v5e-8")`, a registry read with its
+    /// parameter): (key, values), for the keys whose result is known.
+    pub keyed_returns: HashMap<String, Vec<(String, Vec<ConstAlt>)>>,
     /// Names this module imports at module level, by the path imported
     /// (`from .configs import KernelConfig` in a package's `__init__.py`):
     /// constants and returns are looked up through them.
@@ -43,6 +48,7 @@ impl ModuleSummary {
             .collect();
         let mut constants = HashMap::new();
         let mut returns = HashMap::new();
+        let mut keyed_returns = HashMap::new();
         let mut reexports = HashMap::new();
         for (name, binding) in names {
             if let Binding::Import(path) = &binding {
@@ -71,6 +77,11 @@ impl ModuleSummary {
                 for (key, def) in defs {
                     if let Some(alts) = known_returns(module, def) {
                         returns.insert(key, alts);
+                    } else if module.scopes[def].class.is_none() {
+                        let table = keyed_returns_of(module, def);
+                        if !table.is_empty() {
+                            keyed_returns.insert(key, table);
+                        }
                     }
                 }
                 // A class called: an object of its fields' defaults (the
@@ -137,6 +148,7 @@ impl ModuleSummary {
             functions,
             constants,
             returns,
+            keyed_returns,
             reexports,
         }
     }
@@ -145,7 +157,7 @@ impl ModuleSummary {
 /// What a function returns, when it is a kind of value that does not hang
 /// on its arguments (a mesh, a sharding, a spec, params of a backend).
 fn known_returns(module: &Module<'_>, def: usize) -> Option<Vec<ConstAlt>> {
-    use super::flow::{Val, Why};
+    use super::flow::Why;
     let scope = &module.scopes[def];
     if scope.kind != ScopeKind::Function || scope.returned.is_empty() {
         return None;
@@ -161,13 +173,75 @@ fn known_returns(module: &Module<'_>, def: usize) -> Option<Vec<ConstAlt>> {
             a
         }));
     }
-    let useful = alts.iter().all(|a| {
-        matches!(
-            a.val,
-            Val::Mesh(_) | Val::Sharding(_) | Val::Spec(_) | Val::Params(_)
-        )
-    });
-    useful.then(|| flow.detach(&alts, 0))
+    if alts.is_empty() || alts.iter().any(|a| a.val.is_unknown()) {
+        return None;
+    }
+    // Whatever the arguments: values that hold no parameter of the call.
+    let detached = flow.detach(&alts, 0);
+    detached
+        .iter()
+        .all(|a| a.val.is_plain_known())
+        .then_some(detached)
+}
+
+/// `keyed_returns`: the function's returns with its first parameter given
+/// each string key of the module-level dict displays its body names (at
+/// most 64 keys); the keys whose every value is known.
+fn keyed_returns_of(module: &Module<'_>, def: usize) -> Vec<(String, Vec<ConstAlt>)> {
+    let scope = &module.scopes[def];
+    if scope.kind != ScopeKind::Function || scope.returned.is_empty() || scope.params().is_empty() {
+        return Vec::new();
+    }
+    let Some(body) = scope.node.field("body") else {
+        return Vec::new();
+    };
+    let body_text = &module.src[body.byte_range()];
+    let mut keys: Vec<String> = Vec::new();
+    for (name, bindings) in module.module_bindings() {
+        let [Binding::Value { value, .. }] = bindings else {
+            continue;
+        };
+        if value.kind() != "dictionary" || !mentions_word(body_text, name) {
+            continue;
+        }
+        let mut cursor = value.walk();
+        for pair in value.named_children(&mut cursor) {
+            let key = pair
+                .field("key")
+                .and_then(|k| crate::syntax::string_value(k, module.src));
+            if let Some(key) = key {
+                if keys.len() < 64 && !keys.contains(&key) {
+                    keys.push(key);
+                }
+            }
+        }
+    }
+    let flow = module.flow();
+    let mut table = Vec::new();
+    for key in keys {
+        let alts = flow.returns_given(
+            def,
+            vec![super::flow::Alt::fixed(super::flow::Val::Str(key.clone()))],
+        );
+        if alts.is_empty() || alts.iter().any(|a| a.val.is_unknown()) {
+            continue;
+        }
+        let detached = flow.detach(&alts, 0);
+        if detached.iter().all(|a| !a.val.is_unknown()) {
+            table.push((key, detached));
+        }
+    }
+    table
+}
+
+/// `word` occurs in `text` as a whole identifier.
+fn mentions_word(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+            && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
 }
 
 impl<'t> Module<'t> {

@@ -1436,6 +1436,49 @@ def b_combinator_tuple(src: Source, s: Site):
     return _combinator(src, s, star=False)
 
 
+def b_imported_registry(src: Source, v: Value):
+    imports = [s for s in src.tree.body if isinstance(s, (ast.Import, ast.ImportFrom))]
+    import_names = {}
+    for s in imports:
+        for n in bound_in([s]):
+            import_names[n] = s
+    if local_names(src, v.expr):
+        raise Skip("value needs local names")
+    names = [n for n in free_names(v.expr) if n not in BUILTINS]
+    if not all(n in import_names for n in names):
+        raise Skip("value needs names that are not imports")
+    needed = [s for s in imports if any(import_names[n] is s for n in names)]
+    if any(isinstance(s, ast.ImportFrom) and s.level for s in needed):
+        raise Skip("relative import")
+    alias = src.fresh("variant_systems")
+    cfg = ['"""Named systems of the variant: a table read by name, as launchers describe hardware."""']
+    cfg += ["import dataclasses"] + [src.seg(s) for s in needed]
+    cfg += [
+        "",
+        "",
+        "@dataclasses.dataclass(frozen=True)",
+        "class VariantSystem:",
+        "    name: str",
+        f"    {v.base}: object",
+        "",
+        "",
+        f"SYSTEMS = {{\"default\": VariantSystem(\"default\", {src.seg(v.expr)})}}",
+        "",
+        "",
+        "def get_system(name):",
+        "    system = SYSTEMS.get(name)",
+        "    if system is None:",
+        "        raise ValueError(f\"unknown system {name}\")",
+        "    return system",
+        "",
+    ]
+    ed = Edits(src)
+    off, _ = header_end(src)
+    ed.insert(off, f"import {CFG_MODULE} as {alias}\n")
+    ed.replace(v.expr, f"{alias}.get_system(\"default\").{v.base}")
+    return [{MAIN: ed.apply(), CFG_MODULE + ".py": "\n".join(cfg)}]
+
+
 def b_stored_kwargs(src: Source, item):
     c, kw = item
     ed = Edits(src)
@@ -1825,6 +1868,13 @@ TRANSFORMS = {
         find_sites,
         b_combinator_tuple,
         "the same with the layers passed as one tuple (`variant_sequential((f, variant_identity))`)",
+    ),
+    "imported_registry": (
+        _values,
+        b_imported_registry,
+        f"the value is a field of an entry of a table in a second module `{CFG_MODULE}.py`, read through "
+        "a lookup function by name (`variant_systems.get_system(\"default\").platforms`, maxtext "
+        "`get_system_characteristics` style)",
     ),
     "stored_kwargs": (
         i_forwardable_calls,
