@@ -775,7 +775,40 @@ impl<'m, 't> Flow<'m, 't> {
                     Val::Str(_) | Val::Bool(_) | Val::Int(_) | Val::None | Val::Seq(..)
                 )
             };
+            // An object made in the code (a mesh, a sharding, an instance) is
+            // not None: `mesh is None` is decided.
+            let an_object = |v: &Val<'_>| {
+                matches!(
+                    v,
+                    Val::Mesh(_)
+                        | Val::Sharding(_)
+                        | Val::Spec(_)
+                        | Val::Instance(..)
+                        | Val::Function(_)
+                        | Val::Class(_)
+                        | Val::Params(_)
+                        | Val::InterpretParams
+                        | Val::Object(_)
+                        | Val::Array
+                        | Val::AbstractDevice(_)
+                        | Val::KernelMesh(_)
+                        | Val::Dict(..)
+                        | Val::OpaqueDict
+                        | Val::Entries(_)
+                        | Val::Comprehension(..)
+                        | Val::Devices
+                        | Val::Device
+                        | Val::AnyStr
+                        | Val::Split(_)
+                )
+            };
             match op {
+                "is" | "is not"
+                    if (matches!(a, Val::None) && an_object(b))
+                        || (matches!(b, Val::None) && an_object(a)) =>
+                {
+                    Val::Bool(op == "is not")
+                }
                 "==" | "!=" | "is" | "is not" if known(a) && known(b) => {
                     let eq = a.same(b);
                     Val::Bool(if op == "==" || op == "is" { eq } else { !eq })

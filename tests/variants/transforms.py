@@ -1479,6 +1479,18 @@ def b_imported_registry(src: Source, v: Value):
     return [{MAIN: ed.apply(), CFG_MODULE + ".py": "\n".join(cfg)}]
 
 
+def b_none_checked(src: Source, v: Value):
+    ed = Edits(src)
+    fn = src.fresh("variant_checked")
+    insert_module_code(
+        ed,
+        header_end(src)[0],
+        f"def {fn}(value):\n    return None if value is None else value\n",
+    )
+    ed.replace(v.expr, f"{fn}({wrapped(src, v.expr)})")
+    return [{MAIN: ed.apply()}]
+
+
 def b_stored_kwargs(src: Source, item):
     c, kw = item
     ed = Edits(src)
@@ -1875,6 +1887,12 @@ TRANSFORMS = {
         f"the value is a field of an entry of a table in a second module `{CFG_MODULE}.py`, read through "
         "a lookup function by name (`variant_systems.get_system(\"default\").platforms`, maxtext "
         "`get_system_characteristics` style)",
+    ),
+    "none_checked": (
+        _values,
+        b_none_checked,
+        "the value passes through a helper that maps None to None (`variant_checked(mesh)`: "
+        "`return None if value is None else value`), as libraries guard optional meshes and configs",
     ),
     "stored_kwargs": (
         i_forwardable_calls,
