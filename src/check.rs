@@ -171,7 +171,24 @@ pub fn run_check(options: &CheckOptions) -> CheckRun {
     });
     let results: Vec<Result<Option<FileReport>, String>> = files
         .par_iter()
-        .map(|path| check_file(path, options, &settings, &resolver))
+        .map(|path| {
+            // A bug in the analysis of one file must not cost the others
+            // their report: that file gets an error, the run goes on.
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                check_file(path, options, &settings, &resolver)
+            }))
+            .unwrap_or_else(|panic| {
+                let why = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                Err(format!(
+                    "{}: internal error while analysing it (please report): {why}",
+                    path.display()
+                ))
+            })
+        })
         .collect();
     let mut reports = Vec::new();
     for result in results {
