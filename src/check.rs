@@ -263,6 +263,16 @@ fn check_file(
     if !analysis::may_have_findings(&text) {
         return Ok(None);
     }
+    // Tests make one file's analysis panic (as the server's tests do).
+    static PANIC_MARKER: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    let marker = PANIC_MARKER.get_or_init(|| {
+        std::env::var("JAX_LSP_TEST_PANIC_MARKER")
+            .ok()
+            .filter(|m| !m.is_empty())
+    });
+    if marker.as_deref().is_some_and(|m| text.contains(m)) {
+        panic!("test panic: {} holds the marker", path.display());
+    }
     // A bad config is reported once (from the cache); its files are skipped.
     let Ok(settings) = settings.for_file(path) else {
         return Ok(None);

@@ -686,3 +686,33 @@ c = jax.jit(g).trace(1.0).lower(lowering_platforms=("tpu",))
     // Lowered for cuda (allowed), and a cpu-only target: nothing else.
     assert!(text.contains("Found 1 error."), "{text}");
 }
+
+#[test]
+fn a_panic_while_analysing_one_file_is_its_error_and_the_others_are_reported() {
+    let marked = format!("# PLEASE_PANIC\n{BAD_STRING}");
+    let dir = project(&[("bad.py", BAD_STRING), ("marked.py", &marked)]);
+    let out = Command::new(env!("CARGO_BIN_EXE_jax-lsp"))
+        .args(["check", "--output-format", "json", "."])
+        .env("JAX_LSP_TEST_PANIC_MARKER", "PLEASE_PANIC")
+        .current_dir(dir.path())
+        .output()
+        .expect("binary runs");
+    // An error ends the run with 2, after every other file's findings.
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let findings: Value = serde_json::from_str(&stdout(&out)).expect("json");
+    let files: Vec<&str> = findings
+        .as_array()
+        .expect("array")
+        .iter()
+        .filter_map(|f| f["filename"].as_str())
+        .collect();
+    assert!(
+        !files.is_empty() && files.iter().all(|f| f.ends_with("bad.py")),
+        "{files:?}"
+    );
+    let err = stderr(&out);
+    assert!(
+        err.contains("marked.py: internal error while analysing it"),
+        "{err}"
+    );
+}

@@ -805,7 +805,13 @@ fn a_panic_in_analysis_is_caught_and_the_server_keeps_serving() {
     lsp.open(&bad_uri, &format!("# PLEASE_PANIC\n{}", jp003_text()));
     let params = lsp.published(&bad_uri, |p| p["version"] == 1);
     assert!(params["diagnostics"].as_array().unwrap().is_empty());
-    let stderr = lsp.stderr();
+    // The log line is written by another thread: wait for it (up to 10 s).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let mut stderr = lsp.stderr();
+    while !stderr.contains("version 1") && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        stderr = lsp.stderr();
+    }
     assert!(
         stderr.contains("analysis panicked")
             && stderr.contains("bad.py")
