@@ -1057,6 +1057,18 @@ impl<'m, 't> Flow<'m, 't> {
                 .collect();
             (Val::Seq(SeqKind::Tuple, items), choices)
         };
+        self.per_call_of(def, tuple_of)
+    }
+
+    /// A value made from the call of `def`: in the call being evaluated
+    /// (written), or in each direct call of it in the module (each runs, on
+    /// that call's path). `made` gives the value and the choices it holds.
+    fn per_call_of(
+        &self,
+        def: ScopeId,
+        made: impl Fn(Node<'t>, ScopeId) -> (Val<'t>, Vec<Choice>),
+    ) -> Vec<Alt<'t>> {
+        let m = self.m;
         let bound = self
             .bound
             .borrow()
@@ -1068,7 +1080,7 @@ impl<'m, 't> Flow<'m, 't> {
             if !real_call || call.kind() != "call" {
                 return vec![Alt::unknown()];
             }
-            let (val, choices) = tuple_of(call, call_scope);
+            let (val, choices) = made(call, call_scope);
             return vec![Alt {
                 val,
                 why: Why::Fixed,
@@ -1084,11 +1096,11 @@ impl<'m, 't> Flow<'m, 't> {
             .iter()
             .filter_map(|site| match site.kind {
                 SiteKind::Direct { .. } => {
-                    let (val, made) = tuple_of(site.call, site.scope);
+                    let (val, holds) = made(site.call, site.scope);
                     Some(Alt {
                         val,
                         why: Why::Each(format!("for the call at line {}", line_of(site.call))),
-                        choices: merge_choices(&[(point, site.call.id())], &made)?,
+                        choices: merge_choices(&[(point, site.call.id())], &holds)?,
                     })
                 }
                 _ => Some(Alt::unknown()),
@@ -1115,45 +1127,16 @@ impl<'m, 't> Flow<'m, 't> {
     /// The `**kwargs` parameter of `def`: in the call being evaluated, or
     /// in each direct call of it in the module.
     fn kwargs_of(&self, def: ScopeId) -> Vec<Alt<'t>> {
-        let m = self.m;
-        let bound = self
-            .bound
-            .borrow()
-            .iter()
-            .rev()
-            .find(|b| b.def == def)
-            .map(|b| (b.call, b.call_scope, b.given.is_empty()));
-        if let Some((call, call_scope, real_call)) = bound {
-            if !real_call || call.kind() != "call" {
-                return vec![Alt::unknown()];
-            }
-            return vec![Alt::fixed(Val::KwArgs {
-                call,
-                call_scope,
-                def,
-            })];
-        }
-        let sites = m.def_call_sites(def);
-        if sites.is_empty() || sites.len() > MAX_ALTS {
-            return vec![Alt::unknown()];
-        }
-        let point = m.scopes[def].node.id();
-        let out = sites
-            .iter()
-            .map(|site| match site.kind {
-                SiteKind::Direct { .. } => Alt {
-                    val: Val::KwArgs {
-                        call: site.call,
-                        call_scope: site.scope,
-                        def,
-                    },
-                    why: Why::Each(format!("for the call at line {}", line_of(site.call))),
-                    choices: vec![(point, site.call.id())],
+        self.per_call_of(def, |call, call_scope| {
+            (
+                Val::KwArgs {
+                    call,
+                    call_scope,
+                    def,
                 },
-                _ => Alt::unknown(),
-            })
-            .collect();
-        cap(out)
+                Vec::new(),
+            )
+        })
     }
 
     /// An imported object whose meaning is known by its path.

@@ -186,6 +186,20 @@ pub(crate) fn makes_a_function(callee: &str) -> bool {
         )
 }
 
+/// The targets an edge without choices may have (`flow_targets`): those
+/// that depend on no choice, or all of them when they are one target.
+fn chosen_targets(found: &[(Target, Vec<flow::Choice>)]) -> Vec<Target> {
+    let distinct: HashSet<&Target> = found.iter().map(|(t, _)| t).collect();
+    let keep_chosen = distinct.len() <= 1;
+    let mut out = Vec::new();
+    for (t, choices) in found {
+        if (keep_chosen || choices.is_empty()) && !out.contains(t) {
+            out.push(t.clone());
+        }
+    }
+    out
+}
+
 fn canonical_callback(api: &str) -> String {
     match api {
         "io_callback" => "jax.experimental.io_callback".to_owned(),
@@ -1296,37 +1310,33 @@ impl<'t> Module<'t> {
     /// element is one only when every alternative gives the same target:
     /// an edge carries no choice, and would be read for every path.
     fn flow_targets(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Target> {
-        let found = self.flow_targets_with_choices(node, scope, depth);
-        let distinct: HashSet<&Target> = found.iter().map(|(t, _)| t).collect();
-        let keep_chosen = distinct.len() <= 1;
-        let mut out = Vec::new();
-        for (t, choices) in &found {
-            if (keep_chosen || choices.is_empty()) && !out.contains(t) {
-                out.push(t.clone());
-            }
-        }
-        out
+        chosen_targets(&self.flow_targets_with_choices(node, scope, depth))
     }
 
-    /// The targets a called expression has (`resolve_ref`), and where the
-    /// syntax shows none, every function the value flow gives with the
-    /// choices it depends on (a loop element, a call site): an edge for
-    /// each, followed only on a path that made the same choices.
+    /// The targets a called expression has (`resolve_ref`), and where those
+    /// are none, every function the value flow gives with the choices it
+    /// depends on (a loop element, a call site): an edge for each, followed
+    /// only on a path that made the same choices. The flow is asked once.
     fn callee_targets(&self, func: Node<'t>, scope: ScopeId) -> Vec<(Target, Vec<flow::Choice>)> {
-        let found = self.resolve_ref(func, scope, 0);
+        let unchosen =
+            |targets: Vec<Target>| targets.into_iter().map(|t| (t, Vec::new())).collect();
+        let found = self.resolve_ref_by_syntax(func, scope, 0);
         let func = unparenthesize(func);
         let flow_read = matches!(func.kind(), "subscript" | "attribute" | "identifier")
             && !self.is_library_ref(func, scope);
-        if !flow_read {
-            return found.into_iter().map(|t| (t, Vec::new())).collect();
+        if !found.is_empty() || !flow_read {
+            return unchosen(found);
         }
-        let mut out: Vec<(Target, Vec<flow::Choice>)> =
-            found.into_iter().map(|t| (t, Vec::new())).collect();
-        if out.is_empty() {
-            for (t, choices) in self.flow_targets_with_choices(func, scope, 0) {
-                if !out.iter().any(|(u, c)| *u == t && *c == choices) {
-                    out.push((t, choices));
-                }
+        // What `resolve_ref` would give (`flow_targets`), else each alternative.
+        let all = self.flow_targets_with_choices(func, scope, 0);
+        let chosen = chosen_targets(&all);
+        if !chosen.is_empty() {
+            return unchosen(chosen);
+        }
+        let mut out: Vec<(Target, Vec<flow::Choice>)> = Vec::new();
+        for (t, choices) in all {
+            if !out.iter().any(|(u, c)| *u == t && *c == choices) {
+                out.push((t, choices));
             }
         }
         out
