@@ -452,6 +452,23 @@ fn is_flag_holder(path: &str) -> bool {
         .is_some_and(|(module, last)| last == "FLAGS" && !module.is_empty())
 }
 
+/// The part of a loop's element a target name unpacks (`path` from
+/// `Module::unpacked_names`); `Unknown` when the element is not a sequence
+/// that deep.
+fn element_at<'t>(element: &Val<'t>, path: &[usize]) -> Val<'t> {
+    let mut val = element;
+    for &index in path {
+        match val {
+            Val::Seq(_, items) => match items.get(index) {
+                Some(item) => val = item,
+                None => return Val::Unknown,
+            },
+            _ => return Val::Unknown,
+        }
+    }
+    val.clone()
+}
+
 fn from_consts<'t>(alts: &[ConstAlt]) -> Vec<Alt<'t>> {
     alts.iter()
         .map(|a| Alt {
@@ -935,6 +952,7 @@ impl<'m, 't> Flow<'m, 't> {
                 iter,
                 scope: lscope,
                 loop_node,
+                path,
                 ..
             } => {
                 let line = line_of(*loop_node);
@@ -949,7 +967,7 @@ impl<'m, 't> Flow<'m, 't> {
                                 }
                                 choices.push((loop_node.id(), i));
                                 out.push(Alt {
-                                    val: item.clone(),
+                                    val: element_at(item, path),
                                     why: alt
                                         .why
                                         .and(&Why::Each(format!("in the loop at line {line}"))),
@@ -2503,6 +2521,75 @@ impl<'m, 't> Flow<'m, 't> {
                     return vec![Alt::fixed(Val::Seq(kind, Vec::new()))];
                 }
                 "str" | "repr" | "format" => return vec![Alt::fixed(Val::AnyStr)],
+                // Iterators over constant sequences, as lists of their
+                // elements (a loop takes each in turn).
+                "zip" if !args.positional.is_empty() && !args.has_splat => {
+                    let parts: Vec<Vec<Alt<'t>>> = args
+                        .positional
+                        .iter()
+                        .map(|a| self.eval_depth(*a, scope, depth + 1))
+                        .collect();
+                    return product(&parts, |vals| {
+                        let mut columns = Vec::with_capacity(vals.len());
+                        for v in &vals {
+                            match v {
+                                Val::Seq(_, items) => columns.push(items),
+                                _ => return Val::Unknown,
+                            }
+                        }
+                        let rows = columns.iter().map(|c| c.len()).min().unwrap_or(0);
+                        Val::Seq(
+                            SeqKind::List,
+                            (0..rows)
+                                .map(|i| {
+                                    Val::Seq(
+                                        SeqKind::Tuple,
+                                        columns.iter().map(|c| c[i].clone()).collect(),
+                                    )
+                                })
+                                .collect(),
+                        )
+                    });
+                }
+                "enumerate" if !args.has_splat && (1..=2).contains(&args.positional.len()) => {
+                    let start = args
+                        .positional
+                        .get(1)
+                        .copied()
+                        .or_else(|| args.keyword("start"));
+                    let starts = match start {
+                        Some(s) => self.eval_depth(s, scope, depth + 1),
+                        None => vec![Alt::fixed(Val::Int(0))],
+                    };
+                    let parts = vec![
+                        self.eval_depth(args.positional[0], scope, depth + 1),
+                        starts,
+                    ];
+                    return product(&parts, |vals| match (&vals[0], &vals[1]) {
+                        (Val::Seq(_, items), Val::Int(first)) => Val::Seq(
+                            SeqKind::List,
+                            items
+                                .iter()
+                                .zip(*first..)
+                                .map(|(item, i)| {
+                                    Val::Seq(SeqKind::Tuple, vec![Val::Int(i), item.clone()])
+                                })
+                                .collect(),
+                        ),
+                        _ => Val::Unknown,
+                    });
+                }
+                "reversed" if args.positional.len() == 1 && !args.has_splat => {
+                    return map(
+                        self.eval_depth(args.positional[0], scope, depth + 1),
+                        |v| match v {
+                            Val::Seq(_, items) => {
+                                Val::Seq(SeqKind::List, items.iter().rev().cloned().collect())
+                            }
+                            _ => Val::Unknown,
+                        },
+                    );
+                }
                 // `getattr(obj, "name"[, default])`: the attribute, when the
                 // name is a constant.
                 "vars" if args.positional.len() == 1 => {
@@ -2613,6 +2700,23 @@ impl<'m, 't> Flow<'m, 't> {
                                 ..a
                             })
                             .collect();
+                    }
+                }
+            }
+            // `d.items()` / `.values()` / `.keys()` of a dict whose entries
+            // are known: a list a loop takes in turn.
+            if matches!(method, "items" | "values" | "keys")
+                && args.positional.is_empty()
+                && args.keywords.is_empty()
+                && !args.has_splat
+            {
+                if let Some(object) = func.field("object") {
+                    let dicts = self.eval_depth(object, scope, depth + 1);
+                    if !dicts.is_empty() && dicts.iter().all(|a| a.val.is_dict()) {
+                        return cap(dicts
+                            .into_iter()
+                            .flat_map(|a| self.dict_view(a, method, depth))
+                            .collect());
                     }
                 }
             }
@@ -3714,6 +3818,63 @@ impl<'m, 't> Flow<'m, 't> {
             }
         }
         Some(items)
+    }
+
+    /// `items()`, `values()` or `keys()` of the dict `dict`: the list of its
+    /// entries when they are all known, one list per way the entries'
+    /// alternatives combine; else `Unknown`.
+    fn dict_view(&self, dict: Alt<'t>, method: &str, depth: u32) -> Vec<Alt<'t>> {
+        let unknown = |a: Alt<'t>| {
+            vec![Alt {
+                val: Val::Unknown,
+                ..a
+            }]
+        };
+        let mut entries: Vec<(Vec<Alt<'t>>, Vec<Alt<'t>>)> = Vec::new();
+        match &dict.val {
+            Val::Dict(node, dscope) if node.kind() == "dictionary" => {
+                if !self.m.dict_stores(*node).is_empty() {
+                    return unknown(dict);
+                }
+                let mut cursor = node.walk();
+                for pair in node.named_children(&mut cursor) {
+                    match (pair.kind(), pair.field("key"), pair.field("value")) {
+                        ("comment", _, _) => {}
+                        ("pair", Some(k), Some(v)) if entries.len() < MAX_ALTS * 4 => {
+                            entries.push((
+                                self.eval_depth(k, *dscope, depth + 1),
+                                self.eval_depth(v, *dscope, depth + 1),
+                            ))
+                        }
+                        _ => return unknown(dict),
+                    }
+                }
+            }
+            Val::Entries(known) if known.len() <= MAX_ALTS * 4 => {
+                for (key, values) in known.iter() {
+                    entries.push((vec![Alt::fixed(key.val())], from_consts(values)));
+                }
+            }
+            _ => return unknown(dict),
+        }
+        let items: Vec<Vec<Alt<'t>>> = entries
+            .into_iter()
+            .map(|(key, value)| match method {
+                "keys" => key,
+                "values" => value,
+                _ => product(&[key, value], |kv| Val::Seq(SeqKind::Tuple, kv)),
+            })
+            .collect();
+        product(&items, |vals| {
+            if vals.iter().any(Val::is_unknown) {
+                Val::Unknown
+            } else {
+                Val::Seq(SeqKind::List, vals)
+            }
+        })
+        .into_iter()
+        .filter_map(|a| a.under(&dict.why, &dict.choices))
+        .collect()
     }
 
     /// The values of a dict literal's entries (or `dict(k=v)`'s keywords).

@@ -167,12 +167,15 @@ pub enum Binding<'t> {
         scope: ScopeId,
         target: Node<'t>,
     },
-    /// A `for` loop's target: each element of `iter` in turn.
+    /// A `for` loop's target, or one name of a target that unpacks: each
+    /// element of `iter` in turn, followed down `path` (`for i, (name, p) in
+    /// enumerate(zip(...))`: `p` is `[1, 1]`).
     Loop {
         target: Node<'t>,
         iter: Node<'t>,
         scope: ScopeId,
         loop_node: Node<'t>,
+        path: Vec<usize>,
     },
     /// Bound in a way we do not follow (nested unpacking).
     Opaque(Node<'t>),
@@ -689,19 +692,22 @@ impl<'t> Module<'t> {
                 };
                 Some((iter, loop_node))
             });
-            match (target.kind(), iter_and_loop) {
-                ("identifier", Some((iter, loop_node))) => {
-                    let name = text(target, src).to_owned();
-                    self.bind(
-                        scope,
-                        &name,
-                        Binding::Loop {
-                            target,
-                            iter,
+            match (Self::unpacked_names(target), iter_and_loop) {
+                (Some(names), Some((iter, loop_node))) => {
+                    for (name_node, path) in names {
+                        let name = text(name_node, src).to_owned();
+                        self.bind(
                             scope,
-                            loop_node,
-                        },
-                    );
+                            &name,
+                            Binding::Loop {
+                                target: name_node,
+                                iter,
+                                scope,
+                                loop_node,
+                                path,
+                            },
+                        );
+                    }
                 }
                 _ => self.bind_target(scope, target, None),
             }
@@ -959,6 +965,48 @@ impl<'t> Module<'t> {
                 }
             }
         }
+    }
+
+    /// The names a loop target binds, each with its position in the element
+    /// (`i, (name, p)`: `i` at `[0]`, `p` at `[1, 1]`); `None` when a part is
+    /// starred, a subscript or an attribute (what it binds is not followed).
+    fn unpacked_names(target: Node<'t>) -> Option<Vec<(Node<'t>, Vec<usize>)>> {
+        let mut out = Vec::new();
+        let mut stack = vec![(target, Vec::new())];
+        while let Some((node, path)) = stack.pop() {
+            match node.kind() {
+                "identifier" => out.push((node, path)),
+                "pattern_list"
+                | "tuple_pattern"
+                | "list_pattern"
+                | "tuple"
+                | "list"
+                | "parenthesized_expression" => {
+                    let mut cursor = node.walk();
+                    let parts: Vec<Node<'t>> = node
+                        .named_children(&mut cursor)
+                        .filter(|n| n.kind() != "comment")
+                        .collect();
+                    if node.kind() == "parenthesized_expression" {
+                        let [inner] = parts.as_slice() else {
+                            return None;
+                        };
+                        stack.push((*inner, path));
+                        continue;
+                    }
+                    for (index, part) in parts.into_iter().enumerate() {
+                        let mut inner = path.clone();
+                        inner.push(index);
+                        stack.push((part, inner));
+                    }
+                }
+                _ => return None,
+            }
+            if out.len() > 16 {
+                return None;
+            }
+        }
+        Some(out)
     }
 
     /// A pattern of plain names only (`a, b`), no nesting or starred names.

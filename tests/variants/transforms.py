@@ -760,6 +760,56 @@ def b_loop_element(src: Source, v: Value):
     return out
 
 
+def _unpacking_loop(src: Source, v: Value, iterable: str, walk: str | None = None):
+    """The statement using `v` wrapped in a one-iteration loop `for label, name in ...:`, the
+    value replaced by `name`.  `iterable` holds `{value}`, the value's text.  Without `walk`
+    the loop runs over `iterable` itself; with it, `iterable` becomes a module-level
+    constant TABLE (when the value needs no local names) and the loop runs over
+    `walk.format(table=TABLE)`."""
+    st = src.stmt_of(v.expr)
+    name = src.fresh(v.base)
+    label = src.fresh("name")
+    ed = Edits(src)
+    if walk is not None:
+        off = closed_insertion(src, v.expr)
+        if off is None:
+            raise Skip("value needs local names")
+        table = src.fresh("VARIANT_TABLE")
+        insert_module_code(ed, off, f"{table} = {iterable.format(value=src.seg(v.expr))}")
+        header = f"for {label}, {name} in {walk.format(table=table)}:"
+    else:
+        header = f"for {label}, {name} in {iterable.format(value=wrapped(src, v.expr))}:"
+    _wrap_in_loop(src, ed, st, header)
+    ed.replace(v.expr, name)
+    return {MAIN: ed.apply()}
+
+
+def _unpacking_loops(src: Source, v: Value, forms):
+    out = []
+    for iterable, walk in forms:
+        try:
+            out.append(_unpacking_loop(src, v, iterable, walk))
+        except Skip:
+            pass
+    return out
+
+
+def b_zip_loop(src: Source, v: Value):
+    return _unpacking_loops(
+        src, v, [('zip(("variant",), ({value},))', None), ('({value},)', 'zip(("variant",), {table})')]
+    )
+
+
+def b_enumerate_loop(src: Source, v: Value):
+    return _unpacking_loops(src, v, [("enumerate(({value},))", None), ("({value},)", "enumerate({table})")])
+
+
+def b_items_loop(src: Source, v: Value):
+    return _unpacking_loops(
+        src, v, [('{{"variant": {value}}}.items()', None), ('{{"variant": {value}}}', "{table}.items()")]
+    )
+
+
 PARTIAL_NAMES = {"lower": "lower", "pallas_call": "call", "export": "export_fn", "jit": "jit_fn"}
 
 
@@ -1748,6 +1798,23 @@ TRANSFORMS = {
         b_loop_element,
         "the statement using the value is wrapped in a one-iteration loop: `for platforms in (<value>,):` "
         "(the value is the element), or, for a one-name tuple, `for p in (\"cuda\",):` with the value rebuilt as `(p,)`",
+    ),
+    "zip_loop": (
+        _values,
+        b_zip_loop,
+        "the statement using the value is wrapped in a one-iteration loop over pairs, the value being the "
+        "second name of the target: `for name, platforms in zip((\"variant\",), (<value>,)):`, or over "
+        "`zip((\"variant\",), TABLE)` with `TABLE = (<value>,)` at module level",
+    ),
+    "enumerate_loop": (
+        _values,
+        b_enumerate_loop,
+        "as `zip_loop`, over `enumerate((<value>,))` or `enumerate(TABLE)`",
+    ),
+    "items_loop": (
+        _values,
+        b_items_loop,
+        "as `zip_loop`, over `{\"variant\": <value>}.items()` or a module-level table's `TABLE.items()`",
     ),
     "functools_partial": (
         i_keyword_calls,
