@@ -1433,7 +1433,9 @@ impl<'m, 't> Flow<'m, 't> {
             [] => vec![Alt::fixed(Val::Instance(class, None))],
             [one] => {
                 let ctors = constructions(*one);
-                let ctor = (ctors.len() == 1).then(|| ctors[0]);
+                // A copy made by `replace(obj, field=...)` is an instance too.
+                let ctor = (ctors.len() == 1 && self.field_replacements(*one).is_empty())
+                    .then(|| ctors[0]);
                 vec![Alt::fixed(Val::Instance(*one, ctor))]
             }
             many => cap(many
@@ -1494,7 +1496,7 @@ impl<'m, 't> Flow<'m, 't> {
                 self.eval_depth(object, scope, depth + 1)
             }
             // `ClassName.x`
-            Some(class) => vec![Alt::fixed(Val::Instance(class, None))],
+            Some(class) => vec![Alt::fixed(Val::Class(class))],
             None => self.eval_depth(object, scope, depth + 1),
         };
         let mut out = Vec::new();
@@ -1511,6 +1513,7 @@ impl<'m, 't> Flow<'m, 't> {
             Val::Instance(class, ctor) if attr == "__dict__" => {
                 vec![Alt::fixed(Val::InstanceDict(*class, *ctor))]
             }
+            Val::Instance(class, None) => self.instance_field(*class, attr, depth),
             Val::Instance(class, ctor) => self.field(*class, *ctor, attr, depth),
             Val::Class(class) => self.field(*class, None, attr, depth),
             Val::Object(fields) => fields
@@ -1536,6 +1539,76 @@ impl<'m, 't> Flow<'m, 't> {
             }
             _ => vec![Alt::unknown()],
         }
+    }
+
+    /// `replace(obj, ...)` / `obj.replace(...)` calls that could copy an
+    /// instance of `class` with other field values (a dataclass-like class,
+    /// or one with a `replace` method); keyword-less calls (`str.replace`)
+    /// are not.
+    fn field_replacements(&self, class: ScopeId) -> Vec<usize> {
+        let m = self.m;
+        if !m.is_dataclass_like(class) && m.method(class, "replace").is_none() {
+            return Vec::new();
+        }
+        m.calls_named("replace")
+            .iter()
+            .copied()
+            .filter(|&i| {
+                let args = m.args_of(m.calls[i].node);
+                !args.keywords.is_empty() || args.has_dict_splat
+            })
+            .collect()
+    }
+
+    /// Attribute `attr` of an instance of `class` whose construction is not
+    /// known: each visible construction (or the class's own value when
+    /// none is), and each `replace` that sets it, may be the one. One value
+    /// when they all agree; else each is a run-time choice.
+    fn instance_field(&self, class: ScopeId, attr: &str, depth: u32) -> Vec<Alt<'t>> {
+        let m = self.m;
+        let mut makers = m.class_constructions(class);
+        makers.extend(m.value_constructions(class));
+        let replacements = self.field_replacements(class);
+        if makers.len() <= 1 && replacements.is_empty() {
+            return self.field(class, makers.first().copied(), attr, depth);
+        }
+        if makers.len() + replacements.len() > MAX_ALTS {
+            return vec![Alt::unknown()];
+        }
+        let mut ways: Vec<Vec<Alt<'t>>> = if makers.is_empty() {
+            vec![self.field(class, None, attr, depth)]
+        } else {
+            makers
+                .iter()
+                .map(|ctor| self.field(class, Some(*ctor), attr, depth + 1))
+                .collect()
+        };
+        for i in replacements {
+            let site = &m.calls[i];
+            let args = m.args_of(site.node);
+            match args.keyword(attr) {
+                Some(value) => ways.push(self.eval_depth(value, site.scope, depth + 1)),
+                None if args.has_dict_splat => ways.push(vec![Alt::unknown()]),
+                None => {}
+            }
+        }
+        let agreed = match ways.first().map(Vec::as_slice) {
+            Some([first]) if first.why.certain() && !first.val.is_unknown() => ways
+                .iter()
+                .all(|w| matches!(w.as_slice(), [a] if a.why.certain() && a.val.same(&first.val))),
+            _ => false,
+        };
+        if agreed {
+            return ways.swap_remove(0);
+        }
+        cap(ways
+            .into_iter()
+            .flatten()
+            .map(|mut a| {
+                a.why = Why::Choice;
+                a
+            })
+            .collect())
     }
 
     /// Attribute `attr` of an instance of `class` built by `ctor`: a
