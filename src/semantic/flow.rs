@@ -957,7 +957,18 @@ impl<'m, 't> Flow<'m, 't> {
             } => {
                 let line = line_of(*loop_node);
                 let mut out = Vec::new();
-                for alt in self.eval_depth(*iter, *lscope, depth + 1) {
+                // A loop over a dict takes its keys.
+                let iterated = self
+                    .eval_depth(*iter, *lscope, depth + 1)
+                    .into_iter()
+                    .flat_map(|a| {
+                        if a.val.is_dict() {
+                            self.dict_view(a, "keys", depth)
+                        } else {
+                            vec![a]
+                        }
+                    });
+                for alt in iterated {
                     match &alt.val {
                         Val::Seq(_, items) if !items.is_empty() => {
                             for (i, item) in items.iter().enumerate() {
@@ -1569,6 +1580,23 @@ impl<'m, 't> Flow<'m, 't> {
         let mut makers = m.class_constructions(class);
         makers.extend(m.value_constructions(class));
         let replacements = self.field_replacements(class);
+        // Made nowhere we can see, yet named as a value (passed to a
+        // builder, wrapped in a partial): a construction we cannot see may
+        // set a constructor field.
+        if makers.is_empty()
+            && m.dataclass_field_position(class, attr).is_some()
+            && m.identifier_mentions(&m.scopes[class].name) > 1
+        {
+            let mut out = self.field(class, None, attr, depth);
+            out.push(Alt::unknown());
+            return cap(out
+                .into_iter()
+                .map(|mut a| {
+                    a.why = Why::Choice;
+                    a
+                })
+                .collect());
+        }
         if makers.len() <= 1 && replacements.is_empty() {
             return self.field(class, makers.first().copied(), attr, depth);
         }
@@ -2281,7 +2309,7 @@ impl<'m, 't> Flow<'m, 't> {
                     choices,
                 }),
                 (Val::Comprehension(comp, cscope), _) => {
-                    let found = self.comprehension_element(*comp, *cscope, depth);
+                    let found = self.comprehension_item(*comp, *cscope, &key, depth);
                     out.extend(found.into_iter().filter_map(|a| a.under(&why, &choices)));
                 }
                 (dict, _) if dict.is_dict() => {
@@ -3823,6 +3851,77 @@ impl<'m, 't> Flow<'m, 't> {
         self.eval_depth(body, scope, depth + 1)
     }
 
+    /// `comp[key]`: the value a dict comprehension gives the entry `key`
+    /// (its body's key and value evaluated together, element by element),
+    /// or element `key` of a list comprehension over a known sequence;
+    /// `Unknown` when that is not known.
+    fn comprehension_item(
+        &self,
+        comp: Node<'t>,
+        scope: ScopeId,
+        key: &Val<'t>,
+        depth: u32,
+    ) -> Vec<Alt<'t>> {
+        let Some(body) = comp.field("body") else {
+            return vec![Alt::unknown()];
+        };
+        if body.kind() == "pair" {
+            let (Some(k), Some(v)) = (body.field("key"), body.field("value")) else {
+                return vec![Alt::unknown()];
+            };
+            let parts = [
+                self.eval_depth(k, scope, depth + 1),
+                self.eval_depth(v, scope, depth + 1),
+            ];
+            let all = pairs(&parts);
+            let keys_known = matches!(key, Val::Str(_) | Val::Int(_) | Val::Bool(_))
+                && all
+                    .iter()
+                    .all(|(k, ..)| matches!(k, Val::Str(_) | Val::Int(_) | Val::Bool(_)));
+            if keys_known {
+                let out: Vec<Alt<'t>> = all
+                    .into_iter()
+                    .filter(|(k, ..)| k.same(key))
+                    .map(|(_, val, why, choices)| Alt { val, why, choices })
+                    .collect();
+                return if out.is_empty() {
+                    vec![Alt::unknown()]
+                } else {
+                    cap(out)
+                };
+            }
+            // Which entry is not known: the value every entry has, when
+            // they all have the same one; else any of them.
+            let same = all.first().is_some_and(|(_, first, ..)| {
+                !first.is_unknown()
+                    && all
+                        .iter()
+                        .all(|(_, v, why, _)| why.certain() && v.same(first))
+            });
+            return cap(all
+                .into_iter()
+                .map(|(_, val, why, choices)| Alt {
+                    val,
+                    why: if same { why } else { Why::Choice },
+                    choices,
+                })
+                .collect());
+        }
+        let Val::Int(index) = key else {
+            return vec![Alt::unknown()];
+        };
+        let items = self.expand_comprehension(comp, scope, depth);
+        let item = items.and_then(|items| {
+            let at = if *index < 0 {
+                items.len().checked_sub(index.unsigned_abs() as usize)?
+            } else {
+                *index as usize
+            };
+            items.get(at).cloned()
+        });
+        vec![Alt::fixed(item.unwrap_or(Val::Unknown))]
+    }
+
     /// The items of a comprehension over a constant sequence, one `for`
     /// and any `if`s: each element's value (the body evaluated with the
     /// loop variable at that element: the alternatives whose loop choice is
@@ -4727,7 +4826,7 @@ impl<'t> Module<'t> {
 
     /// How many times `name` occurs as an identifier in the code this model
     /// covers.
-    fn identifier_mentions(&self, name: &str) -> usize {
+    pub(crate) fn identifier_mentions(&self, name: &str) -> usize {
         if name.is_empty() {
             return 0;
         }
@@ -4801,9 +4900,11 @@ impl<'t> Module<'t> {
                 };
                 let indirect = match func.kind() {
                     "subscript" => true,
+                    // `impl = OPS[k]; impl(...)`, and `cls(...)` of a
+                    // parameter given the class (`make(Exporter)`).
                     "identifier" => matches!(
                         self.binding_at(site.scope, text(func, self.src), func),
-                        Some(Binding::Value { .. })
+                        Some(Binding::Value { .. } | Binding::Param { .. })
                     ),
                     _ => false,
                 };
