@@ -870,10 +870,18 @@ impl<'m, 't> Flow<'m, 't> {
         // is None: cfg = DEFAULT` with `cfg` None) is as good as straight-line
         // code; one that runs by a default of run-time configuration gives
         // values that hold for a plain run (`Why::Default`).
-        let branches = if same_scope && self.branch_aware {
-            m.branch_ranges(scope)
+        // Where the read happens, in the scope of the bindings: the read
+        // itself, or for a closure reading a variable of the function that
+        // defines it, the nested def (the value is the one the variable has
+        // when the closure is made, or one assigned later).
+        let anchor = if same_scope {
+            Some((node, scope))
         } else {
-            std::rc::Rc::new(super::reach::Branches::default())
+            self.closure_anchor(scope, name, found)
+        };
+        let branches = match anchor {
+            Some((_, at_scope)) if self.branch_aware => m.branch_ranges(at_scope),
+            _ => std::rc::Rc::new(super::reach::Branches::default()),
         };
         let value_start = |b: &Binding<'t>| match b {
             Binding::Value { value, .. } | Binding::Item { value, .. } => value.start_byte(),
@@ -893,30 +901,39 @@ impl<'m, 't> Flow<'m, 't> {
                 None => alts,
             }
         };
-        let candidates: Vec<&Binding<'t>> = if same_scope {
+        let candidates: Vec<&Binding<'t>> = if let Some((at, at_scope)) = anchor {
             let in_dead = |b: &Binding<'t>| {
-                let at = value_start(b);
-                branches.dead.iter().any(|r| r.contains(&at))
+                let start = value_start(b);
+                branches.dead.iter().any(|r| r.contains(&start))
             };
             let before: Vec<&Binding<'t>> = found
                 .iter()
-                .filter(|b| b.position() < node.start_byte() && !in_dead(b))
+                .filter(|b| b.position() < at.start_byte() && !in_dead(b))
                 .collect();
             // From the last straight-line binding on.
             let start = before
                 .iter()
                 .rposition(|b| match b {
                     Binding::Value { target, .. } | Binding::Item { target, .. } => {
-                        m.runs_before(*target, scope, node, &branches.taken)
+                        m.runs_before(*target, at_scope, at, &branches.taken)
                     }
                     Binding::Loop { loop_node, .. } => {
-                        loop_node.start_byte() <= node.start_byte()
-                            && node.end_byte() <= loop_node.end_byte()
+                        loop_node.start_byte() <= at.start_byte()
+                            && at.end_byte() <= loop_node.end_byte()
                     }
                     _ => false,
                 })
                 .unwrap_or(0);
-            before[start..].to_vec()
+            let mut candidates = before[start..].to_vec();
+            if !same_scope {
+                // Assigned after the closure is made: may run before it is called.
+                candidates.extend(
+                    found
+                        .iter()
+                        .filter(|b| b.position() >= at.start_byte() && !in_dead(b)),
+                );
+            }
+            candidates
         } else {
             found.iter().collect()
         };
@@ -934,6 +951,31 @@ impl<'m, 't> Flow<'m, 't> {
             }));
         }
         cap(out)
+    }
+
+    /// For a name read in a closure and bound (several times) in a function
+    /// that encloses it: the nested def or lambda of that function holding
+    /// the read, and the function's scope.
+    fn closure_anchor(
+        &self,
+        scope: ScopeId,
+        name: &str,
+        found: &[Binding<'t>],
+    ) -> Option<(Node<'t>, ScopeId)> {
+        let m = self.m;
+        let mut child = scope;
+        let mut current = m.scopes[scope].parent;
+        while let Some(id) = current {
+            if m.bindings_in(id, name)
+                .is_some_and(|b| std::ptr::eq(b, found))
+            {
+                return matches!(m.scopes[id].kind, ScopeKind::Function | ScopeKind::Lambda)
+                    .then(|| (m.scopes[child].node, id));
+            }
+            child = id;
+            current = m.scopes[id].parent;
+        }
+        None
     }
 
     fn eval_binding(&self, binding: &Binding<'t>, node: Node<'t>, depth: u32) -> Vec<Alt<'t>> {
@@ -2804,6 +2846,17 @@ impl<'m, 't> Flow<'m, 't> {
                     }
                 }
             }
+            // `treedef.unflatten(leaves)` (the treedef from `tree_flatten`).
+            if method == "unflatten" && args.positional.len() == 1 && args.keywords.is_empty() {
+                let own = func.field("object").is_some_and(|object| {
+                    self.eval_depth(object, scope, depth + 1)
+                        .iter()
+                        .any(|a| matches!(a.val, Val::Instance(..) | Val::Class(_)))
+                });
+                if !own {
+                    return self.rebuilt_tree(args.positional[0], scope, depth);
+                }
+            }
             // `d.items()` / `.values()` / `.keys()` of a dict whose entries
             // are known: a list a loop takes in turn.
             if matches!(method, "items" | "values" | "keys")
@@ -3257,6 +3310,11 @@ impl<'m, 't> Flow<'m, 't> {
                 let leaves = self.function_value_returns(f, scope, depth)?;
                 Some(map(leaves, |v| Val::Leaves(Box::new(v.clone()))))
             }
+            // A tree rebuilt from a list of leaves (`tree_unflatten(treedef,
+            // [sharding for _ in flat])`): every leaf is one of them.
+            "jax.tree_util.tree_unflatten" | "jax.tree.unflatten" if args.positional.len() == 2 => {
+                Some(self.rebuilt_tree(args.positional[1], scope, depth))
+            }
             // A dataclass field's default (read where the class body is).
             "dataclasses.field" => {
                 if let Some(default) = args.keyword("default") {
@@ -3408,8 +3466,15 @@ impl<'m, 't> Flow<'m, 't> {
                 Some(Binding::Def(def)) if m.scopes[*def].kind == ScopeKind::Function => {
                     vec![(*def, None, Alt::fixed(Val::Unknown))]
                 }
-                _ => Vec::new(),
+                Some(Binding::Def(_) | Binding::Import(_)) => Vec::new(),
+                // A function kept as a value (`step = STEPS[name]`, a
+                // parameter, a loop variable): what the functions it may be
+                // return.
+                _ => self.functions_called(func, scope, depth, &mut imported),
             },
+            "subscript" | "call" | "parenthesized_expression" => {
+                self.functions_called(func, scope, depth, &mut imported)
+            }
             "attribute" => {
                 let (Some(object), Some(attr)) = (func.field("object"), func.field("attribute"))
                 else {
@@ -3515,6 +3580,69 @@ impl<'m, 't> Flow<'m, 't> {
             out.extend(alts.filter_map(|a| a.under(&o.why, &o.choices)));
         }
         cap(out)
+    }
+
+    /// A pytree rebuilt from the list `leaves`: `Leaves` of its element when
+    /// every element is the same value (a comprehension's body, a list of
+    /// one sharding repeated).
+    fn rebuilt_tree(&self, leaves: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Alt<'t>> {
+        let mut out = Vec::new();
+        for alt in self.eval_depth(leaves, scope, depth + 1) {
+            match &alt.val {
+                Val::Comprehension(comp, cscope) => {
+                    let elements = self.comprehension_element(*comp, *cscope, depth);
+                    out.extend(
+                        map(elements, |v| Val::Leaves(Box::new(v.clone())))
+                            .into_iter()
+                            .filter_map(|a| a.under(&alt.why, &alt.choices)),
+                    );
+                }
+                Val::Seq(_, items)
+                    if items.first().is_some_and(|first| {
+                        !first.is_unknown() && items.iter().all(|i| i.same(first))
+                    }) =>
+                {
+                    out.push(Alt {
+                        val: Val::Leaves(Box::new(items[0].clone())),
+                        ..alt
+                    });
+                }
+                _ => out.push(Alt {
+                    val: Val::Unknown,
+                    ..alt
+                }),
+            }
+        }
+        cap(out)
+    }
+
+    /// The functions of this module a called value may be (`REGISTRY[k]()`,
+    /// `make()()`), with no receiver; what is not one joins `other` as
+    /// `Unknown`. Empty when none is (the call is then not ours to follow).
+    fn functions_called(
+        &self,
+        func: Node<'t>,
+        scope: ScopeId,
+        depth: u32,
+        other: &mut Vec<Alt<'t>>,
+    ) -> Vec<(ScopeId, Option<Alt<'t>>, Alt<'t>)> {
+        let m = self.m;
+        let values = self.eval_depth(func, scope, depth + 1);
+        let is_def = |v: &Val<'t>| matches!(v, Val::Function(def) if m.scopes[*def].kind == ScopeKind::Function);
+        if !values.iter().any(|a| is_def(&a.val)) {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for o in values {
+            match o.val {
+                Val::Function(def) if is_def(&o.val) => out.push((def, None, o)),
+                _ => other.push(Alt {
+                    val: Val::Unknown,
+                    ..o
+                }),
+            }
+        }
+        out
     }
 
     /// The default of an argparse argument `dest` (`--platform` or

@@ -810,6 +810,62 @@ def b_items_loop(src: Source, v: Value):
     )
 
 
+
+def b_closure_rebound(src: Source, v: Value):
+    """A factory whose closure reads a variable the factory assigns twice: a `None`
+    parameter filled in with the value, or a placeholder assigned again."""
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    out = []
+    for form in ("param", "placeholder"):
+        ed = Edits(src)
+        fn = src.fresh("variant_closure")
+        name = src.fresh(v.base)
+        if form == "param":
+            head = f"def {fn}({name}=None):\n    if {name} is None:\n        {name} = {src.seg(v.expr)}\n"
+        else:
+            head = f"def {fn}():\n    {name} = None\n    {name} = {src.seg(v.expr)}\n"
+        insert_module_code(
+            ed,
+            off,
+            head + f"\n    def value():\n        return {name}\n\n    return value\n",
+        )
+        ed.replace(v.expr, f"{fn}()()")
+        out.append({MAIN: ed.apply()})
+    return out
+
+
+def b_function_registry(src: Source, v: Value):
+    """The value is returned by a module-level function kept in a registry and called
+    through it: `VARIANT_FACTORIES["variant"]()`, or through a chosen name
+    `factory = VARIANT_FACTORIES["variant"]` then `factory()`."""
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    out = []
+    for form in ("subscript", "name"):
+        ed = Edits(src)
+        fn = src.fresh("variant_value")
+        table = src.fresh("VARIANT_FACTORIES")
+        insert_module_code(
+            ed,
+            off,
+            f"def {fn}():\n    return {src.seg(v.expr)}\n\n\n{table} = {{\"variant\": {fn}}}\n",
+        )
+        if form == "subscript":
+            ed.replace(v.expr, f"{table}[\"variant\"]()")
+        else:
+            st = src.stmt_of(v.expr)
+            factory = src.fresh("factory")
+            try:
+                insert_before_stmt(ed, st, [f"{factory} = {table}[\"variant\"]"])
+            except Skip:
+                continue
+            ed.replace(v.expr, f"{factory}()")
+        out.append({MAIN: ed.apply()})
+    return out
+
 PARTIAL_NAMES = {"lower": "lower", "pallas_call": "call", "export": "export_fn", "jit": "jit_fn"}
 
 
@@ -1302,6 +1358,33 @@ def b_tree_mapped_sharding(src: Source, v: Value):
     for p in parts:
         ed.replace(p, f"jax.tree.map(lambda _: {src.seg(p)}, 0)")
     return [{MAIN: ed.apply()}]
+
+
+def b_tree_unflattened_sharding(src: Source, v: Value):
+    if v.base not in ("in_shardings", "out_shardings"):
+        raise Skip("not a shardings value")
+    # A pytree of one leaf rebuilt from its treedef: the sharding itself.
+    parts = v.expr.elts if isinstance(v.expr, ast.Tuple) else [v.expr]
+    parts = [p for p in parts if not (isinstance(p, ast.Constant) and p.value is None)]
+    if not parts:
+        raise Skip("no sharding to rebuild")
+    if any("_" in free_names(p) for p in parts):
+        raise Skip("the value reads `_`")
+    out = []
+    for form in ("function", "method"):
+        ed = Edits(src)
+        ensure_import(ed, "jax")
+        for p in parts:
+            if form == "function":
+                rebuilt = (
+                    "jax.tree_util.tree_unflatten(jax.tree_util.tree_structure(0), "
+                    f"[{src.seg(p)} for _ in jax.tree_util.tree_leaves(0)])"
+                )
+            else:
+                rebuilt = f"jax.tree_util.tree_structure(0).unflatten([{src.seg(p)} for _ in jax.tree_util.tree_leaves(0)])"
+            ed.replace(p, rebuilt)
+        out.append({MAIN: ed.apply()})
+    return out
 
 
 def i_import_block(src: Source):
@@ -1816,6 +1899,20 @@ TRANSFORMS = {
         b_items_loop,
         "as `zip_loop`, over `{\"variant\": <value>}.items()` or a module-level table's `TABLE.items()`",
     ),
+    "closure_rebound": (
+        _values,
+        b_closure_rebound,
+        "a module-level factory returns a closure reading a variable the factory assigns twice "
+        "(`def f(platforms=None): if platforms is None: platforms = <value>` or `platforms = None; "
+        "platforms = <value>`, then `def value(): return platforms`), used as `f()()`",
+    ),
+    "function_registry": (
+        _values,
+        b_function_registry,
+        "the value is returned by a module-level function kept in a dict and called through it: "
+        "`VARIANT_FACTORIES[\"variant\"]()`, or `factory = VARIANT_FACTORIES[\"variant\"]` just before the "
+        "statement and `factory()`",
+    ),
     "functools_partial": (
         i_keyword_calls,
         b_functools_partial,
@@ -1885,6 +1982,13 @@ TRANSFORMS = {
         "each sharding of an `in_shardings`/`out_shardings` value is built by `jax.tree.map` over a "
         "leaf (`jax.tree.map(lambda _: NamedSharding(mesh, P()), 0)`), as libraries map one sharding "
         "over a params pytree",
+    ),
+    "tree_unflattened_sharding": (
+        _values,
+        b_tree_unflattened_sharding,
+        "each sharding of an `in_shardings`/`out_shardings` value is a pytree rebuilt from its leaves: "
+        "`jax.tree_util.tree_unflatten(treedef, [<sharding> for _ in leaves])` or `treedef.unflatten([...])`, "
+        "as libraries rebuild shardings for a params tree",
     ),
     "repeated_import": (
         i_import_block,
