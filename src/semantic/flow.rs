@@ -839,13 +839,28 @@ impl<'m, 't> Flow<'m, 't> {
                     }),
                     _ => Val::Unknown,
                 },
-                "in" | "not in" => match (a, b) {
-                    (Val::Str(x), Val::Seq(_, items)) if items.iter().all(known) => {
-                        let has = items.iter().any(|i| matches!(i, Val::Str(y) if y == x));
-                        Val::Bool(if op == "in" { has } else { !has })
+                "in" | "not in" => {
+                    let has = match (a, b) {
+                        (Val::Str(_) | Val::Int(_) | Val::Bool(_), Val::Seq(_, items))
+                            if items.iter().all(known) =>
+                        {
+                            Some(items.iter().any(|i| i.same(a)))
+                        }
+                        // A key of a dict whose entries are known.
+                        (Val::Str(_) | Val::Int(_) | Val::Bool(_), dict) if dict.is_dict() => {
+                            match self.lookup_key(dict, a, depth + 1) {
+                                Lookup::Found(_) => Some(true),
+                                Lookup::Missing => Some(false),
+                                Lookup::Unknown => None,
+                            }
+                        }
+                        _ => None,
+                    };
+                    match has {
+                        Some(has) => Val::Bool(if op == "in" { has } else { !has }),
+                        None => Val::Unknown,
                     }
-                    _ => Val::Unknown,
-                },
+                }
                 _ => Val::Unknown,
             }
         })
@@ -1769,6 +1784,16 @@ impl<'m, 't> Flow<'m, 't> {
             if let (Some(getattr), Some(_)) = (m.method(class, "__getattr__"), ctor) {
                 return self.dynamic_attribute(getattr, class, ctor, attr, depth);
             }
+            // `class AttrDict(dict): __getattr__ = dict.__getitem__`: the entry.
+            if let (Some(dict), true) = (
+                self.dict_of_instance(class, ctor),
+                m.getattr_is_getitem(class),
+            ) {
+                return match self.lookup_key(&dict, &Val::Str(attr.to_owned()), depth) {
+                    Lookup::Found(alts) if !alts.is_empty() => alts,
+                    _ => vec![Alt::unknown()],
+                };
+            }
             return vec![Alt::unknown()];
         };
         // `self.x = ...` in `__init__` runs after the class body's default.
@@ -1882,7 +1907,7 @@ impl<'m, 't> Flow<'m, 't> {
         scope: ScopeId,
         depth: u32,
     ) -> Option<Vec<Alt<'t>>> {
-        let dicts = self.eval_depth(func.field("object")?, scope, depth + 1);
+        let dicts = self.eval_as_dicts(func.field("object")?, scope, depth);
         if dicts.is_empty() || !dicts.iter().all(|a| a.val.is_dict()) {
             return None;
         }
@@ -2324,7 +2349,7 @@ impl<'m, 't> Flow<'m, 't> {
             return vec![Alt::fixed(Val::AnyStr)];
         }
         let parts = vec![
-            self.eval_depth(value, scope, depth + 1),
+            self.eval_as_dicts(value, scope, depth),
             self.eval_depth(index, scope, depth + 1),
         ];
         let mut out = Vec::new();
@@ -2865,7 +2890,7 @@ impl<'m, 't> Flow<'m, 't> {
                 && !args.has_splat
             {
                 if let Some(object) = func.field("object") {
-                    let dicts = self.eval_depth(object, scope, depth + 1);
+                    let dicts = self.eval_as_dicts(object, scope, depth);
                     if !dicts.is_empty() && dicts.iter().all(|a| a.val.is_dict()) {
                         return cap(dicts
                             .into_iter()
@@ -2874,7 +2899,7 @@ impl<'m, 't> Flow<'m, 't> {
                     }
                 }
             }
-            if method == "get" {
+            if method == "get" || (method == "pop" && !args.positional.is_empty()) {
                 if let Some(alts) = self.context_var_get(func, &args, scope, depth) {
                     return alts;
                 }
@@ -3283,6 +3308,10 @@ impl<'m, 't> Flow<'m, 't> {
             }
             "jax.devices" | "jax.local_devices" => Some(vec![Alt::fixed(Val::Devices)]),
             // A configuration parsed from a constant JSON text.
+            // A copy holds what the original holds.
+            "copy.deepcopy" | "copy.copy" if args.positional.len() == 1 => {
+                Some(self.eval_depth(args.positional[0], scope, depth + 1))
+            }
             "json.loads" if args.positional.len() == 1 => Some(map(
                 self.eval_depth(args.positional[0], scope, depth + 1),
                 |v| match v {
@@ -3580,6 +3609,29 @@ impl<'m, 't> Flow<'m, 't> {
             out.extend(alts.filter_map(|a| a.under(&o.why, &o.choices)));
         }
         cap(out)
+    }
+
+    /// `node`'s values, an instance of a `dict` subclass of this module
+    /// (an attribute-dict config) read as the dict its constructor made.
+    fn eval_as_dicts(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Alt<'t>> {
+        map(self.eval_depth(node, scope, depth + 1), |v| match v {
+            Val::Instance(class, ctor) => self
+                .dict_of_instance(*class, *ctor)
+                .unwrap_or_else(|| v.clone()),
+            _ => v.clone(),
+        })
+    }
+
+    /// The dict an instance of a `dict` subclass holds, when its class keeps
+    /// `dict`'s constructor (`AttrDict(platforms=...)`, `AttrDict({...})`).
+    fn dict_of_instance(
+        &self,
+        class: ScopeId,
+        ctor: Option<(Node<'t>, ScopeId)>,
+    ) -> Option<Val<'t>> {
+        let (call, scope) = ctor?;
+        (self.m.is_dict_subclass(class) && self.m.method(class, "__init__").is_none())
+            .then_some(Val::Dict(call, scope))
     }
 
     /// A pytree rebuilt from the list `leaves`: `Leaves` of its element when
@@ -5074,6 +5126,44 @@ impl<'t> Module<'t> {
                 }
             })
             .collect()
+    }
+
+    /// A class deriving (here or through local bases) from the builtin
+    /// `dict` or `collections.UserDict`.
+    pub(crate) fn is_dict_subclass(&self, class: ScopeId) -> bool {
+        let mut chain = vec![class];
+        while let Some(c) = chain.pop() {
+            if chain.len() > 8 {
+                return false;
+            }
+            let scope = &self.scopes[c];
+            if let Some(supers) = scope.node.field("superclasses") {
+                let mut cursor = supers.walk();
+                let direct = supers.named_children(&mut cursor).any(|b| {
+                    let t = text(b, self.src);
+                    (t == "dict" && self.lookup(scope.parent.unwrap_or(0), "dict").is_none())
+                        || t == "UserDict"
+                        || t == "collections.UserDict"
+                });
+                if direct {
+                    return true;
+                }
+            }
+            chain.extend(self.base_classes(c));
+        }
+        false
+    }
+
+    /// `__getattr__ = dict.__getitem__` (or `dict.get`) in the class body (or
+    /// a local base's).
+    pub(crate) fn getattr_is_getitem(&self, class: ScopeId) -> bool {
+        self.attribute(class, "__getattr__")
+            .is_some_and(|bindings| {
+                bindings.iter().any(|b| {
+                    matches!(b, Binding::Value { value, .. }
+                    if matches!(text(*value, self.src), "dict.__getitem__" | "dict.get"))
+                })
+            })
     }
 
     /// True for a dataclass-like class (fields are constructor parameters in

@@ -324,7 +324,29 @@ impl<'t> Module<'t> {
 
     fn find_dict_stores(&self, dict: Node<'t>) -> DictStores<'t> {
         let mut out = Vec::new();
-        let Some(target) = dict
+        // A dict nested in a dict literal (`cfg = {"aot": {...}}`): the keys
+        // from the named dict down to it; stores are `cfg["aot"][key] = v`.
+        let mut path: Vec<String> = Vec::new();
+        let mut outer = dict;
+        while let Some(pair) = outer.parent().filter(|p| {
+            p.kind() == "pair" && p.field("value").is_some_and(|v| v.id() == outer.id())
+        }) {
+            let Some(key) = pair
+                .field("key")
+                .and_then(|k| crate::syntax::string_value(k, self.src))
+            else {
+                return out;
+            };
+            let Some(parent) = pair.parent().filter(|p| p.kind() == "dictionary") else {
+                return out;
+            };
+            if path.len() > 8 {
+                return out;
+            }
+            path.insert(0, key);
+            outer = parent;
+        }
+        let Some(target) = outer
             .parent()
             .filter(|p| p.kind() == "assignment")
             .and_then(|a| a.field("left"))
@@ -352,11 +374,36 @@ impl<'t> Module<'t> {
             let Some(ident) = self.node_for_span(start..start + name.len()) else {
                 continue;
             };
-            let Some(subscript) = ident.parent().filter(|p| {
+            let Some(mut subscript) = ident.parent().filter(|p| {
                 p.kind() == "subscript" && p.field("value").is_some_and(|v| v.id() == ident.id())
             }) else {
                 continue;
             };
+            // Down the nesting: each level's key must be the path's (a
+            // key that is not a literal may be it: the store counts).
+            let mut on_path = true;
+            for want in &path {
+                let key = subscript
+                    .field("subscript")
+                    .map(|k| crate::syntax::string_value(k, self.src));
+                if matches!(&key, Some(Some(k)) if k != want) {
+                    on_path = false;
+                    break;
+                }
+                match subscript.parent().filter(|p| {
+                    p.kind() == "subscript"
+                        && p.field("value").is_some_and(|v| v.id() == subscript.id())
+                }) {
+                    Some(next) => subscript = next,
+                    None => {
+                        on_path = false;
+                        break;
+                    }
+                }
+            }
+            if !on_path {
+                continue;
+            }
             let Some(assignment) = subscript.parent().filter(|p| {
                 p.kind() == "assignment"
                     && p.field("left").is_some_and(|l| l.id() == subscript.id())
@@ -371,7 +418,7 @@ impl<'t> Module<'t> {
             let scope = self.innermost_scope_at(start);
             let same = matches!(
                 self.binding_at(scope, name, ident),
-                Some(Binding::Value { value: v, .. }) if v.id() == dict.id()
+                Some(Binding::Value { value: v, .. }) if v.id() == outer.id()
             );
             if same && out.len() < 64 {
                 out.push((key, value, scope));
@@ -1580,7 +1627,7 @@ impl<'t> Module<'t> {
         None
     }
 
-    fn base_classes(&self, class: ScopeId) -> Vec<ScopeId> {
+    pub(crate) fn base_classes(&self, class: ScopeId) -> Vec<ScopeId> {
         let mut out = Vec::new();
         let scope = &self.scopes[class];
         let Some(supers) = scope.node.field("superclasses") else {

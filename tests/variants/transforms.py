@@ -866,6 +866,86 @@ def b_function_registry(src: Source, v: Value):
         out.append({MAIN: ed.apply()})
     return out
 
+
+def b_attr_dict_config(src: Source, v: Value):
+    """The value is an entry of a `dict` subclass read as an attribute (ml_collections /
+    big_vision style configs): `__getattr__` looking the key up, or bound to
+    `dict.__getitem__`."""
+    out = []
+    for form in ("method", "class_attribute"):
+        ed = Edits(src)
+        cls = src.fresh("VariantAttrDict")
+        if form == "method":
+            body = (
+                f"class {cls}(dict):\n"
+                f"    def __getattr__(self, key):\n"
+                f"        try:\n"
+                f"            return self[key]\n"
+                f"        except KeyError as e:\n"
+                f"            raise AttributeError(key) from e\n"
+            )
+            use = f"{cls}({v.base}={wrapped(src, v.expr)}).{v.base}"
+        else:
+            body = f"class {cls}(dict):\n    __getattr__ = dict.__getitem__\n"
+            use = f"{cls}({{\"{v.base}\": {wrapped(src, v.expr)}}}).{v.base}"
+        insert_module_code(ed, header_end(src)[0], body)
+        ed.replace(v.expr, use)
+        out.append({MAIN: ed.apply()})
+    return out
+
+
+def b_copied_value(src: Source, v: Value):
+    """The value goes through `copy.deepcopy`, or is popped out of a dict of options."""
+    out = []
+    ed = Edits(src)
+    ensure_import(ed, "copy")
+    ed.replace(v.expr, f"copy.deepcopy({src.seg(v.expr)})")
+    out.append({MAIN: ed.apply()})
+    ed = Edits(src)
+    ed.replace(v.expr, f"{{\"{v.base}\": {src.seg(v.expr)}, \"variant\": None}}.pop(\"{v.base}\")")
+    out.append({MAIN: ed.apply()})
+    return out
+
+
+def b_membership_guard(src: Source, v: Value):
+    """The value is taken only when a key is in a module-level dict of options (it is):
+    `<value> if "variant" in VARIANT_OPTIONS else None`."""
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    ed = Edits(src)
+    table = src.fresh("VARIANT_OPTIONS")
+    insert_module_code(ed, off, f"{table} = {{\"variant\": {src.seg(v.expr)}}}")
+    ed.replace(v.expr, f"({table}[\"variant\"] if \"variant\" in {table} else None)")
+    return [{MAIN: ed.apply()}]
+
+
+def b_nested_dict_store(src: Source, v: Value):
+    """The value is stored into a dict nested in a config dict, over a placeholder, just
+    before the statement: `cfg = {"export": {"platforms": None}}; cfg["export"]["platforms"] = <value>`."""
+    st = src.stmt_of(v.expr)
+    inner = src.scope_chain(v.expr)[:1]
+    if [id(x) for x in inner] != [id(x) for x in src.scope_chain(st)[:1]]:
+        raise Skip("the value is inside a lambda or comprehension of its statement")
+    out = []
+    for placeholder in ("None", '"variant"'):
+        ed = Edits(src)
+        cfg = src.fresh("variant_config")
+        try:
+            insert_before_stmt(
+                ed,
+                st,
+                [
+                    f"{cfg} = {{\"export\": {{\"{v.base}\": {placeholder}}}, \"debug\": False}}",
+                    f"{cfg}[\"export\"][\"{v.base}\"] = {src.seg(v.expr)}",
+                ],
+            )
+        except Skip:
+            continue
+        ed.replace(v.expr, f"{cfg}[\"export\"][\"{v.base}\"]")
+        out.append({MAIN: ed.apply()})
+    return out
+
 PARTIAL_NAMES = {"lower": "lower", "pallas_call": "call", "export": "export_fn", "jit": "jit_fn"}
 
 
@@ -1912,6 +1992,32 @@ TRANSFORMS = {
         "the value is returned by a module-level function kept in a dict and called through it: "
         "`VARIANT_FACTORIES[\"variant\"]()`, or `factory = VARIANT_FACTORIES[\"variant\"]` just before the "
         "statement and `factory()`",
+    ),
+    "attr_dict_config": (
+        _values,
+        b_attr_dict_config,
+        "the value is an entry of a `dict` subclass read as an attribute: `VariantAttrDict(platforms=<value>)"
+        ".platforms` with `__getattr__` returning `self[key]`, or `VariantAttrDict({\"platforms\": <value>})"
+        ".platforms` with `__getattr__ = dict.__getitem__`",
+    ),
+    "copied_value": (
+        _values,
+        b_copied_value,
+        "the value is `copy.deepcopy(<value>)`, or popped from a dict of options: "
+        "`{\"platforms\": <value>, \"variant\": None}.pop(\"platforms\")`",
+    ),
+    "membership_guard": (
+        _values,
+        b_membership_guard,
+        "the value is read from a module-level dict only when its key is in it: "
+        "`VARIANT_OPTIONS[\"variant\"] if \"variant\" in VARIANT_OPTIONS else None`",
+    ),
+    "nested_dict_store": (
+        _values,
+        b_nested_dict_store,
+        "the value is stored into a dict nested in a config dict just before the statement, over a "
+        "placeholder (`None` or `\"variant\"`): `cfg = {\"export\": {\"platforms\": None}}; "
+        "cfg[\"export\"][\"platforms\"] = <value>`, read as `cfg[\"export\"][\"platforms\"]`",
     ),
     "functools_partial": (
         i_keyword_calls,
