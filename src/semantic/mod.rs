@@ -21,8 +21,8 @@ pub use summary::{ModuleSummary, Resolver};
 pub use values::{MeshValue, PlatformsValue};
 
 use crate::syntax::queries::{queries, Capture, Owner};
-use crate::syntax::Field;
 use crate::syntax::{text, unparenthesize};
+use crate::syntax::{Field, KindName};
 use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
@@ -57,10 +57,10 @@ impl<'t> Scope<'t> {
     pub fn decorators(&self) -> Vec<Node<'t>> {
         let mut out = Vec::new();
         if let Some(parent) = self.node.parent() {
-            if parent.kind() == "decorated_definition" {
+            if parent.kind_name() == "decorated_definition" {
                 let mut cursor = parent.walk();
                 for child in parent.named_children(&mut cursor) {
-                    if child.kind() == "decorator" {
+                    if child.kind_name() == "decorator" {
                         if let Some(expr) = child.named_child(0) {
                             out.push(expr);
                         }
@@ -84,7 +84,7 @@ impl<'t> Scope<'t> {
         };
         let mut cursor = params.walk();
         for param in params.named_children(&mut cursor) {
-            match param.kind() {
+            match param.kind_name() {
                 "identifier" => out.push((text(param, src).to_owned(), None)),
                 "typed_parameter" => {
                     if let Some(name) = param.named_child(0) {
@@ -323,9 +323,9 @@ impl<'t> Module<'t> {
         let mut out = Vec::new();
         let Some(target) = dict
             .parent()
-            .filter(|p| p.kind() == "assignment")
+            .filter(|p| p.kind_name() == "assignment")
             .and_then(|a| a.field("left"))
-            .filter(|l| l.kind() == "identifier")
+            .filter(|l| l.kind_name() == "identifier")
         else {
             return out;
         };
@@ -350,12 +350,13 @@ impl<'t> Module<'t> {
                 continue;
             };
             let Some(subscript) = ident.parent().filter(|p| {
-                p.kind() == "subscript" && p.field("value").is_some_and(|v| v.id() == ident.id())
+                p.kind_name() == "subscript"
+                    && p.field("value").is_some_and(|v| v.id() == ident.id())
             }) else {
                 continue;
             };
             let Some(assignment) = subscript.parent().filter(|p| {
-                p.kind() == "assignment"
+                p.kind_name() == "assignment"
                     && p.field("left").is_some_and(|l| l.id() == subscript.id())
             }) else {
                 continue;
@@ -391,7 +392,7 @@ impl<'t> Module<'t> {
         let outer = own.parent.filter(|p| {
             self.scopes[*p].kind == ScopeKind::Function
                 && self.scopes[*p].returned.iter().any(|r| {
-                    r.kind() == "identifier"
+                    r.kind_name() == "identifier"
                         && text(*r, self.src) == own.name
                         && matches!(self.binding_at(*p, &own.name, *r), Some(Binding::Def(id)) if *id == decorator)
                 })
@@ -404,10 +405,10 @@ impl<'t> Module<'t> {
                 }
                 let home = scope.parent.unwrap_or(MODULE_SCOPE);
                 for d in scope.decorators() {
-                    let (named, through_call) = match d.kind() {
+                    let (named, through_call) = match d.kind_name() {
                         "identifier" => (d, false),
                         "call" => match d.field("function") {
-                            Some(f) if f.kind() == "identifier" => (f, true),
+                            Some(f) if f.kind_name() == "identifier" => (f, true),
                             _ => continue,
                         },
                         _ => continue,
@@ -447,7 +448,7 @@ impl<'t> Module<'t> {
         let mut out = Vec::new();
         let mut stack: Vec<Node<'t>> = def_node.field("body").into_iter().collect();
         while let Some(n) = stack.pop() {
-            match n.kind() {
+            match n.kind_name() {
                 "function_definition" | "lambda" | "class_definition" => continue,
                 "yield" => out.push(n),
                 _ => {}
@@ -679,17 +680,17 @@ impl<'t> Module<'t> {
             // is in (its body comes before the clause).
             let clause = target
                 .parent()
-                .filter(|p| matches!(p.kind(), "for_statement" | "for_in_clause"));
+                .filter(|p| matches!(p.kind_name(), "for_statement" | "for_in_clause"));
             let iter_and_loop = clause.and_then(|c| {
                 let iter = c.field("right")?;
-                let loop_node = if c.kind() == "for_in_clause" {
+                let loop_node = if c.kind_name() == "for_in_clause" {
                     c.parent()?
                 } else {
                     c
                 };
                 Some((iter, loop_node))
             });
-            match (target.kind(), iter_and_loop) {
+            match (target.kind_name(), iter_and_loop) {
                 ("identifier", Some((iter, loop_node))) => {
                     let name = text(target, src).to_owned();
                     self.bind(
@@ -707,13 +708,13 @@ impl<'t> Module<'t> {
             }
         } else if let Some(item) = get(Capture::WithItem) {
             let scope = self.scope_while_collecting(item);
-            let value = if item.kind() == "as_pattern" {
+            let value = if item.kind_name() == "as_pattern" {
                 // `with cm(...) as name`: name is what entering gives (the
                 // flow reads an `as_pattern` value so).
                 if let Some(alias) = item
                     .field("alias")
                     .and_then(|a| a.named_child(0))
-                    .filter(|a| a.kind() == "identifier")
+                    .filter(|a| a.kind_name() == "identifier")
                 {
                     let name = text(alias, self.src).to_owned();
                     self.bind(
@@ -834,8 +835,11 @@ impl<'t> Module<'t> {
         if let Some(list) = node.field("parameters") {
             let mut cursor = list.walk();
             for p in list.named_children(&mut cursor) {
-                if matches!(p.kind(), "list_splat_pattern" | "dictionary_splat_pattern") {
-                    if let Some(name) = p.named_child(0).filter(|n| n.kind() == "identifier") {
+                if matches!(
+                    p.kind_name(),
+                    "list_splat_pattern" | "dictionary_splat_pattern"
+                ) {
+                    if let Some(name) = p.named_child(0).filter(|n| n.kind_name() == "identifier") {
                         let text_name = text(name, self.src).to_owned();
                         self.bind(id, &text_name, Binding::Opaque(name));
                     }
@@ -857,7 +861,7 @@ impl<'t> Module<'t> {
     }
 
     fn bind_target(&mut self, scope: ScopeId, target: Node<'t>, value: Option<Node<'t>>) {
-        match (target.kind(), value) {
+        match (target.kind_name(), value) {
             ("identifier", Some(value)) => {
                 let name = text(target, self.src).to_owned();
                 self.bind(
@@ -921,7 +925,7 @@ impl<'t> Module<'t> {
                 let mut cursor = target.walk();
                 let names: Vec<Node<'t>> = target
                     .named_children(&mut cursor)
-                    .filter(|n| n.kind() != "comment")
+                    .filter(|n| n.kind_name() != "comment")
                     .collect();
                 for (index, name) in names.into_iter().enumerate() {
                     let text_name = text(name, self.src).to_owned();
@@ -941,11 +945,11 @@ impl<'t> Module<'t> {
                 // Nested unpacking and subscripts: every plain name inside becomes opaque.
                 let mut stack = vec![target];
                 while let Some(node) = stack.pop() {
-                    if node.kind() == "identifier" {
+                    if node.kind_name() == "identifier" {
                         let name = text(node, self.src).to_owned();
                         self.bind(scope, &name, Binding::Opaque(node));
                     } else if matches!(
-                        node.kind(),
+                        node.kind_name(),
                         "pattern_list"
                             | "tuple_pattern"
                             | "list_pattern"
@@ -966,7 +970,7 @@ impl<'t> Module<'t> {
         let mut cursor = target.walk();
         let all_names = target
             .named_children(&mut cursor)
-            .all(|n| matches!(n.kind(), "identifier" | "comment"));
+            .all(|n| matches!(n.kind_name(), "identifier" | "comment"));
         all_names
     }
 
@@ -1002,7 +1006,7 @@ impl<'t> Module<'t> {
         let mut child = node;
         while let Some(parent) = child.parent() {
             if matches!(
-                parent.kind(),
+                parent.kind_name(),
                 "function_definition" | "class_definition" | "lambda"
             ) {
                 let in_body = parent
@@ -1027,7 +1031,7 @@ impl<'t> Module<'t> {
                 let Some(callee) = site.node.field("function") else {
                     continue;
                 };
-                let last = match callee.kind() {
+                let last = match callee.kind_name() {
                     "identifier" => Some(callee),
                     "attribute" => callee.field("attribute"),
                     _ => None,
@@ -1250,7 +1254,7 @@ impl<'t> Module<'t> {
         let mut unread = false;
         let mut cursor = list.walk();
         for splat in list.named_children(&mut cursor) {
-            if splat.kind() != "dictionary_splat" {
+            if splat.kind_name() != "dictionary_splat" {
                 continue;
             }
             match splat
@@ -1280,7 +1284,7 @@ impl<'t> Module<'t> {
         scope: ScopeId,
         call: Node<'t>,
     ) -> Option<Vec<(String, Node<'t>, Node<'t>)>> {
-        let (made, named) = match dict.kind() {
+        let (made, named) = match dict.kind_name() {
             "identifier" => match self.binding_at(scope, text(dict, self.src), dict)? {
                 Binding::Value {
                     value, scope: s, ..
@@ -1290,11 +1294,11 @@ impl<'t> Module<'t> {
             _ => (dict, false),
         };
         let mut out: Vec<(String, Node<'t>, Node<'t>)> = Vec::new();
-        match made.kind() {
+        match made.kind_name() {
             "dictionary" => {
                 let mut cursor = made.walk();
                 for pair in made.named_children(&mut cursor) {
-                    match pair.kind() {
+                    match pair.kind_name() {
                         "comment" => {}
                         "pair" => {
                             let key = crate::syntax::string_value(pair.field("key")?, self.src)?;
@@ -1355,9 +1359,10 @@ impl<'t> Module<'t> {
             if parent.id() == scope_node.id() || parent.byte_range().contains(&since.start_byte()) {
                 break;
             }
-            match parent.kind() {
+            match parent.kind_name() {
                 "if_statement" | "elif_clause" | "else_clause"
-                    if child.kind() == "block" && !branches.taken.contains(&child.byte_range()) =>
+                    if child.kind_name() == "block"
+                        && !branches.taken.contains(&child.byte_range()) =>
                 {
                     return StoreRuns::Maybe
                 }
@@ -1387,9 +1392,9 @@ impl<'t> Module<'t> {
     ) -> PathStore<'t> {
         let Some(name) = call
             .parent()
-            .filter(|a| a.kind() == "assignment")
+            .filter(|a| a.kind_name() == "assignment")
             .and_then(|a| a.field("left"))
-            .filter(|l| l.kind() == "identifier")
+            .filter(|l| l.kind_name() == "identifier")
         else {
             return PathStore::None;
         };
@@ -1428,13 +1433,14 @@ impl<'t> Module<'t> {
         let scope_node = self.scopes[scope].node;
         let block = target
             .parent()
-            .filter(|a| a.kind() == "assignment")
+            .filter(|a| a.kind_name() == "assignment")
             .and_then(|a| a.parent())
-            .filter(|e| e.kind() == "expression_statement")
+            .filter(|e| e.kind_name() == "expression_statement")
             .and_then(|e| e.parent());
         block.is_some_and(|b| {
-            (b.kind() == "module" && self.scopes[scope].kind == ScopeKind::Module)
-                || (b.kind() == "block" && b.parent().is_some_and(|p| p.id() == scope_node.id()))
+            (b.kind_name() == "module" && self.scopes[scope].kind == ScopeKind::Module)
+                || (b.kind_name() == "block"
+                    && b.parent().is_some_and(|p| p.id() == scope_node.id()))
         })
     }
 
@@ -1464,9 +1470,9 @@ impl<'t> Module<'t> {
             let holds_use = parent.start_byte() <= use_node.start_byte()
                 && use_node.end_byte() <= parent.end_byte();
             let in_taken_body = matches!(
-                parent.kind(),
+                parent.kind_name(),
                 "if_statement" | "elif_clause" | "else_clause"
-            ) && (child.kind() != "block"
+            ) && (child.kind_name() != "block"
                 || taken.contains(&child.byte_range()));
             if in_taken_body && !holds_use {
                 child = parent;
@@ -1474,7 +1480,7 @@ impl<'t> Module<'t> {
                 continue;
             }
             if matches!(
-                parent.kind(),
+                parent.kind_name(),
                 "if_statement"
                     | "elif_clause"
                     | "else_clause"
@@ -1540,7 +1546,7 @@ impl<'t> Module<'t> {
         };
         let mut cursor = supers.walk();
         for base in supers.named_children(&mut cursor) {
-            if base.kind() == "identifier" {
+            if base.kind_name() == "identifier" {
                 if let Some(Binding::Def(id)) =
                     self.binding_at(scope.parent.unwrap_or(0), text(base, self.src), base)
                 {
@@ -1580,13 +1586,14 @@ impl<'t> Module<'t> {
             return None;
         }
         let node = unparenthesize(node);
-        match node.kind() {
+        match node.kind_name() {
             "identifier" => match self.binding_at(scope, text(node, self.src), node)? {
                 Binding::Import(path) => Some(names::canonicalize(path).into_owned()),
                 Binding::Value { value, scope, .. } => {
                     // `jit = jax.jit` style re-bindings of an API object.
                     let value = unparenthesize(*value);
-                    if matches!(value.kind(), "identifier" | "attribute") && value.id() != node.id()
+                    if matches!(value.kind_name(), "identifier" | "attribute")
+                        && value.id() != node.id()
                     {
                         self.canonical_depth(value, *scope, depth + 1)
                     } else {
@@ -1650,13 +1657,13 @@ impl<'t> Args<'t> {
             return args;
         };
         // `tuple(x for x in xs)`: the generator is the one argument.
-        if list.kind() == "generator_expression" {
+        if list.kind_name() == "generator_expression" {
             args.positional.push(list);
             return args;
         }
         let mut cursor = list.walk();
         for arg in list.named_children(&mut cursor) {
-            match arg.kind() {
+            match arg.kind_name() {
                 "keyword_argument" => {
                     if let (Some(name), Some(value)) = (arg.field("name"), arg.field("value")) {
                         args.keywords.push((text(name, src).to_owned(), value, arg));
@@ -1684,7 +1691,7 @@ impl<'t> Args<'t> {
         let mut cursor = list.walk();
         let found = list
             .named_children(&mut cursor)
-            .find(|a| a.kind() == "dictionary_splat");
+            .find(|a| a.kind_name() == "dictionary_splat");
         found
     }
 
