@@ -23,7 +23,7 @@ pub use values::{MeshValue, PlatformsValue};
 use crate::syntax::queries::{queries, Capture, Owner};
 use crate::syntax::{text, unparenthesize};
 use crate::syntax::{Field, KindName};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use tree_sitter::{Node, Tree};
 
 pub type ScopeId = usize;
@@ -225,7 +225,7 @@ pub struct Module<'t> {
     /// Per-scope requirements and call edges, built on first use.
     scope_facts: Vec<std::cell::OnceCell<reach::ScopeFacts>>,
     /// Guards of calls, arguments and returned values, built on first use.
-    guards: Vec<std::cell::OnceCell<HashMap<usize, Vec<reach::Guard>>>>,
+    guards: Vec<std::cell::OnceCell<std::collections::HashMap<usize, Vec<reach::Guard>>>>,
     /// Whether the model's text can hold a guard at all (`may_have_guards`).
     guard_text: std::cell::OnceCell<bool>,
     /// Each scope's branches decided by constant conditions (`branch_ranges`),
@@ -262,22 +262,25 @@ pub struct Module<'t> {
     /// Call sites of each def, as value flow finds them (built on first use).
     def_sites: std::cell::RefCell<HashMap<ScopeId, std::rc::Rc<Vec<flow::CallSiteOf<'t>>>>>,
     /// `name.trace(...)`-style calls by receiver name (built on first use).
-    staging_calls: std::cell::OnceCell<HashMap<&'t str, Vec<usize>>>,
+    staging_calls: std::cell::OnceCell<std::collections::HashMap<&'t str, Vec<usize>>>,
     /// How often each word occurs in the model's code (built on first use).
-    word_counts: std::cell::OnceCell<HashMap<&'t str, u32>>,
+    word_counts: std::cell::OnceCell<std::collections::HashMap<&'t str, u32>>,
     /// Calls constructing a class through a value (`OPS[k]()`), by class
     /// (built on first use; `None` while being built, which answers empty).
     #[allow(clippy::type_complexity)]
-    value_constructions:
-        std::cell::RefCell<Option<std::rc::Rc<HashMap<ScopeId, Vec<(Node<'t>, ScopeId)>>>>>,
+    value_constructions: std::cell::RefCell<
+        Option<std::rc::Rc<std::collections::HashMap<ScopeId, Vec<(Node<'t>, ScopeId)>>>>,
+    >,
     value_constructions_building: std::cell::Cell<bool>,
     /// Calls by the plain names among their arguments (built on first use).
     #[allow(clippy::type_complexity)]
-    value_args: std::cell::OnceCell<HashMap<String, Vec<(usize, Node<'t>)>>>,
+    value_args: std::cell::OnceCell<std::collections::HashMap<String, Vec<(usize, Node<'t>)>>>,
     /// The module's name and the project's contracts (`contract.rs`).
     contracts: std::cell::OnceCell<contract::ContractScope>,
     /// Whether the text holds a `# jax-lsp:` declaration (built on first use).
     declares: std::cell::OnceCell<bool>,
+    /// `args_of` of calls without a `**` argument, by node id.
+    plain_args: std::cell::RefCell<HashMap<usize, Args<'t>>>,
 }
 
 impl<'t> Module<'t> {
@@ -398,7 +401,7 @@ impl<'t> Module<'t> {
                 })
         });
         let index = self.decorated_by.get_or_init(|| {
-            let mut index = DecoratedBy::new();
+            let mut index = DecoratedBy::default();
             for (id, scope) in self.scopes.iter().enumerate() {
                 if scope.kind != ScopeKind::Function && scope.kind != ScopeKind::Class {
                     continue;
@@ -501,10 +504,10 @@ impl<'t> Module<'t> {
                 returned: Vec::new(),
                 param_list: Vec::new(),
             }],
-            scope_of_node: HashMap::new(),
-            bindings: HashMap::new(),
-            attributes: HashMap::new(),
-            path_stores: HashMap::new(),
+            scope_of_node: HashMap::default(),
+            bindings: HashMap::default(),
+            attributes: HashMap::default(),
+            path_stores: HashMap::default(),
             calls: Vec::new(),
             with_items: Vec::new(),
             group_sites: vec![Vec::new(); queries().group_count],
@@ -514,20 +517,20 @@ impl<'t> Module<'t> {
             scope_facts: Vec::new(),
             guards: Vec::new(),
             guard_text: std::cell::OnceCell::new(),
-            branches: std::cell::RefCell::new(HashMap::new()),
+            branches: std::cell::RefCell::new(HashMap::default()),
             branches_building: std::cell::RefCell::new(std::collections::HashSet::new()),
-            dict_stores: std::cell::RefCell::new(HashMap::new()),
+            dict_stores: std::cell::RefCell::new(HashMap::default()),
             context_managers_open: std::cell::RefCell::new(Vec::new()),
             open: Vec::new(),
             last_start: 0,
-            call_scope: HashMap::new(),
+            call_scope: HashMap::default(),
             calls_by_name: std::cell::OnceCell::new(),
             decorated_by: std::cell::OnceCell::new(),
             statements,
-            external_values: std::cell::RefCell::new(HashMap::new()),
+            external_values: std::cell::RefCell::new(HashMap::default()),
             resolver: std::cell::Cell::new(None),
             file: std::cell::RefCell::new(None),
-            def_sites: std::cell::RefCell::new(HashMap::new()),
+            def_sites: std::cell::RefCell::new(HashMap::default()),
             value_args: std::cell::OnceCell::new(),
             word_counts: std::cell::OnceCell::new(),
             value_constructions: std::cell::RefCell::new(None),
@@ -535,6 +538,7 @@ impl<'t> Module<'t> {
             staging_calls: std::cell::OnceCell::new(),
             contracts: std::cell::OnceCell::new(),
             declares: std::cell::OnceCell::new(),
+            plain_args: std::cell::RefCell::default(),
         };
         module.collect(root);
         // Facts and guards are built per scope on first use: a lowering
@@ -1026,7 +1030,7 @@ impl<'t> Module<'t> {
     /// Calls whose callee's last name is `name` (`f(...)`, `obj.f(...)`).
     pub fn calls_named(&self, name: &str) -> &[usize] {
         let index = self.calls_by_name.get_or_init(|| {
-            let mut index: HashMap<String, Vec<usize>> = HashMap::new();
+            let mut index: HashMap<String, Vec<usize>> = HashMap::default();
             for (i, site) in self.calls.iter().enumerate() {
                 let Some(callee) = site.node.field("function") else {
                     continue;
@@ -1241,8 +1245,15 @@ impl<'t> Module<'t> {
     /// the entry or the store: where it is written). An unpacking that cannot
     /// be read so stays one (`has_dict_splat`).
     pub fn args_of(&self, call: Node<'t>) -> Args<'t> {
+        // Asked about the same calls many times over (every keyword read of
+        // every rule and lowering): a call without `**` has the same
+        // arguments whenever asked, so those are read from its node once.
+        if let Some(args) = self.plain_args.borrow().get(&call.id()) {
+            return args.clone();
+        }
         let mut args = Args::of(call, self.src);
         if !args.has_dict_splat {
+            self.plain_args.borrow_mut().insert(call.id(), args.clone());
             return args;
         }
         let Some(&scope) = self.call_scope.get(&call.id()) else {
@@ -1632,6 +1643,7 @@ impl<'t> Module<'t> {
 }
 
 /// Positional and keyword arguments of a call.
+#[derive(Clone)]
 pub struct Args<'t> {
     pub positional: Vec<Node<'t>>,
     pub keywords: Vec<(String, Node<'t>, Node<'t>)>,
