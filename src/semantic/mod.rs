@@ -287,7 +287,7 @@ pub struct Module<'t> {
 
 impl<'t> Module<'t> {
     pub fn new(src: &'t str, tree: &'t Tree) -> Self {
-        Self::build(src, tree.root_node(), None)
+        Self::build(src, tree.root_node(), None, &[])
     }
 
     /// The model of only some top-level statements of the module (children
@@ -297,7 +297,20 @@ impl<'t> Module<'t> {
     /// statements may come from several trees of pieces of the text
     /// (`syntax::pieces`); `root` is one of those trees' roots.
     pub fn new_in(src: &'t str, root: Node<'t>, statements: Vec<Node<'t>>) -> Self {
-        Self::build(src, root, Some(statements))
+        Self::build(src, root, Some(statements), &[])
+    }
+
+    /// `new_in`, with the query matches of some statements already found
+    /// (`matched[i]` for `statements[i]`; missing or `None`: matched here).
+    /// Incremental analysis matches the statements every unit holds (the
+    /// imports) once for all the units.
+    pub fn new_in_matched(
+        src: &'t str,
+        root: Node<'t>,
+        statements: Vec<Node<'t>>,
+        matched: &[Option<&Matches<'t>>],
+    ) -> Self {
+        Self::build(src, root, Some(statements), matched)
     }
 
     /// The top-level statements this model covers, in document order.
@@ -492,7 +505,12 @@ impl<'t> Module<'t> {
             .filter(|node| node.byte_range() == span)
     }
 
-    fn build(src: &'t str, root: Node<'t>, statements: Option<Vec<Node<'t>>>) -> Self {
+    fn build(
+        src: &'t str,
+        root: Node<'t>,
+        statements: Option<Vec<Node<'t>>>,
+        matched: &[Option<&Matches<'t>>],
+    ) -> Self {
         let mut module = Module {
             src,
             root,
@@ -543,7 +561,7 @@ impl<'t> Module<'t> {
             plain_args: std::cell::RefCell::default(),
             canonical_paths: std::cell::RefCell::default(),
         };
-        module.collect(root);
+        module.collect(root, matched);
         // Answers remembered while collecting saw part of the bindings.
         module.canonical_paths.get_mut().clear();
         module.plain_args.get_mut().clear();
@@ -558,14 +576,21 @@ impl<'t> Module<'t> {
         module
     }
 
-    fn collect(&mut self, root: Node<'t>) {
+    fn collect(&mut self, root: Node<'t>, matched: &[Option<&Matches<'t>>]) {
         // Each statement as the query's root: a byte range on the module's
         // root would step through every top-level statement before it.
         let statements = self.statements.take();
         match &statements {
             Some(statements) => {
-                for &statement in statements {
-                    self.collect_in(statement);
+                for (i, &statement) in statements.iter().enumerate() {
+                    match matched.get(i).copied().flatten() {
+                        Some(matches) => {
+                            for (first, m) in &matches.0 {
+                                self.take_match(*first, m);
+                            }
+                        }
+                        None => self.collect_in(statement),
+                    }
                 }
             }
             None => self.collect_in(root),
@@ -577,23 +602,29 @@ impl<'t> Module<'t> {
         // Matches come in pre-order of the nodes they match at, so a scope is
         // always registered before anything inside it. The rules' queries
         // run in the same walk.
-        let all = queries();
-        all.matcher
+        queries()
+            .matcher
             .for_each_match(root, self.src.as_bytes(), |patterns, m| {
                 // `patterns` are written alike: one owner kind, one group.
-                let Some(&first) = patterns.first() else {
-                    return;
-                };
-                match all.owners.get(first) {
-                    Some(Owner::Facts) => self.record(m),
-                    Some(Owner::Rule(_)) => {
-                        if let Some(group) = all.groups.get(first).copied().flatten() {
-                            self.record_sites(group, m, &all.sites);
-                        }
-                    }
-                    None => {}
+                if let Some(&first) = patterns.first() {
+                    self.take_match(first, m);
                 }
             });
+    }
+
+    /// Records one match of the queries (`first`: the first of the
+    /// patterns it matches, which are written alike).
+    fn take_match(&mut self, first: usize, m: &crate::syntax::matcher::Match<'t>) {
+        let all = queries();
+        match all.owners.get(first) {
+            Some(Owner::Facts) => self.record(m),
+            Some(Owner::Rule(_)) => {
+                if let Some(group) = all.groups.get(first).copied().flatten() {
+                    self.record_sites(group, m, &all.sites);
+                }
+            }
+            None => {}
+        }
     }
 
     /// Records a group's sites (`sites`: which captures are `@site`). All
@@ -1654,6 +1685,26 @@ impl<'t> Module<'t> {
                     .any(|b| matches!(b, Binding::Import(p) if p == path)))
             .then(|| name.clone())
         })
+    }
+}
+
+/// The query matches of one top-level statement, in the order the walk
+/// gives them: the first of the patterns each matches (they are written
+/// alike) and its captures. Found once, they can be given to the models of
+/// several units (`Module::new_in_matched`).
+pub struct Matches<'t>(Vec<(usize, Vec<(crate::syntax::matcher::CaptureId, Node<'t>)>)>);
+
+impl<'t> Matches<'t> {
+    pub fn of(statement: Node<'t>, src: &str) -> Matches<'t> {
+        let mut out = Vec::new();
+        queries()
+            .matcher
+            .for_each_match(statement, src.as_bytes(), |patterns, m| {
+                if let Some(&first) = patterns.first() {
+                    out.push((first, m.to_vec()));
+                }
+            });
+        Matches(out)
     }
 }
 
