@@ -309,24 +309,27 @@ impl Matcher {
         let mut pending: Vec<Node<'t>> = vec![root];
         let mut read: Vec<(u16, Node<'t>)> = Vec::new();
         while let Some(node) = pending.pop() {
+            let patterns = self
+                .by_kind
+                .get(node.kind_id() as usize)
+                .filter(|ids| !ids.is_empty());
             read.clear();
             walk.cursor.reset(node);
             if walk.cursor.goto_first_child() {
                 loop {
-                    read.push((
-                        walk.cursor.field_id().map_or(0, |f| f.get()),
-                        walk.cursor.node(),
-                    ));
+                    // Fields are only read for patterns (the cursor finds a
+                    // child's field by looking through hidden parents).
+                    let field = match patterns {
+                        Some(_) => walk.cursor.field_id().map_or(0, |f| f.get()),
+                        None => 0,
+                    };
+                    read.push((field, walk.cursor.node()));
                     if !walk.cursor.goto_next_sibling() {
                         break;
                     }
                 }
             }
-            if let Some(ids) = self
-                .by_kind
-                .get(node.kind_id() as usize)
-                .filter(|ids| !ids.is_empty())
-            {
+            if let Some(ids) = patterns {
                 // Many patterns start at the same kinds (every rule's at a
                 // call): a node's children are read once for all of them.
                 walk.children.clear();
