@@ -264,7 +264,7 @@ pub struct Module<'t> {
     /// `name.trace(...)`-style calls by receiver name (built on first use).
     staging_calls: std::cell::OnceCell<std::collections::HashMap<&'t str, Vec<usize>>>,
     /// How often each word occurs in the model's code (built on first use).
-    word_counts: std::cell::OnceCell<std::collections::HashMap<&'t str, u32>>,
+    word_counts: std::cell::OnceCell<HashMap<&'t str, u32>>,
     /// Calls constructing a class through a value (`OPS[k]()`), by class
     /// (built on first use; `None` while being built, which answers empty).
     #[allow(clippy::type_complexity)]
