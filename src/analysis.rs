@@ -264,6 +264,7 @@ fn check_all<'t>(
         lowerings,
         settings,
         file,
+        mesh_uses: Default::default(),
     };
     for rule in rules::all() {
         if settings.enabled(rule.meta().code, file) {

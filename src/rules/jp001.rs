@@ -170,7 +170,7 @@ impl Rule for Jp001 {
                 continue;
             };
             // An AbstractMesh-only computation has no backend: JP004 or nothing.
-            let mesh = ctx.module.mesh_use(lowering);
+            let mesh = ctx.mesh_use(lowering);
             if mesh.abstract_mesh && !mesh.concrete {
                 continue;
             }

@@ -79,7 +79,7 @@ impl Rule for Jp003 {
             if !lowering.platforms_missing() || lowering.context_has_device() {
                 continue;
             }
-            let mesh = ctx.module.mesh_use(lowering);
+            let mesh = ctx.mesh_use(lowering);
             if !mesh.abstract_mesh || mesh.concrete || mesh.unknown {
                 continue;
             }

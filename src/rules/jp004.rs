@@ -65,7 +65,7 @@ impl Rule for Jp004 {
             if !supplied {
                 continue;
             }
-            let mesh = ctx.module.mesh_use(lowering);
+            let mesh = ctx.mesh_use(lowering);
             if !(mesh.abstract_mesh && !mesh.concrete && !mesh.unknown) {
                 continue;
             }

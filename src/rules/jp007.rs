@@ -70,7 +70,7 @@ impl Rule for Jp007 {
             };
             // An AbstractMesh-only computation with a device-requiring callback
             // fails earlier (JP004).
-            let mesh = ctx.module.mesh_use(lowering);
+            let mesh = ctx.mesh_use(lowering);
             if req.kind.requires_devices() && mesh.abstract_mesh && !mesh.concrete && !mesh.unknown
             {
                 continue;

@@ -69,7 +69,7 @@ impl Rule for Jp015 {
                 )
             } else {
                 let supplied = lowering.platforms().is_some() || lowering.context_has_device();
-                let mesh = ctx.module.mesh_use(lowering);
+                let mesh = ctx.mesh_use(lowering);
                 let abstract_only = mesh.abstract_mesh && !mesh.concrete && !mesh.unknown;
                 if !(supplied && abstract_only)
                     || ctx

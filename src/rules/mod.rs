@@ -23,9 +23,11 @@ mod jp016;
 use crate::config::Settings;
 use crate::diagnostic::{Finding, Related, Severity};
 use crate::fix::Edit;
+use crate::semantic::lowering::MeshUse;
 use crate::semantic::{Lowering, Module, Requirement};
 use crate::syntax::text;
 use crate::syntax::Field;
+use std::cell::RefCell;
 use std::path::Path;
 use tree_sitter::Node;
 
@@ -59,9 +61,34 @@ pub struct Context<'a, 't> {
     pub lowerings: &'a [Lowering<'t>],
     pub settings: &'a Settings,
     pub file: &'a Path,
+    /// `mesh_use` of each of `lowerings`, once asked.
+    pub mesh_uses: RefCell<Vec<Option<MeshUse>>>,
 }
 
 impl<'a, 't> Context<'a, 't> {
+    /// What the lowering's shardings and arguments use (`Module::mesh_use`),
+    /// worked out once per lowering however many rules ask: it evaluates
+    /// every sharding and trace argument, and five rules ask.
+    pub fn mesh_use(&self, lowering: &Lowering<'t>) -> MeshUse {
+        let Some(at) = self
+            .lowerings
+            .iter()
+            .position(|l| std::ptr::eq(l, lowering))
+        else {
+            return self.module.mesh_use(lowering);
+        };
+        if let Some(Some(found)) = self.mesh_uses.borrow().get(at) {
+            return found.clone();
+        }
+        let found = self.module.mesh_use(lowering);
+        let mut known = self.mesh_uses.borrow_mut();
+        if known.len() < self.lowerings.len() {
+            known.resize(self.lowerings.len(), None);
+        }
+        known[at] = Some(found.clone());
+        found
+    }
+
     pub fn src(&self) -> &'t str {
         self.module.src
     }

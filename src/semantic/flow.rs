@@ -4979,7 +4979,7 @@ impl<'t> Module<'t> {
     /// not count).
     fn mentioned_more_than(&self, name: &str, known: usize) -> bool {
         let words = self.word_counts.get_or_init(|| {
-            let mut counts: HashMap<&'t str, u32> = HashMap::new();
+            let mut counts = rustc_hash::FxHashMap::<&'t str, u32>::default();
             let mut count_words = |text: &'t str| {
                 for word in text
                     .split(|c: char| !(c == '_' || c.is_alphanumeric()))

@@ -294,7 +294,6 @@ impl Matcher {
         src: &[u8],
         mut each: impl FnMut(&[usize], &Match<'t>),
     ) {
-        let mut cursor = root.walk();
         let mut captures: Vec<(CaptureId, Node<'t>)> = Vec::new();
         let mut walk = Walk {
             src,
@@ -303,12 +302,38 @@ impl Matcher {
             cursor: root.walk(),
             children: Vec::new(),
         };
-        loop {
-            let node = cursor.node();
-            if let Some(ids) = self.by_kind.get(node.kind_id() as usize) {
+        // Pre-order with a stack of the nodes still to visit: each node's
+        // children are read once, for its patterns and for the walk (a
+        // cursor step costs hundreds of instructions in a grammar with many
+        // hidden nodes, and the patterns start at most calls).
+        let mut pending: Vec<Node<'t>> = vec![root];
+        let mut read: Vec<(u16, Node<'t>)> = Vec::new();
+        while let Some(node) = pending.pop() {
+            let patterns = self
+                .by_kind
+                .get(node.kind_id() as usize)
+                .filter(|ids| !ids.is_empty());
+            read.clear();
+            walk.cursor.reset(node);
+            if walk.cursor.goto_first_child() {
+                loop {
+                    // Fields are only read for patterns (the cursor finds a
+                    // child's field by looking through hidden parents).
+                    let field = match patterns {
+                        Some(_) => walk.cursor.field_id().map_or(0, |f| f.get()),
+                        None => 0,
+                    };
+                    read.push((field, walk.cursor.node()));
+                    if !walk.cursor.goto_next_sibling() {
+                        break;
+                    }
+                }
+            }
+            if let Some(ids) = patterns {
                 // Many patterns start at the same kinds (every rule's at a
                 // call): a node's children are read once for all of them.
                 walk.children.clear();
+                walk.children.push((node.id(), read.as_slice().into()));
                 for &id in ids {
                     let pattern = &self.patterns[id];
                     walk.members = &pattern.members;
@@ -323,20 +348,14 @@ impl Matcher {
                     });
                 }
             }
-            if cursor.goto_first_child() {
-                continue;
-            }
-            loop {
-                if cursor.node() == root {
-                    return;
-                }
-                if cursor.goto_next_sibling() {
-                    break;
-                }
-                if !cursor.goto_parent() {
-                    return;
-                }
-            }
+            // A leaf no pattern starts at (a name, a token) needs no visit.
+            pending.extend(read.iter().rev().map(|&(_, child)| child).filter(|child| {
+                child.child_count() > 0
+                    || self
+                        .by_kind
+                        .get(child.kind_id() as usize)
+                        .is_none_or(|ids| !ids.is_empty())
+            }));
         }
     }
 }
