@@ -1306,6 +1306,30 @@ impl<'m, 't> Flow<'m, 't> {
                 _ => Val::Unknown,
             })
         };
+        // A keyword the def's decorator wrapper passes: whatever the call.
+        if !is_self {
+            if let Some(injected) = m.injected_keyword(fscope, name) {
+                let several = injected.len() > 1;
+                let mut out = Vec::new();
+                for (_, wrapper_scope, source) in injected {
+                    if let ParamSource::Arg(value) = source {
+                        out.extend(
+                            self.eval_depth(value, wrapper_scope, depth + 1)
+                                .into_iter()
+                                .map(|mut a| {
+                                    if several {
+                                        a.why = a.why.and(&Why::Each(
+                                            "for each call of the decorated function".to_owned(),
+                                        ));
+                                    }
+                                    a
+                                }),
+                        );
+                    }
+                }
+                return cap(out);
+            }
+        }
         if let Some(b) = bound {
             if is_self {
                 return as_class(match b.receiver {
@@ -1547,6 +1571,11 @@ impl<'m, 't> Flow<'m, 't> {
                 }
             }
         }
+        // `configure(cfg)` before the read, storing `config.platform = ...`
+        // into its parameter: that store (unless one written here follows).
+        if let Some(alts) = self.callee_store(node, object, attr, scope, depth) {
+            return alts;
+        }
         // `cfg.platform = "tpu"` before the read: the stored value.
         match m.path_store_at(node, scope) {
             PathStore::Value(value, store_scope) => {
@@ -1573,6 +1602,102 @@ impl<'m, 't> Flow<'m, 't> {
             out.extend(vals.into_iter().filter_map(|a| a.under(&o.why, &o.choices)));
         }
         cap(out)
+    }
+
+    /// `obj.attr` read after a call in the same scope that passes `obj` to a
+    /// function of this module storing `param.attr = value` into the
+    /// parameter that receives it (a config-mutating helper): that value,
+    /// with the call's arguments bound, when the last such call certainly
+    /// ran and its store is a plain statement of the function; `Unknown`
+    /// when it may not have. `None` without such a call, or when a store
+    /// written here comes after it.
+    fn callee_store(
+        &self,
+        node: Node<'t>,
+        object: Node<'t>,
+        attr: &str,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Option<Vec<Alt<'t>>> {
+        let m = self.m;
+        if object.kind() != "identifier" || m.path_stores.is_empty() {
+            return None;
+        }
+        let root = text(object, m.src);
+        // (the call, the function, its stores: target and value)
+        type CalleeStores<'t> = (Node<'t>, ScopeId, Vec<(Node<'t>, Node<'t>)>);
+        let mut last: Option<CalleeStores<'t>> = None;
+        for &i in &m.scopes[scope].calls {
+            let site = &m.calls[i];
+            if site.node.end_byte() > node.start_byte() {
+                continue;
+            }
+            let Some(func) = site
+                .node
+                .field("function")
+                .filter(|f| f.kind() == "identifier")
+            else {
+                continue;
+            };
+            let Some(Binding::Def(def)) = m.binding_at(scope, text(func, m.src), func) else {
+                continue;
+            };
+            let def = *def;
+            if m.scopes[def].kind != ScopeKind::Function {
+                continue;
+            }
+            let args = m.args_of(site.node);
+            let passes = |a: &Node<'t>| a.kind() == "identifier" && text(*a, m.src) == root;
+            let params = m.scopes[def].params();
+            let mut receiving: Vec<&str> = args
+                .positional
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| passes(a))
+                .filter_map(|(p, _)| params.get(p).map(|(n, _)| n.as_str()))
+                .collect();
+            receiving.extend(
+                args.keywords
+                    .iter()
+                    .filter(|(_, v, _)| passes(v))
+                    .map(|(n, _, _)| n.as_str()),
+            );
+            for param in receiving {
+                let Some(stores) = m.path_stores.get(&format!("{param}.{attr}")) else {
+                    continue;
+                };
+                let in_def: Vec<(Node<'t>, Node<'t>)> = stores
+                    .iter()
+                    .filter(|(s, _, _)| *s == def)
+                    .map(|(_, target, value)| (*target, *value))
+                    .collect();
+                if !in_def.is_empty() {
+                    last = Some((site.node, def, in_def));
+                }
+            }
+        }
+        let (call, def, stores) = last?;
+        if let PathStore::Value(value, _) = m.path_store_at(node, scope) {
+            if value.start_byte() > call.end_byte() {
+                return None;
+            }
+        }
+        let certain = m.is_straight_line(call, scope, node)
+            && stores
+                .iter()
+                .all(|(target, _)| m.is_body_statement_target(*target, def));
+        let (_, value) = stores.last()?;
+        if !certain || self.bound.borrow().len() > 6 {
+            return Some(vec![Alt::unknown()]);
+        }
+        let bound = Bound {
+            def,
+            call,
+            call_scope: scope,
+            receiver: None,
+            given: Vec::new(),
+        };
+        Some(self.with_bound(bound, || self.eval_depth(*value, def, depth + 1)))
     }
 
     /// Attribute `attr` of one value.
@@ -4602,12 +4727,65 @@ impl<'t> Module<'t> {
         })
     }
 
+    /// A def under a local decorator whose wrapper calls it with keyword
+    /// `name` (`def deco(fn): def wrapper(*a, **k): return fn(*a,
+    /// platforms=P, **k)`): every call goes through the wrapper, so those
+    /// keywords are what the parameter gets, each in the wrapper's scope.
+    fn injected_keyword(
+        &self,
+        def: ScopeId,
+        name: &str,
+    ) -> Option<Vec<(Node<'t>, ScopeId, ParamSource<'t>)>> {
+        let decorators = self.scopes[def].decorators();
+        let [decorator] = decorators.as_slice() else {
+            return None;
+        };
+        let decorator = *decorator;
+        if decorator.kind() != "identifier" {
+            return None;
+        }
+        let outer = self.scopes[def].parent.unwrap_or(super::MODULE_SCOPE);
+        let Some(Binding::Def(deco)) = self.binding_at(outer, text(decorator, self.src), decorator)
+        else {
+            return None;
+        };
+        let deco = *deco;
+        if self.scopes[deco].kind != ScopeKind::Function {
+            return None;
+        }
+        let wrapped = self.scopes[deco].params().first()?.0.clone();
+        let mut out = Vec::new();
+        for &i in self.calls_named(&wrapped) {
+            let site = &self.calls[i];
+            if site.scope == deco || !self.scope_within(site.scope, deco) {
+                continue;
+            }
+            let func = site.node.field("function")?;
+            if func.kind() != "identifier"
+                || !matches!(
+                    self.binding_at(site.scope, &wrapped, func),
+                    Some(Binding::Param { scope, index: 0, .. }) if *scope == deco
+                )
+            {
+                continue;
+            }
+            match self.args_of(site.node).keyword(name) {
+                Some(value) => out.push((site.node, site.scope, ParamSource::Arg(value))),
+                None => return None,
+            }
+        }
+        (!out.is_empty()).then_some(out)
+    }
+
     pub(crate) fn param_call_sites(
         &self,
         def: ScopeId,
         index: usize,
         name: &str,
     ) -> Option<Vec<(Node<'t>, ScopeId, ParamSource<'t>)>> {
+        if let Some(injected) = self.injected_keyword(def, name) {
+            return Some(injected);
+        }
         let sites = self.def_call_sites(def);
         let mut out = Vec::new();
         for site in sites.iter() {

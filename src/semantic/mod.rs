@@ -1572,7 +1572,7 @@ impl<'t> Module<'t> {
 
     /// `target` is the target of an assignment that is a statement of
     /// `scope`'s own body (not inside a branch or loop).
-    fn is_body_statement_target(&self, target: Node<'t>, scope: ScopeId) -> bool {
+    pub(crate) fn is_body_statement_target(&self, target: Node<'t>, scope: ScopeId) -> bool {
         let scope_node = self.scopes[scope].node;
         let block = target
             .parent()
@@ -1589,7 +1589,12 @@ impl<'t> Module<'t> {
 
     /// True if `node` is not inside a conditional or loop of its scope that
     /// does not also contain `use_node`.
-    fn is_straight_line(&self, node: Node<'t>, scope: ScopeId, use_node: Node<'t>) -> bool {
+    pub(crate) fn is_straight_line(
+        &self,
+        node: Node<'t>,
+        scope: ScopeId,
+        use_node: Node<'t>,
+    ) -> bool {
         self.runs_before(node, scope, use_node, &[])
     }
 

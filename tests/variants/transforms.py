@@ -946,6 +946,67 @@ def b_nested_dict_store(src: Source, v: Value):
         out.append({MAIN: ed.apply()})
     return out
 
+
+def b_mutating_helper(src: Source, v: Value):
+    """A helper function stores the value into the settings object it is given, just
+    before the statement: `settings = VariantSettings(); variant_configure(settings, <value>)`,
+    the statement reading `settings.<name>` (over a class placeholder `None` or `"variant"`)."""
+    st = src.stmt_of(v.expr)
+    inner = src.scope_chain(v.expr)[:1]
+    if [id(x) for x in inner] != [id(x) for x in src.scope_chain(st)[:1]]:
+        raise Skip("the value is inside a lambda or comprehension of its statement")
+    out = []
+    for placeholder, call in (("None", "{fn}({obj}, {value})"), ('"variant"', "{fn}(value={value}, settings={obj})")):
+        ed = Edits(src)
+        cls = src.fresh("VariantSettings")
+        fn = src.fresh("variant_configure")
+        obj = src.fresh("settings")
+        insert_module_code(
+            ed,
+            header_end(src)[0],
+            f"class {cls}:\n    {v.base} = {placeholder}\n\n\n"
+            f"def {fn}(settings, value):\n    settings.{v.base} = value\n",
+        )
+        try:
+            insert_before_stmt(
+                ed, st, [f"{obj} = {cls}()", call.format(fn=fn, obj=obj, value=src.seg(v.expr))]
+            )
+        except Skip:
+            continue
+        ed.replace(v.expr, f"{obj}.{v.base}")
+        out.append({MAIN: ed.apply()})
+    return out
+
+
+def b_injecting_decorator(src: Source, v: Value):
+    """A module-level function returns its `value` parameter, whose default is a
+    placeholder (`None` or `"variant"`); a local decorator's wrapper calls it with
+    `value=<value>` (gin-style configurables): `variant_value()`."""
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    out = []
+    for placeholder in ("None", '"variant"'):
+        ed = Edits(src)
+        ensure_import(ed, "functools")
+        deco = src.fresh("variant_inject")
+        fn = src.fresh("variant_value")
+        insert_module_code(
+            ed,
+            off,
+            f"def {deco}(fn):\n"
+            f"    @functools.wraps(fn)\n"
+            f"    def wrapper(*args, **kwargs):\n"
+            f"        return fn(*args, value={src.seg(v.expr)}, **kwargs)\n\n"
+            f"    return wrapper\n\n\n"
+            f"@{deco}\n"
+            f"def {fn}(value={placeholder}):\n"
+            f"    return value\n",
+        )
+        ed.replace(v.expr, f"{fn}()")
+        out.append({MAIN: ed.apply()})
+    return out
+
 PARTIAL_NAMES = {"lower": "lower", "pallas_call": "call", "export": "export_fn", "jit": "jit_fn"}
 
 
@@ -2018,6 +2079,21 @@ TRANSFORMS = {
         "the value is stored into a dict nested in a config dict just before the statement, over a "
         "placeholder (`None` or `\"variant\"`): `cfg = {\"export\": {\"platforms\": None}}; "
         "cfg[\"export\"][\"platforms\"] = <value>`, read as `cfg[\"export\"][\"platforms\"]`",
+    ),
+    "mutating_helper": (
+        _values,
+        b_mutating_helper,
+        "a module-level helper stores the value into the settings object passed to it "
+        "(`def variant_configure(settings, value): settings.platforms = value`), called just before the "
+        "statement on a fresh object whose class attribute is a placeholder (`None` or `\"variant\"`); "
+        "the statement reads `settings.platforms`",
+    ),
+    "injecting_decorator": (
+        _values,
+        b_injecting_decorator,
+        "the value is a keyword a local decorator's wrapper passes (`return fn(*args, value=<value>, **kwargs)`) "
+        "to a module-level function returning its `value` parameter, whose default is a placeholder "
+        "(`None` or `\"variant\"`); used as `variant_value()`",
     ),
     "functools_partial": (
         i_keyword_calls,
