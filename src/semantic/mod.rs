@@ -1694,6 +1694,14 @@ impl<'t> Module<'t> {
         };
         let mut cursor = supers.walk();
         for base in supers.named_children(&mut cursor) {
+            // `Base[T]` (a generic base) is `Base`.
+            let base = match base.kind_name() {
+                "subscript" => match base.field("value") {
+                    Some(value) => value,
+                    None => continue,
+                },
+                _ => base,
+            };
             if base.kind_name() == "identifier" {
                 if let Some(Binding::Def(id)) =
                     self.binding_at(scope.parent.unwrap_or(0), text(base, self.src), base)

@@ -1007,6 +1007,33 @@ def b_injecting_decorator(src: Source, v: Value):
         out.append({MAIN: ed.apply()})
     return out
 
+
+def b_generic_base(src: Source, v: Value):
+    """The value is a class attribute of a generic base (`class VariantBase(typing.Generic[T])`),
+    read on an instance of a subclass that names the base subscripted (`VariantCfg(VariantBase[int])`),
+    directly or through a method of the subclass."""
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    out = []
+    for form in ("attribute", "method"):
+        ed = Edits(src)
+        ensure_import(ed, "typing")
+        tv = src.fresh("VariantT")
+        base = src.fresh("VariantBase")
+        cls = src.fresh("VariantCfg")
+        sub_body = "    pass\n" if form == "attribute" else f"    def get(self):\n        return self.{v.base}\n"
+        insert_module_code(
+            ed,
+            off,
+            f"{tv} = typing.TypeVar(\"{tv}\")\n\n\n"
+            f"class {base}(typing.Generic[{tv}]):\n    {v.base} = {src.seg(v.expr)}\n\n\n"
+            f"class {cls}({base}[int]):\n{sub_body}",
+        )
+        ed.replace(v.expr, f"{cls}().{v.base}" if form == "attribute" else f"{cls}().get()")
+        out.append({MAIN: ed.apply()})
+    return out
+
 PARTIAL_NAMES = {"lower": "lower", "pallas_call": "call", "export": "export_fn", "jit": "jit_fn"}
 
 
@@ -2094,6 +2121,13 @@ TRANSFORMS = {
         "the value is a keyword a local decorator's wrapper passes (`return fn(*args, value=<value>, **kwargs)`) "
         "to a module-level function returning its `value` parameter, whose default is a placeholder "
         "(`None` or `\"variant\"`); used as `variant_value()`",
+    ),
+    "generic_base": (
+        _values,
+        b_generic_base,
+        "the value is a class attribute of a `typing.Generic[T]` base, read on an instance of a subclass "
+        "declared with the base subscripted (`class VariantCfg(VariantBase[int])`), as "
+        "`VariantCfg().platforms` or through a method of the subclass returning `self.platforms`",
     ),
     "functools_partial": (
         i_keyword_calls,
