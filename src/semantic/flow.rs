@@ -2567,7 +2567,7 @@ impl<'m, 't> Flow<'m, 't> {
         key: &Val<'t>,
         depth: u32,
     ) -> Lookup<'t> {
-        let dicts = self.eval_depth(expr, scope, depth + 1);
+        let dicts = self.eval_as_dicts(expr, scope, depth);
         if dicts.is_empty() {
             return Lookup::Unknown;
         }
@@ -4460,7 +4460,7 @@ impl<'m, 't> Flow<'m, 't> {
         if at > MAX_DEPTH {
             return None;
         }
-        let [alt] = self.eval_depth(expr, scope, at + 1).try_into().ok()?;
+        let [alt] = self.eval_as_dicts(expr, scope, at).try_into().ok()?;
         match alt.val {
             Val::Entries(e) => Some(e.as_ref().clone()),
             Val::Dict(node, s) => self.dict_entries(node, s, depth, at + 1),
