@@ -169,9 +169,15 @@ impl Rule for Jp001 {
             let Some(first) = callbacks.first() else {
                 continue;
             };
-            // An AbstractMesh-only computation has no backend: JP004 or nothing.
+            // An AbstractMesh-only computation with a callback that needs
+            // devices fails as JP004 says. `jax.debug.print`/`callback` do
+            // not need devices, and are still checked against the host's
+            // backend (docs/jax-facts-additions.md): JP001's error.
             let mesh = ctx.mesh_use(lowering);
-            if mesh.abstract_mesh && !mesh.concrete {
+            let debug_only = callbacks.iter().all(|r| {
+                matches!(r.kind, ReqKind::HostCallback { .. }) && !r.kind.requires_devices()
+            });
+            if mesh.abstract_mesh && !mesh.concrete && !debug_only {
                 continue;
             }
             let (backend, severity, note) = match placed_backend(ctx, lowering) {
