@@ -716,3 +716,21 @@ fn a_panic_while_analysing_one_file_is_its_error_and_the_others_are_reported() {
         "{err}"
     );
 }
+
+/// Classes whose bases name each other (code mid-edit) are looked at once each:
+/// the walk up a `dict` subclass's bases looped forever on them.
+#[test]
+fn class_bases_that_name_each_other_end() {
+    let dir = project(&[(
+        "cyclic.py",
+        "import jax\n\n\nclass A(B):\n    pass\n\n\nclass B(A):\n    pass\n\n\n\
+         x = A(platforms=\"tpu\")\n\
+         jax.export.export(jax.jit(lambda v: v), platforms=x[\"platforms\"])\n",
+    )]);
+    let out = jax_lsp(
+        dir.path(),
+        &["check", "--output-format", "json", "cyclic.py"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out).trim(), "[]");
+}

@@ -5309,11 +5309,11 @@ impl<'t> Module<'t> {
     /// A class deriving (here or through local bases) from the builtin
     /// `dict` or `collections.UserDict`.
     pub(crate) fn is_dict_subclass(&self, class: ScopeId) -> bool {
+        // Bases may name each other (`class A(B)`, `class B(A)` in code
+        // being typed): each class is looked at once.
+        let mut seen = vec![class];
         let mut chain = vec![class];
         while let Some(c) = chain.pop() {
-            if chain.len() > 8 {
-                return false;
-            }
             let scope = &self.scopes[c];
             if let Some(supers) = scope.node.field("superclasses") {
                 let mut cursor = supers.walk();
@@ -5327,7 +5327,12 @@ impl<'t> Module<'t> {
                     return true;
                 }
             }
-            chain.extend(self.base_classes(c));
+            for base in self.base_classes(c) {
+                if !seen.contains(&base) && seen.len() < 16 {
+                    seen.push(base);
+                    chain.push(base);
+                }
+            }
         }
         false
     }
