@@ -1620,7 +1620,7 @@ impl<'m, 't> Flow<'m, 't> {
         depth: u32,
     ) -> Option<Vec<Alt<'t>>> {
         let m = self.m;
-        if object.kind() != "identifier" || m.path_stores.is_empty() {
+        if object.kind() != "identifier" || !m.stores_into_a_parameter(attr) {
             return None;
         }
         let root = text(object, m.src);

@@ -248,6 +248,10 @@ pub struct Module<'t> {
     call_scope: HashMap<usize, ScopeId>,
     /// Calls by the last name of their callee (`f` for `f(...)` and `obj.f(...)`).
     calls_by_name: std::cell::OnceCell<HashMap<String, Vec<usize>>>,
+    /// Attribute names stored into a function's parameter (`def configure(
+    /// config): config.x = v`): `Flow::callee_store` looks no further for
+    /// any other attribute.
+    param_stored_attrs: std::cell::OnceCell<rustc_hash::FxHashSet<String>>,
     /// Decorated defs by the def their decorator names: `@d` under
     /// (d, false), `@outer(...)` under (outer, true); each (decorated def,
     /// decorator node id).
@@ -595,6 +599,7 @@ impl<'t> Module<'t> {
             last_start: 0,
             call_scope: HashMap::default(),
             calls_by_name: std::cell::OnceCell::new(),
+            param_stored_attrs: std::cell::OnceCell::new(),
             decorated_by: std::cell::OnceCell::new(),
             statements,
             external_values: std::cell::RefCell::new(HashMap::default()),
@@ -1316,6 +1321,34 @@ impl<'t> Module<'t> {
     /// function, the last of the stores of one outer scope, all unconditional),
     /// `Unknown` when a store may or may not have run or another scope stores
     /// it too, `None` when nothing stores it (read the object as usual).
+    /// Whether some function stores `param.attr = v` into one of its
+    /// parameters (see `param_stored_attrs`).
+    pub(crate) fn stores_into_a_parameter(&self, attr: &str) -> bool {
+        self.param_stored_attrs
+            .get_or_init(|| {
+                let mut out = rustc_hash::FxHashSet::default();
+                for (path, stores) in &self.path_stores {
+                    let Some((root, stored)) = path.split_once('.') else {
+                        continue;
+                    };
+                    if stored.contains('.') {
+                        continue;
+                    }
+                    let into_param = stores.iter().any(|(scope, _, _)| {
+                        self.scopes[*scope]
+                            .params()
+                            .iter()
+                            .any(|(name, _)| name == root)
+                    });
+                    if into_param {
+                        out.insert(stored.to_owned());
+                    }
+                }
+                out
+            })
+            .contains(attr)
+    }
+
     pub fn path_store_at(&self, node: Node<'t>, scope: ScopeId) -> PathStore<'t> {
         let path = text(node, self.src);
         let Some(stores) = self.path_stores.get(path) else {
