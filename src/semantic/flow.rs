@@ -452,6 +452,16 @@ fn is_flag_holder(path: &str) -> bool {
         .is_some_and(|(module, last)| last == "FLAGS" && !module.is_empty())
 }
 
+/// `items[index]` as Python reads it (a negative index counts from the end).
+fn item_at<'t>(items: &[Val<'t>], index: i64) -> Option<Val<'t>> {
+    let at = if index < 0 {
+        items.len() as i64 + index
+    } else {
+        index
+    };
+    items.get(usize::try_from(at).ok()?).cloned()
+}
+
 /// The part of a loop's element a target name unpacks (`path` from
 /// `Module::unpacked_names`); `Unknown` when the element is not a sequence
 /// that deep.
@@ -2481,11 +2491,7 @@ impl<'m, 't> Flow<'m, 't> {
         for (base, key, why, choices) in pairs(&parts) {
             match (&base, &key) {
                 (Val::Seq(_, items), Val::Int(i)) => {
-                    let at = if *i < 0 { items.len() as i64 + i } else { *i };
-                    let val = usize::try_from(at)
-                        .ok()
-                        .and_then(|at| items.get(at).cloned())
-                        .unwrap_or(Val::Unknown);
+                    let val = item_at(items, *i).unwrap_or(Val::Unknown);
                     out.push(Alt { val, why, choices });
                 }
                 // `sys.argv[i]`: a string given on the command line (index
@@ -4215,15 +4221,9 @@ impl<'m, 't> Flow<'m, 't> {
         let Val::Int(index) = key else {
             return vec![Alt::unknown()];
         };
-        let items = self.expand_comprehension(comp, scope, depth);
-        let item = items.and_then(|items| {
-            let at = if *index < 0 {
-                items.len().checked_sub(index.unsigned_abs() as usize)?
-            } else {
-                *index as usize
-            };
-            items.get(at).cloned()
-        });
+        let item = self
+            .expand_comprehension(comp, scope, depth)
+            .and_then(|items| item_at(&items, *index));
         vec![Alt::fixed(item.unwrap_or(Val::Unknown))]
     }
 

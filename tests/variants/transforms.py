@@ -734,6 +734,17 @@ def _wrap_in_loop(src: Source, ed: Edits, stmt, header: str):
             ed.insert(src.line_start(ln), "    ")
 
 
+def _statement_level(src: Source, v: Value):
+    """The statement holding the value, when the value is evaluated where the statement
+    runs (not inside a lambda or comprehension of it): code put just before the
+    statement sees what the value sees."""
+    st = src.stmt_of(v.expr)
+    inner = src.scope_chain(v.expr)[:1]
+    if [id(x) for x in inner] != [id(x) for x in src.scope_chain(st)[:1]]:
+        raise Skip("the value is inside a lambda or comprehension of its statement")
+    return st
+
+
 def b_loop_element(src: Source, v: Value):
     out = []
     st = src.stmt_of(v.expr)
@@ -923,10 +934,7 @@ def b_membership_guard(src: Source, v: Value):
 def b_nested_dict_store(src: Source, v: Value):
     """The value is stored into a dict nested in a config dict, over a placeholder, just
     before the statement: `cfg = {"export": {"platforms": None}}; cfg["export"]["platforms"] = <value>`."""
-    st = src.stmt_of(v.expr)
-    inner = src.scope_chain(v.expr)[:1]
-    if [id(x) for x in inner] != [id(x) for x in src.scope_chain(st)[:1]]:
-        raise Skip("the value is inside a lambda or comprehension of its statement")
+    st = _statement_level(src, v)
     out = []
     for placeholder in ("None", '"variant"'):
         ed = Edits(src)
@@ -951,10 +959,7 @@ def b_mutating_helper(src: Source, v: Value):
     """A helper function stores the value into the settings object it is given, just
     before the statement: `settings = VariantSettings(); variant_configure(settings, <value>)`,
     the statement reading `settings.<name>` (over a class placeholder `None` or `"variant"`)."""
-    st = src.stmt_of(v.expr)
-    inner = src.scope_chain(v.expr)[:1]
-    if [id(x) for x in inner] != [id(x) for x in src.scope_chain(st)[:1]]:
-        raise Skip("the value is inside a lambda or comprehension of its statement")
+    st = _statement_level(src, v)
     out = []
     for placeholder, call in (("None", "{fn}({obj}, {value})"), ('"variant"', "{fn}(value={value}, settings={obj})")):
         ed = Edits(src)
@@ -1595,10 +1600,7 @@ def b_state_pytree(src: Source, s: Site):
 
 
 def b_attribute_store(src: Source, v: Value):
-    st = src.stmt_of(v.expr)
-    inner = src.scope_chain(v.expr)[:1]
-    if [id(x) for x in inner] != [id(x) for x in src.scope_chain(st)[:1]]:
-        raise Skip("the value is inside a lambda or comprehension of its statement")
+    st = _statement_level(src, v)
     ed = Edits(src)
     cls = src.fresh("VariantSettings")
     cfg = src.fresh("settings")
