@@ -225,6 +225,10 @@ pub enum Val<'t> {
     },
     /// `obj.__dict__` / `vars(obj)` of an instance: its attributes by name.
     InstanceDict(ScopeId, Option<(Node<'t>, ScopeId)>),
+    /// A list whose length and order are not known, grown by `append`s in
+    /// a loop or a branch: each element it may hold, with how sure it is to
+    /// be in it (`Each`/`Fixed`: certainly, `Choice`: maybe).
+    Members(Arc<Vec<Alt<'t>>>),
     Unknown,
 }
 
@@ -271,6 +275,7 @@ impl Val<'_> {
             Val::Int(i) => Some(*i != 0),
             Val::Str(s) => Some(!s.is_empty()),
             Val::Seq(_, items) => Some(!items.is_empty()),
+            Val::Members(members) => members.iter().any(|m| m.why.certain()).then_some(true),
             Val::Split(s) => Some(!s.is_empty()),
             Val::Entries(entries) => Some(!entries.is_empty()),
             Val::Dict(dict, _) => {
@@ -465,6 +470,22 @@ fn item_at<'t>(items: &[Val<'t>], index: i64) -> Option<Val<'t>> {
 /// The part of a loop's element a target name unpacks (`path` from
 /// `Module::unpacked_names`); `Unknown` when the element is not a sequence
 /// that deep.
+/// `[...]` or `list()`: a list a name can be bound to and then grown.
+fn is_list_literal(value: Node<'_>, src: &str) -> bool {
+    match value.kind() {
+        "list" => true,
+        "call" => {
+            value
+                .field("function")
+                .is_some_and(|f| text(f, src) == "list")
+                && value
+                    .field("arguments")
+                    .is_some_and(|a| a.named_child_count() == 0)
+        }
+        _ => false,
+    }
+}
+
 fn element_at<'t>(element: &Val<'t>, path: &[usize]) -> Val<'t> {
     let mut val = element;
     for &index in path {
@@ -709,6 +730,18 @@ impl<'m, 't> Flow<'m, 't> {
                 })
             }
             "comparison_operator" => self.eval_comparison(node, scope, depth),
+            // `-1` in `layers[-1]`, `names[:-1]`.
+            "unary_operator" => {
+                let Some(arg) = node.field("argument") else {
+                    return one(Val::Unknown);
+                };
+                let op = node.field("operator").map(|o| text(o, m.src)).unwrap_or("");
+                map(self.eval_depth(arg, scope, depth + 1), |v| match (op, v) {
+                    ("-", Val::Int(i)) => i.checked_neg().map(Val::Int).unwrap_or(Val::Unknown),
+                    ("+", Val::Int(i)) => Val::Int(*i),
+                    _ => Val::Unknown,
+                })
+            }
             "binary_operator" => {
                 let (Some(left), Some(right)) = (node.field("left"), node.field("right")) else {
                     return one(Val::Unknown);
@@ -1005,6 +1038,16 @@ impl<'m, 't> Flow<'m, 't> {
 
     fn eval_binding(&self, binding: &Binding<'t>, node: Node<'t>, depth: u32) -> Vec<Alt<'t>> {
         match binding {
+            Binding::Value { value, scope, .. } if is_list_literal(*value, self.m.src) => {
+                let mutations = self.m.list_mutations(*value);
+                if mutations.unknown {
+                    return vec![Alt::unknown()];
+                }
+                if mutations.adds.is_empty() {
+                    return self.eval_depth(*value, *scope, depth + 1);
+                }
+                self.grown_list(*value, *scope, &mutations.adds, node, depth)
+            }
             Binding::Value { value, scope, .. } => self.eval_depth(*value, *scope, depth + 1),
             Binding::Item {
                 value,
@@ -1037,6 +1080,26 @@ impl<'m, 't> Flow<'m, 't> {
                     });
                 for alt in iterated {
                     match &alt.val {
+                        Val::Members(members) => {
+                            for (i, member) in members.iter().enumerate() {
+                                let Some(member) = member.clone().under(&alt.why, &alt.choices)
+                                else {
+                                    continue;
+                                };
+                                let mut choices = member.choices;
+                                if choices.iter().any(|(p, _)| *p == loop_node.id()) {
+                                    continue;
+                                }
+                                choices.push((loop_node.id(), i));
+                                out.push(Alt {
+                                    val: element_at(&member.val, path),
+                                    why: member
+                                        .why
+                                        .and(&Why::Each(format!("in the loop at line {line}"))),
+                                    choices,
+                                });
+                            }
+                        }
                         Val::Seq(_, items) if !items.is_empty() => {
                             for (i, item) in items.iter().enumerate() {
                                 let mut choices = alt.choices.clone();
@@ -1092,6 +1155,101 @@ impl<'m, 't> Flow<'m, 't> {
             }
             Binding::Def(_) => vec![Alt::unknown()],
         }
+    }
+
+    /// A list bound to a name and grown after (`layers = []`, then
+    /// `layers.append(...)`), as `read` sees it: the adds made before a
+    /// read in the list's own scope, every add for a read from elsewhere
+    /// (a closure, a method reading the field it was stored in). Adds that
+    /// run once each, straight-line, give the exact list; adds in a loop or
+    /// a branch give its possible members.
+    fn grown_list(
+        &self,
+        list: Node<'t>,
+        scope: ScopeId,
+        adds: &[super::ListAdd<'t>],
+        read: Node<'t>,
+        depth: u32,
+    ) -> Vec<Alt<'t>> {
+        let m = self.m;
+        let Some(target) = list.parent().and_then(|a| a.field("left")) else {
+            return vec![Alt::unknown()];
+        };
+        let read_here = m.innermost_scope_at(read.start_byte()) == scope;
+        let mut exact = true;
+        let mut applied: Vec<(&super::ListAdd<'t>, super::StoreRuns)> = Vec::new();
+        for add in adds {
+            if read_here && add.at.start_byte() >= read.start_byte() {
+                continue;
+            }
+            let runs = m.store_runs(add.at, scope, target);
+            if runs == super::StoreRuns::Never {
+                continue;
+            }
+            exact &= runs == super::StoreRuns::Certainly
+                && !add.positioned
+                && !m.in_loop_since(add.at, scope, target);
+            applied.push((add, runs));
+        }
+        if exact {
+            let mut parts = vec![self.eval_depth(list, scope, depth + 1)];
+            for (add, _) in &applied {
+                let vals = self.eval_depth(add.arg, scope, depth + 1);
+                parts.push(if add.one {
+                    map(vals, |v| Val::Seq(SeqKind::List, vec![v.clone()]))
+                } else {
+                    vals
+                });
+            }
+            return product(&parts, |vals| {
+                let mut items = Vec::new();
+                for v in vals {
+                    match v {
+                        Val::Seq(_, part) => items.extend(part),
+                        _ => return Val::Unknown,
+                    }
+                }
+                Val::Seq(SeqKind::List, items)
+            });
+        }
+        let mut members: Vec<Alt<'t>> = Vec::new();
+        let mut add_items = |alts: Vec<Alt<'t>>, one: bool, why: &Why| {
+            for alt in alts {
+                match (&alt.val, one) {
+                    (_, true) => members.push(Alt {
+                        why: alt.why.and(why),
+                        ..alt
+                    }),
+                    (Val::Seq(_, items), false) => members.extend(items.iter().map(|v| Alt {
+                        val: v.clone(),
+                        why: alt.why.and(why),
+                        choices: alt.choices.clone(),
+                    })),
+                    (Val::Members(more), false) => members.extend(
+                        more.iter()
+                            .filter_map(|m| m.clone().under(&alt.why.and(why), &alt.choices)),
+                    ),
+                    (_, false) => members.push(Alt {
+                        val: Val::Unknown,
+                        why: Why::Choice,
+                        choices: alt.choices.clone(),
+                    }),
+                }
+            }
+        };
+        add_items(self.eval_depth(list, scope, depth + 1), false, &Why::Fixed);
+        for (add, runs) in &applied {
+            let why = if *runs == super::StoreRuns::Certainly {
+                Why::Fixed
+            } else {
+                Why::Choice
+            };
+            add_items(self.eval_depth(add.arg, scope, depth + 1), add.one, &why);
+        }
+        if members.len() > MAX_ALTS * 2 {
+            return vec![Alt::unknown()];
+        }
+        vec![Alt::fixed(Val::Members(Arc::new(members)))]
     }
 
     /// The `*args` parameter named by `target` (of a plain function): the
@@ -2483,6 +2641,9 @@ impl<'m, 't> Flow<'m, 't> {
         if m.canonical(value, scope).as_deref() == Some("os.environ") {
             return vec![Alt::fixed(Val::AnyStr)];
         }
+        if index.kind() == "slice" {
+            return self.eval_slice(value, index, scope, depth);
+        }
         let parts = vec![
             self.eval_as_dicts(value, scope, depth),
             self.eval_depth(index, scope, depth + 1),
@@ -2525,6 +2686,76 @@ impl<'m, 't> Flow<'m, 't> {
             }
         }
         cap(out)
+    }
+
+    /// `seq[a:b]` with constant bounds (or none) and no step: the items of a
+    /// known sequence or string; of a list whose members are known but not
+    /// their order, each member may or may not be kept.
+    fn eval_slice(
+        &self,
+        value: Node<'t>,
+        slice: Node<'t>,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Vec<Alt<'t>> {
+        let mut bounds: [Option<Node<'t>>; 3] = [None; 3];
+        let mut part = 0;
+        let mut cursor = slice.walk();
+        for child in slice.children(&mut cursor) {
+            match child.kind() {
+                ":" => part += 1,
+                "comment" => {}
+                _ if part < 3 => bounds[part] = Some(child),
+                _ => return vec![Alt::unknown()],
+            }
+        }
+        let bound = |node: Option<Node<'t>>| -> Option<Option<i64>> {
+            let Some(node) = node else {
+                return Some(None);
+            };
+            let alts = self.eval_depth(node, scope, depth + 1);
+            match alts.as_slice() {
+                [Alt {
+                    val: Val::Int(i),
+                    why,
+                    ..
+                }] if why.certain() => Some(Some(*i)),
+                [Alt {
+                    val: Val::None,
+                    why,
+                    ..
+                }] if why.certain() => Some(None),
+                _ => None,
+            }
+        };
+        let (Some(start), Some(stop)) = (bound(bounds[0]), bound(bounds[1])) else {
+            return vec![Alt::unknown()];
+        };
+        if bounds[2].is_some() {
+            return vec![Alt::unknown()];
+        }
+        let range = |len: usize| {
+            let len = len as i64;
+            let clamp = |i: i64| if i < 0 { (len + i).max(0) } else { i.min(len) } as usize;
+            let from = start.map(clamp).unwrap_or(0);
+            let to = stop.map(clamp).unwrap_or(len as usize);
+            from..to.max(from)
+        };
+        map(self.eval_depth(value, scope, depth + 1), |v| match v {
+            Val::Seq(kind, items) => Val::Seq(*kind, items[range(items.len())].to_vec()),
+            Val::Str(s) if s.is_ascii() => Val::Str(s[range(s.len())].to_owned()),
+            Val::Str(_) | Val::AnyStr => Val::AnyStr,
+            Val::Members(members) => Val::Members(Arc::new(
+                members
+                    .iter()
+                    .map(|m| Alt {
+                        why: Why::Choice,
+                        ..m.clone()
+                    })
+                    .collect(),
+            )),
+            _ => Val::Unknown,
+        })
     }
 
     /// Entry `key` of one dict value: a literal, `dict(...)`, imported
@@ -2796,6 +3027,7 @@ impl<'m, 't> Flow<'m, 't> {
                         self.eval_depth(args.positional[0], scope, depth + 1),
                         |v| match v {
                             Val::Seq(_, items) => Val::Seq(kind, items.clone()),
+                            Val::Members(_) => v.clone(),
                             Val::Str(s) | Val::Split(s) if kind == SeqKind::Tuple => {
                                 Val::Split(s.clone())
                             }
@@ -2885,6 +3117,7 @@ impl<'m, 't> Flow<'m, 't> {
                             Val::Seq(_, items) => {
                                 Val::Seq(SeqKind::List, items.iter().rev().cloned().collect())
                             }
+                            Val::Members(_) => v.clone(),
                             _ => Val::Unknown,
                         },
                     );

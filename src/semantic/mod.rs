@@ -113,6 +113,30 @@ type DecoratedBy = HashMap<(ScopeId, bool), Vec<(ScopeId, usize)>>;
 /// The `NAME[key] = value` stores into a dict: (key, value, store's scope).
 pub type DictStores<'t> = Vec<(Node<'t>, Node<'t>, ScopeId)>;
 
+/// How a list bound to a name grows after it is made (`layers = []`, then
+/// `layers.append(layer)` in a loop): `Module::list_mutations`.
+#[derive(Default)]
+pub struct ListMutations<'t> {
+    /// Something else changes it (`pop`, `sort`, `xs[i] = v`, a mutating
+    /// method passed on as a value, a mutation from another function): its
+    /// contents are not known.
+    pub unknown: bool,
+    /// `append(x)`, `insert(i, x)`, `extend(xs)`, `xs += ys` made in the
+    /// list's own scope, in text order.
+    pub adds: Vec<ListAdd<'t>>,
+}
+
+/// One way a list grows: the call (or augmented assignment) `at`, whether
+/// `arg` is one element (`append`, `insert`) or a collection of them
+/// (`extend`, `+=`).
+pub struct ListAdd<'t> {
+    pub at: Node<'t>,
+    pub arg: Node<'t>,
+    pub one: bool,
+    /// `insert`: where the element lands is not followed.
+    pub positioned: bool,
+}
+
 /// What an attribute path read holds, from the stores to it (`Module::path_store_at`).
 pub enum PathStore<'t> {
     /// No store to the path applies: read the object's attribute.
@@ -238,6 +262,8 @@ pub struct Module<'t> {
     /// `NAME[k] = v` stores into a dict literal bound to NAME (by the
     /// literal's node id): (key, value, scope of the store).
     dict_stores: std::cell::RefCell<HashMap<usize, std::rc::Rc<DictStores<'t>>>>,
+    /// How each list literal bound to a name grows (by the literal's node id).
+    list_mutations: std::cell::RefCell<HashMap<usize, std::rc::Rc<ListMutations<'t>>>>,
     /// The `@contextmanager` generators whose meshes are being worked out.
     pub(crate) context_managers_open: std::cell::RefCell<Vec<ScopeId>>,
     /// While collecting: the scopes open at the current position, innermost
@@ -450,6 +476,154 @@ impl<'t> Module<'t> {
         out
     }
 
+    /// How the list literal `list` (`[]`, `[a]`, `list()`), bound to a
+    /// name, is changed after it is made, by that name.
+    pub fn list_mutations(&self, list: Node<'t>) -> std::rc::Rc<ListMutations<'t>> {
+        if let Some(found) = self.list_mutations.borrow().get(&list.id()) {
+            return found.clone();
+        }
+        let found = std::rc::Rc::new(self.find_list_mutations(list));
+        self.list_mutations
+            .borrow_mut()
+            .insert(list.id(), found.clone());
+        found
+    }
+
+    fn find_list_mutations(&self, list: Node<'t>) -> ListMutations<'t> {
+        let mut out = ListMutations::default();
+        let Some(target) = list
+            .parent()
+            .filter(|p| p.kind_name() == "assignment")
+            .and_then(|a| a.field("left"))
+            .filter(|l| l.kind_name() == "identifier")
+        else {
+            return out;
+        };
+        let name = text(target, self.src);
+        let home = self.innermost_scope_at(target.start_byte());
+        let range = if home == MODULE_SCOPE {
+            0..self.src.len()
+        } else {
+            self.scopes[home].node.byte_range()
+        };
+        let is_ident_char = |c: char| c.is_alphanumeric() || c == '_';
+        let mut from = list.end_byte().max(range.start);
+        while let Some(at) = self.src.get(from..range.end).and_then(|t| t.find(name)) {
+            let start = from + at;
+            let end = start + name.len();
+            from = end;
+            let before = self.src[..start].chars().next_back();
+            let after = self.src[end..].chars().next();
+            if before.is_some_and(|c| is_ident_char(c) || c == '.')
+                || after.is_some_and(is_ident_char)
+            {
+                continue;
+            }
+            let Some(ident) = self
+                .node_for_span(start..end)
+                .filter(|n| n.kind_name() == "identifier")
+            else {
+                continue;
+            };
+            let scope = self.innermost_scope_at(start);
+            let same = matches!(
+                self.binding_at(scope, name, ident),
+                Some(Binding::Value { value: v, .. }) if v.id() == list.id()
+            );
+            if !same {
+                continue;
+            }
+            let Some(parent) = ident.parent() else {
+                continue;
+            };
+            let holds = |field: &str| parent.field(field).is_some_and(|n| n.id() == ident.id());
+            match parent.kind_name() {
+                // `xs.append(x)`, `xs.sort()`, `register = xs.append`.
+                "attribute" if holds("object") => {
+                    let method = parent
+                        .field("attribute")
+                        .map(|a| text(a, self.src))
+                        .unwrap_or("");
+                    let call = parent.parent().filter(|c| {
+                        c.kind_name() == "call"
+                            && c.field("function").is_some_and(|f| f.id() == parent.id())
+                    });
+                    match (method, call) {
+                        ("index" | "count" | "copy", _) => {}
+                        ("append" | "extend" | "insert", Some(call)) if scope == home => {
+                            let args = Args::of(call, self.src);
+                            let wanted = if method == "insert" { 2 } else { 1 };
+                            if args.has_splat
+                                || !args.keywords.is_empty()
+                                || args.positional.len() != wanted
+                            {
+                                out.unknown = true;
+                                continue;
+                            }
+                            out.adds.push(ListAdd {
+                                at: call,
+                                arg: args.positional[wanted - 1],
+                                one: method != "extend",
+                                positioned: method == "insert",
+                            });
+                        }
+                        _ => out.unknown = true,
+                    }
+                }
+                // `xs[i] = v`, `xs[i] += v`, `del xs[i]`.
+                "subscript" if holds("value") => {
+                    let written = parent.parent().is_some_and(|p| {
+                        (matches!(p.kind_name(), "assignment" | "augmented_assignment")
+                            && p.field("left").is_some_and(|l| l.id() == parent.id()))
+                            || p.kind_name() == "delete_statement"
+                    });
+                    if written {
+                        out.unknown = true;
+                    }
+                }
+                "augmented_assignment" if holds("left") => {
+                    let plus = parent
+                        .field("operator")
+                        .is_some_and(|o| text(o, self.src) == "+=");
+                    match parent.field("right") {
+                        Some(right) if plus && scope == home => out.adds.push(ListAdd {
+                            at: parent,
+                            arg: right,
+                            one: false,
+                            positioned: false,
+                        }),
+                        _ => out.unknown = true,
+                    }
+                }
+                _ => {}
+            }
+            if out.adds.len() > 64 {
+                out.unknown = true;
+            }
+            if out.unknown {
+                break;
+            }
+        }
+        out
+    }
+
+    /// Whether `node` is in the body of a loop of `scope` that does not also
+    /// hold `since` (it may run several times after `since` ran once).
+    pub(crate) fn in_loop_since(&self, node: Node<'t>, scope: ScopeId, since: Node<'t>) -> bool {
+        let scope_node = self.scopes[scope].node;
+        let mut current = node.parent();
+        while let Some(parent) = current {
+            if parent.id() == scope_node.id() || parent.byte_range().contains(&since.start_byte()) {
+                return false;
+            }
+            if matches!(parent.kind_name(), "for_statement" | "while_statement") {
+                return true;
+            }
+            current = parent.parent();
+        }
+        false
+    }
+
     /// The defs that `decorator` (a function of this module) decorates:
     /// `@decorator` itself, or `@outer(...)` where `outer` returns it. Each
     /// with the choice that picks it: (the def `@` names, the decorator
@@ -532,7 +706,7 @@ impl<'t> Module<'t> {
     }
 
     /// The innermost def, class or lambda holding byte `at`.
-    fn innermost_scope_at(&self, at: usize) -> ScopeId {
+    pub(crate) fn innermost_scope_at(&self, at: usize) -> ScopeId {
         let mut best = MODULE_SCOPE;
         let mut best_len = usize::MAX;
         for (id, scope) in self.scopes.iter().enumerate().skip(1) {
@@ -594,6 +768,7 @@ impl<'t> Module<'t> {
             branches: std::cell::RefCell::new(HashMap::default()),
             branches_building: std::cell::RefCell::new(std::collections::HashSet::new()),
             dict_stores: std::cell::RefCell::new(HashMap::default()),
+            list_mutations: std::cell::RefCell::new(HashMap::default()),
             context_managers_open: std::cell::RefCell::new(Vec::new()),
             open: Vec::new(),
             last_start: 0,

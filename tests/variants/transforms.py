@@ -1042,6 +1042,52 @@ def b_generic_base(src: Source, v: Value):
 PARTIAL_NAMES = {"lower": "lower", "pallas_call": "call", "export": "export_fn", "jit": "jit_fn"}
 
 
+def b_appended_list(src: Source, v: Value):
+    """The value is appended to a list made empty just before its statement: read back
+    as `items[0]` (the list grows once, straight-line), or taken by a loop over a list
+    that a loop filled (`for x in items:` around the statement)."""
+    st = _statement_level(src, v)
+    out = []
+    ed = Edits(src)
+    items = src.fresh(f"{v.base}_items")
+    insert_before_stmt(ed, st, [f"{items} = []", f"{items}.append({src.seg(v.expr)})"])
+    ed.replace(v.expr, f"{items}[0]")
+    out.append({MAIN: ed.apply()})
+    ed = Edits(src)
+    item = src.fresh(f"{v.base}_item")
+    insert_before_stmt(
+        ed, st, [f"{items} = []", "for _ in range(1):", f"    {items}.append({src.seg(v.expr)})"]
+    )
+    try:
+        _wrap_in_loop(src, ed, st, f"for {item} in {items}:")
+    except Skip:
+        return out
+    ed.replace(v.expr, item)
+    out.append({MAIN: ed.apply()})
+    return out
+
+
+def b_collected_list(src: Source, v: Value):
+    """A module-level helper builds a list with `append` in a loop over a tuple holding the
+    value and returns it; the statement runs in a loop over what the helper returns."""
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    st = _statement_level(src, v)
+    ed = Edits(src)
+    helper = src.fresh(f"collect_{v.base}")
+    item = src.fresh(f"{v.base}_item")
+    _wrap_in_loop(src, ed, st, f"for {item} in {helper}():")
+    insert_module_code(
+        ed,
+        off,
+        f"def {helper}():\n    found = []\n    for candidate in ({src.seg(v.expr)},):\n"
+        f"        found.append(candidate)\n    return found\n",
+    )
+    ed.replace(v.expr, item)
+    return [{MAIN: ed.apply()}]
+
+
 def i_keyword_calls(src: Source):
     sites = []
     for c in ast.walk(src.tree):
@@ -2130,6 +2176,18 @@ TRANSFORMS = {
         "the value is a class attribute of a `typing.Generic[T]` base, read on an instance of a subclass "
         "declared with the base subscripted (`class VariantCfg(VariantBase[int])`), as "
         "`VariantCfg().platforms` or through a method of the subclass returning `self.platforms`",
+    ),
+    "appended_list": (
+        _values,
+        b_appended_list,
+        "the value is appended to a list made empty just before its statement and read back as "
+        "`items[0]`, or a loop fills the list and the statement runs in a loop over it",
+    ),
+    "collected_list": (
+        _values,
+        b_collected_list,
+        "a module-level helper appends the value to a list in a loop and returns the list; the "
+        "statement runs in a loop over the helper's result",
     ),
     "functools_partial": (
         i_keyword_calls,
