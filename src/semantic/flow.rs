@@ -1261,7 +1261,10 @@ impl<'m, 't> Flow<'m, 't> {
         let Some(splat) = target.parent().filter(|p| p.kind() == "list_splat_pattern") else {
             return vec![Alt::unknown()];
         };
-        let Some(list) = splat.parent().filter(|p| p.kind() == "parameters") else {
+        let Some(list) = splat
+            .parent()
+            .filter(|p| matches!(p.kind(), "parameters" | "lambda_parameters"))
+        else {
             return vec![Alt::unknown()];
         };
         let Some(def) = list.parent().and_then(|d| m.scope_of_def(d)) else {
@@ -1284,32 +1287,20 @@ impl<'m, 't> Flow<'m, 't> {
                 )
             })
             .count();
-        // The tuple, and the choices its items were made under (a closure
-        // made by one call of a factory).
-        let tuple_of = |call: Node<'t>, call_scope: ScopeId| -> (Val<'t>, Vec<Choice>) {
+        // The tuple's alternatives: every consistent combination of its
+        // items' (a closure made by one call of a factory keeps its choice).
+        let tuple_of = |call: Node<'t>, call_scope: ScopeId| -> Vec<Alt<'t>> {
             let args = m.args_of(call);
             if args.has_list_splat {
-                return (Val::Unknown, Vec::new());
+                return vec![Alt::unknown()];
             }
-            let mut choices = Vec::new();
-            let items = args
+            let parts: Vec<Vec<Alt<'t>>> = args
                 .positional
                 .iter()
                 .skip(start)
-                .map(
-                    |arg| match self.eval_depth(*arg, call_scope, depth + 1).as_slice() {
-                        [one] if one.why.certain() => match merge_choices(&choices, &one.choices) {
-                            Some(merged) => {
-                                choices = merged;
-                                one.val.clone()
-                            }
-                            None => Val::Unknown,
-                        },
-                        _ => Val::Unknown,
-                    },
-                )
+                .map(|arg| self.eval_depth(*arg, call_scope, depth + 1))
                 .collect();
-            (Val::Seq(SeqKind::Tuple, items), choices)
+            product(&parts, |items| Val::Seq(SeqKind::Tuple, items))
         };
         self.per_call_of(def, tuple_of)
     }
@@ -1320,7 +1311,7 @@ impl<'m, 't> Flow<'m, 't> {
     fn per_call_of(
         &self,
         def: ScopeId,
-        made: impl Fn(Node<'t>, ScopeId) -> (Val<'t>, Vec<Choice>),
+        made: impl Fn(Node<'t>, ScopeId) -> Vec<Alt<'t>>,
     ) -> Vec<Alt<'t>> {
         let m = self.m;
         let bound = self
@@ -1334,32 +1325,27 @@ impl<'m, 't> Flow<'m, 't> {
             if !real_call || call.kind() != "call" {
                 return vec![Alt::unknown()];
             }
-            let (val, choices) = made(call, call_scope);
-            return vec![Alt {
-                val,
-                why: Why::Fixed,
-                choices,
-            }];
+            return made(call, call_scope);
         }
         let sites = m.def_call_sites(def);
         if sites.is_empty() || sites.len() > MAX_ALTS {
             return vec![Alt::unknown()];
         }
         let point = m.scopes[def].node.id();
-        let out = sites
-            .iter()
-            .filter_map(|site| match site.kind {
+        let mut out = Vec::new();
+        for site in sites.iter() {
+            match site.kind {
                 SiteKind::Direct { .. } => {
-                    let (val, holds) = made(site.call, site.scope);
-                    Some(Alt {
-                        val,
-                        why: Why::Each(format!("for the call at line {}", line_of(site.call))),
-                        choices: merge_choices(&[(point, site.call.id())], &holds)?,
-                    })
+                    let each = Why::Each(format!("for the call at line {}", line_of(site.call)));
+                    out.extend(
+                        made(site.call, site.scope)
+                            .into_iter()
+                            .filter_map(|a| a.under(&each, &[(point, site.call.id())])),
+                    );
                 }
-                _ => Some(Alt::unknown()),
-            })
-            .collect();
+                _ => out.push(Alt::unknown()),
+            }
+        }
         cap(out)
     }
 
@@ -1382,14 +1368,11 @@ impl<'m, 't> Flow<'m, 't> {
     /// in each direct call of it in the module.
     fn kwargs_of(&self, def: ScopeId) -> Vec<Alt<'t>> {
         self.per_call_of(def, |call, call_scope| {
-            (
-                Val::KwArgs {
-                    call,
-                    call_scope,
-                    def,
-                },
-                Vec::new(),
-            )
+            vec![Alt::fixed(Val::KwArgs {
+                call,
+                call_scope,
+                def,
+            })]
         })
     }
 
@@ -1722,6 +1705,7 @@ impl<'m, 't> Flow<'m, 't> {
                     device_platform: Some(String::new()),
                     repr: None,
                     has_explicit_axis: true,
+                    current: false,
                 },
             )))];
         }
@@ -3742,6 +3726,7 @@ impl<'m, 't> Flow<'m, 't> {
                     device_platform: Some(String::new()),
                     repr: None,
                     has_explicit_axis: false,
+                    current: true,
                 }),
             ))]),
             "jax.make_mesh"
@@ -3756,6 +3741,10 @@ impl<'m, 't> Flow<'m, 't> {
                 };
                 Some(map(self.eval_depth(mesh, scope, depth + 1), |v| {
                     Val::Sharding(match v {
+                        Val::Mesh(MeshValue::Abstract(info)) if info.current => ShardingUse {
+                            current_mesh: true,
+                            ..ShardingUse::default()
+                        },
                         Val::Mesh(MeshValue::Abstract(_)) => ShardingUse {
                             abstract_mesh: true,
                             ..ShardingUse::default()
@@ -4044,7 +4033,7 @@ impl<'m, 't> Flow<'m, 't> {
     ) -> Vec<(ScopeId, Option<Alt<'t>>, Alt<'t>)> {
         let m = self.m;
         let values = self.eval_depth(func, scope, depth + 1);
-        let is_def = |v: &Val<'t>| matches!(v, Val::Function(def) if m.scopes[*def].kind == ScopeKind::Function);
+        let is_def = |v: &Val<'t>| matches!(v, Val::Function(def) if matches!(m.scopes[*def].kind, ScopeKind::Function | ScopeKind::Lambda));
         if !values.iter().any(|a| is_def(&a.val)) {
             return Vec::new();
         }

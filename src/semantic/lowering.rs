@@ -850,18 +850,20 @@ impl<'t> Module<'t> {
                 _ => None,
             })?;
         let node = self.scopes[def].node;
-        let decorated = node
-            .parent()
-            .filter(|p| p.kind() == "decorated_definition")?;
-        let mut cursor = decorated.walk();
-        let is_context_manager = decorated.named_children(&mut cursor).any(|d| {
-            d.kind() == "decorator"
-                && text(d, self.src)
-                    .trim_start_matches('@')
-                    .trim()
-                    .ends_with("contextmanager")
+        let decorated = node.parent().filter(|p| p.kind() == "decorated_definition");
+        let is_context_manager = decorated.is_some_and(|decorated| {
+            let mut cursor = decorated.walk();
+            let found = decorated.named_children(&mut cursor).any(|d| {
+                d.kind() == "decorator"
+                    && text(d, self.src)
+                        .trim_start_matches('@')
+                        .trim()
+                        .ends_with("contextmanager")
+            });
+            found
         });
-        if !is_context_manager {
+        if decorated.is_some() && !is_context_manager {
+            // Another decorator may wrap what it returns.
             return None;
         }
         // A context manager that enters itself (or one that enters it).
@@ -871,9 +873,35 @@ impl<'t> Module<'t> {
             return None;
         }
         self.context_managers_open.borrow_mut().push(def);
-        let found = self.mesh_at_yields(node, def);
+        let found = if is_context_manager {
+            self.mesh_at_yields(node, def)
+        } else {
+            self.returned_context_mesh(def)
+        };
         self.context_managers_open.borrow_mut().pop();
         found
+    }
+
+    /// A helper that returns a context manager (`def mesh_context(mesh):
+    /// return jax.sharding.use_abstract_mesh(mesh)`): the mesh each returned
+    /// one sets, when they agree; `Unknown` when they differ (one branch sets
+    /// an abstract mesh, another a concrete one).
+    fn returned_context_mesh(&self, def: ScopeId) -> Option<ContextMesh> {
+        let branches = self.branch_ranges(def);
+        let meshes: Vec<Option<ContextMesh>> = self.scopes[def]
+            .returned
+            .iter()
+            .filter(|r| !branches.dead.iter().any(|d| d.contains(&r.start_byte())))
+            .map(|r| self.with_item_mesh(*r, def))
+            .collect();
+        let first = meshes.first()?.clone()?;
+        if meshes.iter().all(|m| m.as_ref() == Some(&first)) {
+            Some(first)
+        } else if meshes.iter().any(|m| m.is_some()) {
+            Some(ContextMesh::Unknown)
+        } else {
+            None
+        }
     }
 
     /// The mesh in force at every `yield` of the generator `node` (scope `def`).
@@ -912,10 +940,7 @@ impl<'t> Module<'t> {
             for key in ["in_shardings", "out_shardings"] {
                 for (node, scope) in self.jit_keyword(jitted, key) {
                     let s = self.eval_sharding(node, scope);
-                    use_.abstract_mesh |= s.abstract_mesh;
-                    use_.concrete_mesh |= s.concrete_mesh;
-                    use_.spec |= s.spec;
-                    use_.unknown |= s.unknown;
+                    use_.merge(s);
                 }
             }
             if !self.jit_keyword(jitted, "backend").is_empty()
@@ -939,6 +964,7 @@ impl<'t> Module<'t> {
                     out.concrete |= s.concrete_mesh;
                     out.unknown |= s.unknown;
                     use_.spec |= s.spec;
+                    use_.current_mesh |= s.current_mesh;
                 }
                 out.concrete |= arg_use.concrete;
             }
@@ -948,10 +974,45 @@ impl<'t> Module<'t> {
             ContextMesh::Concrete => out.concrete = true,
             ContextMesh::Unknown => out.unknown = true,
             ContextMesh::None => {
-                if use_.spec {
-                    // A bare PartitionSpec without a context mesh: another error.
+                // A bare PartitionSpec without a context mesh: another error.
+                // `get_abstract_mesh()` where no context mesh is seen: the
+                // caller's, abstract or concrete.
+                if use_.spec || use_.current_mesh {
                     out.unknown = true;
                 }
+            }
+        }
+        out
+    }
+
+    /// `return jax.export.export(f, ...)` in a helper (`forward_export`):
+    /// the exported function is called where the helper's result is,
+    /// `forward_export(f, platforms=...)(x)`; those calls' arguments.
+    fn returned_export_arguments(
+        &self,
+        export: Node<'t>,
+        scope: ScopeId,
+    ) -> Vec<(Node<'t>, ScopeId)> {
+        let mut out = Vec::new();
+        let returned = export
+            .parent()
+            .is_some_and(|p| p.kind() == "return_statement");
+        if !returned || self.scopes[scope].kind != super::ScopeKind::Function {
+            return out;
+        }
+        for site in self.def_call_sites(scope).iter() {
+            let applied = site.call.parent().filter(|p| {
+                p.kind() == "call"
+                    && p.field("function")
+                        .is_some_and(|f| f.id() == site.call.id())
+            });
+            if let Some(applied) = applied {
+                out.extend(
+                    self.args_of(applied)
+                        .positional
+                        .iter()
+                        .map(|a| (*a, site.scope)),
+                );
             }
         }
         out
@@ -966,6 +1027,9 @@ impl<'t> Module<'t> {
             .iter()
             .map(|a| (*a, lowering.trace_scope))
             .collect();
+        if lowering.kind == LoweringKind::Export && lowering.trace_call.is_none() {
+            out.extend(self.returned_export_arguments(lowering.call, lowering.scope));
+        }
         let Some(list) = lowering.trace_call.and_then(|c| c.field("arguments")) else {
             return out;
         };

@@ -1080,7 +1080,12 @@ impl<'t> Module<'t> {
             name: name.clone(),
             class,
             calls: Vec::new(),
-            returned: Vec::new(),
+            // A lambda returns its body.
+            returned: (kind == ScopeKind::Lambda)
+                .then(|| node.field("body"))
+                .flatten()
+                .into_iter()
+                .collect(),
             param_list: Scope::read_params(node, self.src),
         });
         self.scope_of_node.insert(node.id(), id);

@@ -453,6 +453,17 @@ impl<'t> Module<'t> {
             facts
                 .reqs
                 .extend(self.contract_call_requirements(call, callee.as_deref(), &guards));
+            // `op = custom_partitioning(impl)` then `op(...)`: the call is the
+            // custom_partitioning primitive, as a call of a decorated def is.
+            if self.is_custom_partitioning_value(call, id) {
+                facts.reqs.push(Requirement::at(
+                    call,
+                    ReqKind::DevicePrimitive {
+                        api: "custom_partitioning".to_owned(),
+                    },
+                    &guards,
+                ));
+            }
             match callee.as_deref() {
                 Some(names::PALLAS_CALL) => {
                     facts
@@ -948,6 +959,26 @@ impl<'t> Module<'t> {
             }
         }
         CompilerParams::Unknown
+    }
+
+    /// `call` calls a name bound to `custom_partitioning(f)`.
+    fn is_custom_partitioning_value(&self, call: Node<'t>, scope: ScopeId) -> bool {
+        let Some(func) = call.field("function").filter(|f| f.kind() == "identifier") else {
+            return false;
+        };
+        let Some(super::Binding::Value {
+            value,
+            scope: vscope,
+            ..
+        }) = self.binding_at(scope, text(func, self.src), func)
+        else {
+            return false;
+        };
+        value.kind() == "call"
+            && value.field("function").is_some_and(|f| {
+                self.canonical(f, *vscope).as_deref()
+                    == Some("jax.experimental.custom_partitioning.custom_partitioning")
+            })
     }
 
     /// The byte ranges of a scope's code that cannot run: branches of an

@@ -64,6 +64,9 @@ pub struct AbstractMeshInfo {
     pub repr: Option<String>,
     /// True if some axis is `Explicit` (the default); eager ops then need devices.
     pub has_explicit_axis: bool,
+    /// `jax.sharding.get_abstract_mesh()`: the abstract view of whatever mesh
+    /// is in force where it runs (concrete under `jax.set_mesh`).
+    pub current: bool,
 }
 
 /// What a sharding argument uses.
@@ -73,6 +76,9 @@ pub struct ShardingUse {
     pub concrete_mesh: bool,
     /// A bare `PartitionSpec`, which takes the context mesh.
     pub spec: bool,
+    /// On `get_abstract_mesh()`: the context mesh's abstract view, abstract
+    /// only when the mesh in force is.
+    pub current_mesh: bool,
     pub unknown: bool,
 }
 
@@ -88,6 +94,7 @@ impl ShardingUse {
         self.abstract_mesh |= other.abstract_mesh;
         self.concrete_mesh |= other.concrete_mesh;
         self.spec |= other.spec;
+        self.current_mesh |= other.current_mesh;
         self.unknown |= other.unknown;
     }
 }
@@ -459,6 +466,7 @@ impl<'t> Module<'t> {
             device_platform,
             repr,
             has_explicit_axis,
+            current: false,
         }
     }
 

@@ -1088,6 +1088,25 @@ def b_collected_list(src: Source, v: Value):
     return [{MAIN: ed.apply()}]
 
 
+def b_lambda_value(src: Source, v: Value):
+    """The value is what a lambda returns: `make = lambda: <value>` just before its
+    statement, read as `make()`; or a lambda taking the value as a parameter
+    (`pick = lambda *options: options[0]`) called with it."""
+    st = _statement_level(src, v)
+    out = []
+    ed = Edits(src)
+    make = src.fresh(f"make_{v.base}")
+    insert_before_stmt(ed, st, [f"{make} = lambda: {src.seg(v.expr)}"])
+    ed.replace(v.expr, f"{make}()")
+    out.append({MAIN: ed.apply()})
+    ed = Edits(src)
+    pick = src.fresh(f"pick_{v.base}")
+    insert_before_stmt(ed, st, [f"{pick} = lambda *options: options[0]"])
+    ed.replace(v.expr, f"{pick}({src.seg(v.expr)}, None)")
+    out.append({MAIN: ed.apply()})
+    return out
+
+
 def i_keyword_calls(src: Source):
     sites = []
     for c in ast.walk(src.tree):
@@ -2038,6 +2057,27 @@ def b_context_decorator(src: Source, node):
     return [{MAIN: ed.apply()}]
 
 
+def b_context_helper(src: Source, node):
+    """A `with` statement's one item (a call, no `as` target) is returned by a module-level
+    helper taking the item's local names (`def variant_enter(mesh): return
+    jax.sharding.use_abstract_mesh(mesh)`), and the statement enters `variant_enter(mesh)`."""
+    if len(node.items) != 1 or node.items[0].optional_vars is not None:
+        raise Skip("not one item without a target")
+    item = node.items[0].context_expr
+    if not isinstance(item, ast.Call):
+        raise Skip("the item is not a call")
+    params = sorted(local_names(src, item))
+    ed = Edits(src)
+    helper = src.fresh("variant_enter")
+    insert_module_code(
+        ed,
+        header_end(src)[0],
+        f"def {helper}({', '.join(params)}):\n    return {src.seg(item)}\n",
+    )
+    ed.replace(item, f"{helper}({', '.join(params)})")
+    return [{MAIN: ed.apply()}]
+
+
 def b_context_method(src: Source, node):
     targets = [i.optional_vars for i in node.items if i.optional_vars is not None]
     if len(targets) > 1 or (targets and len(node.items) != 1):
@@ -2188,6 +2228,12 @@ TRANSFORMS = {
         b_collected_list,
         "a module-level helper appends the value to a list in a loop and returns the list; the "
         "statement runs in a loop over the helper's result",
+    ),
+    "lambda_value": (
+        _values,
+        b_lambda_value,
+        "the value is what a lambda defined just before its statement returns (`make = lambda: "
+        "<value>`, read as `make()`), or the first of the options a `*args` lambda is called with",
     ),
     "functools_partial": (
         i_keyword_calls,
@@ -2390,6 +2436,12 @@ TRANSFORMS = {
         b_context_method,
         "a `with` statement's items move into a `@contextlib.contextmanager` method of a local class "
         "(`with VariantScope().entered(mesh):`), which enters them and yields (the item's target, if any)",
+    ),
+    "context_helper": (
+        i_with_statements,
+        b_context_helper,
+        "a `with` statement's one item (a call) is what a module-level helper returns "
+        "(`with variant_enter(mesh):`, the helper returning `jax.sharding.use_abstract_mesh(mesh)`)",
     ),
     "context_manager_value": (
         _values,
