@@ -225,6 +225,9 @@ pub enum Val<'t> {
     },
     /// `obj.__dict__` / `vars(obj)` of an instance: its attributes by name.
     InstanceDict(ScopeId, Option<(Node<'t>, ScopeId)>),
+    /// A member of an `enum.Enum` class of this module with no `str`/`int`
+    /// mixin (members of those are read as their values): class and name.
+    EnumMember(ScopeId, String),
     /// A list whose length and order are not known, grown by `append`s in
     /// a loop or a branch: each element it may hold, with how sure it is to
     /// be in it (`Each`/`Fixed`: certainly, `Choice`: maybe).
@@ -276,6 +279,7 @@ impl Val<'_> {
             Val::Str(s) => Some(!s.is_empty()),
             Val::Seq(_, items) => Some(!items.is_empty()),
             Val::Members(members) => members.iter().any(|m| m.why.certain()).then_some(true),
+            Val::EnumMember(..) => Some(true),
             Val::Split(s) => Some(!s.is_empty()),
             Val::Entries(entries) => Some(!entries.is_empty()),
             Val::Dict(dict, _) => {
@@ -326,6 +330,7 @@ impl Val<'_> {
             (Val::Int(a), Val::Int(b)) => a == b,
             (Val::None, Val::None) => true,
             (Val::Params(a), Val::Params(b)) => a == b,
+            (Val::EnumMember(c, a), Val::EnumMember(d, b)) => c == d && a == b,
             (Val::Seq(k, a), Val::Seq(l, b)) => {
                 k == l && a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same(y))
             }
@@ -470,6 +475,23 @@ fn item_at<'t>(items: &[Val<'t>], index: i64) -> Option<Val<'t>> {
 /// The part of a loop's element a target name unpacks (`path` from
 /// `Module::unpacked_names`); `Unknown` when the element is not a sequence
 /// that deep.
+/// A type `isinstance` tests against, of those the flow can tell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TypeTest {
+    Str,
+    List,
+    Tuple,
+    Dict,
+    Bool,
+    Int,
+    /// `collections.abc.Sequence` / `typing.Sequence`: str, list, tuple.
+    Sequence,
+    AbstractMesh,
+    Mesh,
+    /// A class of this module.
+    Class(ScopeId),
+}
+
 /// `[...]` or `list()`: a list a name can be bound to and then grown.
 fn is_list_literal(value: Node<'_>, src: &str) -> bool {
     match value.kind() {
@@ -832,7 +854,12 @@ impl<'m, 't> Flow<'m, 't> {
             let known = |v: &Val<'_>| {
                 matches!(
                     v,
-                    Val::Str(_) | Val::Bool(_) | Val::Int(_) | Val::None | Val::Seq(..)
+                    Val::Str(_)
+                        | Val::Bool(_)
+                        | Val::Int(_)
+                        | Val::None
+                        | Val::Seq(..)
+                        | Val::EnumMember(..)
                 )
             };
             // An object made in the code (a mesh, a sharding, an instance) is
@@ -860,6 +887,7 @@ impl<'m, 't> Flow<'m, 't> {
                         | Val::Device
                         | Val::AnyStr
                         | Val::Split(_)
+                        | Val::EnumMember(..)
                 )
             };
             match op {
@@ -884,13 +912,14 @@ impl<'m, 't> Flow<'m, 't> {
                 },
                 "in" | "not in" => {
                     let has = match (a, b) {
-                        (Val::Str(_) | Val::Int(_) | Val::Bool(_), Val::Seq(_, items))
-                            if items.iter().all(known) =>
-                        {
-                            Some(items.iter().any(|i| i.same(a)))
-                        }
+                        (
+                            Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..),
+                            Val::Seq(_, items),
+                        ) if items.iter().all(known) => Some(items.iter().any(|i| i.same(a))),
                         // A key of a dict whose entries are known.
-                        (Val::Str(_) | Val::Int(_) | Val::Bool(_), dict) if dict.is_dict() => {
+                        (Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..), dict)
+                            if dict.is_dict() =>
+                        {
                             match self.lookup_key(dict, a, depth + 1) {
                                 Lookup::Found(_) => Some(true),
                                 Lookup::Missing => Some(false),
@@ -1074,6 +1103,15 @@ impl<'m, 't> Flow<'m, 't> {
                     .flat_map(|a| {
                         if a.val.is_dict() {
                             self.dict_view(a, "keys", depth)
+                        } else if let Val::Class(class) = a.val {
+                            // `for backend in Backend:` over an enum: its members.
+                            match self.enum_members(class, depth) {
+                                Some(items) => vec![Alt {
+                                    val: Val::Seq(SeqKind::List, items),
+                                    ..a
+                                }],
+                                None => vec![a],
+                            }
                         } else {
                             vec![a]
                         }
@@ -1154,6 +1192,235 @@ impl<'m, 't> Flow<'m, 't> {
                 }
             }
             Binding::Def(_) => vec![Alt::unknown()],
+        }
+    }
+
+    /// The member names of enum class `class`, in order: its class-body
+    /// assignments to plain names (not `_sunder_`/`__dunder__`).
+    fn enum_member_names(&self, class: ScopeId) -> Vec<(String, Node<'t>)> {
+        let m = self.m;
+        let Some(body) = m.scopes[class].node.field("body") else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        let mut cursor = body.walk();
+        for stmt in body.named_children(&mut cursor) {
+            let Some(assign) = stmt
+                .named_child(0)
+                .filter(|a| stmt.kind() == "expression_statement" && a.kind() == "assignment")
+            else {
+                continue;
+            };
+            let (Some(left), Some(right)) = (assign.field("left"), assign.field("right")) else {
+                continue;
+            };
+            let name = text(left, m.src);
+            if left.kind() == "identifier" && !name.starts_with('_') {
+                out.push((name.to_owned(), right));
+            }
+        }
+        out
+    }
+
+    /// `Backend.TPU` on an enum class: the member (a `str`/`int` enum's
+    /// member is its value); another attribute is read as a class field.
+    fn enum_member(&self, class: ScopeId, attr: &str, depth: u32) -> Vec<Alt<'t>> {
+        let Some(kind) = self.m.enum_kind(class) else {
+            return vec![Alt::unknown()];
+        };
+        if !self.enum_member_names(class).iter().any(|(n, _)| n == attr) {
+            return self.field(class, None, attr, depth);
+        }
+        match kind {
+            super::EnumKind::Plain => vec![Alt::fixed(Val::EnumMember(class, attr.to_owned()))],
+            super::EnumKind::Mixin => self.enum_value(class, attr, depth),
+        }
+    }
+
+    /// A member's `.value`: what its class-body assignment gives (`auto()`
+    /// is not known).
+    fn enum_value(&self, class: ScopeId, name: &str, depth: u32) -> Vec<Alt<'t>> {
+        let found = self
+            .enum_member_names(class)
+            .into_iter()
+            .find(|(n, _)| n == name);
+        let is_auto = |value: Node<'t>| {
+            value.kind() == "call"
+                && value
+                    .field("function")
+                    .is_some_and(|f| text(f, self.m.src).ends_with("auto"))
+        };
+        match found {
+            Some((_, value)) if !is_auto(value) => self.eval_depth(value, class, depth + 1),
+            _ => vec![Alt::unknown()],
+        }
+    }
+
+    /// Every member of an enum class, in order (as `for m in E` gives them).
+    fn enum_members(&self, class: ScopeId, depth: u32) -> Option<Vec<Val<'t>>> {
+        let kind = self.m.enum_kind(class)?;
+        let names = self.enum_member_names(class);
+        if names.is_empty() || names.len() > MAX_ALTS * 2 {
+            return None;
+        }
+        names
+            .iter()
+            .map(|(name, _)| match kind {
+                super::EnumKind::Plain => Some(Val::EnumMember(class, name.clone())),
+                super::EnumKind::Mixin => match self.enum_value(class, name, depth).as_slice() {
+                    [one] if one.why.certain() && !one.val.is_unknown() => Some(one.val.clone()),
+                    _ => None,
+                },
+            })
+            .collect()
+    }
+
+    /// `Backend("tpu")` / `Backend["TPU"]`: the member with that value / name.
+    fn enum_lookup(&self, class: ScopeId, key: &Val<'t>, by_name: bool, depth: u32) -> Val<'t> {
+        let Some(kind) = self.m.enum_kind(class) else {
+            return Val::Unknown;
+        };
+        for (name, _) in self.enum_member_names(class) {
+            let hit = if by_name {
+                matches!(key, Val::Str(k) if *k == name)
+            } else {
+                match self.enum_value(class, &name, depth).as_slice() {
+                    [one] if one.why.certain() => one.val.same(key),
+                    _ => return Val::Unknown,
+                }
+            };
+            if hit {
+                return match kind {
+                    super::EnumKind::Plain => Val::EnumMember(class, name),
+                    super::EnumKind::Mixin => match self.enum_value(class, &name, depth).as_slice()
+                    {
+                        [one] => one.val.clone(),
+                        _ => Val::Unknown,
+                    },
+                };
+            }
+        }
+        Val::Unknown
+    }
+
+    /// The types `isinstance`'s second argument names (a tuple of them too),
+    /// when each is one whose instances the flow can tell.
+    fn type_tests(&self, node: Node<'t>, scope: ScopeId) -> Option<Vec<TypeTest>> {
+        let m = self.m;
+        let node = unparenthesize(node);
+        if node.kind() == "tuple" {
+            let mut out = Vec::new();
+            let mut cursor = node.walk();
+            for item in node.named_children(&mut cursor) {
+                if item.kind() != "comment" {
+                    out.extend(self.type_tests(item, scope)?);
+                }
+            }
+            return Some(out);
+        }
+        let name = text(node, m.src);
+        if node.kind() == "identifier" && m.lookup(scope, name).is_none() {
+            let builtin = match name {
+                "str" => TypeTest::Str,
+                "list" => TypeTest::List,
+                "tuple" => TypeTest::Tuple,
+                "dict" => TypeTest::Dict,
+                "bool" => TypeTest::Bool,
+                "int" => TypeTest::Int,
+                _ => return None,
+            };
+            return Some(vec![builtin]);
+        }
+        if node.kind() == "identifier" {
+            if let Some(Binding::Def(id)) = m.binding_at(scope, name, node) {
+                if m.scopes[*id].kind == ScopeKind::Class {
+                    return Some(vec![TypeTest::Class(*id)]);
+                }
+            }
+        }
+        let test = match m.canonical(node, scope).as_deref()? {
+            "collections.abc.Sequence" | "typing.Sequence" => TypeTest::Sequence,
+            "collections.abc.Mapping" | "typing.Mapping" => TypeTest::Dict,
+            "jax.sharding.AbstractMesh" => TypeTest::AbstractMesh,
+            "jax.sharding.Mesh" => TypeTest::Mesh,
+            _ => return None,
+        };
+        Some(vec![test])
+    }
+
+    /// Whether `v` is an instance of `test`, when its type is known.
+    fn is_instance(&self, v: &Val<'t>, test: &TypeTest) -> Option<bool> {
+        let m = self.m;
+        let is = |t: bool| Some(t);
+        match v {
+            Val::Str(_) | Val::AnyStr => is(matches!(test, TypeTest::Str | TypeTest::Sequence)),
+            Val::Seq(SeqKind::Tuple, _) | Val::Split(_) => {
+                is(matches!(test, TypeTest::Tuple | TypeTest::Sequence))
+            }
+            Val::Seq(SeqKind::List, _) | Val::Members(_) => {
+                is(matches!(test, TypeTest::List | TypeTest::Sequence))
+            }
+            // `bool` is a subclass of `int`.
+            Val::Bool(_) => is(matches!(test, TypeTest::Bool | TypeTest::Int)),
+            Val::Int(_) => is(matches!(test, TypeTest::Int)),
+            Val::None => is(false),
+            Val::Dict(..) => is(matches!(test, TypeTest::Dict)),
+            Val::Comprehension(comp, _) => match comp.kind() {
+                "list_comprehension" => is(matches!(test, TypeTest::List | TypeTest::Sequence)),
+                "dictionary_comprehension" => is(matches!(test, TypeTest::Dict)),
+                _ => is(false),
+            },
+            Val::Mesh(MeshValue::Abstract(_)) => is(matches!(test, TypeTest::AbstractMesh)),
+            Val::Mesh(MeshValue::Concrete) => is(matches!(test, TypeTest::Mesh)),
+            // JAX's objects: none is a builtin or a class of this module.
+            Val::Params(_)
+            | Val::Function(_)
+            | Val::Class(_)
+            | Val::EnumMember(..)
+            | Val::Sharding(_)
+            | Val::Spec(_)
+            | Val::Array
+            | Val::Device
+            | Val::KernelMesh(_)
+            | Val::AbstractDevice(_)
+            | Val::InterpretParams
+            | Val::Traced(..)
+            | Val::Lowered(_) => is(false),
+            Val::Instance(class, _) => {
+                // A class of this module: its own bases, all of this module
+                // (a base from elsewhere may be any of the tested types).
+                let mut seen = vec![*class];
+                let mut stack = vec![*class];
+                while let Some(c) = stack.pop() {
+                    if let TypeTest::Class(t) = test {
+                        if *t == c {
+                            return is(true);
+                        }
+                    }
+                    let supers = m.scopes[c].node.field("superclasses");
+                    let written = supers.map_or(0, |s| {
+                        let mut cursor = s.walk();
+                        let count = s
+                            .named_children(&mut cursor)
+                            .filter(|b| !matches!(b.kind(), "comment" | "keyword_argument"))
+                            .filter(|b| !matches!(text(*b, m.src), "object" | "abc.ABC" | "ABC"))
+                            .count();
+                        count
+                    });
+                    let local = m.base_classes(c);
+                    if local.len() != written {
+                        return None;
+                    }
+                    for b in local {
+                        if !seen.contains(&b) && seen.len() < 16 {
+                            seen.push(b);
+                            stack.push(b);
+                        }
+                    }
+                }
+                is(false)
+            }
+            _ => None,
         }
     }
 
@@ -1860,7 +2127,20 @@ impl<'m, 't> Flow<'m, 't> {
             }
             Val::Instance(class, None) => self.instance_field(*class, attr, depth),
             Val::Instance(class, ctor) => self.field(*class, *ctor, attr, depth),
+            Val::Class(class) if self.m.enum_kind(*class).is_some() => {
+                self.enum_member(*class, attr, depth)
+            }
             Val::Class(class) => self.field(*class, None, attr, depth),
+            Val::EnumMember(class, name) => match attr {
+                "name" => vec![Alt::fixed(Val::Str(name.clone()))],
+                "value" => self.enum_value(*class, name, depth),
+                _ => self.field(*class, None, attr, depth),
+            },
+            // A member of a `str`/`int` enum is read as its value, which is
+            // also what its `.value` is.
+            Val::Str(_) | Val::AnyStr | Val::Int(_) if attr == "value" => {
+                vec![Alt::fixed(object.clone())]
+            }
             Val::Object(fields) => fields
                 .iter()
                 .find(|(n, _)| n == attr)
@@ -2195,7 +2475,10 @@ impl<'m, 't> Flow<'m, 't> {
         };
         let mut out = Vec::new();
         for (dict, key, why, choices) in pairs(&[dicts, keys]) {
-            if !matches!(key, Val::Str(_) | Val::Int(_) | Val::Bool(_)) {
+            if !matches!(
+                key,
+                Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..)
+            ) {
                 out.push(Alt::unknown());
                 continue;
             }
@@ -2243,7 +2526,7 @@ impl<'m, 't> Flow<'m, 't> {
             match self.eval_depth(k, scope, depth + 1).as_slice() {
                 [Alt { val, .. }] if val.same(key) => return Some(Some(v)),
                 [Alt {
-                    val: Val::Str(_) | Val::Int(_) | Val::Bool(_),
+                    val: Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..),
                     ..
                 }] => {}
                 _ => return None,
@@ -2260,7 +2543,7 @@ impl<'m, 't> Flow<'m, 't> {
                 [Alt { val, .. }] if val.same(key) && runs == StoreRuns::Maybe => return None,
                 [Alt { val, .. }] if val.same(key) => found = Some(*v),
                 [Alt {
-                    val: Val::Str(_) | Val::Int(_) | Val::Bool(_),
+                    val: Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..),
                     ..
                 }] => {}
                 _ => return None,
@@ -2651,6 +2934,12 @@ impl<'m, 't> Flow<'m, 't> {
                     why,
                     choices,
                 }),
+                // `Backend["TPU"]`: the enum's member of that name.
+                (Val::Class(class), key) if m.enum_kind(*class).is_some() => out.push(Alt {
+                    val: self.enum_lookup(*class, key, true, depth),
+                    why,
+                    choices,
+                }),
                 (Val::Comprehension(comp, cscope), _) => {
                     let found = self.comprehension_item(*comp, *cscope, &key, depth);
                     out.extend(found.into_iter().filter_map(|a| a.under(&why, &choices)));
@@ -2745,10 +3034,16 @@ impl<'m, 't> Flow<'m, 't> {
     /// Entry `key` of one dict value: a literal, `dict(...)`, imported
     /// entries, the `**kwargs` of a call, an instance's `__dict__`.
     fn lookup_key(&self, dict: &Val<'t>, key: &Val<'t>, depth: u32) -> Lookup<'t> {
-        if !matches!(key, Val::Str(_) | Val::Int(_) | Val::Bool(_)) || depth > MAX_DEPTH {
+        if !matches!(
+            key,
+            Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..)
+        ) || depth > MAX_DEPTH
+        {
             return Lookup::Unknown;
         }
         match dict {
+            // Entries of another module keep no enum members as keys.
+            Val::Entries(_) if matches!(key, Val::EnumMember(..)) => Lookup::Unknown,
             Val::Entries(entries) => match entries.iter().find(|(k, _)| k.val().same(key)) {
                 Some((_, values)) => Lookup::Found(from_consts(values)),
                 None => Lookup::Missing,
@@ -2863,7 +3158,10 @@ impl<'m, 't> Flow<'m, 't> {
         depth: u32,
     ) -> Lookup<'t> {
         let m = self.m;
-        if !matches!(key, Val::Str(_) | Val::Int(_) | Val::Bool(_)) {
+        if !matches!(
+            key,
+            Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..)
+        ) {
             return Lookup::Unknown;
         }
         let mut result = Lookup::Missing;
@@ -2914,7 +3212,7 @@ impl<'m, 't> Flow<'m, 't> {
                                 result = Lookup::Found(self.eval_depth(v, scope, depth + 1));
                             }
                             [Alt {
-                                val: Val::Str(_) | Val::Int(_) | Val::Bool(_),
+                                val: Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..),
                                 ..
                             }] => {}
                             _ => result = Lookup::Unknown,
@@ -2945,10 +3243,12 @@ impl<'m, 't> Flow<'m, 't> {
                 continue;
             }
             let keys = self.eval_depth(*k, *store_scope, depth + 1);
-            if keys
-                .iter()
-                .any(|a| !matches!(a.val, Val::Str(_) | Val::Int(_) | Val::Bool(_)))
-            {
+            if keys.iter().any(|a| {
+                !matches!(
+                    a.val,
+                    Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..)
+                )
+            }) {
                 return Lookup::Unknown;
             }
             let matching: Vec<&Alt<'t>> = keys.iter().filter(|a| a.val.same(key)).collect();
@@ -3022,7 +3322,15 @@ impl<'m, 't> Flow<'m, 't> {
                             Val::Comprehension(comp, cscope) => self
                                 .expand_comprehension(*comp, *cscope, depth)
                                 .map(|items| Val::Seq(kind, items))
-                                .unwrap_or(Val::Unknown),
+                                .unwrap_or_else(|| {
+                                    // `list([...])` of a list comprehension: a copy.
+                                    if kind == SeqKind::List && comp.kind() == "list_comprehension"
+                                    {
+                                        v.clone()
+                                    } else {
+                                        Val::Unknown
+                                    }
+                                }),
                             _ => Val::Unknown,
                         },
                     );
@@ -3036,6 +3344,44 @@ impl<'m, 't> Flow<'m, 't> {
                     return vec![Alt::fixed(Val::Seq(kind, Vec::new()))];
                 }
                 "str" | "repr" | "format" => return vec![Alt::fixed(Val::AnyStr)],
+                // `isinstance(platforms, (list, tuple))`, `isinstance(mesh,
+                // AbstractMesh)`: decided for values whose type is known.
+                "isinstance" if args.positional.len() == 2 && !args.has_splat => {
+                    let Some(tests) = self.type_tests(args.positional[1], scope) else {
+                        return vec![Alt::unknown()];
+                    };
+                    return map(self.eval_depth(args.positional[0], scope, depth + 1), |v| {
+                        let mut any = Some(false);
+                        for test in &tests {
+                            match self.is_instance(v, test) {
+                                Some(true) => return Val::Bool(true),
+                                Some(false) => {}
+                                None => any = None,
+                            }
+                        }
+                        any.map(Val::Bool).unwrap_or(Val::Unknown)
+                    });
+                }
+                "callable" if args.positional.len() == 1 && !args.has_splat => {
+                    return map(
+                        self.eval_depth(args.positional[0], scope, depth + 1),
+                        |v| match v {
+                            Val::Function(_) | Val::Class(_) => Val::Bool(true),
+                            Val::Str(_)
+                            | Val::AnyStr
+                            | Val::Seq(..)
+                            | Val::Members(_)
+                            | Val::Split(_)
+                            | Val::Bool(_)
+                            | Val::Int(_)
+                            | Val::None
+                            | Val::Dict(..)
+                            | Val::Mesh(_)
+                            | Val::Params(_) => Val::Bool(false),
+                            _ => Val::Unknown,
+                        },
+                    );
+                }
                 // Iterators over constant sequences, as lists of their
                 // elements (a loop takes each in turn).
                 "zip" if !args.positional.is_empty() && !args.has_splat => {
@@ -3352,6 +3698,16 @@ impl<'m, 't> Flow<'m, 't> {
         // A class of this module: an instance.
         if func.kind() == "identifier" {
             if let Some(Binding::Def(id)) = m.binding_at(scope, func_text, func) {
+                // `Backend("tpu")`: the enum's member with that value.
+                if m.enum_kind(*id).is_some() {
+                    if args.positional.len() != 1 || args.has_splat {
+                        return vec![Alt::unknown()];
+                    }
+                    let id = *id;
+                    return map(self.eval_depth(args.positional[0], scope, depth + 1), |v| {
+                        self.enum_lookup(id, v, false, depth)
+                    });
+                }
                 if m.scopes[*id].kind == ScopeKind::Class {
                     return vec![Alt::fixed(Val::Instance(*id, Some((call, scope))))];
                 }
@@ -3370,16 +3726,31 @@ impl<'m, 't> Flow<'m, 't> {
         if class_value {
             let classes = self.eval_depth(func, scope, depth + 1);
             if !classes.is_empty() && classes.iter().all(|a| matches!(a.val, Val::Class(_))) {
-                return classes
-                    .into_iter()
-                    .map(|a| match a.val {
-                        Val::Class(id) => Alt {
+                let value = match args.positional.as_slice() {
+                    [one] if !args.has_splat => self.eval_depth(*one, scope, depth + 1),
+                    _ => vec![Alt::unknown()],
+                };
+                let mut out = Vec::new();
+                for a in classes {
+                    let Val::Class(id) = a.val else { continue };
+                    if m.enum_kind(id).is_none() {
+                        out.push(Alt {
                             val: Val::Instance(id, Some((call, scope))),
                             ..a
-                        },
-                        _ => a,
-                    })
-                    .collect();
+                        });
+                        continue;
+                    }
+                    // An enum class kept as a value, called: its member.
+                    for v in &value {
+                        if let Some(merged) = v.clone().under(&a.why, &a.choices) {
+                            out.push(Alt {
+                                val: self.enum_lookup(id, &v.val, false, depth),
+                                ..merged
+                            });
+                        }
+                    }
+                }
+                return cap(out);
             }
         }
         // A function or method of this module: what it returns for this call.
@@ -4407,10 +4778,15 @@ impl<'m, 't> Flow<'m, 't> {
                 self.eval_depth(v, scope, depth + 1),
             ];
             let all = pairs(&parts);
-            let keys_known = matches!(key, Val::Str(_) | Val::Int(_) | Val::Bool(_))
-                && all
-                    .iter()
-                    .all(|(k, ..)| matches!(k, Val::Str(_) | Val::Int(_) | Val::Bool(_)));
+            let keys_known = matches!(
+                key,
+                Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..)
+            ) && all.iter().all(|(k, ..)| {
+                matches!(
+                    k,
+                    Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..)
+                )
+            });
             if keys_known {
                 let out: Vec<Alt<'t>> = all
                     .into_iter()

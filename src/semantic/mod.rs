@@ -106,6 +106,15 @@ impl<'t> Scope<'t> {
     }
 }
 
+/// What kind of `enum.Enum` a class is (`Module::enum_kind`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EnumKind {
+    /// Members are their own objects (`Backend.TPU`, `.value` is "tpu").
+    Plain,
+    /// Members are also `str`/`int` values: read as those values.
+    Mixin,
+}
+
 /// Decorated defs by (the def a decorator names, whether it is called):
 /// each (decorated def, decorator node id).
 type DecoratedBy = HashMap<(ScopeId, bool), Vec<(ScopeId, usize)>>;
@@ -1926,6 +1935,48 @@ impl<'t> Module<'t> {
             }
         }
         out
+    }
+
+    /// Whether `class` is an `enum.Enum` class, and whether its members are
+    /// `str`/`int` values too (`class Backend(str, enum.Enum)`, `IntEnum`,
+    /// `StrEnum`). Flags and enums of other modules' enum bases: `None`.
+    pub(crate) fn enum_kind(&self, class: ScopeId) -> Option<EnumKind> {
+        let mut seen = Vec::new();
+        self.enum_kind_of(class, &mut seen)
+    }
+
+    fn enum_kind_of(&self, class: ScopeId, seen: &mut Vec<ScopeId>) -> Option<EnumKind> {
+        if seen.contains(&class) || seen.len() > 16 || self.scopes[class].kind != ScopeKind::Class {
+            return None;
+        }
+        seen.push(class);
+        let supers = self.scopes[class].node.field("superclasses")?;
+        let outer = self.scopes[class].parent.unwrap_or(MODULE_SCOPE);
+        let mut enum_base = None;
+        let mut mixin = false;
+        let mut cursor = supers.walk();
+        for base in supers.named_children(&mut cursor) {
+            match text(base, self.src) {
+                "str" | "int" => mixin = true,
+                _ => {}
+            }
+            match self.canonical(base, outer).as_deref() {
+                Some("enum.Enum") => enum_base = Some(EnumKind::Plain),
+                Some("enum.IntEnum" | "enum.StrEnum") => enum_base = Some(EnumKind::Mixin),
+                _ => {}
+            }
+        }
+        if enum_base.is_none() {
+            for local in self.base_classes(class) {
+                if let Some(kind) = self.enum_kind_of(local, seen) {
+                    enum_base = Some(kind);
+                }
+            }
+        }
+        match enum_base? {
+            EnumKind::Plain if mixin => Some(EnumKind::Mixin),
+            kind => Some(kind),
+        }
     }
 
     /// The class whose method `scope` is (directly or through nested defs and

@@ -1107,6 +1107,46 @@ def b_lambda_value(src: Source, v: Value):
     return out
 
 
+def b_isinstance_normalized(src: Source, v: Value):
+    """The value goes through a module-level normalizing helper that branches on
+    `isinstance`: a sentinel class gives the default, lists and tuples are copied,
+    anything else is returned as it is (at run time, the value itself)."""
+    ed = Edits(src)
+    sentinel = src.fresh("VariantUnset")
+    helper = src.fresh(f"normalize_{v.base}")
+    insert_module_code(
+        ed,
+        header_end(src)[0],
+        f"class {sentinel}:\n    pass\n\n\n"
+        f"def {helper}(value, default=None):\n"
+        f"    if isinstance(value, {sentinel}):\n        return default\n"
+        f"    if isinstance(value, list):\n        return list(value)\n"
+        f"    if isinstance(value, tuple):\n        return tuple(value)\n"
+        f"    return value\n",
+    )
+    ed.replace(v.expr, f"{helper}({src.seg(v.expr)})")
+    return [{MAIN: ed.apply()}]
+
+
+def b_enum_member(src: Source, v: Value):
+    """The value is a member's `.value` of a module-level `enum.Enum` class, read as
+    `VariantChoice.SELECTED.value` or looked up by name, `VariantChoice["SELECTED"].value`."""
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    out = []
+    for form in ("{cls}.SELECTED.value", '{cls}["SELECTED"].value'):
+        ed = Edits(src)
+        ensure_import(ed, "enum")
+        cls = src.fresh("VariantChoice")
+        insert_module_code(
+            ed, off, f"class {cls}(enum.Enum):\n    UNUSED = None\n    SELECTED = {src.seg(v.expr)}\n"
+        )
+        ed.replace(v.expr, form.format(cls=cls))
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def i_keyword_calls(src: Source):
     sites = []
     for c in ast.walk(src.tree):
@@ -2234,6 +2274,19 @@ TRANSFORMS = {
         b_lambda_value,
         "the value is what a lambda defined just before its statement returns (`make = lambda: "
         "<value>`, read as `make()`), or the first of the options a `*args` lambda is called with",
+    ),
+    "isinstance_normalized": (
+        _values,
+        b_isinstance_normalized,
+        "the value goes through a module-level helper that branches on `isinstance` (a sentinel "
+        "class gives a default, lists and tuples are copied with `list()`/`tuple()`, anything else "
+        "is returned as it is)",
+    ),
+    "enum_member": (
+        _values,
+        b_enum_member,
+        "the value is the `.value` of a member of a module-level `enum.Enum` class, read as "
+        "`VariantChoice.SELECTED.value` or `VariantChoice[\"SELECTED\"].value`",
     ),
     "functools_partial": (
         i_keyword_calls,
