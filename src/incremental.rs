@@ -36,13 +36,14 @@ use crate::analysis::{self, Needles};
 use crate::config::Settings;
 use crate::diagnostic::Finding;
 use crate::semantic::{Matches, Module, Resolver};
+use crate::syntax::sections::Section;
 use crate::syntax::{self, Field, KindName};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
-use std::collections::HashMap;
+use std::borrow::Cow;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 use tree_sitter::{Node, Tree};
 
@@ -82,6 +83,8 @@ struct UnitResult {
     members: Vec<usize>,
     /// Before `# noqa`, in this version's offsets.
     findings: Vec<Finding>,
+    /// The prefilter rules it out (it is not analysed).
+    skipped: bool,
 }
 
 /// What one analysis did, for logs and benchmarks.
@@ -145,9 +148,8 @@ impl Incremental {
         self.analyze_trees(text, &[tree], file, settings, resolver)
     }
 
-    /// `analyze` for a text parsed as one tree or as sections
-    /// (`syntax::sections`), in document order: a unit's statements may come
-    /// from several of them.
+    /// `analyze` for a text parsed as several trees, in document order: a
+    /// unit's statements may come from several of them.
     pub fn analyze_trees(
         &mut self,
         text: &Arc<str>,
@@ -156,7 +158,54 @@ impl Incremental {
         settings: &Settings,
         resolver: Option<&dyn Resolver>,
     ) -> Vec<Finding> {
-        let Some(first) = trees.first() else {
+        let pieces: Vec<Piece<'_>> = trees
+            .iter()
+            .map(|tree| {
+                let nodes = syntax::top_level_statements(tree);
+                Piece {
+                    tree,
+                    offset: 0,
+                    ranges: Cow::Owned(nodes.iter().map(|n| n.byte_range()).collect()),
+                    nodes: OnceLock::from(nodes),
+                }
+            })
+            .collect();
+        self.analyze_pieces(text, &pieces, file, settings, resolver)
+    }
+
+    /// `analyze` for a text parsed as sections (`syntax::sections`), what
+    /// the server runs: the statements are the ones each section listed when
+    /// it was parsed, and a section's tree is only walked again if one of
+    /// its statements is read or analysed.
+    pub fn analyze_sections(
+        &mut self,
+        text: &Arc<str>,
+        sections: &[Section],
+        file: &Path,
+        settings: &Settings,
+        resolver: Option<&dyn Resolver>,
+    ) -> Vec<Finding> {
+        let pieces: Vec<Piece<'_>> = sections
+            .iter()
+            .map(|s| Piece {
+                tree: &s.tree,
+                offset: s.range.start,
+                ranges: Cow::Borrowed(&s.statements),
+                nodes: OnceLock::new(),
+            })
+            .collect();
+        self.analyze_pieces(text, &pieces, file, settings, resolver)
+    }
+
+    fn analyze_pieces<'t>(
+        &mut self,
+        text: &Arc<str>,
+        pieces: &[Piece<'t>],
+        file: &Path,
+        settings: &Settings,
+        resolver: Option<&dyn Resolver>,
+    ) -> Vec<Finding> {
+        let Some(first) = pieces.first() else {
             return Vec::new();
         };
         let settings_key = format!("{settings:?}");
@@ -171,93 +220,185 @@ impl Incremental {
         }
         let src: &str = text;
         let started = Instant::now();
-        let nodes: Vec<Node<'_>> = trees
-            .iter()
-            .flat_map(|tree| syntax::top_level_statements(tree))
-            .collect();
+        // The statements' ranges, and where each piece's begin.
+        let mut ranges: Vec<Range<usize>> = Vec::new();
+        let mut piece_start = Vec::with_capacity(pieces.len());
+        for piece in pieces {
+            piece_start.push(ranges.len());
+            ranges.extend(
+                piece
+                    .ranges
+                    .iter()
+                    .map(|r| r.start + piece.offset..r.end + piece.offset),
+            );
+        }
+        let n = ranges.len();
+        // Statement `i`'s node; its piece's tree is walked the first time.
+        let node = |i: usize| -> Node<'t> {
+            // The last piece starting at or before `i` holds it (an empty
+            // piece starts where the next one does).
+            let p = piece_start.partition_point(|&s| s <= i).saturating_sub(1);
+            let piece = &pieces[p];
+            let nodes = piece
+                .nodes
+                .get_or_init(|| syntax::top_level_statements(piece.tree));
+            nodes
+                .get(i - piece_start[p])
+                .copied()
+                .unwrap_or_else(|| piece.tree.root_node())
+        };
 
         // Statements whose text is unchanged: the longest common prefix and
         // suffix (an edit between two analyses touches one place, or a few).
-        let old = std::mem::take(&mut self.statements);
+        // Bytes the texts share at their start and end need no comparing.
+        let mut old = std::mem::take(&mut self.statements);
         let old_text = self.text.take();
-        let same = |o: &Statement, n: &Node<'_>| {
-            old_text
-                .as_deref()
-                .and_then(|t| t.get(o.range.clone()))
-                .is_some_and(|t| Some(t) == src.get(n.byte_range()))
+        let (head, tail) = old_text
+            .as_deref()
+            .map_or((0, 0), |t| common_ends(t.as_bytes(), src.as_bytes()));
+        let old_len = old_text.as_deref().map_or(0, str::len);
+        let grown = src.len() as isize - old_len as isize;
+        let same = |o: &Statement, new: &Range<usize>| {
+            let Some(t) = old_text.as_deref() else {
+                return false;
+            };
+            if o.range == *new && new.end <= head {
+                return true;
+            }
+            if o.range.start + tail >= old_len
+                && (shift(o.range.start, grown)..shift(o.range.end, grown)) == *new
+            {
+                return true;
+            }
+            t.get(o.range.clone())
+                .is_some_and(|t| Some(t) == src.get(new.clone()))
         };
-        let common = old.len().min(nodes.len());
+        let common = old.len().min(n);
         let mut prefix = 0;
-        while prefix < common && same(&old[prefix], &nodes[prefix]) {
+        while prefix < common && same(&old[prefix], &ranges[prefix]) {
             prefix += 1;
         }
         let mut suffix = 0;
         while suffix < common - prefix
-            && same(
-                &old[old.len() - 1 - suffix],
-                &nodes[nodes.len() - 1 - suffix],
-            )
+            && same(&old[old.len() - 1 - suffix], &ranges[n - 1 - suffix])
         {
             suffix += 1;
         }
+        // New statements `prefix..changed_end` were not seen before; the old
+        // ones at or after `changed_end` moved by `moved` places.
+        let changed_end = n - suffix;
+        let moved = old.len() as isize - n as isize;
         let old_of = |new: usize| -> Option<usize> {
             if new < prefix {
                 Some(new)
-            } else if new >= nodes.len() - suffix {
-                Some(new + old.len() - nodes.len())
+            } else if new >= changed_end {
+                Some((new as isize + moved) as usize)
             } else {
                 None
             }
         };
         // Statements not seen before are read in parallel when there are
         // many (a module being opened), then their names interned in order.
-        let unseen: Vec<usize> = (0..nodes.len()).filter(|&i| old_of(i).is_none()).collect();
-        let read = |&i: &usize| read_statement(nodes[i], src);
-        let raw: Vec<RawStatement<'_>> = if unseen.len() > 64 {
-            unseen.par_iter().map(read).collect()
+        let read = |i: usize| read_statement(node(i), src);
+        let raw: Vec<RawStatement<'_>> = if changed_end - prefix > 64 {
+            (prefix..changed_end).into_par_iter().map(read).collect()
         } else {
-            unseen.iter().map(read).collect()
+            (prefix..changed_end).map(read).collect()
         };
-        let new_statements = unseen.len();
+        let new_statements = raw.len();
         let fresh: Vec<Arc<StatementInfo>> = raw
             .into_iter()
             .map(|r| Arc::new(r.intern(&mut self.names)))
             .collect();
-        let mut fresh = fresh.into_iter();
-        let statements: Vec<Statement> = nodes
-            .iter()
-            .enumerate()
-            .map(|(i, node)| Statement {
-                range: node.byte_range(),
-                info: match old_of(i) {
-                    Some(o) => old[o].info.clone(),
-                    // `unseen` lists these indices in this order.
-                    None => fresh.next().unwrap_or_else(|| {
-                        Arc::new(read_statement(*node, src).intern(&mut self.names))
-                    }),
-                },
-            })
-            .collect();
-        let delta_of_old = |o: usize| -> Option<isize> {
-            let new = if o < prefix {
-                o
-            } else if o >= old.len() - suffix {
-                o + nodes.len() - old.len()
-            } else {
-                return None;
-            };
-            Some(statements[new].range.start as isize - old[o].range.start as isize)
-        };
 
         let scanned = Instant::now();
+        let mut stats = Stats {
+            statements: n,
+            new_statements,
+            ..Stats::default()
+        };
         // The same links as before (the common case: an edit inside a body)
-        // give the same units; otherwise partition again.
-        let same_links = old.len() == nodes.len()
-            && (prefix..nodes.len() - suffix)
-                .all(|i| same_links(&old[i].info, &statements[i].info, &self.bound));
-        let units = if same_links {
-            self.units.iter().map(|u| u.members.clone()).collect()
+        // give the same units: only those holding a changed statement are
+        // looked at again, the others keep their findings (shifted).
+        let same_links = old.len() == n
+            && (prefix..changed_end)
+                .all(|i| same_links(&old[i].info, &fresh[i - prefix], &self.bound));
+        let mut to_analyze: Vec<usize> = Vec::new();
+        let partitioned;
+        let statements = if same_links {
+            partitioned = Instant::now();
+            let delta_of_old = |o: usize| -> Option<isize> {
+                old_of(o)?;
+                Some(ranges[o].start as isize - old[o].range.start as isize)
+            };
+            for (u, unit) in self.units.iter_mut().enumerate() {
+                let at = unit.members.partition_point(|&i| i < prefix);
+                let changed = unit.members.get(at).is_some_and(|&i| i < changed_end);
+                if changed {
+                    let needles = unit.members.iter().fold(Needles::default(), |acc, &i| {
+                        let info = match old_of(i) {
+                            Some(o) => &old[o].info,
+                            None => &fresh[i - prefix],
+                        };
+                        acc.union(info.needles)
+                    });
+                    unit.findings.clear();
+                    unit.skipped = !needles.may_have_findings();
+                    if !unit.skipped {
+                        to_analyze.push(u);
+                    }
+                    continue;
+                }
+                if unit.findings.is_empty() {
+                    continue;
+                }
+                let shifted = unit
+                    .findings
+                    .iter()
+                    .map(|f| shift_finding(f, &old, &delta_of_old))
+                    .collect::<Option<Vec<Finding>>>();
+                match shifted {
+                    Some(findings) => unit.findings = findings,
+                    None => {
+                        unit.findings.clear();
+                        to_analyze.push(u);
+                    }
+                }
+            }
+            // The old list becomes the new one, in place.
+            for (i, (s, range)) in old.iter_mut().zip(&ranges).enumerate() {
+                s.range = range.clone();
+                if (prefix..changed_end).contains(&i) {
+                    s.info = fresh[i - prefix].clone();
+                }
+            }
+            old
         } else {
+            let mut fresh = fresh.into_iter();
+            let statements: Vec<Statement> = ranges
+                .iter()
+                .enumerate()
+                .map(|(i, range)| Statement {
+                    range: range.clone(),
+                    info: match old_of(i) {
+                        Some(o) => old[o].info.clone(),
+                        // Statements `prefix..changed_end`, in this order.
+                        None => fresh.next().unwrap_or_else(|| {
+                            Arc::new(read_statement(node(i), src).intern(&mut self.names))
+                        }),
+                    },
+                })
+                .collect();
+            let delta_of_old = |o: usize| -> Option<isize> {
+                let new = if o < prefix {
+                    o
+                } else if o as isize >= changed_end as isize + moved {
+                    (o as isize - moved) as usize
+                } else {
+                    return None;
+                };
+                Some(statements[new].range.start as isize - old[o].range.start as isize)
+            };
             let units = partition(&statements, self.names.len());
             self.bound = vec![false; self.names.len()];
             for s in statements.iter().filter(|s| s.info.kind != Kind::Import) {
@@ -265,59 +406,54 @@ impl Incremental {
                     self.bound[name as usize] = true;
                 }
             }
-            units
-        };
-        let partitioned = Instant::now();
-        let old_units: HashMap<&[usize], usize> = self
-            .units
-            .iter()
-            .enumerate()
-            .map(|(i, u)| (u.members.as_slice(), i))
-            .collect();
-        let mut stats = Stats {
-            statements: statements.len(),
-            new_statements,
-            units: units.len(),
-            ..Stats::default()
-        };
-        let mut results: Vec<Option<UnitResult>> = Vec::with_capacity(units.len());
-        let mut to_analyze = Vec::new();
-        for members in units {
-            let needles = members.iter().fold(Needles::default(), |acc, &i| {
-                acc.union(statements[i].info.needles)
-            });
-            if !needles.may_have_findings() {
-                stats.skipped += 1;
-                results.push(Some(UnitResult {
-                    members,
-                    findings: Vec::new(),
-                }));
-                continue;
-            }
-            let reused = members
+            partitioned = Instant::now();
+            let old_units: FxHashMap<&[usize], usize> = self
+                .units
                 .iter()
-                .map(|&i| old_of(i))
-                .collect::<Option<Vec<usize>>>()
-                .and_then(|old_members| old_units.get(old_members.as_slice()).copied())
-                .and_then(|u| {
-                    self.units[u]
-                        .findings
-                        .iter()
-                        .map(|f| shift_finding(f, &old, &delta_of_old))
-                        .collect::<Option<Vec<Finding>>>()
+                .enumerate()
+                .map(|(i, u)| (u.members.as_slice(), i))
+                .collect();
+            let mut results: Vec<UnitResult> = Vec::with_capacity(units.len());
+            for members in units {
+                let needles = members.iter().fold(Needles::default(), |acc, &i| {
+                    acc.union(statements[i].info.needles)
                 });
-            match reused {
-                Some(findings) => {
-                    stats.reused += 1;
-                    results.push(Some(UnitResult { members, findings }));
+                if !needles.may_have_findings() {
+                    results.push(UnitResult {
+                        members,
+                        findings: Vec::new(),
+                        skipped: true,
+                    });
+                    continue;
                 }
-                None => {
-                    to_analyze.push((results.len(), members));
-                    results.push(None);
+                let reused = members
+                    .iter()
+                    .map(|&i| old_of(i))
+                    .collect::<Option<Vec<usize>>>()
+                    .and_then(|old_members| old_units.get(old_members.as_slice()).copied())
+                    .and_then(|u| {
+                        self.units[u]
+                            .findings
+                            .iter()
+                            .map(|f| shift_finding(f, &old, &delta_of_old))
+                            .collect::<Option<Vec<Finding>>>()
+                    });
+                if reused.is_none() {
+                    to_analyze.push(results.len());
                 }
+                results.push(UnitResult {
+                    members,
+                    findings: reused.unwrap_or_default(),
+                    skipped: false,
+                });
             }
-        }
+            self.units = results;
+            statements
+        };
+        stats.units = self.units.len();
+        stats.skipped = self.units.iter().filter(|u| u.skipped).count();
         stats.analyzed = to_analyze.len();
+        stats.reused = stats.units - stats.skipped - stats.analyzed;
         let reused = Instant::now();
         // Once for every unit: it looks for packages on disk.
         let scope = settings.contract_scope(file);
@@ -325,38 +461,36 @@ impl Incremental {
         // which are in every unit) are matched by the queries once: opening
         // the bench module matched its three imports 1,111 times, a fifth
         // of the query walk.
-        let mut uses = vec![0u32; nodes.len()];
-        for (_, members) in &to_analyze {
-            for &i in members {
+        let mut uses = vec![0u32; n];
+        for &u in &to_analyze {
+            for &i in &self.units[u].members {
                 uses[i] += 1;
             }
         }
-        let shared: FxHashMap<usize, Matches<'_>> = (0..nodes.len())
+        let shared: FxHashMap<usize, Matches<'_>> = (0..n)
             .filter(|&i| uses[i] > 1)
-            .map(|i| (i, Matches::of(nodes[i], src)))
+            .map(|i| (i, Matches::of(node(i), src)))
             .collect();
-        let analyze_unit = |members: &Vec<usize>| -> Vec<Finding> {
-            let statements = members.iter().map(|&i| nodes[i]).collect();
+        let units = &self.units;
+        let analyze_unit = |&u: &usize| -> Vec<Finding> {
+            let members = &units[u].members;
+            let statements = members.iter().map(|&i| node(i)).collect();
             let matched: Vec<Option<&Matches<'_>>> =
                 members.iter().map(|i| shared.get(i)).collect();
-            let module = Module::new_in_matched(src, first.root_node(), statements, &matched);
+            let module = Module::new_in_matched(src, first.tree.root_node(), statements, &matched);
             analysis::run_rules_in(&module, file, settings, resolver, scope.clone())
         };
         // Opening a large module analyses every unit: spread them over the
         // cores. One unit (an edit) stays on this thread.
         let found: Vec<Vec<Finding>> = if to_analyze.len() > 1 {
-            to_analyze
-                .par_iter()
-                .map(|(_, members)| analyze_unit(members))
-                .collect()
+            to_analyze.par_iter().map(analyze_unit).collect()
         } else {
-            to_analyze.iter().map(|(_, m)| analyze_unit(m)).collect()
+            to_analyze.iter().map(analyze_unit).collect()
         };
-        for ((slot, members), findings) in to_analyze.into_iter().zip(found) {
-            results[slot] = Some(UnitResult { members, findings });
+        for (u, findings) in to_analyze.into_iter().zip(found) {
+            self.units[u].findings = findings;
         }
         let analysed = Instant::now();
-        self.units = results.into_iter().flatten().collect();
         self.statements = statements;
         self.text = Some(text.clone());
         let all: Vec<Finding> = self
@@ -373,6 +507,44 @@ impl Incremental {
         self.stats = stats;
         found
     }
+}
+
+/// One parsed piece of a module (a section, or a whole tree) and its
+/// top-level statements' ranges.
+struct Piece<'t> {
+    tree: &'t Tree,
+    /// Added to `ranges` (a section lists its statements from its start).
+    offset: usize,
+    ranges: Cow<'t, [Range<usize>]>,
+    /// The statements' nodes, found when one is first asked for.
+    nodes: OnceLock<Vec<Node<'t>>>,
+}
+
+/// How many bytes `a` and `b` share at their start, and at their end.
+fn common_ends(a: &[u8], b: &[u8]) -> (usize, usize) {
+    // Compared a block at a time (a memcmp each), then byte by byte.
+    const BLOCK: usize = 256;
+    let n = a.len().min(b.len());
+    let mut head = 0;
+    while head + BLOCK <= n && a[head..head + BLOCK] == b[head..head + BLOCK] {
+        head += BLOCK;
+    }
+    while head < n && a[head] == b[head] {
+        head += 1;
+    }
+    let (ea, eb) = (a.len(), b.len());
+    let mut tail = 0;
+    while tail + BLOCK <= n && a[ea - tail - BLOCK..ea - tail] == b[eb - tail - BLOCK..eb - tail] {
+        tail += BLOCK;
+    }
+    while tail < n && a[ea - tail - 1] == b[eb - tail - 1] {
+        tail += 1;
+    }
+    (head, tail)
+}
+
+fn shift(at: usize, by: isize) -> usize {
+    (at as isize + by).max(0) as usize
 }
 
 /// Whether a changed statement links like the one it replaces: the same kind,

@@ -61,13 +61,7 @@ fn by_units(
     }
     let sections = sections::parse(text).expect("parse");
     let text: Arc<str> = Arc::from(text);
-    state.analyze_trees(
-        &text,
-        &sections::trees(&sections),
-        path,
-        &Settings::default(),
-        Some(resolver),
-    )
+    state.analyze_sections(&text, &sections, path, &Settings::default(), Some(resolver))
 }
 
 fn shape(trees: &[&syntax::Tree]) -> Vec<(std::ops::Range<usize>, String)> {

@@ -488,9 +488,9 @@ impl State {
                         reuse.deps.clear();
                         reuse.env_gen = snap.env_gen;
                     }
-                    found = reuse.units.analyze_trees(
+                    found = reuse.units.analyze_sections(
                         &snap.text,
-                        &sections::trees(&parsed),
+                        &parsed,
                         &snap.path,
                         &settings,
                         Some(&recording),
