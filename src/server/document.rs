@@ -135,8 +135,16 @@ impl Document {
         let start_position = point_after(LineCol { line: 0, col: 0 }, &self.text[..start]);
         let old_end_position = point_after(start_position, &self.text[start..end]);
         let new_end_position = point_after(start_position, new_text);
+        let removed_non_ascii = crate::syntax::non_ascii(&self.text.as_bytes()[start..end]);
         self.text.replace_range(start..end, new_text);
-        self.index = Arc::new(LineIndex::new(&self.text));
+        // Edited in place unless a snapshot still reads it.
+        Arc::make_mut(&mut self.index).edit(
+            &self.text,
+            start,
+            end,
+            start + new_text.len(),
+            removed_non_ascii,
+        );
         self.rev += 1;
         let edit = TextEdit::new(
             start,
