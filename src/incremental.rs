@@ -160,14 +160,13 @@ impl Incremental {
     ) -> Vec<Finding> {
         let pieces: Vec<Piece<'_>> = trees
             .iter()
-            .map(|tree| {
-                let nodes = syntax::top_level_statements(tree);
-                Piece {
-                    tree,
-                    offset: 0,
-                    ranges: Cow::Owned(nodes.iter().map(|n| n.byte_range()).collect()),
-                    nodes: OnceLock::from(nodes),
-                }
+            .map(|tree| Piece {
+                tree: PieceTree::Tree(tree),
+                offset: 0,
+                ranges: syntax::top_level_statements(tree)
+                    .iter()
+                    .map(|n| n.byte_range())
+                    .collect(),
             })
             .collect();
         self.analyze_pieces(text, &pieces, file, settings, resolver)
@@ -175,8 +174,8 @@ impl Incremental {
 
     /// `analyze` for a text parsed as sections (`syntax::sections`), what
     /// the server runs: the statements are the ones each section listed when
-    /// it was parsed, and a section's tree is only walked again if one of
-    /// its statements is read or analysed.
+    /// it was parsed, and a section's tree is only read (moved to its place,
+    /// walked) if one of its statements is read or analysed.
     pub fn analyze_sections(
         &mut self,
         text: &Arc<str>,
@@ -188,26 +187,25 @@ impl Incremental {
         let pieces: Vec<Piece<'_>> = sections
             .iter()
             .map(|s| Piece {
-                tree: &s.tree,
+                tree: PieceTree::Section(s),
                 offset: s.range.start,
                 ranges: Cow::Borrowed(&s.statements),
-                nodes: OnceLock::new(),
             })
             .collect();
         self.analyze_pieces(text, &pieces, file, settings, resolver)
     }
 
-    fn analyze_pieces<'t>(
+    fn analyze_pieces(
         &mut self,
         text: &Arc<str>,
-        pieces: &[Piece<'t>],
+        pieces: &[Piece<'_>],
         file: &Path,
         settings: &Settings,
         resolver: Option<&dyn Resolver>,
     ) -> Vec<Finding> {
-        let Some(first) = pieces.first() else {
+        if pieces.is_empty() {
             return Vec::new();
-        };
+        }
         let settings_key = format!("{settings:?}");
         if self.file != file || self.settings_key != settings_key {
             self.invalidate();
@@ -233,19 +231,20 @@ impl Incremental {
             );
         }
         let n = ranges.len();
-        // Statement `i`'s node; its piece's tree is walked the first time.
-        let node = |i: usize| -> Node<'t> {
+        // Each piece's tree and statement nodes, when first asked for.
+        let trees: Vec<OnceLock<Cow<'_, Tree>>> = pieces.iter().map(|_| OnceLock::new()).collect();
+        let tree_of = |p: usize| trees[p].get_or_init(|| pieces[p].tree.get());
+        let nodes: Vec<OnceLock<Vec<Node<'_>>>> = pieces.iter().map(|_| OnceLock::new()).collect();
+        let node = |i: usize| -> Node<'_> {
             // The last piece starting at or before `i` holds it (an empty
             // piece starts where the next one does).
             let p = piece_start.partition_point(|&s| s <= i).saturating_sub(1);
-            let piece = &pieces[p];
-            let nodes = piece
-                .nodes
-                .get_or_init(|| syntax::top_level_statements(piece.tree));
-            nodes
+            let tree = tree_of(p);
+            nodes[p]
+                .get_or_init(|| syntax::top_level_statements(tree))
                 .get(i - piece_start[p])
                 .copied()
-                .unwrap_or_else(|| piece.tree.root_node())
+                .unwrap_or_else(|| tree.root_node())
         };
 
         // Statements whose text is unchanged: the longest common prefix and
@@ -477,7 +476,7 @@ impl Incremental {
             let statements = members.iter().map(|&i| node(i)).collect();
             let matched: Vec<Option<&Matches<'_>>> =
                 members.iter().map(|i| shared.get(i)).collect();
-            let module = Module::new_in_matched(src, first.tree.root_node(), statements, &matched);
+            let module = Module::new_in_matched(src, tree_of(0).root_node(), statements, &matched);
             analysis::run_rules_in(&module, file, settings, resolver, scope.clone())
         };
         // Opening a large module analyses every unit: spread them over the
@@ -512,12 +511,25 @@ impl Incremental {
 /// One parsed piece of a module (a section, or a whole tree) and its
 /// top-level statements' ranges.
 struct Piece<'t> {
-    tree: &'t Tree,
+    tree: PieceTree<'t>,
     /// Added to `ranges` (a section lists its statements from its start).
     offset: usize,
     ranges: Cow<'t, [Range<usize>]>,
-    /// The statements' nodes, found when one is first asked for.
-    nodes: OnceLock<Vec<Node<'t>>>,
+}
+
+enum PieceTree<'t> {
+    Tree(&'t Tree),
+    /// Its tree may have to be moved to the section's place first.
+    Section(&'t Section),
+}
+
+impl<'t> PieceTree<'t> {
+    fn get(&self) -> Cow<'t, Tree> {
+        match *self {
+            PieceTree::Tree(tree) => Cow::Borrowed(tree),
+            PieceTree::Section(section) => section.tree(),
+        }
+    }
 }
 
 /// How many bytes `a` and `b` share at their start, and at their end.

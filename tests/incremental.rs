@@ -64,7 +64,7 @@ fn by_units(
     state.analyze_sections(&text, &sections, path, &Settings::default(), Some(resolver))
 }
 
-fn shape(trees: &[&syntax::Tree]) -> Vec<(std::ops::Range<usize>, String)> {
+fn shape(trees: &[std::borrow::Cow<'_, syntax::Tree>]) -> Vec<(std::ops::Range<usize>, String)> {
     trees
         .iter()
         .flat_map(|t| syntax::top_level_statements(t))
@@ -83,7 +83,7 @@ fn check_clean_sections(text: &str, path: &Path, resolver: &FsResolver) -> bool 
     let sections = sections::parse(text).expect("parse");
     assert_eq!(
         shape(&sections::trees(&sections)),
-        shape(&[&one]),
+        shape(&[std::borrow::Cow::Borrowed(&one)]),
         "{}: sections differ from the whole parse",
         path.display()
     );

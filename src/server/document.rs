@@ -4,6 +4,7 @@
 
 use crate::syntax::sections::{self, Section};
 use crate::syntax::{Encoding, LineCol, LineIndex, TextEdit, Tree};
+use std::borrow::Cow;
 use std::sync::Arc;
 use tower_lsp::lsp_types::Position;
 
@@ -63,17 +64,17 @@ impl Document {
     }
 
     /// The trees of the sections, in document order (empty before a parse).
-    pub fn trees(&self) -> Vec<&Tree> {
+    pub fn trees(&self) -> Vec<Cow<'_, Tree>> {
         self.sections
             .as_deref()
             .map_or_else(Vec::new, |s| sections::trees(s))
     }
 
     /// The tree of the section holding `offset`.
-    pub fn tree_at(&self, offset: usize) -> Option<&Tree> {
+    pub fn tree_at(&self, offset: usize) -> Option<Cow<'_, Tree>> {
         let sections = self.sections.as_ref()?;
         let after = sections.partition_point(|s| s.range.start <= offset);
-        sections.get(after.checked_sub(1)?).map(|s| &s.tree)
+        sections.get(after.checked_sub(1)?).map(Section::tree)
     }
 
     pub fn too_large(&self) -> bool {
@@ -266,13 +267,14 @@ s = \"# 日本 😀\"; lowered = f.trace(jax.ShapeDtypeStruct((64, 32), jnp.floa
 
     fn findings_key(
         text: &str,
-        doc_trees: &[&Tree],
+        doc_trees: &[Cow<'_, Tree>],
     ) -> Vec<(String, std::ops::Range<usize>, String)> {
         let text: Arc<str> = Arc::from(text);
+        let trees: Vec<&Tree> = doc_trees.iter().map(AsRef::as_ref).collect();
         crate::incremental::Incremental::new()
             .analyze_trees(
                 &text,
-                doc_trees,
+                &trees,
                 Path::new("/proptest/t.py"),
                 &Settings::default(),
                 None,
@@ -282,7 +284,7 @@ s = \"# 日本 😀\"; lowered = f.trace(jax.ShapeDtypeStruct((64, 32), jnp.floa
             .collect()
     }
 
-    fn shape(trees: &[&Tree]) -> Vec<(std::ops::Range<usize>, String)> {
+    fn shape(trees: &[Cow<'_, Tree>]) -> Vec<(std::ops::Range<usize>, String)> {
         trees
             .iter()
             .flat_map(|t| crate::syntax::top_level_statements(t))

@@ -1250,7 +1250,7 @@ impl LanguageServer for Backend {
             .map(|a| a.findings.as_slice());
         let tree = doc.tree_at(offset);
         let Some((mut markdown, span)) =
-            hover::hover_at(&doc.text, &doc.index, tree, findings, offset)
+            hover::hover_at(&doc.text, &doc.index, tree.as_deref(), findings, offset)
         else {
             return Ok(None);
         };
