@@ -430,9 +430,8 @@ pub fn apply_edit(
     let line_start = memchr::memrchr(b'\n', &text.as_bytes()[..e.start_byte.min(text.len())])
         .map_or(0, |i| i + 1);
     let first = sections
-        .iter()
-        .position(|s| s.range.end >= line_start)
-        .unwrap_or(sections.len().saturating_sub(1));
+        .partition_point(|s| s.range.end < line_start)
+        .min(sections.len().saturating_sub(1));
     // Old sections starting after the edit: where a new cut meets one of
     // them, the rest of the text (and so every later cut) is as before.
     let later = sections.partition_point(|s| s.range.start < e.old_end_byte);
@@ -459,23 +458,21 @@ pub fn apply_edit(
         }
         new_cuts.push(cut);
     }
-    let mut tail: Vec<Section> = match resumed {
-        Some(i) => sections.drain(i..).collect(),
-        None => Vec::new(),
-    };
+    // Sections `first..end` are replaced; those from `end` on are kept,
+    // spliced in place (no copy of the rest of the list per keystroke).
+    let end = resumed.unwrap_or(sections.len()).max(first);
     // Moved, not edited: their trees follow when read.
-    for s in &mut tail {
+    for s in &mut sections[end..] {
         s.range = shift(s.range.start, delta)..shift(s.range.end, delta);
         s.start_row = shift(s.start_row, rows);
     }
     // The edited sections: their trees, edited, are the old trees of the
     // new sections over the same stretch.
-    let mut replaced: Vec<Section> = sections.drain(first..).collect();
-    for s in &mut replaced {
+    for s in &mut sections[first..end] {
         s.settle();
         s.tree.edit(&edit.0);
     }
-    let stop = tail.first().map_or(text.len(), |s| s.range.start);
+    let stop = sections.get(end).map_or(text.len(), |s| s.range.start);
     // Typing `"""` near the top of a large module opens a string to its end:
     // that is a fresh parse, for the caller to make off this thread.
     if stop.saturating_sub(restart.at) > max_bytes {
@@ -487,7 +484,7 @@ pub fn apply_edit(
     for (range, start_row) in spans(restart, &new_cuts, stop) {
         // A tree is reused only for the same stretch of text: parsed alone,
         // it cannot know of text added past its end.
-        let old = replaced
+        let old = sections[first..end]
             .iter()
             .find(|s| moved(&s.range, e) == Some(range.clone()))
             .map(|s| &s.tree);
@@ -502,8 +499,7 @@ pub fn apply_edit(
         reparsed += range.len();
         fresh.push(Section::new(range, start_row, tree));
     }
-    sections.extend(fresh);
-    sections.extend(tail);
+    sections.splice(first..end, fresh);
     Some(reparsed)
 }
 
