@@ -111,6 +111,9 @@ pub struct Stats {
 #[derive(Default)]
 pub struct Incremental {
     text: Option<Arc<str>>,
+    /// The previous version's sections (id, statement count), when it was
+    /// analysed as sections: a section kept since holds the same statements.
+    pieces: Vec<(u64, usize)>,
     file: PathBuf,
     settings_key: String,
     statements: Vec<Statement>,
@@ -129,6 +132,7 @@ impl Incremental {
     /// Forgets every reused result (another module or the configuration changed).
     pub fn invalidate(&mut self) {
         self.text = None;
+        self.pieces.clear();
         self.statements.clear();
         self.units.clear();
     }
@@ -162,6 +166,7 @@ impl Incremental {
             .iter()
             .map(|tree| Piece {
                 tree: PieceTree::Tree(tree),
+                id: None,
                 offset: 0,
                 ranges: syntax::top_level_statements(tree)
                     .iter()
@@ -188,6 +193,7 @@ impl Incremental {
             .iter()
             .map(|s| Piece {
                 tree: PieceTree::Section(s),
+                id: Some(s.id),
                 offset: s.range.start,
                 ranges: Cow::Borrowed(&s.statements),
             })
@@ -249,12 +255,45 @@ impl Incremental {
 
         // Statements whose text is unchanged: the longest common prefix and
         // suffix (an edit between two analyses touches one place, or a few).
-        // Bytes the texts share at their start and end need no comparing.
+        // The sections both versions hold (the same id: not parsed again)
+        // hold the same statements, counted from each end without reading
+        // them; else bytes the texts share at their start and end need no
+        // comparing.
         let mut old = std::mem::take(&mut self.statements);
         let old_text = self.text.take();
-        let (head, tail) = old_text
-            .as_deref()
-            .map_or((0, 0), |t| common_ends(t.as_bytes(), src.as_bytes()));
+        let old_pieces = std::mem::take(&mut self.pieces);
+        let new_pieces: Option<Vec<(u64, usize)>> = pieces
+            .iter()
+            .map(|p| Some((p.id?, p.ranges.len())))
+            .collect();
+        let (mut prefix, mut suffix) = (0, 0);
+        let (mut head, mut tail) = (0, 0);
+        match &new_pieces {
+            Some(new_pieces)
+                if old_text.is_some()
+                    && old_pieces.iter().map(|p| p.1).sum::<usize>() == old.len() =>
+            {
+                let common = old_pieces.len().min(new_pieces.len());
+                let mut front = 0;
+                while front < common && old_pieces[front] == new_pieces[front] {
+                    prefix += new_pieces[front].1;
+                    front += 1;
+                }
+                let mut back = 0;
+                while back < common - front
+                    && old_pieces[old_pieces.len() - 1 - back]
+                        == new_pieces[new_pieces.len() - 1 - back]
+                {
+                    suffix += new_pieces[new_pieces.len() - 1 - back].1;
+                    back += 1;
+                }
+            }
+            _ => {
+                (head, tail) = old_text
+                    .as_deref()
+                    .map_or((0, 0), |t| common_ends(t.as_bytes(), src.as_bytes()));
+            }
+        }
         let old_len = old_text.as_deref().map_or(0, str::len);
         let grown = src.len() as isize - old_len as isize;
         let same = |o: &Statement, new: &Range<usize>| {
@@ -273,11 +312,10 @@ impl Incremental {
                 .is_some_and(|t| Some(t) == src.get(new.clone()))
         };
         let common = old.len().min(n);
-        let mut prefix = 0;
-        while prefix < common && same(&old[prefix], &ranges[prefix]) {
+        // The sections' suffix is kept: the prefix stops where it starts.
+        while prefix < common - suffix && same(&old[prefix], &ranges[prefix]) {
             prefix += 1;
         }
-        let mut suffix = 0;
         while suffix < common - prefix
             && same(&old[old.len() - 1 - suffix], &ranges[n - 1 - suffix])
         {
@@ -492,6 +530,7 @@ impl Incremental {
         let analysed = Instant::now();
         self.statements = statements;
         self.text = Some(text.clone());
+        self.pieces = new_pieces.unwrap_or_default();
         let all: Vec<Finding> = self
             .units
             .iter()
@@ -512,6 +551,8 @@ impl Incremental {
 /// top-level statements' ranges.
 struct Piece<'t> {
     tree: PieceTree<'t>,
+    /// A section's id (`Section::id`).
+    id: Option<u64>,
     /// Added to `ranges` (a section lists its statements from its start).
     offset: usize,
     ranges: Cow<'t, [Range<usize>]>,

@@ -28,6 +28,7 @@
 use super::{TextEdit, Tree};
 use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use tree_sitter::Point;
 
@@ -52,6 +53,9 @@ pub struct Section {
     /// a keystroke does not walk every section's tree again (on 10,000 lines
     /// that walk cost more than analysing the edited function).
     pub statements: Arc<[Range<usize>]>,
+    /// Unique to this parse (never reused in the process): two sections with
+    /// the same id hold the same text, so their statements need no comparing.
+    pub id: u64,
 }
 
 impl Section {
@@ -63,12 +67,14 @@ impl Section {
                 r.start.saturating_sub(range.start)..r.end.saturating_sub(range.start)
             })
             .collect();
+        static NEXT_ID: AtomicU64 = AtomicU64::new(0);
         Section {
             placed: (range.start, start_row),
             range,
             start_row,
             tree,
             statements,
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
         }
     }
 
