@@ -177,7 +177,7 @@ fn typing_into_a_document_keeps_units_equal_to_the_whole() {
         let mut doc = Document::new(text.clone(), 0);
         doc.parse_now();
         let mut state = Incremental::new();
-        let mut check = |doc: &mut Document, state: &mut Incremental| {
+        let check = |doc: &mut Document, state: &mut Incremental| {
             if doc.sections.is_none() {
                 doc.parse_now();
             }
