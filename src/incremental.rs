@@ -47,6 +47,10 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 use tree_sitter::{Node, Tree};
 
+/// `Incremental::unit_of` of a statement in no unit yet, or in several.
+const NONE: u32 = u32::MAX;
+const SEVERAL: u32 = u32::MAX - 1;
+
 /// Past this many distinct names the interner is reset (a long session of
 /// typing adds a name or two per keystroke).
 const MAX_NAMES: usize = 1 << 20;
@@ -121,6 +125,10 @@ pub struct Incremental {
     names: FxHashMap<Box<str>, u32>,
     /// By name id: bound at module level by some statement (the last partition's).
     bound: Vec<bool>,
+    /// By statement: the one unit holding it, or `SEVERAL` (imports,
+    /// constants), so that an edit finds its units without reading every
+    /// unit's list.
+    unit_of: Vec<u32>,
     pub stats: Stats,
 }
 
@@ -133,6 +141,7 @@ impl Incremental {
     pub fn invalidate(&mut self) {
         self.text = None;
         self.pieces.clear();
+        self.unit_of.clear();
         self.statements.clear();
         self.units.clear();
     }
@@ -225,7 +234,8 @@ impl Incremental {
         let src: &str = text;
         let started = Instant::now();
         // The statements' ranges, and where each piece's begin.
-        let mut ranges: Vec<Range<usize>> = Vec::new();
+        let mut ranges: Vec<Range<usize>> =
+            Vec::with_capacity(pieces.iter().map(|p| p.ranges.len()).sum());
         let mut piece_start = Vec::with_capacity(pieces.len());
         for piece in pieces {
             piece_start.push(ranges.len());
@@ -368,9 +378,23 @@ impl Incremental {
                 old_of(o)?;
                 Some(ranges[o].start as isize - old[o].range.start as isize)
             };
+            // The units holding a changed statement, from the statements'
+            // own units when each has one (else each unit's list is read).
+            let changed_units: Option<Vec<usize>> = (self.unit_of.len() == n)
+                .then(|| {
+                    (prefix..changed_end)
+                        .map(|i| (self.unit_of[i] < SEVERAL).then_some(self.unit_of[i] as usize))
+                        .collect::<Option<Vec<usize>>>()
+                })
+                .flatten();
             for (u, unit) in self.units.iter_mut().enumerate() {
-                let at = unit.members.partition_point(|&i| i < prefix);
-                let changed = unit.members.get(at).is_some_and(|&i| i < changed_end);
+                let changed = match &changed_units {
+                    Some(units) => units.contains(&u),
+                    None => {
+                        let at = unit.members.partition_point(|&i| i < prefix);
+                        unit.members.get(at).is_some_and(|&i| i < changed_end)
+                    }
+                };
                 if changed {
                     let needles = unit.members.iter().fold(Needles::default(), |acc, &i| {
                         let info = match old_of(i) {
@@ -485,6 +509,16 @@ impl Incremental {
                 });
             }
             self.units = results;
+            self.unit_of = vec![NONE; statements.len()];
+            for (u, unit) in self.units.iter().enumerate() {
+                for &i in &unit.members {
+                    self.unit_of[i] = if self.unit_of[i] == NONE {
+                        u as u32
+                    } else {
+                        SEVERAL
+                    };
+                }
+            }
             statements
         };
         stats.units = self.units.len();
