@@ -386,9 +386,8 @@ fn phased(
     p.snapshot.push(t2 - t1);
     let t3_edit = t2;
     let t3 = Instant::now();
-    let trees = syntax::sections::trees(&sections);
     let findings = if analysis::may_have_findings(&text) {
-        units.analyze_trees(&text, &trees, path, settings, Some(resolver))
+        units.analyze_sections(&text, &sections, path, settings, Some(resolver))
     } else {
         Vec::new()
     };
@@ -432,7 +431,8 @@ fn phased_open(
     units: &mut Incremental,
 ) {
     let text: Arc<str> = Arc::from(doc.text.as_str());
-    units.analyze_trees(&text, &doc.trees(), path, settings, Some(resolver));
+    let sections = doc.sections.clone().expect("sections");
+    units.analyze_sections(&text, &sections, path, settings, Some(resolver));
 }
 
 fn keystrokes(

@@ -332,16 +332,12 @@ pub fn analyze(
     settings: &Settings,
     resolver: Option<&dyn Resolver>,
 ) -> Vec<Finding> {
-    match syntax::sections::parse(text) {
-        Some(sections) => analyze_trees(
-            text,
-            &syntax::sections::trees(&sections),
-            file,
-            settings,
-            resolver,
-        ),
-        None => Vec::new(),
-    }
+    let Some(sections) = syntax::sections::parse(text) else {
+        return Vec::new();
+    };
+    let trees = syntax::sections::trees(&sections);
+    let trees: Vec<&Tree> = trees.iter().map(AsRef::as_ref).collect();
+    analyze_trees(text, &trees, file, settings, resolver)
 }
 
 /// `analyze_tree` for a text parsed as several trees (`syntax::sections`),
@@ -443,6 +439,7 @@ pub fn debug_lowerings(text: &str, file: &Path) -> String {
         return "parse failed\n".to_owned();
     };
     let trees = syntax::sections::trees(&sections);
+    let trees: Vec<&Tree> = trees.iter().map(AsRef::as_ref).collect();
     let Some(module) = module_of_trees(text, &trees) else {
         return String::new();
     };

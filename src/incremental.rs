@@ -36,15 +36,20 @@ use crate::analysis::{self, Needles};
 use crate::config::Settings;
 use crate::diagnostic::Finding;
 use crate::semantic::{Matches, Module, Resolver};
+use crate::syntax::sections::Section;
 use crate::syntax::{self, Field, KindName};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
-use std::collections::HashMap;
+use std::borrow::Cow;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 use tree_sitter::{Node, Tree};
+
+/// `Incremental::unit_of` of a statement in no unit yet, or in several.
+const NONE: u32 = u32::MAX;
+const SEVERAL: u32 = u32::MAX - 1;
 
 /// Past this many distinct names the interner is reset (a long session of
 /// typing adds a name or two per keystroke).
@@ -82,6 +87,8 @@ struct UnitResult {
     members: Vec<usize>,
     /// Before `# noqa`, in this version's offsets.
     findings: Vec<Finding>,
+    /// The prefilter rules it out (it is not analysed).
+    skipped: bool,
 }
 
 /// What one analysis did, for logs and benchmarks.
@@ -108,6 +115,9 @@ pub struct Stats {
 #[derive(Default)]
 pub struct Incremental {
     text: Option<Arc<str>>,
+    /// The previous version's sections (id, statement count), when it was
+    /// analysed as sections: a section kept since holds the same statements.
+    pieces: Vec<(u64, usize)>,
     file: PathBuf,
     settings_key: String,
     statements: Vec<Statement>,
@@ -115,6 +125,10 @@ pub struct Incremental {
     names: FxHashMap<Box<str>, u32>,
     /// By name id: bound at module level by some statement (the last partition's).
     bound: Vec<bool>,
+    /// By statement: the one unit holding it, or `SEVERAL` (imports,
+    /// constants), so that an edit finds its units without reading every
+    /// unit's list.
+    unit_of: Vec<u32>,
     pub stats: Stats,
 }
 
@@ -126,6 +140,8 @@ impl Incremental {
     /// Forgets every reused result (another module or the configuration changed).
     pub fn invalidate(&mut self) {
         self.text = None;
+        self.pieces.clear();
+        self.unit_of.clear();
         self.statements.clear();
         self.units.clear();
     }
@@ -145,9 +161,8 @@ impl Incremental {
         self.analyze_trees(text, &[tree], file, settings, resolver)
     }
 
-    /// `analyze` for a text parsed as one tree or as sections
-    /// (`syntax::sections`), in document order: a unit's statements may come
-    /// from several of them.
+    /// `analyze` for a text parsed as several trees, in document order: a
+    /// unit's statements may come from several of them.
     pub fn analyze_trees(
         &mut self,
         text: &Arc<str>,
@@ -156,9 +171,56 @@ impl Incremental {
         settings: &Settings,
         resolver: Option<&dyn Resolver>,
     ) -> Vec<Finding> {
-        let Some(first) = trees.first() else {
+        let pieces: Vec<Piece<'_>> = trees
+            .iter()
+            .map(|tree| Piece {
+                tree: PieceTree::Tree(tree),
+                id: None,
+                offset: 0,
+                ranges: syntax::top_level_statements(tree)
+                    .iter()
+                    .map(|n| n.byte_range())
+                    .collect(),
+            })
+            .collect();
+        self.analyze_pieces(text, &pieces, file, settings, resolver)
+    }
+
+    /// `analyze` for a text parsed as sections (`syntax::sections`), what
+    /// the server runs: the statements are the ones each section listed when
+    /// it was parsed, and a section's tree is only read (moved to its place,
+    /// walked) if one of its statements is read or analysed.
+    pub fn analyze_sections(
+        &mut self,
+        text: &Arc<str>,
+        sections: &[Section],
+        file: &Path,
+        settings: &Settings,
+        resolver: Option<&dyn Resolver>,
+    ) -> Vec<Finding> {
+        let pieces: Vec<Piece<'_>> = sections
+            .iter()
+            .map(|s| Piece {
+                tree: PieceTree::Section(s),
+                id: Some(s.id),
+                offset: s.range.start,
+                ranges: Cow::Borrowed(&s.statements),
+            })
+            .collect();
+        self.analyze_pieces(text, &pieces, file, settings, resolver)
+    }
+
+    fn analyze_pieces(
+        &mut self,
+        text: &Arc<str>,
+        pieces: &[Piece<'_>],
+        file: &Path,
+        settings: &Settings,
+        resolver: Option<&dyn Resolver>,
+    ) -> Vec<Finding> {
+        if pieces.is_empty() {
             return Vec::new();
-        };
+        }
         let settings_key = format!("{settings:?}");
         if self.file != file || self.settings_key != settings_key {
             self.invalidate();
@@ -171,93 +233,233 @@ impl Incremental {
         }
         let src: &str = text;
         let started = Instant::now();
-        let nodes: Vec<Node<'_>> = trees
-            .iter()
-            .flat_map(|tree| syntax::top_level_statements(tree))
-            .collect();
+        // The statements' ranges, and where each piece's begin.
+        let mut ranges: Vec<Range<usize>> =
+            Vec::with_capacity(pieces.iter().map(|p| p.ranges.len()).sum());
+        let mut piece_start = Vec::with_capacity(pieces.len());
+        for piece in pieces {
+            piece_start.push(ranges.len());
+            ranges.extend(
+                piece
+                    .ranges
+                    .iter()
+                    .map(|r| r.start + piece.offset..r.end + piece.offset),
+            );
+        }
+        let n = ranges.len();
+        // Each piece's tree and statement nodes, when first asked for.
+        let trees: Vec<OnceLock<Cow<'_, Tree>>> = pieces.iter().map(|_| OnceLock::new()).collect();
+        let tree_of = |p: usize| trees[p].get_or_init(|| pieces[p].tree.get());
+        let nodes: Vec<OnceLock<Vec<Node<'_>>>> = pieces.iter().map(|_| OnceLock::new()).collect();
+        let node = |i: usize| -> Node<'_> {
+            // The last piece starting at or before `i` holds it (an empty
+            // piece starts where the next one does).
+            let p = piece_start.partition_point(|&s| s <= i).saturating_sub(1);
+            let tree = tree_of(p);
+            nodes[p]
+                .get_or_init(|| syntax::top_level_statements(tree))
+                .get(i - piece_start[p])
+                .copied()
+                .unwrap_or_else(|| tree.root_node())
+        };
 
         // Statements whose text is unchanged: the longest common prefix and
         // suffix (an edit between two analyses touches one place, or a few).
-        let old = std::mem::take(&mut self.statements);
+        // The sections both versions hold (the same id: not parsed again)
+        // hold the same statements, counted from each end without reading
+        // them; else bytes the texts share at their start and end need no
+        // comparing.
+        let mut old = std::mem::take(&mut self.statements);
         let old_text = self.text.take();
-        let same = |o: &Statement, n: &Node<'_>| {
-            old_text
-                .as_deref()
-                .and_then(|t| t.get(o.range.clone()))
-                .is_some_and(|t| Some(t) == src.get(n.byte_range()))
+        let old_pieces = std::mem::take(&mut self.pieces);
+        let new_pieces: Option<Vec<(u64, usize)>> = pieces
+            .iter()
+            .map(|p| Some((p.id?, p.ranges.len())))
+            .collect();
+        let (mut prefix, mut suffix) = (0, 0);
+        let (mut head, mut tail) = (0, 0);
+        match &new_pieces {
+            Some(new_pieces)
+                if old_text.is_some()
+                    && old_pieces.iter().map(|p| p.1).sum::<usize>() == old.len() =>
+            {
+                let common = old_pieces.len().min(new_pieces.len());
+                let mut front = 0;
+                while front < common && old_pieces[front] == new_pieces[front] {
+                    prefix += new_pieces[front].1;
+                    front += 1;
+                }
+                let mut back = 0;
+                while back < common - front
+                    && old_pieces[old_pieces.len() - 1 - back]
+                        == new_pieces[new_pieces.len() - 1 - back]
+                {
+                    suffix += new_pieces[new_pieces.len() - 1 - back].1;
+                    back += 1;
+                }
+            }
+            _ => {
+                (head, tail) = old_text
+                    .as_deref()
+                    .map_or((0, 0), |t| common_ends(t.as_bytes(), src.as_bytes()));
+            }
+        }
+        let old_len = old_text.as_deref().map_or(0, str::len);
+        let grown = src.len() as isize - old_len as isize;
+        let same = |o: &Statement, new: &Range<usize>| {
+            let Some(t) = old_text.as_deref() else {
+                return false;
+            };
+            if o.range == *new && new.end <= head {
+                return true;
+            }
+            if o.range.start + tail >= old_len
+                && (shift(o.range.start, grown)..shift(o.range.end, grown)) == *new
+            {
+                return true;
+            }
+            t.get(o.range.clone())
+                .is_some_and(|t| Some(t) == src.get(new.clone()))
         };
-        let common = old.len().min(nodes.len());
-        let mut prefix = 0;
-        while prefix < common && same(&old[prefix], &nodes[prefix]) {
+        let common = old.len().min(n);
+        // The sections' suffix is kept: the prefix stops where it starts.
+        while prefix < common - suffix && same(&old[prefix], &ranges[prefix]) {
             prefix += 1;
         }
-        let mut suffix = 0;
         while suffix < common - prefix
-            && same(
-                &old[old.len() - 1 - suffix],
-                &nodes[nodes.len() - 1 - suffix],
-            )
+            && same(&old[old.len() - 1 - suffix], &ranges[n - 1 - suffix])
         {
             suffix += 1;
         }
+        // New statements `prefix..changed_end` were not seen before; the old
+        // ones at or after `changed_end` moved by `moved` places.
+        let changed_end = n - suffix;
+        let moved = old.len() as isize - n as isize;
         let old_of = |new: usize| -> Option<usize> {
             if new < prefix {
                 Some(new)
-            } else if new >= nodes.len() - suffix {
-                Some(new + old.len() - nodes.len())
+            } else if new >= changed_end {
+                Some((new as isize + moved) as usize)
             } else {
                 None
             }
         };
         // Statements not seen before are read in parallel when there are
         // many (a module being opened), then their names interned in order.
-        let unseen: Vec<usize> = (0..nodes.len()).filter(|&i| old_of(i).is_none()).collect();
-        let read = |&i: &usize| read_statement(nodes[i], src);
-        let raw: Vec<RawStatement<'_>> = if unseen.len() > 64 {
-            unseen.par_iter().map(read).collect()
+        let read = |i: usize| read_statement(node(i), src);
+        let raw: Vec<RawStatement<'_>> = if changed_end - prefix > 64 {
+            (prefix..changed_end).into_par_iter().map(read).collect()
         } else {
-            unseen.iter().map(read).collect()
+            (prefix..changed_end).map(read).collect()
         };
-        let new_statements = unseen.len();
+        let new_statements = raw.len();
         let fresh: Vec<Arc<StatementInfo>> = raw
             .into_iter()
             .map(|r| Arc::new(r.intern(&mut self.names)))
             .collect();
-        let mut fresh = fresh.into_iter();
-        let statements: Vec<Statement> = nodes
-            .iter()
-            .enumerate()
-            .map(|(i, node)| Statement {
-                range: node.byte_range(),
-                info: match old_of(i) {
-                    Some(o) => old[o].info.clone(),
-                    // `unseen` lists these indices in this order.
-                    None => fresh.next().unwrap_or_else(|| {
-                        Arc::new(read_statement(*node, src).intern(&mut self.names))
-                    }),
-                },
-            })
-            .collect();
-        let delta_of_old = |o: usize| -> Option<isize> {
-            let new = if o < prefix {
-                o
-            } else if o >= old.len() - suffix {
-                o + nodes.len() - old.len()
-            } else {
-                return None;
-            };
-            Some(statements[new].range.start as isize - old[o].range.start as isize)
-        };
 
         let scanned = Instant::now();
+        let mut stats = Stats {
+            statements: n,
+            new_statements,
+            ..Stats::default()
+        };
         // The same links as before (the common case: an edit inside a body)
-        // give the same units; otherwise partition again.
-        let same_links = old.len() == nodes.len()
-            && (prefix..nodes.len() - suffix)
-                .all(|i| same_links(&old[i].info, &statements[i].info, &self.bound));
-        let units = if same_links {
-            self.units.iter().map(|u| u.members.clone()).collect()
+        // give the same units: only those holding a changed statement are
+        // looked at again, the others keep their findings (shifted).
+        let same_links = old.len() == n
+            && (prefix..changed_end)
+                .all(|i| same_links(&old[i].info, &fresh[i - prefix], &self.bound));
+        let mut to_analyze: Vec<usize> = Vec::new();
+        let partitioned;
+        let statements = if same_links {
+            partitioned = Instant::now();
+            let delta_of_old = |o: usize| -> Option<isize> {
+                old_of(o)?;
+                Some(ranges[o].start as isize - old[o].range.start as isize)
+            };
+            // The units holding a changed statement, from the statements'
+            // own units when each has one (else each unit's list is read).
+            let changed_units: Option<Vec<usize>> = (self.unit_of.len() == n)
+                .then(|| {
+                    (prefix..changed_end)
+                        .map(|i| (self.unit_of[i] < SEVERAL).then_some(self.unit_of[i] as usize))
+                        .collect::<Option<Vec<usize>>>()
+                })
+                .flatten();
+            for (u, unit) in self.units.iter_mut().enumerate() {
+                let changed = match &changed_units {
+                    Some(units) => units.contains(&u),
+                    None => {
+                        let at = unit.members.partition_point(|&i| i < prefix);
+                        unit.members.get(at).is_some_and(|&i| i < changed_end)
+                    }
+                };
+                if changed {
+                    let needles = unit.members.iter().fold(Needles::default(), |acc, &i| {
+                        let info = match old_of(i) {
+                            Some(o) => &old[o].info,
+                            None => &fresh[i - prefix],
+                        };
+                        acc.union(info.needles)
+                    });
+                    unit.findings.clear();
+                    unit.skipped = !needles.may_have_findings();
+                    if !unit.skipped {
+                        to_analyze.push(u);
+                    }
+                    continue;
+                }
+                if unit.findings.is_empty() {
+                    continue;
+                }
+                let shifted = unit
+                    .findings
+                    .iter()
+                    .map(|f| shift_finding(f, &old, &delta_of_old))
+                    .collect::<Option<Vec<Finding>>>();
+                match shifted {
+                    Some(findings) => unit.findings = findings,
+                    None => {
+                        unit.findings.clear();
+                        to_analyze.push(u);
+                    }
+                }
+            }
+            // The old list becomes the new one, in place.
+            for (i, (s, range)) in old.iter_mut().zip(&ranges).enumerate() {
+                s.range = range.clone();
+                if (prefix..changed_end).contains(&i) {
+                    s.info = fresh[i - prefix].clone();
+                }
+            }
+            old
         } else {
+            let mut fresh = fresh.into_iter();
+            let statements: Vec<Statement> = ranges
+                .iter()
+                .enumerate()
+                .map(|(i, range)| Statement {
+                    range: range.clone(),
+                    info: match old_of(i) {
+                        Some(o) => old[o].info.clone(),
+                        // Statements `prefix..changed_end`, in this order.
+                        None => fresh.next().unwrap_or_else(|| {
+                            Arc::new(read_statement(node(i), src).intern(&mut self.names))
+                        }),
+                    },
+                })
+                .collect();
+            let delta_of_old = |o: usize| -> Option<isize> {
+                let new = if o < prefix {
+                    o
+                } else if o as isize >= changed_end as isize + moved {
+                    (o as isize - moved) as usize
+                } else {
+                    return None;
+                };
+                Some(statements[new].range.start as isize - old[o].range.start as isize)
+            };
             let units = partition(&statements, self.names.len());
             self.bound = vec![false; self.names.len()];
             for s in statements.iter().filter(|s| s.info.kind != Kind::Import) {
@@ -265,59 +467,64 @@ impl Incremental {
                     self.bound[name as usize] = true;
                 }
             }
-            units
-        };
-        let partitioned = Instant::now();
-        let old_units: HashMap<&[usize], usize> = self
-            .units
-            .iter()
-            .enumerate()
-            .map(|(i, u)| (u.members.as_slice(), i))
-            .collect();
-        let mut stats = Stats {
-            statements: statements.len(),
-            new_statements,
-            units: units.len(),
-            ..Stats::default()
-        };
-        let mut results: Vec<Option<UnitResult>> = Vec::with_capacity(units.len());
-        let mut to_analyze = Vec::new();
-        for members in units {
-            let needles = members.iter().fold(Needles::default(), |acc, &i| {
-                acc.union(statements[i].info.needles)
-            });
-            if !needles.may_have_findings() {
-                stats.skipped += 1;
-                results.push(Some(UnitResult {
-                    members,
-                    findings: Vec::new(),
-                }));
-                continue;
-            }
-            let reused = members
+            partitioned = Instant::now();
+            let old_units: FxHashMap<&[usize], usize> = self
+                .units
                 .iter()
-                .map(|&i| old_of(i))
-                .collect::<Option<Vec<usize>>>()
-                .and_then(|old_members| old_units.get(old_members.as_slice()).copied())
-                .and_then(|u| {
-                    self.units[u]
-                        .findings
-                        .iter()
-                        .map(|f| shift_finding(f, &old, &delta_of_old))
-                        .collect::<Option<Vec<Finding>>>()
+                .enumerate()
+                .map(|(i, u)| (u.members.as_slice(), i))
+                .collect();
+            let mut results: Vec<UnitResult> = Vec::with_capacity(units.len());
+            for members in units {
+                let needles = members.iter().fold(Needles::default(), |acc, &i| {
+                    acc.union(statements[i].info.needles)
                 });
-            match reused {
-                Some(findings) => {
-                    stats.reused += 1;
-                    results.push(Some(UnitResult { members, findings }));
+                if !needles.may_have_findings() {
+                    results.push(UnitResult {
+                        members,
+                        findings: Vec::new(),
+                        skipped: true,
+                    });
+                    continue;
                 }
-                None => {
-                    to_analyze.push((results.len(), members));
-                    results.push(None);
+                let reused = members
+                    .iter()
+                    .map(|&i| old_of(i))
+                    .collect::<Option<Vec<usize>>>()
+                    .and_then(|old_members| old_units.get(old_members.as_slice()).copied())
+                    .and_then(|u| {
+                        self.units[u]
+                            .findings
+                            .iter()
+                            .map(|f| shift_finding(f, &old, &delta_of_old))
+                            .collect::<Option<Vec<Finding>>>()
+                    });
+                if reused.is_none() {
+                    to_analyze.push(results.len());
+                }
+                results.push(UnitResult {
+                    members,
+                    findings: reused.unwrap_or_default(),
+                    skipped: false,
+                });
+            }
+            self.units = results;
+            self.unit_of = vec![NONE; statements.len()];
+            for (u, unit) in self.units.iter().enumerate() {
+                for &i in &unit.members {
+                    self.unit_of[i] = if self.unit_of[i] == NONE {
+                        u as u32
+                    } else {
+                        SEVERAL
+                    };
                 }
             }
-        }
+            statements
+        };
+        stats.units = self.units.len();
+        stats.skipped = self.units.iter().filter(|u| u.skipped).count();
         stats.analyzed = to_analyze.len();
+        stats.reused = stats.units - stats.skipped - stats.analyzed;
         let reused = Instant::now();
         // Once for every unit: it looks for packages on disk.
         let scope = settings.contract_scope(file);
@@ -325,40 +532,39 @@ impl Incremental {
         // which are in every unit) are matched by the queries once: opening
         // the bench module matched its three imports 1,111 times, a fifth
         // of the query walk.
-        let mut uses = vec![0u32; nodes.len()];
-        for (_, members) in &to_analyze {
-            for &i in members {
+        let mut uses = vec![0u32; n];
+        for &u in &to_analyze {
+            for &i in &self.units[u].members {
                 uses[i] += 1;
             }
         }
-        let shared: FxHashMap<usize, Matches<'_>> = (0..nodes.len())
+        let shared: FxHashMap<usize, Matches<'_>> = (0..n)
             .filter(|&i| uses[i] > 1)
-            .map(|i| (i, Matches::of(nodes[i], src)))
+            .map(|i| (i, Matches::of(node(i), src)))
             .collect();
-        let analyze_unit = |members: &Vec<usize>| -> Vec<Finding> {
-            let statements = members.iter().map(|&i| nodes[i]).collect();
+        let units = &self.units;
+        let analyze_unit = |&u: &usize| -> Vec<Finding> {
+            let members = &units[u].members;
+            let statements = members.iter().map(|&i| node(i)).collect();
             let matched: Vec<Option<&Matches<'_>>> =
                 members.iter().map(|i| shared.get(i)).collect();
-            let module = Module::new_in_matched(src, first.root_node(), statements, &matched);
+            let module = Module::new_in_matched(src, tree_of(0).root_node(), statements, &matched);
             analysis::run_rules_in(&module, file, settings, resolver, scope.clone())
         };
         // Opening a large module analyses every unit: spread them over the
         // cores. One unit (an edit) stays on this thread.
         let found: Vec<Vec<Finding>> = if to_analyze.len() > 1 {
-            to_analyze
-                .par_iter()
-                .map(|(_, members)| analyze_unit(members))
-                .collect()
+            to_analyze.par_iter().map(analyze_unit).collect()
         } else {
-            to_analyze.iter().map(|(_, m)| analyze_unit(m)).collect()
+            to_analyze.iter().map(analyze_unit).collect()
         };
-        for ((slot, members), findings) in to_analyze.into_iter().zip(found) {
-            results[slot] = Some(UnitResult { members, findings });
+        for (u, findings) in to_analyze.into_iter().zip(found) {
+            self.units[u].findings = findings;
         }
         let analysed = Instant::now();
-        self.units = results.into_iter().flatten().collect();
         self.statements = statements;
         self.text = Some(text.clone());
+        self.pieces = new_pieces.unwrap_or_default();
         let all: Vec<Finding> = self
             .units
             .iter()
@@ -373,6 +579,59 @@ impl Incremental {
         self.stats = stats;
         found
     }
+}
+
+/// One parsed piece of a module (a section, or a whole tree) and its
+/// top-level statements' ranges.
+struct Piece<'t> {
+    tree: PieceTree<'t>,
+    /// A section's id (`Section::id`).
+    id: Option<u64>,
+    /// Added to `ranges` (a section lists its statements from its start).
+    offset: usize,
+    ranges: Cow<'t, [Range<usize>]>,
+}
+
+enum PieceTree<'t> {
+    Tree(&'t Tree),
+    /// Its tree may have to be moved to the section's place first.
+    Section(&'t Section),
+}
+
+impl<'t> PieceTree<'t> {
+    fn get(&self) -> Cow<'t, Tree> {
+        match *self {
+            PieceTree::Tree(tree) => Cow::Borrowed(tree),
+            PieceTree::Section(section) => section.tree(),
+        }
+    }
+}
+
+/// How many bytes `a` and `b` share at their start, and at their end.
+fn common_ends(a: &[u8], b: &[u8]) -> (usize, usize) {
+    // Compared a block at a time (a memcmp each), then byte by byte.
+    const BLOCK: usize = 256;
+    let n = a.len().min(b.len());
+    let mut head = 0;
+    while head + BLOCK <= n && a[head..head + BLOCK] == b[head..head + BLOCK] {
+        head += BLOCK;
+    }
+    while head < n && a[head] == b[head] {
+        head += 1;
+    }
+    let (ea, eb) = (a.len(), b.len());
+    let mut tail = 0;
+    while tail + BLOCK <= n && a[ea - tail - BLOCK..ea - tail] == b[eb - tail - BLOCK..eb - tail] {
+        tail += BLOCK;
+    }
+    while tail < n && a[ea - tail - 1] == b[eb - tail - 1] {
+        tail += 1;
+    }
+    (head, tail)
+}
+
+fn shift(at: usize, by: isize) -> usize {
+    (at as isize + by).max(0) as usize
 }
 
 /// Whether a changed statement links like the one it replaces: the same kind,

@@ -61,16 +61,10 @@ fn by_units(
     }
     let sections = sections::parse(text).expect("parse");
     let text: Arc<str> = Arc::from(text);
-    state.analyze_trees(
-        &text,
-        &sections::trees(&sections),
-        path,
-        &Settings::default(),
-        Some(resolver),
-    )
+    state.analyze_sections(&text, &sections, path, &Settings::default(), Some(resolver))
 }
 
-fn shape(trees: &[&syntax::Tree]) -> Vec<(std::ops::Range<usize>, String)> {
+fn shape(trees: &[std::borrow::Cow<'_, syntax::Tree>]) -> Vec<(std::ops::Range<usize>, String)> {
     trees
         .iter()
         .flat_map(|t| syntax::top_level_statements(t))
@@ -89,7 +83,7 @@ fn check_clean_sections(text: &str, path: &Path, resolver: &FsResolver) -> bool 
     let sections = sections::parse(text).expect("parse");
     assert_eq!(
         shape(&sections::trees(&sections)),
-        shape(&[&one]),
+        shape(&[std::borrow::Cow::Borrowed(&one)]),
         "{}: sections differ from the whole parse",
         path.display()
     );
@@ -162,6 +156,79 @@ fn sections_of_clean_texts_are_the_whole_parse() {
         .filter(|(path, text)| check_clean_sections(text, path, &resolver))
         .count();
     assert!(clean > 300, "{clean} clean files compared");
+}
+
+/// The server's way: one document edited in place (sections reparsed around
+/// each edit, the others kept and moved lazily) and one `Incremental` kept
+/// across versions, reading the document's sections. Stray tokens typed one
+/// character at a time into every file with findings, then deleted: after
+/// each keystroke the units find what a fresh analysis of the text finds.
+#[test]
+fn typing_into_a_document_keeps_units_equal_to_the_whole() {
+    let resolver = FsResolver::default();
+    let strays = ["(x", "1+1+", "def f(", "\"\"\"a", "]:", "@d\n"];
+    let mut compared = 0;
+    for (n, (path, text)) in corpus()
+        .iter()
+        .filter(|(_, t)| t.contains("# ruleid:"))
+        .enumerate()
+        .filter(|(n, _)| n % 3 == 0)
+    {
+        let mut doc = Document::new(text.clone(), 0);
+        doc.parse_now();
+        let mut state = Incremental::new();
+        let check = |doc: &mut Document, state: &mut Incremental| {
+            if doc.sections.is_none() {
+                doc.parse_now();
+            }
+            let Some(sections) = doc.sections.clone() else {
+                return;
+            };
+            let text: Arc<str> = Arc::from(doc.text.as_str());
+            let got = if analysis::may_have_findings(&text) {
+                state.analyze_sections(
+                    &text,
+                    &sections,
+                    path,
+                    &Settings::default(),
+                    Some(&resolver),
+                )
+            } else {
+                Vec::new()
+            };
+            assert_eq!(
+                got,
+                whole(&text, path, &resolver),
+                "{} after typing:\n{}",
+                path.display(),
+                text
+            );
+        };
+        check(&mut doc, &mut state);
+        for k in 0..3 {
+            // A line start a third, half and two thirds of the way down.
+            let lines: Vec<usize> = std::iter::once(0)
+                .chain(doc.text.match_indices('\n').map(|(i, _)| i + 1))
+                .filter(|&i| i < doc.text.len())
+                .collect();
+            let mut at = lines[(k + 1) * lines.len() / 4];
+            let stray = strays[(n + k) % strays.len()];
+            for ch in stray.chars() {
+                let mut buf = [0; 4];
+                doc.splice(at, at, ch.encode_utf8(&mut buf));
+                at += ch.len_utf8();
+                check(&mut doc, &mut state);
+            }
+            while at > lines[(k + 1) * lines.len() / 4] {
+                doc.splice(at - 1, at, "");
+                at -= 1;
+                check(&mut doc, &mut state);
+            }
+            compared += 1;
+        }
+        assert_eq!(&doc.text, text);
+    }
+    assert!(compared > 40, "{compared} files typed into");
 }
 
 /// Texts with a syntax error: a stray token inserted at eight places of

@@ -4,6 +4,7 @@
 
 use crate::syntax::sections::{self, Section};
 use crate::syntax::{Encoding, LineCol, LineIndex, TextEdit, Tree};
+use std::borrow::Cow;
 use std::sync::Arc;
 use tower_lsp::lsp_types::Position;
 
@@ -63,17 +64,17 @@ impl Document {
     }
 
     /// The trees of the sections, in document order (empty before a parse).
-    pub fn trees(&self) -> Vec<&Tree> {
+    pub fn trees(&self) -> Vec<Cow<'_, Tree>> {
         self.sections
             .as_deref()
             .map_or_else(Vec::new, |s| sections::trees(s))
     }
 
     /// The tree of the section holding `offset`.
-    pub fn tree_at(&self, offset: usize) -> Option<&Tree> {
+    pub fn tree_at(&self, offset: usize) -> Option<Cow<'_, Tree>> {
         let sections = self.sections.as_ref()?;
         let after = sections.partition_point(|s| s.range.start <= offset);
-        sections.get(after.checked_sub(1)?).map(|s| &s.tree)
+        sections.get(after.checked_sub(1)?).map(Section::tree)
     }
 
     pub fn too_large(&self) -> bool {
@@ -135,8 +136,16 @@ impl Document {
         let start_position = point_after(LineCol { line: 0, col: 0 }, &self.text[..start]);
         let old_end_position = point_after(start_position, &self.text[start..end]);
         let new_end_position = point_after(start_position, new_text);
+        let removed_non_ascii = crate::syntax::non_ascii(&self.text.as_bytes()[start..end]);
         self.text.replace_range(start..end, new_text);
-        self.index = Arc::new(LineIndex::new(&self.text));
+        // Edited in place unless a snapshot still reads it.
+        Arc::make_mut(&mut self.index).edit(
+            &self.text,
+            start,
+            end,
+            start + new_text.len(),
+            removed_non_ascii,
+        );
         self.rev += 1;
         let edit = TextEdit::new(
             start,
@@ -258,13 +267,14 @@ s = \"# 日本 😀\"; lowered = f.trace(jax.ShapeDtypeStruct((64, 32), jnp.floa
 
     fn findings_key(
         text: &str,
-        doc_trees: &[&Tree],
+        doc_trees: &[Cow<'_, Tree>],
     ) -> Vec<(String, std::ops::Range<usize>, String)> {
         let text: Arc<str> = Arc::from(text);
+        let trees: Vec<&Tree> = doc_trees.iter().map(AsRef::as_ref).collect();
         crate::incremental::Incremental::new()
             .analyze_trees(
                 &text,
-                doc_trees,
+                &trees,
                 Path::new("/proptest/t.py"),
                 &Settings::default(),
                 None,
@@ -274,7 +284,7 @@ s = \"# 日本 😀\"; lowered = f.trace(jax.ShapeDtypeStruct((64, 32), jnp.floa
             .collect()
     }
 
-    fn shape(trees: &[&Tree]) -> Vec<(std::ops::Range<usize>, String)> {
+    fn shape(trees: &[Cow<'_, Tree>]) -> Vec<(std::ops::Range<usize>, String)> {
         trees
             .iter()
             .flat_map(|t| crate::syntax::top_level_statements(t))

@@ -488,9 +488,9 @@ impl State {
                         reuse.deps.clear();
                         reuse.env_gen = snap.env_gen;
                     }
-                    found = reuse.units.analyze_trees(
+                    found = reuse.units.analyze_sections(
                         &snap.text,
-                        &sections::trees(&parsed),
+                        &parsed,
                         &snap.path,
                         &settings,
                         Some(&recording),
@@ -1250,7 +1250,7 @@ impl LanguageServer for Backend {
             .map(|a| a.findings.as_slice());
         let tree = doc.tree_at(offset);
         let Some((mut markdown, span)) =
-            hover::hover_at(&doc.text, &doc.index, tree, findings, offset)
+            hover::hover_at(&doc.text, &doc.index, tree.as_deref(), findings, offset)
         else {
             return Ok(None);
         };

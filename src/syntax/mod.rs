@@ -6,7 +6,7 @@ pub mod matcher;
 pub mod queries;
 pub mod sections;
 
-pub use line_index::{Encoding, LineCol, LineIndex};
+pub use line_index::{non_ascii, Encoding, LineCol, LineIndex};
 
 use std::cell::RefCell;
 /// A parsed syntax tree (opaque to front ends: they pass it back to this layer).
