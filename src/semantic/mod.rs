@@ -287,6 +287,10 @@ pub struct Module<'t> {
     /// config): config.x = v`): `Flow::callee_store` looks no further for
     /// any other attribute.
     param_stored_attrs: std::cell::OnceCell<rustc_hash::FxHashSet<String>>,
+    /// Where each name is written followed by `.`, `[` or an operator that
+    /// may be an augmented assignment: the places a list bound to it may be
+    /// changed (`list_mutations`), found by one lexical pass.
+    mutation_sites: std::cell::OnceCell<rustc_hash::FxHashMap<&'t str, Vec<usize>>>,
     /// Decorated defs by the def their decorator names: `@d` under
     /// (d, false), `@outer(...)` under (outer, true); each (decorated def,
     /// decorator node id).
@@ -515,19 +519,17 @@ impl<'t> Module<'t> {
         } else {
             self.scopes[home].node.byte_range()
         };
-        let is_ident_char = |c: char| c.is_alphanumeric() || c == '_';
-        let mut from = list.end_byte().max(range.start);
-        while let Some(at) = self.src.get(from..range.end).and_then(|t| t.find(name)) {
-            let start = from + at;
-            let end = start + name.len();
-            from = end;
-            let before = self.src[..start].chars().next_back();
-            let after = self.src[end..].chars().next();
-            if before.is_some_and(|c| is_ident_char(c) || c == '.')
-                || after.is_some_and(is_ident_char)
-            {
+        let from = list.end_byte().max(range.start);
+        let sites = self
+            .mutation_sites()
+            .get(name)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        for &start in sites {
+            if start < from || start >= range.end {
                 continue;
             }
+            let end = start + name.len();
             let Some(ident) = self
                 .node_for_span(start..end)
                 .filter(|n| n.kind_name() == "identifier")
@@ -614,6 +616,60 @@ impl<'t> Module<'t> {
             }
         }
         out
+    }
+
+    /// Identifiers of the model's statements followed (after spaces) by `.`,
+    /// `[` or an operator character, by name: what `find_list_mutations`
+    /// looks at. Strings and comments are not skipped here; the syntax tree
+    /// rules them out.
+    fn mutation_sites(&self) -> &rustc_hash::FxHashMap<&'t str, Vec<usize>> {
+        self.mutation_sites.get_or_init(|| {
+            let src: &'t str = self.src;
+            let bytes = src.as_bytes();
+            let mut out: rustc_hash::FxHashMap<&'t str, Vec<usize>> = Default::default();
+            let is_start = |b: u8| b.is_ascii_alphabetic() || b == b'_' || b >= 0x80;
+            let is_part = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
+            for statement in self.top_level_statements() {
+                let end = statement.end_byte().min(bytes.len());
+                let mut i = statement.start_byte();
+                while i < end {
+                    let b = bytes[i];
+                    if !is_start(b) || (i > 0 && (is_part(bytes[i - 1]) || bytes[i - 1] == b'.')) {
+                        i += 1;
+                        continue;
+                    }
+                    let start = i;
+                    while i < bytes.len() && is_part(bytes[i]) {
+                        i += 1;
+                    }
+                    let mut j = i;
+                    while j < bytes.len() && (bytes[j] == b' ' || bytes[j] == b'\t') {
+                        j += 1;
+                    }
+                    let follows = bytes.get(j).copied().unwrap_or(b' ');
+                    if matches!(
+                        follows,
+                        b'.' | b'['
+                            | b'+'
+                            | b'-'
+                            | b'*'
+                            | b'/'
+                            | b'|'
+                            | b'&'
+                            | b'%'
+                            | b'^'
+                            | b'<'
+                            | b'>'
+                            | b'@'
+                    ) {
+                        if let Some(name) = src.get(start..i) {
+                            out.entry(name).or_default().push(start);
+                        }
+                    }
+                }
+            }
+            out
+        })
     }
 
     /// Whether `node` is in the body of a loop of `scope` that does not also
@@ -784,6 +840,7 @@ impl<'t> Module<'t> {
             call_scope: HashMap::default(),
             calls_by_name: std::cell::OnceCell::new(),
             param_stored_attrs: std::cell::OnceCell::new(),
+            mutation_sites: std::cell::OnceCell::new(),
             decorated_by: std::cell::OnceCell::new(),
             statements,
             external_values: std::cell::RefCell::new(HashMap::default()),
