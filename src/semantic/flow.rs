@@ -4857,6 +4857,12 @@ impl<'m, 't> Flow<'m, 't> {
                 why,
                 ..
             }] if why.certain() && items.len() <= MAX_ALTS => items.len(),
+            // Over an enum class: its members.
+            [Alt {
+                val: Val::Class(class),
+                why,
+                ..
+            }] if why.certain() => self.enum_members(*class, depth)?.len(),
             _ => return None,
         };
         let body = comp.field("body").filter(|b| b.kind() != "pair")?;
