@@ -1237,22 +1237,28 @@ impl<'m, 't> Flow<'m, 't> {
         }
     }
 
-    /// A member's `.value`: what its class-body assignment gives (`auto()`
-    /// is not known).
+    /// What a member's class-body assignment `value` gives (`auto()` is not
+    /// known): its `.value`.
+    fn member_value(&self, class: ScopeId, value: Node<'t>, depth: u32) -> Vec<Alt<'t>> {
+        let is_auto = value.kind() == "call"
+            && value
+                .field("function")
+                .is_some_and(|f| text(f, self.m.src).ends_with("auto"));
+        if is_auto {
+            return vec![Alt::unknown()];
+        }
+        self.eval_depth(value, class, depth + 1)
+    }
+
+    /// Member `name`'s `.value`.
     fn enum_value(&self, class: ScopeId, name: &str, depth: u32) -> Vec<Alt<'t>> {
-        let found = self
+        match self
             .enum_member_names(class)
             .into_iter()
-            .find(|(n, _)| n == name);
-        let is_auto = |value: Node<'t>| {
-            value.kind() == "call"
-                && value
-                    .field("function")
-                    .is_some_and(|f| text(f, self.m.src).ends_with("auto"))
-        };
-        match found {
-            Some((_, value)) if !is_auto(value) => self.eval_depth(value, class, depth + 1),
-            _ => vec![Alt::unknown()],
+            .find(|(n, _)| n == name)
+        {
+            Some((_, value)) => self.member_value(class, value, depth),
+            None => vec![Alt::unknown()],
         }
     }
 
@@ -1264,10 +1270,10 @@ impl<'m, 't> Flow<'m, 't> {
             return None;
         }
         names
-            .iter()
-            .map(|(name, _)| match kind {
-                super::EnumKind::Plain => Some(Val::EnumMember(class, name.clone())),
-                super::EnumKind::Mixin => match self.enum_value(class, name, depth).as_slice() {
+            .into_iter()
+            .map(|(name, value)| match kind {
+                super::EnumKind::Plain => Some(Val::EnumMember(class, name)),
+                super::EnumKind::Mixin => match self.member_value(class, value, depth).as_slice() {
                     [one] if one.why.certain() && !one.val.is_unknown() => Some(one.val.clone()),
                     _ => None,
                 },
@@ -1280,23 +1286,25 @@ impl<'m, 't> Flow<'m, 't> {
         let Some(kind) = self.m.enum_kind(class) else {
             return Val::Unknown;
         };
-        for (name, _) in self.enum_member_names(class) {
+        for (name, value) in self.enum_member_names(class) {
+            let values = if by_name && kind == super::EnumKind::Plain {
+                Vec::new()
+            } else {
+                self.member_value(class, value, depth)
+            };
             let hit = if by_name {
                 matches!(key, Val::Str(k) if *k == name)
             } else {
-                match self.enum_value(class, &name, depth).as_slice() {
+                match values.as_slice() {
                     [one] if one.why.certain() => one.val.same(key),
                     _ => return Val::Unknown,
                 }
             };
             if hit {
-                return match kind {
-                    super::EnumKind::Plain => Val::EnumMember(class, name),
-                    super::EnumKind::Mixin => match self.enum_value(class, &name, depth).as_slice()
-                    {
-                        [one] => one.val.clone(),
-                        _ => Val::Unknown,
-                    },
+                return match (kind, values.as_slice()) {
+                    (super::EnumKind::Plain, _) => Val::EnumMember(class, name),
+                    (super::EnumKind::Mixin, [one]) => one.val.clone(),
+                    _ => Val::Unknown,
                 };
             }
         }
@@ -6367,7 +6375,7 @@ pub enum Passed<'t> {
 
 /// The `return` values of a function, for `Flow::eval_one_of`, less those
 /// in branches that never run (`if False: return "cpu"`), unless that is all.
-fn returned_values<'t>(m: &Module<'t>, def: ScopeId) -> Vec<Option<Node<'t>>> {
+pub(crate) fn returned_values<'t>(m: &Module<'t>, def: ScopeId) -> Vec<Option<Node<'t>>> {
     let all = &m.scopes[def].returned;
     let branches = m.branch_ranges(def);
     let live: Vec<Option<Node<'t>>> = all

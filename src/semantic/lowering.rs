@@ -887,12 +887,9 @@ impl<'t> Module<'t> {
     /// one sets, when they agree; `Unknown` when they differ (one branch sets
     /// an abstract mesh, another a concrete one).
     fn returned_context_mesh(&self, def: ScopeId) -> Option<ContextMesh> {
-        let branches = self.branch_ranges(def);
-        let meshes: Vec<Option<ContextMesh>> = self.scopes[def]
-            .returned
-            .iter()
-            .filter(|r| !branches.dead.iter().any(|d| d.contains(&r.start_byte())))
-            .map(|r| self.with_item_mesh(*r, def))
+        let meshes: Vec<Option<ContextMesh>> = super::flow::returned_values(self, def)
+            .into_iter()
+            .map(|r| r.and_then(|r| self.with_item_mesh(r, def)))
             .collect();
         let first = meshes.first()?.clone()?;
         if meshes.iter().all(|m| m.as_ref() == Some(&first)) {

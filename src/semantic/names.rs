@@ -75,6 +75,7 @@ pub const EXPORT: &str = "jax.export.export";
 pub const PALLAS_CALL: &str = "jax.experimental.pallas.pallas_call";
 pub const PLATFORM_DEPENDENT: &str = "jax.lax.platform_dependent";
 pub const ABSTRACT_MESH: &str = "jax.sharding.AbstractMesh";
+pub const CUSTOM_PARTITIONING: &str = "jax.experimental.custom_partitioning.custom_partitioning";
 pub const NAMED_SHARDING: &str = "jax.sharding.NamedSharding";
 pub const PARTITION_SPEC: &str = "jax.sharding.PartitionSpec";
 pub const USE_ABSTRACT_MESH: &str = "jax.sharding.use_abstract_mesh";
@@ -128,7 +129,7 @@ pub fn requires_devices(path: &str) -> bool {
         "jax.pure_callback"
             | "jax.experimental.io_callback"
             | "jax.debug.inspect_array_sharding"
-            | "jax.experimental.custom_partitioning.custom_partitioning"
+            | CUSTOM_PARTITIONING
     )
 }
 

@@ -388,9 +388,7 @@ impl<'t> Module<'t> {
                     ));
                 }
             }
-            if self.canonical(decorator, outer).as_deref()
-                == Some("jax.experimental.custom_partitioning.custom_partitioning")
-            {
+            if self.canonical(decorator, outer).as_deref() == Some(names::CUSTOM_PARTITIONING) {
                 facts.reqs.push(Requirement::at(
                     decorator,
                     ReqKind::DevicePrimitive {
@@ -976,8 +974,7 @@ impl<'t> Module<'t> {
         };
         value.kind() == "call"
             && value.field("function").is_some_and(|f| {
-                self.canonical(f, *vscope).as_deref()
-                    == Some("jax.experimental.custom_partitioning.custom_partitioning")
+                self.canonical(f, *vscope).as_deref() == Some(names::CUSTOM_PARTITIONING)
             })
     }
 
