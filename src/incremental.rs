@@ -36,7 +36,7 @@ use crate::analysis::{self, Needles};
 use crate::config::Settings;
 use crate::diagnostic::Finding;
 use crate::semantic::{Matches, Module, Resolver};
-use crate::syntax::sections::Section;
+use crate::syntax::sections::{shift, Section};
 use crate::syntax::{self, Field, KindName};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -628,10 +628,6 @@ fn common_ends(a: &[u8], b: &[u8]) -> (usize, usize) {
         tail += 1;
     }
     (head, tail)
-}
-
-fn shift(at: usize, by: isize) -> usize {
-    (at as isize + by).max(0) as usize
 }
 
 /// Whether a changed statement links like the one it replaces: the same kind,

@@ -168,6 +168,7 @@ fn typing_into_a_document_keeps_units_equal_to_the_whole() {
     let resolver = FsResolver::default();
     let strays = ["(x", "1+1+", "def f(", "\"\"\"a", "]:", "@d\n"];
     let mut compared = 0;
+    let analysed = std::cell::Cell::new(0usize);
     for (n, (path, text)) in corpus()
         .iter()
         .filter(|(_, t)| t.contains("# ruleid:"))
@@ -186,6 +187,7 @@ fn typing_into_a_document_keeps_units_equal_to_the_whole() {
             };
             let text: Arc<str> = Arc::from(doc.text.as_str());
             let got = if analysis::may_have_findings(&text) {
+                analysed.set(analysed.get() + 1);
                 state.analyze_sections(
                     &text,
                     &sections,
@@ -229,6 +231,12 @@ fn typing_into_a_document_keeps_units_equal_to_the_whole() {
         assert_eq!(&doc.text, text);
     }
     assert!(compared > 40, "{compared} files typed into");
+    // Keystrokes whose units were analysed and compared with the whole module.
+    assert!(
+        analysed.get() > 1000,
+        "{} keystrokes analysed",
+        analysed.get()
+    );
 }
 
 /// Texts with a syntax error: a stray token inserted at eight places of

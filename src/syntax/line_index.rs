@@ -26,10 +26,8 @@ pub struct LineCol {
 pub struct LineIndex {
     line_starts: Vec<usize>,
     len: usize,
-    /// True when the text is pure ASCII: every encoding then counts bytes.
-    ascii: bool,
-    /// Bytes of the text that are not ASCII (kept so that an edit can tell
-    /// `ascii` without reading the whole text).
+    /// Bytes of the text that are not ASCII: with none, every encoding
+    /// counts bytes (kept so that an edit need not read the whole text).
     non_ascii: usize,
 }
 
@@ -47,7 +45,6 @@ impl LineIndex {
         LineIndex {
             line_starts,
             len: text.len(),
-            ascii: non_ascii == 0,
             non_ascii,
         }
     }
@@ -95,7 +92,6 @@ impl LineIndex {
         self.len = text.len();
         self.non_ascii = (self.non_ascii + non_ascii(&bytes[start.min(to)..to]))
             .saturating_sub(removed_non_ascii);
-        self.ascii = self.non_ascii == 0;
     }
 
     /// The zero-based line holding byte `offset` (clamped to the text).
@@ -135,7 +131,7 @@ impl LineIndex {
         }
         let line = self.line_of(offset);
         let start = self.line_starts[line];
-        let col = if self.ascii || enc == Encoding::Utf8 {
+        let col = if self.non_ascii == 0 || enc == Encoding::Utf8 {
             offset - start
         } else {
             column_width(&text[start..offset], enc)
@@ -157,7 +153,7 @@ impl LineIndex {
         let range = self.line_range(text, line);
         let content = &text[range.clone()];
         let want = pos.col as usize;
-        if self.ascii || enc == Encoding::Utf8 {
+        if self.non_ascii == 0 || enc == Encoding::Utf8 {
             let mut off = range.start + want.min(content.len());
             while off > range.start && !text.is_char_boundary(off) {
                 off -= 1;

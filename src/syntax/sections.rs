@@ -525,7 +525,7 @@ fn moved(range: &Range<usize>, edit: &tree_sitter::InputEdit) -> Option<Range<us
     Some(place(range.start)?..place(range.end)?)
 }
 
-fn shift(at: usize, by: isize) -> usize {
+pub(crate) fn shift(at: usize, by: isize) -> usize {
     (at as isize + by).max(0) as usize
 }
 
