@@ -495,5 +495,22 @@ pub fn debug_lowerings(text: &str, file: &Path) -> String {
             ));
         }
     }
+    // Module-level names, as other modules would see them: what a lowering's
+    // value went through, when a finding is missing.
+    let flow = module.flow();
+    let mut names: Vec<(String, String)> = module
+        .module_bindings()
+        .filter_map(|(name, bindings)| match bindings.last().cloned() {
+            Some(crate::semantic::Binding::Value { value, scope, .. }) => {
+                let alts = flow.detach(&flow.eval(value, scope), 0);
+                Some((name.to_owned(), format!("{alts:?}")))
+            }
+            _ => None,
+        })
+        .collect();
+    names.sort();
+    for (name, value) in names {
+        out.push_str(&format!("name {name} = {value}\n"));
+    }
     out
 }

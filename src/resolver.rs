@@ -2,7 +2,8 @@
 //! in one file sees the kernels and callbacks of the modules it imports.
 
 use crate::semantic::contract::{scope_for, SiteMatcher};
-use crate::semantic::summary::{candidate_files, ModuleSummary};
+use crate::semantic::flow::ConstAlt;
+use crate::semantic::summary::{candidate_files, ForeignCall, ModuleSummary};
 use crate::semantic::{Module, Resolver};
 use crate::syntax;
 use dashmap::DashMap;
@@ -27,6 +28,9 @@ impl SourceProvider for Disk {
 pub struct FsResolver<S: SourceProvider = Disk> {
     source: S,
     summaries: DashMap<PathBuf, Option<Arc<ModuleSummary>>>,
+    /// What calls of other modules' functions returned, by (file, name,
+    /// the call's values): `Resolver::call_returns`.
+    call_returns: DashMap<String, Option<Vec<ConstAlt>>>,
     /// The contracts whose sites summaries record (`set_contracts`).
     contracts: std::sync::RwLock<Option<Arc<SiteMatcher>>>,
 }
@@ -42,6 +46,7 @@ impl<S: SourceProvider> FsResolver<S> {
         FsResolver {
             source,
             summaries: DashMap::new(),
+            call_returns: DashMap::new(),
             contracts: Default::default(),
         }
     }
@@ -58,12 +63,15 @@ impl<S: SourceProvider> FsResolver<S> {
         if !same {
             *current = matcher;
             self.summaries.clear();
+            self.call_returns.clear();
         }
     }
 
     /// Forgets a file's summary (it changed).
     pub fn invalidate(&self, path: &Path) {
         self.summaries.remove(path);
+        // A call's result may have come through this file.
+        self.call_returns.clear();
     }
 
     pub fn source(&self) -> &S {
@@ -105,5 +113,31 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
             return Some((summary, name));
         }
         None
+    }
+
+    fn call_returns(
+        &self,
+        from_file: &Path,
+        path: &str,
+        call: &ForeignCall,
+    ) -> Option<Vec<ConstAlt>> {
+        // One module deep: the called module's own imports are not followed
+        // (its summary lookups stay off), so this never recurses.
+        let (summary, name) = self.resolve(from_file, path).or_else(|| {
+            let (prefix, last) = path.rsplit_once('.')?;
+            let (summary, class) = self.resolve(from_file, prefix)?;
+            Some((summary, format!("{class}.{last}")))
+        })?;
+        let key = format!("{}\0{name}\0{call:?}", summary.file.display());
+        if let Some(cached) = self.call_returns.get(&key) {
+            return cached.clone();
+        }
+        let computed = self.source.read(&summary.file).and_then(|text| {
+            let tree = syntax::parse(&text, None)?;
+            let module = Module::new(&text, &tree);
+            module.returns_for_call(&name, call)
+        });
+        self.call_returns.insert(key, computed.clone());
+        computed
     }
 }

@@ -230,8 +230,10 @@ pub enum Val<'t> {
     EnumMember(ScopeId, String),
     /// A list whose length and order are not known, grown by `append`s in
     /// a loop or a branch: each element it may hold, with how sure it is to
-    /// be in it (`Each`/`Fixed`: certainly, `Choice`: maybe).
-    Members(Arc<Vec<Alt<'t>>>),
+    /// be in it (`Each`/`Fixed`: certainly, `Choice`: maybe). The kind is
+    /// certain when the members are not (`tuple(xs)` of such a list is a
+    /// tuple: `Traced.lower` rejects a list whatever it holds).
+    Members(SeqKind, Arc<Vec<Alt<'t>>>),
     Unknown,
 }
 
@@ -278,7 +280,7 @@ impl Val<'_> {
             Val::Int(i) => Some(*i != 0),
             Val::Str(s) => Some(!s.is_empty()),
             Val::Seq(_, items) => Some(!items.is_empty()),
-            Val::Members(members) => members.iter().any(|m| m.why.certain()).then_some(true),
+            Val::Members(_, members) => members.iter().any(|m| m.why.certain()).then_some(true),
             Val::EnumMember(..) => Some(true),
             Val::Split(s) => Some(!s.is_empty()),
             Val::Entries(entries) => Some(!entries.is_empty()),
@@ -363,6 +365,26 @@ impl Val<'_> {
             Val::Sharding(u) => Const::Sharding(*u),
             Val::Spec(u) => Const::Spec(*u),
             Val::Array => Const::Array,
+            Val::Device => Const::Device,
+            Val::Devices => Const::Devices,
+            Val::Members(kind, members) => Const::Members(
+                *kind,
+                members
+                    .iter()
+                    .map(|m| ConstAlt {
+                        val: m.val.detached(),
+                        why: m.why.clone(),
+                    })
+                    .collect(),
+            ),
+            // A list whose items are not known is still a list.
+            Val::Comprehension(node, _) if node.kind() == "list_comprehension" => Const::Members(
+                SeqKind::List,
+                vec![ConstAlt {
+                    val: Const::Unknown,
+                    why: Why::Choice,
+                }],
+            ),
             _ => Const::Unknown,
         }
     }
@@ -389,6 +411,10 @@ pub enum Const {
     Sharding(ShardingUse),
     Spec(ShardingUse),
     Array,
+    Device,
+    Devices,
+    /// `Val::Members`: a sequence of this kind whose items are these.
+    Members(SeqKind, Vec<ConstAlt>),
     Unknown,
 }
 
@@ -424,6 +450,9 @@ impl Const {
             Const::Sharding(u) => Val::Sharding(*u),
             Const::Spec(u) => Val::Spec(*u),
             Const::Array => Val::Array,
+            Const::Device => Val::Device,
+            Const::Devices => Val::Devices,
+            Const::Members(kind, members) => Val::Members(*kind, Arc::new(from_consts(members))),
             Const::Unknown => Val::Unknown,
         }
     }
@@ -437,9 +466,12 @@ impl Const {
     pub fn is_plain_known(&self) -> bool {
         match self {
             Const::Seq(_, items) => items.iter().all(Const::is_plain_known),
-            Const::Object(_) | Const::Dict | Const::Entries(_) | Const::Array | Const::Unknown => {
-                false
-            }
+            Const::Object(_)
+            | Const::Dict
+            | Const::Entries(_)
+            | Const::Array
+            | Const::Members(..)
+            | Const::Unknown => false,
             _ => true,
         }
     }
@@ -463,6 +495,266 @@ fn is_flag_holder(path: &str) -> bool {
 }
 
 /// `items[index]` as Python reads it (a negative index counts from the end).
+/// The `str` methods `str_method` computes.
+const STR_METHODS: &[&str] = &[
+    "lower",
+    "upper",
+    "casefold",
+    "title",
+    "capitalize",
+    "swapcase",
+    "strip",
+    "lstrip",
+    "rstrip",
+    "removeprefix",
+    "removesuffix",
+    "replace",
+    "join",
+    "format",
+    "zfill",
+    "center",
+    "ljust",
+    "rjust",
+    "expandtabs",
+    "split",
+    "rsplit",
+    "splitlines",
+    "partition",
+    "rpartition",
+    "startswith",
+    "endswith",
+    "isdigit",
+    "isdecimal",
+    "isnumeric",
+    "isalpha",
+    "isalnum",
+    "isspace",
+    "islower",
+    "isupper",
+];
+
+/// `str.splitlines()`: lines without their ends (`\n`, `\r\n`, `\r` and
+/// the other line boundaries Python knows); no empty last line.
+fn python_splitlines(t: &str) -> Vec<&str> {
+    let is_end = |c: char| {
+        matches!(
+            c,
+            '\n' | '\r'
+                | '\x0b'
+                | '\x0c'
+                | '\x1c'
+                | '\x1d'
+                | '\x1e'
+                | '\u{85}'
+                | '\u{2028}'
+                | '\u{2029}'
+        )
+    };
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut chars = t.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        if !is_end(c) {
+            continue;
+        }
+        out.push(&t[start..at]);
+        start = at + c.len_utf8();
+        if c == '\r' && chars.peek().is_some_and(|(_, n)| *n == '\n') {
+            chars.next();
+            start += 1;
+        }
+    }
+    if start < t.len() {
+        out.push(&t[start..]);
+    }
+    out
+}
+
+/// `s.method(*given)` of a `str` value, as Python computes it when `s` and
+/// the arguments are known; the type alone when `s` is any string (a list
+/// of strings for `split`, a bool for `startswith`); `Unknown` for a
+/// method not modelled or arguments not known.
+fn str_method<'t>(s: &Val<'t>, method: &str, given: &[Val<'t>]) -> Val<'t> {
+    let text = match s {
+        Val::Str(t) => Some(t.as_str()),
+        Val::AnyStr => None,
+        _ => return Val::Unknown,
+    };
+    let strs = |items: Vec<&str>| {
+        Val::Seq(
+            SeqKind::List,
+            items.into_iter().map(|p| Val::Str(p.to_owned())).collect(),
+        )
+    };
+    let some_strs = || {
+        Val::Members(
+            SeqKind::List,
+            Arc::new(vec![Alt {
+                val: Val::AnyStr,
+                why: Why::Choice,
+                choices: Vec::new(),
+            }]),
+        )
+    };
+    let arg = |i: usize| match given.get(i) {
+        None | Some(Val::None) => Some(None),
+        Some(Val::Str(a)) => Some(Some(a.as_str())),
+        _ => None,
+    };
+    let int_arg = |i: usize, default: i64| match given.get(i) {
+        None | Some(Val::None) => Some(default),
+        Some(Val::Int(n)) => Some(*n),
+        _ => None,
+    };
+    match method {
+        // Methods that give a string.
+        "lower" | "upper" | "casefold" | "title" | "capitalize" | "swapcase"
+            if given.is_empty() =>
+        {
+            match text {
+                Some(t) => Val::Str(match method {
+                    "lower" | "casefold" => t.to_lowercase(),
+                    "upper" => t.to_uppercase(),
+                    _ => return Val::AnyStr,
+                }),
+                None => Val::AnyStr,
+            }
+        }
+        "strip" | "lstrip" | "rstrip" if given.len() <= 1 => {
+            let (Some(t), Some(chars)) = (text, arg(0)) else {
+                return Val::AnyStr;
+            };
+            let set = |c: char| match chars {
+                Some(chars) => chars.contains(c),
+                None => c.is_whitespace(),
+            };
+            Val::Str(
+                match method {
+                    "strip" => t.trim_matches(set),
+                    "lstrip" => t.trim_start_matches(set),
+                    _ => t.trim_end_matches(set),
+                }
+                .to_owned(),
+            )
+        }
+        "removeprefix" | "removesuffix" if given.len() == 1 => match (text, arg(0)) {
+            (Some(t), Some(Some(a))) => Val::Str(
+                if method == "removeprefix" {
+                    t.strip_prefix(a)
+                } else {
+                    t.strip_suffix(a)
+                }
+                .unwrap_or(t)
+                .to_owned(),
+            ),
+            _ => Val::AnyStr,
+        },
+        "replace" if given.len() == 2 => match (text, arg(0), arg(1)) {
+            (Some(t), Some(Some(a)), Some(Some(b))) => Val::Str(t.replace(a, b)),
+            _ => Val::AnyStr,
+        },
+        "join" if given.len() == 1 => {
+            let (Some(sep), Some((_, items))) = (text, given[0].strings()) else {
+                return match &given[0] {
+                    Val::Unknown => Val::Unknown,
+                    _ => Val::AnyStr,
+                };
+            };
+            Val::Str(items.join(sep))
+        }
+        "format" | "zfill" | "center" | "ljust" | "rjust" | "expandtabs" => Val::AnyStr,
+        // A list of strings.
+        "split" | "rsplit" if given.len() <= 2 => {
+            let (Some(t), Some(sep), Some(max)) = (text, arg(0), int_arg(1, -1)) else {
+                return some_strs();
+            };
+            let parts: Vec<&str> = match (sep, method) {
+                (Some(""), _) => return Val::Unknown,
+                (Some(sep), "split") if max < 0 => t.split(sep).collect(),
+                (Some(sep), "split") => t.splitn(max as usize + 1, sep).collect(),
+                (Some(sep), _) if max < 0 => t.split(sep).collect(),
+                (Some(sep), _) => {
+                    let mut p: Vec<&str> = t.rsplitn(max as usize + 1, sep).collect();
+                    p.reverse();
+                    p
+                }
+                (None, _) if max < 0 => t.split_whitespace().collect(),
+                (None, _) => return some_strs(),
+            };
+            strs(parts)
+        }
+        "splitlines" if given.is_empty() => match text {
+            Some(t) => strs(python_splitlines(t)),
+            None => some_strs(),
+        },
+        // A tuple of three strings.
+        "partition" | "rpartition" if given.len() == 1 => {
+            let three = |a: &str, b: &str, c: &str| {
+                Val::Seq(
+                    SeqKind::Tuple,
+                    vec![Val::Str(a.into()), Val::Str(b.into()), Val::Str(c.into())],
+                )
+            };
+            match (text, arg(0)) {
+                (Some(t), Some(Some(sep))) if !sep.is_empty() => {
+                    let found = if method == "partition" {
+                        t.split_once(sep)
+                    } else {
+                        t.rsplit_once(sep)
+                    };
+                    match (found, method) {
+                        (Some((a, b)), _) => three(a, sep, b),
+                        (None, "partition") => three(t, "", ""),
+                        (None, _) => three("", "", t),
+                    }
+                }
+                _ => Val::Seq(SeqKind::Tuple, vec![Val::AnyStr, Val::AnyStr, Val::AnyStr]),
+            }
+        }
+        // A bool.
+        "startswith" | "endswith" if given.len() == 1 => {
+            let Some(t) = text else {
+                return Val::Unknown;
+            };
+            let options: Vec<String> = match &given[0] {
+                Val::Str(a) => vec![a.clone()],
+                v => match v.strings() {
+                    Some((SeqKind::Tuple, items)) => items,
+                    _ => return Val::Unknown,
+                },
+            };
+            Val::Bool(options.iter().any(|o| {
+                if method == "startswith" {
+                    t.starts_with(o.as_str())
+                } else {
+                    t.ends_with(o.as_str())
+                }
+            }))
+        }
+        "isdigit" | "isdecimal" | "isnumeric" | "isalpha" | "isalnum" | "isspace" | "islower"
+        | "isupper"
+            if given.is_empty() =>
+        {
+            let Some(t) = text else {
+                return Val::Unknown;
+            };
+            let all = |f: fn(char) -> bool| !t.is_empty() && t.chars().all(f);
+            Val::Bool(match method {
+                "isdigit" | "isdecimal" => all(|c| c.is_ascii_digit()),
+                "isnumeric" => all(char::is_numeric),
+                "isalpha" => all(char::is_alphabetic),
+                "isalnum" => all(char::is_alphanumeric),
+                "isspace" => all(char::is_whitespace),
+                "islower" => {
+                    t.chars().any(char::is_lowercase) && !t.chars().any(char::is_uppercase)
+                }
+                _ => t.chars().any(char::is_uppercase) && !t.chars().any(char::is_lowercase),
+            })
+        }
+        _ => Val::Unknown,
+    }
+}
+
 fn item_at<'t>(items: &[Val<'t>], index: i64) -> Option<Val<'t>> {
     let at = if index < 0 {
         items.len() as i64 + index
@@ -522,7 +814,7 @@ fn element_at<'t>(element: &Val<'t>, path: &[usize]) -> Val<'t> {
     val.clone()
 }
 
-fn from_consts<'t>(alts: &[ConstAlt]) -> Vec<Alt<'t>> {
+pub(crate) fn from_consts<'t>(alts: &[ConstAlt]) -> Vec<Alt<'t>> {
     alts.iter()
         .map(|a| Alt {
             val: a.val.val(),
@@ -571,9 +863,11 @@ struct Bound<'t> {
     call_scope: ScopeId,
     /// The receiver of `obj.m()`: the value the first parameter takes.
     receiver: Option<Alt<'t>>,
-    /// Values of the parameters after the receiver, when the call is not
-    /// in the source (Python calls `__getattr__(self, name)` itself).
-    given: Vec<Alt<'t>>,
+    /// Values of the parameters after the receiver (each its alternatives,
+    /// by position in the parameter list), when the call is not in the
+    /// source: Python calls `__getattr__(self, name)` itself; a call from
+    /// another module gives its arguments' values.
+    given: Vec<Vec<Alt<'t>>>,
 }
 
 /// One evaluation: its step budget and the calls being evaluated.
@@ -1118,7 +1412,7 @@ impl<'m, 't> Flow<'m, 't> {
                     });
                 for alt in iterated {
                     match &alt.val {
-                        Val::Members(members) => {
+                        Val::Members(_, members) => {
                             for (i, member) in members.iter().enumerate() {
                                 let Some(member) = member.clone().under(&alt.why, &alt.choices)
                                 else {
@@ -1362,10 +1656,10 @@ impl<'m, 't> Flow<'m, 't> {
         let is = |t: bool| Some(t);
         match v {
             Val::Str(_) | Val::AnyStr => is(matches!(test, TypeTest::Str | TypeTest::Sequence)),
-            Val::Seq(SeqKind::Tuple, _) | Val::Split(_) => {
+            Val::Seq(SeqKind::Tuple, _) | Val::Members(SeqKind::Tuple, _) | Val::Split(_) => {
                 is(matches!(test, TypeTest::Tuple | TypeTest::Sequence))
             }
-            Val::Seq(SeqKind::List, _) | Val::Members(_) => {
+            Val::Seq(SeqKind::List, _) | Val::Members(SeqKind::List, _) => {
                 is(matches!(test, TypeTest::List | TypeTest::Sequence))
             }
             // `bool` is a subclass of `int`.
@@ -1452,7 +1746,9 @@ impl<'m, 't> Flow<'m, 't> {
         };
         let read_here = m.innermost_scope_at(read.start_byte()) == scope;
         let mut exact = true;
-        let mut applied: Vec<(&super::ListAdd<'t>, super::StoreRuns)> = Vec::new();
+        // Each add with the loop it runs in since the list was made, if any.
+        let mut applied: Vec<(&super::ListAdd<'t>, super::StoreRuns, Option<Node<'t>>)> =
+            Vec::new();
         for add in adds {
             if read_here && add.at.start_byte() >= read.start_byte() {
                 continue;
@@ -1461,32 +1757,33 @@ impl<'m, 't> Flow<'m, 't> {
             if runs == super::StoreRuns::Never {
                 continue;
             }
+            let in_loop = m.in_loop_since(add.at, scope, target);
+            let unrolled = if in_loop {
+                m.only_loop_since(add.at, scope, target)
+            } else {
+                None
+            };
             exact &= runs == super::StoreRuns::Certainly
                 && !add.positioned
-                && !m.in_loop_since(add.at, scope, target);
-            applied.push((add, runs));
+                && (!in_loop || unrolled.is_some());
+            applied.push((add, runs, unrolled));
         }
         if exact {
-            let mut parts = vec![self.eval_depth(list, scope, depth + 1)];
-            for (add, _) in &applied {
-                let vals = self.eval_depth(add.arg, scope, depth + 1);
-                parts.push(if add.one {
-                    map(vals, |v| Val::Seq(SeqKind::List, vec![v.clone()]))
-                } else {
-                    vals
+            if let Some(parts) = self.exact_parts(list, scope, &applied, depth) {
+                return product(&parts, |vals| {
+                    let mut items = Vec::new();
+                    for v in vals {
+                        match v {
+                            Val::Seq(_, part) => items.extend(part),
+                            _ => return Val::Unknown,
+                        }
+                    }
+                    Val::Seq(SeqKind::List, items)
                 });
             }
-            return product(&parts, |vals| {
-                let mut items = Vec::new();
-                for v in vals {
-                    match v {
-                        Val::Seq(_, part) => items.extend(part),
-                        _ => return Val::Unknown,
-                    }
-                }
-                Val::Seq(SeqKind::List, items)
-            });
         }
+        let applied: Vec<(&super::ListAdd<'t>, super::StoreRuns)> =
+            applied.into_iter().map(|(a, r, _)| (a, r)).collect();
         let mut members: Vec<Alt<'t>> = Vec::new();
         let mut add_items = |alts: Vec<Alt<'t>>, one: bool, why: &Why| {
             for alt in alts {
@@ -1500,7 +1797,7 @@ impl<'m, 't> Flow<'m, 't> {
                         why: alt.why.and(why),
                         choices: alt.choices.clone(),
                     })),
-                    (Val::Members(more), false) => members.extend(
+                    (Val::Members(_, more), false) => members.extend(
                         more.iter()
                             .filter_map(|m| m.clone().under(&alt.why.and(why), &alt.choices)),
                     ),
@@ -1524,7 +1821,95 @@ impl<'m, 't> Flow<'m, 't> {
         if members.len() > MAX_ALTS * 2 {
             return vec![Alt::unknown()];
         }
-        vec![Alt::fixed(Val::Members(Arc::new(members)))]
+        vec![Alt::fixed(Val::Members(SeqKind::List, Arc::new(members)))]
+    }
+
+    /// The parts of a list grown exactly (the literal, then each add in
+    /// order), or `None` when a loop's adds cannot be unrolled. An add in a
+    /// `for` over a known sequence (`only_loop_since`) adds one part per
+    /// element, each the add's value for that element: the loop's choice
+    /// picks it, so `for p in ("cpu", "cuda"): out.append(p)` is
+    /// `["cpu", "cuda"]`. Adds sharing a loop interleave per element.
+    fn exact_parts(
+        &self,
+        list: Node<'t>,
+        scope: ScopeId,
+        applied: &[(&super::ListAdd<'t>, super::StoreRuns, Option<Node<'t>>)],
+        depth: u32,
+    ) -> Option<Vec<Vec<Alt<'t>>>> {
+        const MAX_UNROLLED: usize = 16;
+        let as_part = |add: &super::ListAdd<'t>, vals: Vec<Alt<'t>>| {
+            if add.one {
+                map(vals, |v| Val::Seq(SeqKind::List, vec![v.clone()]))
+            } else {
+                vals
+            }
+        };
+        let mut parts = vec![self.eval_depth(list, scope, depth + 1)];
+        let mut i = 0;
+        while i < applied.len() {
+            let (add, _, loop_node) = applied[i];
+            let Some(loop_node) = loop_node else {
+                parts.push(as_part(add, self.eval_depth(add.arg, scope, depth + 1)));
+                i += 1;
+                continue;
+            };
+            let group: Vec<&super::ListAdd<'t>> = applied[i..]
+                .iter()
+                .take_while(|(_, _, l)| l.is_some_and(|l| l.id() == loop_node.id()))
+                .map(|(a, _, _)| *a)
+                .collect();
+            i += group.len();
+            // Every alternative of what it iterates a sequence of one length
+            // (a default and the run-time choice beside it both are): each
+            // element's values carry their alternative's why and choices.
+            let iterated = self.eval_depth(loop_node.field("right")?, scope, depth + 1);
+            let lengths: Vec<Option<usize>> = iterated
+                .iter()
+                .map(|a| match &a.val {
+                    Val::Seq(_, items) => Some(items.len()),
+                    _ => None,
+                })
+                .collect();
+            let n = match lengths.first() {
+                Some(Some(n)) if lengths.iter().all(|l| *l == Some(*n)) => *n,
+                _ => return None,
+            };
+            if n > MAX_UNROLLED {
+                return None;
+            }
+            let note = format!("in the loop at line {}", line_of(loop_node));
+            let values: Vec<Vec<Alt<'t>>> = group
+                .iter()
+                .map(|add| self.eval_depth(add.arg, scope, depth + 1))
+                .collect();
+            for element in 0..n {
+                for (add, vals) in group.iter().zip(&values) {
+                    // The add's values for this element: those the loop's
+                    // choice picks, and those that do not depend on it.
+                    let picked: Vec<Alt<'t>> = vals
+                        .iter()
+                        .filter_map(|alt| {
+                            let mine = alt.choices.iter().find(|(p, _)| *p == loop_node.id());
+                            if mine.is_some_and(|(_, e)| *e != element) {
+                                return None;
+                            }
+                            let mut alt = alt.clone();
+                            alt.choices.retain(|(p, _)| *p != loop_node.id());
+                            if matches!(&alt.why, Why::Each(n) if *n == note) {
+                                alt.why = Why::Fixed;
+                            }
+                            Some(alt)
+                        })
+                        .collect();
+                    if picked.is_empty() {
+                        return None;
+                    }
+                    parts.push(as_part(add, picked));
+                }
+            }
+        }
+        Some(parts)
     }
 
     /// The `*args` parameter named by `target` (of a plain function): the
@@ -1626,17 +2011,63 @@ impl<'m, 't> Flow<'m, 't> {
 
     /// What `def` returns with its parameters after the receiver given
     /// (`given`), for a summary's table of keyed returns.
-    pub(crate) fn returns_given(&self, def: ScopeId, given: Vec<Alt<'t>>) -> Vec<Alt<'t>> {
+    pub(crate) fn returns_given(&self, def: ScopeId, given: Vec<Vec<Alt<'t>>>) -> Vec<Alt<'t>> {
+        self.returns_bound(def, None, given)
+    }
+
+    pub(crate) fn returns_bound(
+        &self,
+        def: ScopeId,
+        receiver: Option<Alt<'t>>,
+        given: Vec<Vec<Alt<'t>>>,
+    ) -> Vec<Alt<'t>> {
         let m = self.m;
         let returned = returned_values(m, def);
         let bound = Bound {
             def,
             call: m.scopes[def].node,
             call_scope: def,
-            receiver: None,
+            receiver,
             given,
         };
         self.with_bound(bound, || self.eval_one_of(&returned, def, 0))
+    }
+
+    /// A call of `path`, a function or method of another module: what it
+    /// returns evaluated in its own module with its parameters bound to
+    /// this call's arguments (`receiver`: the object a method is called
+    /// on). `None` when the call cannot be passed on (`*args`, `**kw`) or
+    /// nothing is known of what it returns.
+    fn foreign_call(
+        &self,
+        path: &str,
+        receiver: Option<&Val<'t>>,
+        call: Node<'t>,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Option<Vec<Alt<'t>>> {
+        let m = self.m;
+        if path.starts_with("jax.") || path.starts_with("numpy.") || !path.contains('.') {
+            return None;
+        }
+        m.resolver.get()?;
+        let args = m.args_of(call);
+        if args.has_splat {
+            return None;
+        }
+        // (`detach`'s depth is its own nesting of objects, not this one's.)
+        let detach = |node: Node<'t>| self.detach(&self.eval_depth(node, scope, depth + 1), 0);
+        let foreign = super::summary::ForeignCall {
+            receiver: receiver.map(|v| self.detach(&[Alt::fixed(v.clone())], 0)),
+            positional: args.positional.iter().map(|a| detach(*a)).collect(),
+            keywords: args
+                .keywords
+                .iter()
+                .map(|(name, value, _)| (name.clone(), detach(*value)))
+                .collect(),
+        };
+        let alts = m.foreign_returns(path, &foreign)?;
+        Some(from_consts(&alts))
     }
 
     /// The `**kwargs` parameter of `def`: in the call being evaluated, or
@@ -1766,8 +2197,8 @@ impl<'m, 't> Flow<'m, 't> {
             if !b.given.is_empty() {
                 let at = index.checked_sub(usize::from(b.receiver.is_some()));
                 return match at.and_then(|i| b.given.get(i)) {
-                    Some(given) => vec![given.clone()],
-                    None => vec![Alt::unknown()],
+                    Some(given) if !given.is_empty() => given.clone(),
+                    _ => vec![Alt::unknown()],
                 };
             }
             let position = m.param_position(fscope, index, b.receiver.is_some());
@@ -2452,7 +2883,7 @@ impl<'m, 't> Flow<'m, 't> {
             call: m.scopes[getattr].node,
             call_scope: getattr,
             receiver: Some(Alt::fixed(Val::Instance(class, ctor))),
-            given: vec![Alt::fixed(Val::Str(attr.to_owned()))],
+            given: vec![vec![Alt::fixed(Val::Str(attr.to_owned()))]],
         };
         self.with_bound(bound, || {
             let mut out = self.eval_one_of(&returned, getattr, depth);
@@ -3026,15 +3457,18 @@ impl<'m, 't> Flow<'m, 't> {
             Val::Seq(kind, items) => Val::Seq(*kind, items[range(items.len())].to_vec()),
             Val::Str(s) if s.is_ascii() => Val::Str(s[range(s.len())].to_owned()),
             Val::Str(_) | Val::AnyStr => Val::AnyStr,
-            Val::Members(members) => Val::Members(Arc::new(
-                members
-                    .iter()
-                    .map(|m| Alt {
-                        why: Why::Choice,
-                        ..m.clone()
-                    })
-                    .collect(),
-            )),
+            Val::Members(kind, members) => Val::Members(
+                *kind,
+                Arc::new(
+                    members
+                        .iter()
+                        .map(|m| Alt {
+                            why: Why::Choice,
+                            ..m.clone()
+                        })
+                        .collect(),
+                ),
+            ),
             _ => Val::Unknown,
         })
     }
@@ -3319,7 +3753,7 @@ impl<'m, 't> Flow<'m, 't> {
                         self.eval_depth(args.positional[0], scope, depth + 1),
                         |v| match v {
                             Val::Seq(_, items) => Val::Seq(kind, items.clone()),
-                            Val::Members(_) => v.clone(),
+                            Val::Members(_, members) => Val::Members(kind, members.clone()),
                             Val::Str(s) | Val::Split(s) if kind == SeqKind::Tuple => {
                                 Val::Split(s.clone())
                             }
@@ -3342,6 +3776,53 @@ impl<'m, 't> Flow<'m, 't> {
                             _ => Val::Unknown,
                         },
                     );
+                }
+                // `range(n)` of known small bounds: its ints (a loop over it
+                // runs that many times).
+                "range" if (1..=3).contains(&args.positional.len()) && !args.has_splat => {
+                    let parts: Vec<Vec<Alt<'t>>> = args
+                        .positional
+                        .iter()
+                        .map(|a| self.eval_depth(*a, scope, depth + 1))
+                        .collect();
+                    return product(&parts, |vals| {
+                        let ints: Option<Vec<i64>> = vals
+                            .iter()
+                            .map(|v| match v {
+                                Val::Int(i) => Some(*i),
+                                _ => None,
+                            })
+                            .collect();
+                        let (start, stop, step) = match ints.as_deref() {
+                            Some([stop]) => (0, *stop, 1),
+                            Some([start, stop]) => (*start, *stop, 1),
+                            Some([start, stop, step]) if *step != 0 => (*start, *stop, *step),
+                            _ => return Val::Unknown,
+                        };
+                        let len = if step > 0 {
+                            (stop - start + step - 1).max(0) / step
+                        } else {
+                            (start - stop - step - 1).max(0) / -step
+                        };
+                        if len > 64 {
+                            return Val::Unknown;
+                        }
+                        Val::Seq(
+                            SeqKind::List,
+                            (0..len).map(|i| Val::Int(start + i * step)).collect(),
+                        )
+                    });
+                }
+                // A set of known items, for `in` tests (read as a tuple: it
+                // is no list, which `Traced.lower` would reject as one).
+                "set" | "frozenset" if args.positional.len() <= 1 && args.keywords.is_empty() => {
+                    let Some(items) = args.positional.first() else {
+                        return vec![Alt::fixed(Val::Seq(SeqKind::Tuple, Vec::new()))];
+                    };
+                    return map(self.eval_depth(*items, scope, depth + 1), |v| match v {
+                        Val::Seq(_, items) => Val::Seq(SeqKind::Tuple, items.clone()),
+                        _ => Val::Unknown,
+                    });
                 }
                 "tuple" | "list" if args.positional.is_empty() && args.keywords.is_empty() => {
                     let kind = if func_text == "list" {
@@ -3378,7 +3859,7 @@ impl<'m, 't> Flow<'m, 't> {
                             Val::Str(_)
                             | Val::AnyStr
                             | Val::Seq(..)
-                            | Val::Members(_)
+                            | Val::Members(..)
                             | Val::Split(_)
                             | Val::Bool(_)
                             | Val::Int(_)
@@ -3455,7 +3936,7 @@ impl<'m, 't> Flow<'m, 't> {
                             Val::Seq(_, items) => {
                                 Val::Seq(SeqKind::List, items.iter().rev().cloned().collect())
                             }
-                            Val::Members(_) => v.clone(),
+                            Val::Members(..) => v.clone(),
                             _ => Val::Unknown,
                         },
                     );
@@ -3547,10 +4028,8 @@ impl<'m, 't> Flow<'m, 't> {
                 .field("attribute")
                 .map(|a| text(a, m.src))
                 .unwrap_or("");
-            if matches!(
-                method,
-                "lower" | "upper" | "strip" | "split" | "parse_args" | "parse_known_args"
-            ) {
+            if STR_METHODS.contains(&method) || matches!(method, "parse_args" | "parse_known_args")
+            {
                 if let Some(alts) = self.string_or_parser_method(func, method, &args, scope, depth)
                 {
                     return alts;
@@ -3654,6 +4133,11 @@ impl<'m, 't> Flow<'m, 't> {
         }
         if let Some(path) = callee.as_deref() {
             if let Some(alts) = self.library_call(path, call, &args, scope, depth) {
+                return alts;
+            }
+            // A function of another module: what it returns for this
+            // call's values, evaluated in its module.
+            if let Some(alts) = self.foreign_call(path, None, call, scope, depth) {
                 return alts;
             }
             // A function of another module given a constant key: what it
@@ -3945,32 +4429,29 @@ impl<'m, 't> Flow<'m, 't> {
         {
             return None;
         }
-        let sep = args
-            .positional
-            .first()
-            .and_then(|s| string_value(*s, m.src));
-        Some(map(objects, |v| match (v, method) {
-            (Val::Str(s), "lower") => Val::Str(s.to_lowercase()),
-            (Val::Str(s), "upper") => Val::Str(s.to_uppercase()),
-            (Val::Str(s), "strip") if args.positional.is_empty() => Val::Str(s.trim().to_owned()),
-            (Val::Str(s), "split") => match &sep {
-                Some(sep) if !sep.is_empty() => Val::Seq(
-                    SeqKind::List,
-                    s.split(sep.as_str())
-                        .map(|p| Val::Str(p.to_owned()))
-                        .collect(),
-                ),
-                None if args.positional.is_empty() => Val::Seq(
-                    SeqKind::List,
-                    s.split_whitespace()
-                        .map(|p| Val::Str(p.to_owned()))
-                        .collect(),
-                ),
-                _ => Val::Unknown,
-            },
-            (_, "split") => Val::Unknown,
-            _ => Val::AnyStr,
-        }))
+        if args.has_splat {
+            return Some(vec![Alt::unknown()]);
+        }
+        // The arguments' values, one alternative each when they are known.
+        let single = |node: &Node<'t>| match self.eval_depth(*node, scope, depth + 1).as_slice() {
+            [one] => one.val.clone(),
+            _ => Val::Unknown,
+        };
+        let mut given: Vec<Val<'t>> = args.positional.iter().map(single).collect();
+        for (name, value, _) in &args.keywords {
+            // `split(sep=",", maxsplit=1)`: by position.
+            let at = match (method, name.as_str()) {
+                (_, "sep" | "chars" | "prefix" | "suffix") => 0,
+                ("split" | "rsplit", "maxsplit") => 1,
+                ("splitlines", "keepends") => 0,
+                _ => return Some(vec![Alt::unknown()]),
+            };
+            while given.len() <= at {
+                given.push(Val::None);
+            }
+            given[at] = single(value);
+        }
+        Some(map(objects, |v| str_method(v, method, &given)))
     }
 
     /// Calls of library APIs whose results matter: params classes, the
@@ -4039,6 +4520,16 @@ impl<'m, 't> Flow<'m, 't> {
             "copy.deepcopy" | "copy.copy" if args.positional.len() == 1 => {
                 Some(self.eval_depth(args.positional[0], scope, depth + 1))
             }
+            // A Python literal written as text (`--platforms "('tpu',)"`).
+            "ast.literal_eval" if args.positional.len() == 1 => Some(map(
+                self.eval_depth(args.positional[0], scope, depth + 1),
+                |v| match v {
+                    Val::Str(text) => python_literal(text)
+                        .map(|c| c.val())
+                        .unwrap_or(Val::Unknown),
+                    _ => Val::Unknown,
+                },
+            )),
             "json.loads" if args.positional.len() == 1 => Some(map(
                 self.eval_depth(args.positional[0], scope, depth + 1),
                 |v| match v {
@@ -4193,9 +4684,13 @@ impl<'m, 't> Flow<'m, 't> {
                                 .filter_map(|a| a.under(&Why::Default(note.clone()), &[])),
                         );
                     }
+                    // Unset in a plain run: `None`.
                     None => out.push(Alt {
                         val: Val::None,
-                        why: Why::Choice,
+                        why: Why::Default(format!(
+                            "with ${key_text} unset (line {})",
+                            line_of(call)
+                        )),
                         choices: Vec::new(),
                     }),
                 }
@@ -4257,7 +4752,11 @@ impl<'m, 't> Flow<'m, 't> {
                         _ => None,
                     };
                     if let Some(path) = class_path {
-                        if let Some(alts) = self.external(&format!("{path}.{attr}()")) {
+                        let method = format!("{path}.{attr}");
+                        let found = self
+                            .foreign_call(&method, Some(&o.val), call, scope, depth)
+                            .or_else(|| self.external(&format!("{method}()")));
+                        if let Some(alts) = found {
                             imported.extend(
                                 alts.into_iter().filter_map(|a| a.under(&o.why, &o.choices)),
                             );
@@ -5145,6 +5644,79 @@ fn is_member_name(node: Node<'_>) -> bool {
         _ => return false,
     };
     parent.field(field).is_some_and(|n| n.id() == node.id())
+}
+
+/// What `ast.literal_eval(text)` gives, for the literals that matter
+/// (strings, ints, bools, `None`, tuples, lists, dicts of constant keys);
+/// `None` for anything else (floats, sets, bytes, expressions).
+fn python_literal(source: &str) -> Option<Const> {
+    if source.len() > 4096 {
+        return None;
+    }
+    let tree = crate::syntax::parse(source, None)?;
+    let root = tree.root_node();
+    if root.has_error() || root.named_child_count() != 1 {
+        return None;
+    }
+    let statement = root.named_child(0)?;
+    if statement.kind() != "expression_statement" || statement.named_child_count() != 1 {
+        return None;
+    }
+    fn parts<'a>(n: Node<'a>) -> Vec<Node<'a>> {
+        let mut cursor = n.walk();
+        n.named_children(&mut cursor)
+            .filter(|c| c.kind() != "comment")
+            .collect()
+    }
+    fn literal(node: Node<'_>, src: &str, depth: u32) -> Option<Const> {
+        if depth > 8 {
+            return None;
+        }
+        let node = unparenthesize(node);
+        let fixed = |val: Const| ConstAlt {
+            val,
+            why: Why::Fixed,
+        };
+        Some(match node.kind() {
+            "string" => Const::Str(string_value(node, src)?),
+            "integer" => Const::Int(text(node, src).replace('_', "").parse().ok()?),
+            "true" => Const::Bool(true),
+            "false" => Const::Bool(false),
+            "none" => Const::None,
+            "unary_operator" if text(node, src).starts_with('-') => {
+                match literal(node.field("argument")?, src, depth + 1)? {
+                    Const::Int(i) => Const::Int(i.checked_neg()?),
+                    _ => return None,
+                }
+            }
+            "tuple" | "list" => Const::Seq(
+                if node.kind() == "tuple" {
+                    SeqKind::Tuple
+                } else {
+                    SeqKind::List
+                },
+                parts(node)
+                    .into_iter()
+                    .map(|item| literal(item, src, depth + 1))
+                    .collect::<Option<Vec<_>>>()?,
+            ),
+            "dictionary" => {
+                let mut entries: Entries = Vec::new();
+                for pair in parts(node) {
+                    if pair.kind() != "pair" {
+                        return None;
+                    }
+                    let key = literal(pair.field("key")?, src, depth + 1)?;
+                    let value = literal(pair.field("value")?, src, depth + 1)?;
+                    entries.retain(|(k, _)| !k.val().same(&key.val()));
+                    entries.push((key, vec![fixed(value)]));
+                }
+                Const::Entries(Arc::new(entries))
+            }
+            _ => return None,
+        })
+    }
+    literal(statement.named_child(0)?, source, 0)
 }
 
 /// A JSON value as a constant (floats and deep nesting not kept).
@@ -6183,6 +6755,18 @@ impl<'t> Module<'t> {
         found
     }
 
+    /// What a call of `path` (a function or method of another module)
+    /// returns with the call's values bound (`Resolver::call_returns`).
+    pub(crate) fn foreign_returns(
+        &self,
+        path: &str,
+        call: &super::summary::ForeignCall,
+    ) -> Option<Vec<ConstAlt>> {
+        let resolver = self.resolver.get()?;
+        let file = self.file.borrow().clone()?;
+        resolver.call_returns(&file, path, call)
+    }
+
     fn find_external_value(&self, path: &str) -> Option<Vec<ConstAlt>> {
         let resolver = self.resolver.get()?;
         let file = self.file.borrow().clone()?;
@@ -6388,5 +6972,97 @@ pub(crate) fn returned_values<'t>(m: &Module<'t>, def: ScopeId) -> Vec<Option<No
         all.iter().copied().map(Some).collect()
     } else {
         live
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(t: &str) -> Val<'static> {
+        Val::Str(t.to_owned())
+    }
+
+    /// `str` methods compute what Python computes (checked against
+    /// CPython 3.12 by hand), and give only the type for any string.
+    #[test]
+    fn str_methods_compute_what_python_does() {
+        let strs = |v: Val<'_>| v.strings().map(|(_, items)| items);
+        assert_eq!(
+            strs(str_method(&s("platform = tpu"), "partition", &[s("=")])),
+            Some(vec!["platform ".into(), "=".into(), " tpu".into()])
+        );
+        assert_eq!(
+            strs(str_method(&s("a"), "rpartition", &[s("=")])),
+            Some(vec!["".into(), "".into(), "a".into()])
+        );
+        assert_eq!(
+            strs(str_method(&s("a,b,c"), "rsplit", &[s(","), Val::Int(1)])),
+            Some(vec!["a,b".into(), "c".into()])
+        );
+        assert_eq!(
+            strs(str_method(&s("a,b,c"), "split", &[s(","), Val::Int(1)])),
+            Some(vec!["a".into(), "b,c".into()])
+        );
+        assert_eq!(
+            python_splitlines("a\n\nb\r\nc\rd\n"),
+            vec!["a", "", "b", "c", "d"]
+        );
+        assert_eq!(python_splitlines(""), Vec::<&str>::new());
+        assert!(matches!(str_method(&s("--tpu"), "lstrip", &[s("-")]), Val::Str(t) if t == "tpu"));
+        assert!(matches!(str_method(&s(" tpu "), "strip", &[]), Val::Str(t) if t == "tpu"));
+        assert!(
+            matches!(str_method(&s(","), "join", &[Val::Seq(SeqKind::Tuple, vec![s("a"), s("b")])]), Val::Str(t) if t == "a,b")
+        );
+        assert!(matches!(
+            str_method(&s("12"), "isdigit", &[]),
+            Val::Bool(true)
+        ));
+        assert!(matches!(
+            str_method(&s(""), "isdigit", &[]),
+            Val::Bool(false)
+        ));
+        assert!(matches!(
+            str_method(
+                &s("tpu_v5"),
+                "startswith",
+                &[Val::Seq(SeqKind::Tuple, vec![s("gpu"), s("tpu")])]
+            ),
+            Val::Bool(true)
+        ));
+        // Any string: the type, not a value.
+        assert!(matches!(
+            str_method(&Val::AnyStr, "split", &[s(",")]),
+            Val::Members(SeqKind::List, _)
+        ));
+        assert!(matches!(
+            str_method(&Val::AnyStr, "upper", &[]),
+            Val::AnyStr
+        ));
+        assert!(matches!(
+            str_method(&Val::AnyStr, "isdigit", &[]),
+            Val::Unknown
+        ));
+        assert!(matches!(
+            python_literal("('tpu', \"cuda\")").map(|c| c.val()),
+            Some(Val::Seq(SeqKind::Tuple, items)) if items.len() == 2
+        ));
+        assert!(matches!(
+            python_literal("[-1, True, None]").map(|c| c.val()),
+            Some(Val::Seq(SeqKind::List, _))
+        ));
+        assert!(matches!(
+            python_literal("{'platforms': ['cpu']}").map(|c| c.val()),
+            Some(Val::Entries(_))
+        ));
+        assert!(python_literal("f(x)").is_none());
+        assert!(python_literal("1.5").is_none());
+        assert!(python_literal("'a' 'b' +").is_none());
+        // Not modelled, or arguments not known.
+        assert!(matches!(str_method(&s("a"), "encode", &[]), Val::Unknown));
+        assert!(matches!(
+            str_method(&s("a"), "split", &[Val::Unknown]),
+            Val::Members(..)
+        ));
     }
 }

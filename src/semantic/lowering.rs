@@ -434,7 +434,7 @@ impl<'t> Module<'t> {
         // Every alternative a list, some with items not known: the type
         // alone is certain (what `Traced.lower` rejects).
         let is_list = |v: &Val<'_>| match v {
-            Val::Seq(SeqKind::List, _) => true,
+            Val::Seq(SeqKind::List, _) | Val::Members(SeqKind::List, _) => true,
             Val::Comprehension(node, _) => node.kind() == "list_comprehension",
             _ => false,
         };

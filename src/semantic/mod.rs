@@ -689,6 +689,44 @@ impl<'t> Module<'t> {
         false
     }
 
+    /// The one loop around `node` since `since` (in `scope`), when it is a
+    /// `for` statement whose body every element runs through to `node`: no
+    /// `break` or `continue` in it, no other loop between. `None` otherwise.
+    pub(crate) fn only_loop_since(
+        &self,
+        node: Node<'t>,
+        scope: ScopeId,
+        since: Node<'t>,
+    ) -> Option<Node<'t>> {
+        let scope_node = self.scopes[scope].node;
+        let mut found = None;
+        let mut current = node.parent();
+        while let Some(parent) = current {
+            if parent.id() == scope_node.id() || parent.byte_range().contains(&since.start_byte()) {
+                break;
+            }
+            match parent.kind_name() {
+                "for_statement" if found.is_none() => found = Some(parent),
+                "for_statement" | "while_statement" => return None,
+                _ => {}
+            }
+            current = parent.parent();
+        }
+        let found = found?;
+        let body = found.field("body")?;
+        let mut stack = vec![body];
+        while let Some(n) = stack.pop() {
+            match n.kind_name() {
+                "break_statement" | "continue_statement" => return None,
+                "function_definition" | "class_definition" | "lambda" => continue,
+                _ => {}
+            }
+            let mut cursor = n.walk();
+            stack.extend(n.named_children(&mut cursor));
+        }
+        Some(found)
+    }
+
     /// The defs that `decorator` (a function of this module) decorates:
     /// `@decorator` itself, or `@outer(...)` where `outer` returns it. Each
     /// with the choice that picks it: (the def `@` names, the decorator
@@ -1286,6 +1324,33 @@ impl<'t> Module<'t> {
                     );
                 }
             }
+            ("pattern_list" | "tuple_pattern", Some(value))
+                if Self::attribute_pairs(target, value).is_some() =>
+            {
+                // `self.norm, self.hidden = norm, hidden`: each attribute
+                // takes its own element of the display (names their item).
+                for (index, (part, element)) in Self::attribute_pairs(target, value)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .enumerate()
+                {
+                    if part.kind_name() == "attribute" {
+                        self.bind_target(scope, part, Some(element));
+                    } else {
+                        let name = text(part, self.src).to_owned();
+                        self.bind(
+                            scope,
+                            &name,
+                            Binding::Item {
+                                value,
+                                index,
+                                scope,
+                                target: part,
+                            },
+                        );
+                    }
+                }
+            }
             _ => {
                 // Nested unpacking and subscripts: every plain name inside becomes opaque.
                 let mut stack = vec![target];
@@ -1353,6 +1418,29 @@ impl<'t> Module<'t> {
     }
 
     /// A pattern of plain names only (`a, b`), no nesting or starred names.
+    /// The (target, element) pairs of `a.x, b = v1, v2`: a flat pattern of
+    /// names and attributes (some attribute) unpacking a display of as
+    /// many elements, none starred.
+    fn attribute_pairs(target: Node<'t>, value: Node<'t>) -> Option<Vec<(Node<'t>, Node<'t>)>> {
+        if !matches!(value.kind_name(), "expression_list" | "tuple") {
+            return None;
+        }
+        let parts = |n: Node<'t>| {
+            let mut cursor = n.walk();
+            n.named_children(&mut cursor)
+                .filter(|c| c.kind_name() != "comment")
+                .collect::<Vec<_>>()
+        };
+        let (targets, elements) = (parts(target), parts(value));
+        let plain = targets
+            .iter()
+            .all(|t| matches!(t.kind_name(), "identifier" | "attribute"))
+            && targets.iter().any(|t| t.kind_name() == "attribute")
+            && !elements.iter().any(|e| e.kind_name() == "list_splat");
+        (plain && targets.len() == elements.len())
+            .then(|| targets.into_iter().zip(elements).collect())
+    }
+
     fn flat_pattern(target: Node<'t>) -> bool {
         let mut cursor = target.walk();
         let all_names = target

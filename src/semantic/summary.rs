@@ -162,6 +162,27 @@ fn known_returns(module: &Module<'_>, def: usize) -> Option<Vec<ConstAlt>> {
     if scope.kind != ScopeKind::Function || scope.returned.is_empty() {
         return None;
     }
+    // A method that reads its receiver returns what the object holds: not
+    // known whatever the arguments (a call of it is evaluated with the
+    // object, `Module::returns_for_call`).
+    if scope.class.is_some() && !module.is_static_method(def) {
+        let receiver = scope.params().first().map(|(n, _)| n.as_str());
+        let body = scope
+            .node
+            .field("body")
+            .map(|b| &module.src[b.byte_range()]);
+        if let (Some(receiver), Some(body)) = (receiver, body) {
+            let is_word = |c: char| c.is_alphanumeric() || c == '_';
+            let mentions = body.match_indices(receiver).any(|(at, _)| {
+                let before = body[..at].chars().next_back();
+                let after = body[at + receiver.len()..].chars().next();
+                !before.is_some_and(is_word) && !after.is_some_and(is_word)
+            });
+            if mentions {
+                return None;
+            }
+        }
+    }
     let flow = module.flow();
     let several = scope.returned.len() > 1;
     let mut alts = Vec::new();
@@ -221,7 +242,9 @@ fn keyed_returns_of(module: &Module<'_>, def: usize) -> Vec<(String, Vec<ConstAl
     for key in keys {
         let alts = flow.returns_given(
             def,
-            vec![super::flow::Alt::fixed(super::flow::Val::Str(key.clone()))],
+            vec![vec![super::flow::Alt::fixed(super::flow::Val::Str(
+                key.clone(),
+            ))]],
         );
         if alts.is_empty() || alts.iter().any(|a| a.val.is_unknown()) {
             continue;
@@ -245,7 +268,7 @@ fn mentions_word(text: &str, word: &str) -> bool {
 }
 
 impl<'t> Module<'t> {
-    fn module_bindings(&self) -> impl Iterator<Item = (&str, &[Binding<'t>])> {
+    pub(crate) fn module_bindings(&self) -> impl Iterator<Item = (&str, &[Binding<'t>])> {
         self.bindings
             .iter()
             .filter(|((scope, _), _)| *scope == MODULE_SCOPE)
@@ -259,6 +282,121 @@ pub trait Resolver: Sync {
     /// `.kernels.matmul` for a relative import): the defining module's summary
     /// and the name inside it.
     fn resolve(&self, from_file: &Path, path: &str) -> Option<(Arc<ModuleSummary>, String)>;
+
+    /// What function `path` (`pkg.mod.f`, `pkg.mod.Class.method`, as
+    /// imported in `from_file`) returns for `call`, evaluated in its own
+    /// module with its parameters bound. `None` when nothing is known.
+    fn call_returns(
+        &self,
+        _from_file: &Path,
+        _path: &str,
+        _call: &ForeignCall,
+    ) -> Option<Vec<ConstAlt>> {
+        None
+    }
+}
+
+/// A call of a function of another module, its arguments' values detached
+/// from this module's tree (what crosses the module boundary).
+#[derive(Clone, Debug, Default)]
+pub struct ForeignCall {
+    /// The object a method is called on.
+    pub receiver: Option<Vec<ConstAlt>>,
+    pub positional: Vec<Vec<ConstAlt>>,
+    pub keywords: Vec<(String, Vec<ConstAlt>)>,
+}
+
+impl Module<'_> {
+    /// What the module-level function or `Class.method` named `name`
+    /// returns for `call` (from another module), its parameters bound to
+    /// the call's values; parameters it does not pass take their defaults.
+    /// This module's own imports are not followed (one module deep).
+    pub fn returns_for_call(&self, name: &str, call: &ForeignCall) -> Option<Vec<ConstAlt>> {
+        use super::flow::{from_consts, Alt};
+        let (head, method) = match name.split_once('.') {
+            Some((class, method)) => (class, Some(method)),
+            None => (name, None),
+        };
+        let Some(Binding::Def(id)) = self.lookup(MODULE_SCOPE, head).and_then(|b| b.last()) else {
+            return None;
+        };
+        let def = match method {
+            Some(method) => {
+                if self.scopes[*id].kind != ScopeKind::Class {
+                    return None;
+                }
+                self.method(*id, method)?
+            }
+            None => *id,
+        };
+        if self.scopes[def].kind != ScopeKind::Function || self.scopes[def].returned.is_empty() {
+            return None;
+        }
+        let takes_receiver = method.is_some() && !self.is_static_method(def);
+        if takes_receiver && self.is_class_method(def) {
+            return None;
+        }
+        let receiver = match (&call.receiver, takes_receiver) {
+            (Some(r), true) => match from_consts(r).as_slice() {
+                [one] => Some(one.clone()),
+                _ => None,
+            },
+            (None, true) => return None,
+            (_, false) => None,
+        };
+        let params = self.scopes[def].params();
+        let params = &params[usize::from(takes_receiver).min(params.len())..];
+        let flow = self.flow();
+        let mut given: Vec<Vec<Alt<'_>>> = Vec::new();
+        let mut positional = call.positional.iter();
+        let mut keyword_only = false;
+        for (pname, default) in params {
+            match pname.as_str() {
+                "*" => {
+                    keyword_only = true;
+                    given.push(Vec::new());
+                    continue;
+                }
+                "/" => {
+                    given.push(Vec::new());
+                    continue;
+                }
+                _ => {}
+            }
+            let passed = if keyword_only {
+                None
+            } else {
+                positional.next()
+            };
+            let passed = passed.or_else(|| {
+                call.keywords
+                    .iter()
+                    .find(|(k, _)| k == pname)
+                    .map(|(_, v)| v)
+            });
+            given.push(match (passed, default) {
+                (Some(values), _) => from_consts(values),
+                (None, Some(default)) => {
+                    flow.eval(*default, self.scopes[def].parent.unwrap_or(MODULE_SCOPE))
+                }
+                (None, None) => Vec::new(),
+            });
+        }
+        // More than it takes (into `*args`/`**kwargs`): not followed.
+        if positional.next().is_some()
+            || call
+                .keywords
+                .iter()
+                .any(|(k, _)| !params.iter().any(|(p, _)| p == k))
+        {
+            return None;
+        }
+        let alts = flow.returns_bound(def, receiver, given);
+        if alts.is_empty() || alts.iter().all(|a| a.val.is_unknown()) {
+            return None;
+        }
+        Some(flow.detach(&alts, 0))
+    }
 }
 
 /// The files that could hold module `path` imported from `from_file`, with

@@ -180,6 +180,7 @@ pub fn string_value(node: Node<'_>, src: &str) -> Option<String> {
         return None;
     }
     let mut value = String::new();
+    let mut raw = false;
     let mut cursor = node.walk();
     for child in node.named_children(&mut cursor) {
         match child.kind_name() {
@@ -188,15 +189,56 @@ pub fn string_value(node: Node<'_>, src: &str) -> Option<String> {
                 if prefix.contains('f') || prefix.contains('b') {
                     return None;
                 }
+                raw = prefix.contains('r');
             }
-            "string_content" => value.push_str(text(child, src)),
+            // Escape sequences are children of the content (of a non-raw
+            // literal): the text between them is copied, they are decoded.
+            "string_content" => {
+                let mut at = child.start_byte();
+                let mut inner = child.walk();
+                for escape in child.named_children(&mut inner) {
+                    if escape.kind_name() != "escape_sequence" || raw {
+                        continue;
+                    }
+                    value.push_str(src.get(at..escape.start_byte())?);
+                    value.push_str(&unescape(text(escape, src))?);
+                    at = escape.end_byte();
+                }
+                value.push_str(src.get(at..child.end_byte())?);
+            }
             "string_end" => {}
-            // Interpolations and escape sequences make the value non-literal
-            // for our purposes (platform names never need them).
+            // Interpolations make the value non-literal.
             _ => return None,
         }
     }
     Some(value)
+}
+
+/// One escape sequence of a (non-raw) string literal, as Python reads it;
+/// `None` for the named ones (`\N{...}`).
+fn unescape(escape: &str) -> Option<String> {
+    let body = escape.strip_prefix('\\')?;
+    let code = |digits: &str, radix: u32| {
+        u32::from_str_radix(digits, radix)
+            .ok()
+            .and_then(char::from_u32)
+            .map(String::from)
+    };
+    match body.chars().next()? {
+        'n' => Some("\n".into()),
+        't' => Some("\t".into()),
+        'r' => Some("\r".into()),
+        '0'..='7' => code(body, 8),
+        'x' | 'u' | 'U' => code(&body[1..], 16),
+        'a' => Some("\x07".into()),
+        'b' => Some("\x08".into()),
+        'f' => Some("\x0c".into()),
+        'v' => Some("\x0b".into()),
+        '\\' | '\'' | '"' => Some(body.to_owned()),
+        // A line continuation inside the literal.
+        '\n' | '\r' => Some(String::new()),
+        _ => None,
+    }
 }
 
 /// The innermost expression of a parenthesized one: `(("cpu"))` -> `"cpu"`.
@@ -272,5 +314,28 @@ mod tests {
                 Some("pu".to_owned())
             ]
         );
+    }
+
+    /// A literal's escapes are decoded as Python decodes them; a raw
+    /// literal keeps them; an f-string or bytes is no literal value.
+    #[test]
+    fn string_values_decode_escapes() {
+        let value = |literal: &str| {
+            let src = format!("x = {literal}\n");
+            let tree = parse(&src, None).expect("parses");
+            let string = tree
+                .root_node()
+                .named_descendant_for_byte_range(4, 4 + literal.len())
+                .filter(|n| n.kind() == "string")
+                .expect("a string node");
+            string_value(string, &src)
+        };
+        assert_eq!(value(r#""a\ntpu""#).as_deref(), Some("a\ntpu"));
+        assert_eq!(value(r#""\x41\u00e9\101\t\\""#).as_deref(), Some("AéA\t\\"));
+        assert_eq!(value(r#"r"a\ntpu""#).as_deref(), Some(r"a\ntpu"));
+        assert_eq!(value("'''a\nb'''").as_deref(), Some("a\nb"));
+        assert_eq!(value(r#""\N{BULLET}""#), None);
+        assert_eq!(value(r#"f"{x}""#), None);
+        assert_eq!(value(r#"b"cpu""#), None);
     }
 }

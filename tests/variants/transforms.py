@@ -1088,6 +1088,99 @@ def b_collected_list(src: Source, v: Value):
     return [{MAIN: ed.apply()}]
 
 
+def b_collected_sequence(src: Source, v: Value):
+    """A tuple or list value (the platforms of a lowering) is built by a loop appending
+    each of its elements, in order, to a list made empty just before its statement; the
+    statement reads `tuple(found)` for a tuple, the list itself for a list."""
+    if not isinstance(v.expr, (ast.Tuple, ast.List)) or not v.expr.elts:
+        raise Skip("not a tuple or list display")
+    if any(isinstance(e, ast.Starred) for e in v.expr.elts):
+        raise Skip("starred element")
+    st = _statement_level(src, v)
+    ed = Edits(src)
+    found = src.fresh(f"{v.base}_found")
+    item = src.fresh(f"{v.base}_item")
+    elements = ", ".join(src.seg(e) for e in v.expr.elts)
+    insert_before_stmt(
+        ed, st, [f"{found} = []", f"for {item} in ({elements},):", f"    {found}.append({item})"]
+    )
+    ed.replace(v.expr, f"tuple({found})" if isinstance(v.expr, ast.Tuple) else found)
+    return [{MAIN: ed.apply()}]
+
+
+def b_parsed_text(src: Source, v: Value):
+    """A string value, or a tuple/list of strings, is parsed out of configuration text
+    written in the program: `"platform = tpu".partition("=")[2].strip()`, a line of a
+    `key: value` text with escapes (`"mode: aot\\nplatform: tpu".splitlines()[1]`), and
+    for sequences `tuple([p.strip() for p in "cpu, tpu".split(",")])`."""
+    e = v.expr
+    def strings(node):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return [node.value]
+        return None
+    ok = lambda t: t and all(c.isalnum() or c in "_-" for c in t)
+    out = []
+    if (items := strings(e)) is not None:
+        (text,) = items
+        if not ok(text):
+            raise Skip("not a plain word")
+        out.append(f'"{v.base} = {text}".partition("=")[2].strip()')
+        out.append(f'"mode: aot\\n{v.base}: {text}\\n".splitlines()[1].split(":")[1].strip()')
+    elif isinstance(e, (ast.Tuple, ast.List)) and e.elts:
+        texts = [strings(x) for x in e.elts]
+        if any(t is None for t in texts) or not all(ok(t[0]) for t in texts):
+            raise Skip("not a sequence of plain words")
+        joined = ", ".join(t[0] for t in texts)
+        comp = f'[p.strip() for p in "{joined}".split(",")]'
+        out.append(f"tuple({comp})" if isinstance(e, ast.Tuple) else comp)
+    else:
+        raise Skip("not a string or a sequence of strings")
+    result = []
+    for text in out:
+        ed = Edits(src)
+        ed.replace(e, text)
+        result.append({MAIN: ed.apply()})
+    return result
+
+
+def b_imported_call(src: Source, v: Value):
+    """The value goes through a function of another module, called with it: picked from
+    the options dict it is passed in (`_variant_cfg.pick({"chosen": <value>}, "chosen")`),
+    or returned by a method of an options dataclass of that module constructed with it
+    (`_variant_cfg.VariantOptions(value=<value>).resolved()`)."""
+    _statement_level(src, v)
+    cfg = "\n".join(
+        [
+            '"""Helpers of the variant: values passed in come back out."""',
+            "import dataclasses",
+            "",
+            "",
+            "def pick(options, key, fallback=None):",
+            "    return options.get(key, fallback)",
+            "",
+            "",
+            "@dataclasses.dataclass(frozen=True)",
+            "class VariantOptions:",
+            "    value: object = None",
+            "    label: str = \"variant\"",
+            "",
+            "    def resolved(self):",
+            "        return self.value",
+            "",
+        ]
+    )
+    out = []
+    for form in ("pick", "method"):
+        ed = Edits(src)
+        ensure_import(ed, CFG_MODULE)
+        if form == "pick":
+            ed.replace(v.expr, f'{CFG_MODULE}.pick({{"chosen": {src.seg(v.expr)}}}, "chosen")')
+        else:
+            ed.replace(v.expr, f"{CFG_MODULE}.VariantOptions(value={src.seg(v.expr)}).resolved()")
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
+    return out
+
+
 def b_lambda_value(src: Source, v: Value):
     """The value is what a lambda returns: `make = lambda: <value>` just before its
     statement, read as `make()`; or a lambda taking the value as a parameter
@@ -1749,6 +1842,28 @@ def b_setattr_init(src: Source, v: Value):
     return [{MAIN: ed.apply()}]
 
 
+def b_tuple_attribute_init(src: Source, v: Value):
+    """A local class stores the value with a tuple assignment in `__init__`
+    (`self.label, self.platforms = label, value`); the statement reads it off an instance
+    constructed with it, or through a method returning the field."""
+    out = []
+    for form in ("attribute", "method"):
+        ed = Edits(src)
+        cls = src.fresh("VariantPair")
+        method = f"    def get(self):\n        return self.{v.base}\n" if form == "method" else ""
+        insert_module_code(
+            ed,
+            header_end(src)[0],
+            f"class {cls}:\n"
+            f"    def __init__(self, label, value):\n"
+            f"        self.label, self.{v.base} = label, value\n" + method,
+        )
+        read = f".{v.base}" if form == "attribute" else ".get()"
+        ed.replace(v.expr, f"{cls}(\"variant\", {wrapped(src, v.expr)}){read}")
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_replace_unpacked(src: Source, v: Value):
     ed = Edits(src)
     cls = src.fresh("VariantDefaults")
@@ -2287,6 +2402,33 @@ TRANSFORMS = {
         b_enum_member,
         "the value is the `.value` of a member of a module-level `enum.Enum` class, read as "
         "`VariantChoice.SELECTED.value` or `VariantChoice[\"SELECTED\"].value`",
+    ),
+    "collected_sequence": (
+        _values,
+        b_collected_sequence,
+        "a tuple or list value is built by a loop appending each of its elements to a list made "
+        "empty just before its statement, read as `tuple(found)` for a tuple (the list for a list)",
+    ),
+    "parsed_text": (
+        _values,
+        b_parsed_text,
+        "a string value (or a tuple/list of strings) is parsed out of configuration text: "
+        "`\"platforms = tpu\".partition(\"=\")[2].strip()`, a line of `key: value` text with "
+        "escapes, or `tuple([p.strip() for p in \"cpu, tpu\".split(\",\")])`",
+    ),
+    "tuple_attribute_init": (
+        _values,
+        b_tuple_attribute_init,
+        "a local class stores the value with a tuple assignment in `__init__` "
+        "(`self.label, self.platforms = label, value`); read off an instance made with it, "
+        "or through a method returning the field",
+    ),
+    "imported_call": (
+        _values,
+        b_imported_call,
+        "the value goes through a function of another module called with it: "
+        "`_variant_cfg.pick({\"chosen\": <value>}, \"chosen\")` (`options.get(key)`), or "
+        "`_variant_cfg.VariantOptions(value=<value>).resolved()` (a method returning a field)",
     ),
     "functools_partial": (
         i_keyword_calls,
