@@ -5,7 +5,6 @@ import os
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 
 from _tinygp_solvers import SOLVERS
 
@@ -50,6 +49,5 @@ def export_loglike(target, n=64):
 
 
 if __name__ == "__main__":
-    x = np.sort(np.random.default_rng(0).uniform(0, 10, 64)).astype(np.float32)
     exported = export_loglike(os.environ.get("GP_DEPLOY_TARGET", "serving"))
     print(exported.platforms, exported.in_avals)
