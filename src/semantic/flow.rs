@@ -2674,7 +2674,12 @@ impl<'m, 't> Flow<'m, 't> {
             }));
             return;
         }
-        let splats = dict_splats(call);
+        // (`args_of` just read the call: one without `**` is known as such.)
+        let splats = if m.known_without_dict_splat(call) {
+            Vec::new()
+        } else {
+            dict_splats(call)
+        };
         if splats.is_empty() {
             out.push(source(Passed::Absent));
             return;
@@ -5135,6 +5140,34 @@ impl<'m, 't> Flow<'m, 't> {
 
 /// The name in `obj.name` or in a keyword argument `f(name=...)`: not a
 /// mention of a variable of that name.
+/// Up to this many bytes of statements, `mentioned_more_than` searches
+/// for a name instead of counting every word once.
+const SMALL_MODEL_BYTES: usize = 16 * 1024;
+
+/// How many times `name` is a whole word of `texts`, words being the runs
+/// of `_` and alphanumeric characters (as `mentioned_more_than` splits them).
+fn word_count<'s>(texts: impl IntoIterator<Item = &'s str>, name: &str) -> usize {
+    let is_word = |c: char| c == '_' || c.is_alphanumeric();
+    if name.is_empty() || !name.chars().all(is_word) {
+        return 0;
+    }
+    let finder = memchr::memmem::Finder::new(name.as_bytes());
+    texts
+        .into_iter()
+        .map(|text| {
+            // A match starts and ends on character boundaries (`name` is UTF-8).
+            finder
+                .find_iter(text.as_bytes())
+                .filter(|&at| {
+                    let before = text.get(..at).and_then(|t| t.chars().next_back());
+                    let after = text.get(at + name.len()..).and_then(|t| t.chars().next());
+                    !before.is_some_and(is_word) && !after.is_some_and(is_word)
+                })
+                .count()
+        })
+        .sum()
+}
+
 fn is_member_name(node: Node<'_>) -> bool {
     let Some(parent) = node.parent() else {
         return false;
@@ -5768,6 +5801,16 @@ impl<'t> Module<'t> {
     /// words than that is looked up in the tree (strings and comments do
     /// not count).
     fn mentioned_more_than(&self, name: &str, known: usize) -> bool {
+        // A model of a few statements (a unit of incremental analysis) is
+        // searched for the name itself: counting every word of it costs more
+        // than the few names asked for.
+        if let Some(statements) = &self.statements {
+            let len: usize = statements.iter().map(|s| s.byte_range().len()).sum();
+            if len <= SMALL_MODEL_BYTES {
+                let count = word_count(statements.iter().map(|s| text(*s, self.src)), name);
+                return count > known && self.identifier_mentions(name) > known;
+            }
+        }
         let words = self.word_counts.get_or_init(|| {
             let mut counts = rustc_hash::FxHashMap::<&'t str, u32>::default();
             let mut count_words = |text: &'t str| {
@@ -6388,5 +6431,38 @@ pub(crate) fn returned_values<'t>(m: &Module<'t>, def: ScopeId) -> Vec<Option<No
         all.iter().copied().map(Some).collect()
     } else {
         live
+    }
+}
+
+#[cfg(test)]
+mod word_count_tests {
+    use super::word_count;
+
+    /// The count of whole words `mentioned_more_than` takes from its map.
+    fn by_split(text: &str, name: &str) -> usize {
+        text.split(|c: char| !(c == '_' || c.is_alphanumeric()))
+            .filter(|w| !w.is_empty() && *w == name)
+            .count()
+    }
+
+    #[test]
+    fn word_count_is_the_split_count() {
+        let texts = [
+            "f(x) + f_1(f) # f\nff = f",
+            "aaa aa a_aa aa",
+            "ababa x aba",
+            "é_f f é f\u{e9}f ∑f f∑",
+            "",
+            "f",
+        ];
+        for text in texts {
+            for name in ["f", "aa", "aba", "f_1", "é_f", "x y", "", "∑f"] {
+                assert_eq!(
+                    word_count([text], name),
+                    by_split(text, name),
+                    "{name:?} in {text:?}"
+                );
+            }
+        }
     }
 }

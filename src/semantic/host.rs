@@ -78,12 +78,8 @@ impl<'t> Module<'t> {
             current = self.scopes[id].parent;
         }
         // Enclosing branches and early exits, up to the scope.
-        let stop = self.scopes[scope].node.id();
         let mut child = node;
-        while let Some(parent) = child.parent() {
-            if parent.id() == stop {
-                break;
-            }
+        for parent in crate::syntax::ancestors_below(node, self.scopes[scope].node) {
             if matches!(
                 parent.kind(),
                 "if_statement" | "elif_clause" | "else_clause" | "block"

@@ -774,12 +774,11 @@ impl<'t> Module<'t> {
 
     /// The mesh of the innermost enclosing `with` in the same scope.
     pub fn context_mesh(&self, node: Node<'t>, scope: ScopeId) -> ContextMesh {
-        let stop = self.scopes[scope].node.id();
-        let mut current = node.parent();
-        while let Some(parent) = current {
-            if parent.id() == stop {
-                break;
-            }
+        // Only a `with` item sets one (and most models have none).
+        if self.with_items.is_empty() {
+            return ContextMesh::None;
+        }
+        for parent in crate::syntax::ancestors_below(node, self.scopes[scope].node) {
             if parent.kind() == "with_statement"
                 && parent
                     .field("body")
@@ -799,7 +798,6 @@ impl<'t> Module<'t> {
                     }
                 }
             }
-            current = parent.parent();
         }
         ContextMesh::None
     }
@@ -1221,12 +1219,13 @@ impl<'t> Module<'t> {
     /// its scope sets one, or an enclosing def or class has a decorator naming a
     /// mesh (`@jtu.with_explicit_mesh(...)`), which sets one for the whole call.
     fn may_have_outer_concrete_mesh(&self, node: Node<'t>, scope: ScopeId) -> bool {
-        let stop = self.scopes[scope].node.id();
-        let mut current = node.parent();
-        while let Some(parent) = current {
-            if parent.id() == stop {
-                break;
-            }
+        // Only a `with` item sets one (and most models have none).
+        let ancestors = if self.with_items.is_empty() {
+            Vec::new()
+        } else {
+            crate::syntax::ancestors_below(node, self.scopes[scope].node)
+        };
+        for parent in ancestors {
             if parent.kind() == "with_statement" {
                 let concrete = self.with_items.iter().any(|(item, item_scope)| {
                     item.start_byte() >= parent.start_byte()
@@ -1240,7 +1239,6 @@ impl<'t> Module<'t> {
                     return true;
                 }
             }
-            current = parent.parent();
         }
         let mut scope = Some(scope);
         while let Some(id) = scope {

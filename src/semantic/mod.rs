@@ -50,13 +50,22 @@ pub struct Scope<'t> {
     /// Expressions returned from this scope (`return inner`).
     pub returned: Vec<Node<'t>>,
     param_list: Vec<(String, Option<Node<'t>>)>,
+    /// `decorators()`, read once: finding them walks from the tree's root
+    /// (`Node::parent`), and the analysis asks a def for them many times.
+    decorators: std::cell::OnceCell<Vec<Node<'t>>>,
 }
 
 impl<'t> Scope<'t> {
     /// Decorator expressions of a function or class (`@jax.jit` -> `jax.jit`).
     pub fn decorators(&self) -> Vec<Node<'t>> {
+        self.decorators
+            .get_or_init(|| Self::read_decorators(self.node))
+            .clone()
+    }
+
+    fn read_decorators(node: Node<'t>) -> Vec<Node<'t>> {
         let mut out = Vec::new();
-        if let Some(parent) = self.node.parent() {
+        if let Some(parent) = node.parent() {
             if parent.kind_name() == "decorated_definition" {
                 let mut cursor = parent.walk();
                 for child in parent.named_children(&mut cursor) {
@@ -816,6 +825,7 @@ impl<'t> Module<'t> {
                 calls: Vec::new(),
                 returned: Vec::new(),
                 param_list: Vec::new(),
+                decorators: std::cell::OnceCell::new(),
             }],
             scope_of_node: HashMap::default(),
             bindings: HashMap::default(),
@@ -1153,6 +1163,7 @@ impl<'t> Module<'t> {
                 .into_iter()
                 .collect(),
             param_list: Scope::read_params(node, self.src),
+            decorators: std::cell::OnceCell::new(),
         });
         self.scope_of_node.insert(node.id(), id);
         self.open.push(id);
@@ -1695,6 +1706,12 @@ impl<'t> Module<'t> {
         args.has_dict_splat = unread;
         args.has_splat = unread || args.has_list_splat;
         args
+    }
+
+    /// True if `call` has no `**` argument, known without reading it again
+    /// once `args_of(call)` has read it (such calls' arguments are kept).
+    pub(crate) fn known_without_dict_splat(&self, call: Node<'t>) -> bool {
+        self.plain_args.borrow().contains_key(&call.id())
     }
 
     /// The keywords a dict passes when unpacked (`args_of`): a display with
