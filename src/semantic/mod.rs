@@ -286,7 +286,9 @@ pub struct Module<'t> {
     pub(crate) context_managers_open: std::cell::RefCell<Vec<ScopeId>>,
     /// While collecting: the scopes open at the current position, innermost
     /// last, and the last start offset seen (matches come in document order).
-    open: Vec<ScopeId>,
+    /// With the byte range of each one's body (read once: every node
+    /// collected asks which open scope's body holds it).
+    open: Vec<(ScopeId, Option<(usize, usize)>)>,
     last_start: usize,
     /// The scope each call is evaluated in, by node id.
     call_scope: HashMap<usize, ScopeId>,
@@ -1166,7 +1168,8 @@ impl<'t> Module<'t> {
             decorators: std::cell::OnceCell::new(),
         });
         self.scope_of_node.insert(node.id(), id);
-        self.open.push(id);
+        let body = node.field("body").map(|b| (b.start_byte(), b.end_byte()));
+        self.open.push((id, body));
         if kind != ScopeKind::Lambda {
             self.bind(parent, &name, Binding::Def(id));
         }
@@ -1381,16 +1384,16 @@ impl<'t> Module<'t> {
             return self.scope_at(node);
         }
         self.last_start = start;
-        while let Some(&top) = self.open.last() {
+        while let Some(&(top, _)) = self.open.last() {
             if self.scopes[top].node.end_byte() <= start {
                 self.open.pop();
             } else {
                 break;
             }
         }
-        for &id in self.open.iter().rev() {
-            if let Some(body) = self.scopes[id].node.field("body") {
-                if body.start_byte() <= start && end <= body.end_byte() {
+        for &(id, body) in self.open.iter().rev() {
+            if let Some((body_start, body_end)) = body {
+                if body_start <= start && end <= body_end {
                     return id;
                 }
             }
