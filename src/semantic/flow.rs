@@ -18,6 +18,7 @@ use super::names::{self, ParamsFamily};
 use super::values::{AbstractMeshInfo, MeshValue, ShardingUse};
 use super::{Args, Binding, Module, PathStore, ScopeId, ScopeKind, StoreRuns};
 use crate::syntax::Field;
+use crate::syntax::KindName;
 use crate::syntax::{string_value, text, unparenthesize};
 use std::cell::{Cell, RefCell};
 use std::sync::Arc;
@@ -285,14 +286,14 @@ impl Val<'_> {
             Val::Dict(dict, _) => {
                 // A literal: an entry makes it true; `dict(k=v)` true. An
                 // empty one may be filled later (`D[k] = v`): not known.
-                let list = match dict.kind() {
+                let list = match dict.kind_name() {
                     "dictionary" => *dict,
                     _ => dict.field("arguments")?,
                 };
                 let mut cursor = list.walk();
                 let kinds: Vec<&str> = list
                     .named_children(&mut cursor)
-                    .map(|c| c.kind())
+                    .map(|c| c.kind_name())
                     .filter(|k| *k != "comment")
                     .collect();
                 if kinds.is_empty() {
@@ -494,7 +495,7 @@ enum TypeTest {
 
 /// `[...]` or `list()`: a list a name can be bound to and then grown.
 fn is_list_literal(value: Node<'_>, src: &str) -> bool {
-    match value.kind() {
+    match value.kind_name() {
         "list" => true,
         "call" => {
             value
@@ -638,7 +639,7 @@ impl<'m, 't> Flow<'m, 't> {
         let m = self.m;
         let node = unparenthesize(node);
         let one = |v: Val<'t>| vec![Alt::fixed(v)];
-        match node.kind() {
+        match node.kind_name() {
             "string" => match string_value(node, m.src) {
                 Some(s) => one(Val::Str(s)),
                 // f-strings and other interpolated text are still strings.
@@ -655,7 +656,7 @@ impl<'m, 't> Flow<'m, 't> {
             "none" => one(Val::None),
             // `return a, b` holds an expression_list: a tuple.
             "tuple" | "list" | "expression_list" => {
-                let kind = if node.kind() == "list" {
+                let kind = if node.kind_name() == "list" {
                     SeqKind::List
                 } else {
                     SeqKind::Tuple
@@ -663,10 +664,10 @@ impl<'m, 't> Flow<'m, 't> {
                 let mut items: Vec<Node<'t>> = Vec::new();
                 let mut cursor = node.walk();
                 for item in node.named_children(&mut cursor) {
-                    if item.kind() == "comment" {
+                    if item.kind_name() == "comment" {
                         continue;
                     }
-                    if matches!(item.kind(), "list_splat" | "parenthesized_list_splat") {
+                    if matches!(item.kind_name(), "list_splat" | "parenthesized_list_splat") {
                         return one(Val::Unknown);
                     }
                     items.push(item);
@@ -831,7 +832,7 @@ impl<'m, 't> Flow<'m, 't> {
             let mut c = node.walk();
             node.children(&mut c)
                 .filter(|n| !n.is_named())
-                .map(|n| n.kind())
+                .map(|n| n.kind_name())
                 .collect()
         };
         if operands.len() != 2 || ops.len() != 1 {
@@ -1182,7 +1183,7 @@ impl<'m, 't> Flow<'m, 't> {
             Binding::Opaque(target) => {
                 let def = target
                     .parent()
-                    .filter(|p| p.kind() == "dictionary_splat_pattern")
+                    .filter(|p| p.kind_name() == "dictionary_splat_pattern")
                     .and_then(|p| p.parent())
                     .and_then(|p| p.parent())
                     .and_then(|def| self.m.scope_of_def(def));
@@ -1205,17 +1206,16 @@ impl<'m, 't> Flow<'m, 't> {
         let mut out = Vec::new();
         let mut cursor = body.walk();
         for stmt in body.named_children(&mut cursor) {
-            let Some(assign) = stmt
-                .named_child(0)
-                .filter(|a| stmt.kind() == "expression_statement" && a.kind() == "assignment")
-            else {
+            let Some(assign) = stmt.named_child(0).filter(|a| {
+                stmt.kind_name() == "expression_statement" && a.kind_name() == "assignment"
+            }) else {
                 continue;
             };
             let (Some(left), Some(right)) = (assign.field("left"), assign.field("right")) else {
                 continue;
             };
             let name = text(left, m.src);
-            if left.kind() == "identifier" && !name.starts_with('_') {
+            if left.kind_name() == "identifier" && !name.starts_with('_') {
                 out.push((name.to_owned(), right));
             }
         }
@@ -1240,7 +1240,7 @@ impl<'m, 't> Flow<'m, 't> {
     /// What a member's class-body assignment `value` gives (`auto()` is not
     /// known): its `.value`.
     fn member_value(&self, class: ScopeId, value: Node<'t>, depth: u32) -> Vec<Alt<'t>> {
-        let is_auto = value.kind() == "call"
+        let is_auto = value.kind_name() == "call"
             && value
                 .field("function")
                 .is_some_and(|f| text(f, self.m.src).ends_with("auto"));
@@ -1316,18 +1316,18 @@ impl<'m, 't> Flow<'m, 't> {
     fn type_tests(&self, node: Node<'t>, scope: ScopeId) -> Option<Vec<TypeTest>> {
         let m = self.m;
         let node = unparenthesize(node);
-        if node.kind() == "tuple" {
+        if node.kind_name() == "tuple" {
             let mut out = Vec::new();
             let mut cursor = node.walk();
             for item in node.named_children(&mut cursor) {
-                if item.kind() != "comment" {
+                if item.kind_name() != "comment" {
                     out.extend(self.type_tests(item, scope)?);
                 }
             }
             return Some(out);
         }
         let name = text(node, m.src);
-        if node.kind() == "identifier" && m.lookup(scope, name).is_none() {
+        if node.kind_name() == "identifier" && m.lookup(scope, name).is_none() {
             let builtin = match name {
                 "str" => TypeTest::Str,
                 "list" => TypeTest::List,
@@ -1339,7 +1339,7 @@ impl<'m, 't> Flow<'m, 't> {
             };
             return Some(vec![builtin]);
         }
-        if node.kind() == "identifier" {
+        if node.kind_name() == "identifier" {
             if let Some(Binding::Def(id)) = m.binding_at(scope, name, node) {
                 if m.scopes[*id].kind == ScopeKind::Class {
                     return Some(vec![TypeTest::Class(*id)]);
@@ -1373,7 +1373,7 @@ impl<'m, 't> Flow<'m, 't> {
             Val::Int(_) => is(matches!(test, TypeTest::Int)),
             Val::None => is(false),
             Val::Dict(..) => is(matches!(test, TypeTest::Dict)),
-            Val::Comprehension(comp, _) => match comp.kind() {
+            Val::Comprehension(comp, _) => match comp.kind_name() {
                 "list_comprehension" => is(matches!(test, TypeTest::List | TypeTest::Sequence)),
                 "dictionary_comprehension" => is(matches!(test, TypeTest::Dict)),
                 _ => is(false),
@@ -1410,7 +1410,7 @@ impl<'m, 't> Flow<'m, 't> {
                         let mut cursor = s.walk();
                         let count = s
                             .named_children(&mut cursor)
-                            .filter(|b| !matches!(b.kind(), "comment" | "keyword_argument"))
+                            .filter(|b| !matches!(b.kind_name(), "comment" | "keyword_argument"))
                             .filter(|b| !matches!(text(*b, m.src), "object" | "abc.ABC" | "ABC"))
                             .count();
                         count
@@ -1533,12 +1533,15 @@ impl<'m, 't> Flow<'m, 't> {
     /// (each a choice that runs: `sequential(double, noisy)`).
     fn varargs_of(&self, target: Node<'t>, depth: u32) -> Vec<Alt<'t>> {
         let m = self.m;
-        let Some(splat) = target.parent().filter(|p| p.kind() == "list_splat_pattern") else {
+        let Some(splat) = target
+            .parent()
+            .filter(|p| p.kind_name() == "list_splat_pattern")
+        else {
             return vec![Alt::unknown()];
         };
         let Some(list) = splat
             .parent()
-            .filter(|p| matches!(p.kind(), "parameters" | "lambda_parameters"))
+            .filter(|p| matches!(p.kind_name(), "parameters" | "lambda_parameters"))
         else {
             return vec![Alt::unknown()];
         };
@@ -1554,7 +1557,7 @@ impl<'m, 't> Flow<'m, 't> {
             .take_while(|p| p.id() != splat.id())
             .filter(|p| {
                 matches!(
-                    p.kind(),
+                    p.kind_name(),
                     "identifier"
                         | "default_parameter"
                         | "typed_parameter"
@@ -1597,7 +1600,7 @@ impl<'m, 't> Flow<'m, 't> {
             .find(|b| b.def == def)
             .map(|b| (b.call, b.call_scope, b.given.is_empty()));
         if let Some((call, call_scope, real_call)) = bound {
-            if !real_call || call.kind() != "call" {
+            if !real_call || call.kind_name() != "call" {
                 return vec![Alt::unknown()];
             }
             return made(call, call_scope);
@@ -1861,7 +1864,7 @@ impl<'m, 't> Flow<'m, 't> {
         let m = self.m;
         let outer = m.scopes[fscope].parent.unwrap_or(0);
         for decorator in m.scopes[fscope].decorators() {
-            if decorator.kind() != "call" {
+            if decorator.kind_name() != "call" {
                 continue;
             }
             let callee = m.callee(decorator, outer).unwrap_or_default();
@@ -2047,7 +2050,7 @@ impl<'m, 't> Flow<'m, 't> {
         depth: u32,
     ) -> Option<Vec<Alt<'t>>> {
         let m = self.m;
-        if object.kind() != "identifier" || !m.stores_into_a_parameter(attr) {
+        if object.kind_name() != "identifier" || !m.stores_into_a_parameter(attr) {
             return None;
         }
         let root = text(object, m.src);
@@ -2062,7 +2065,7 @@ impl<'m, 't> Flow<'m, 't> {
             let Some(func) = site
                 .node
                 .field("function")
-                .filter(|f| f.kind() == "identifier")
+                .filter(|f| f.kind_name() == "identifier")
             else {
                 continue;
             };
@@ -2074,7 +2077,7 @@ impl<'m, 't> Flow<'m, 't> {
                 continue;
             }
             let args = m.args_of(site.node);
-            let passes = |a: &Node<'t>| a.kind() == "identifier" && text(*a, m.src) == root;
+            let passes = |a: &Node<'t>| a.kind_name() == "identifier" && text(*a, m.src) == root;
             let params = m.scopes[def].params();
             let mut receiving: Vec<&str> = args
                 .positional
@@ -2513,7 +2516,7 @@ impl<'m, 't> Flow<'m, 't> {
         depth: u32,
     ) -> Option<Option<Node<'t>>> {
         let m = self.m;
-        if dict.kind() == "call" {
+        if dict.kind_name() == "call" {
             let args = m.args_of(dict);
             if args.has_splat || !args.positional.is_empty() {
                 return None;
@@ -2525,7 +2528,7 @@ impl<'m, 't> Flow<'m, 't> {
         }
         let mut cursor = dict.walk();
         for pair in dict.named_children(&mut cursor) {
-            match pair.kind() {
+            match pair.kind_name() {
                 "pair" => {}
                 "comment" => continue,
                 _ => return None,
@@ -2588,7 +2591,7 @@ impl<'m, 't> Flow<'m, 't> {
             let Some(object) = site
                 .node
                 .field("function")
-                .filter(|f| f.kind() == "attribute")
+                .filter(|f| f.kind_name() == "attribute")
                 .and_then(|f| f.field("object"))
             else {
                 continue;
@@ -2788,7 +2791,7 @@ impl<'m, 't> Flow<'m, 't> {
         depth: u32,
     ) -> Option<Vec<Alt<'t>>> {
         let m = self.m;
-        match f.kind() {
+        match f.kind_name() {
             "lambda" => {
                 let body = f.field("body")?;
                 let lambda_scope = m.scope_of_def(f)?;
@@ -2820,11 +2823,14 @@ impl<'m, 't> Flow<'m, 't> {
         let Some(call) = as_pattern
             .named_child(0)
             .map(unparenthesize)
-            .filter(|c| c.kind() == "call")
+            .filter(|c| c.kind_name() == "call")
         else {
             return vec![Alt::unknown()];
         };
-        let Some(func) = call.field("function").filter(|f| f.kind() == "identifier") else {
+        let Some(func) = call
+            .field("function")
+            .filter(|f| f.kind_name() == "identifier")
+        else {
             return vec![Alt::unknown()];
         };
         let Some(Binding::Def(def)) = m.binding_at(scope, text(func, m.src), func) else {
@@ -2897,7 +2903,7 @@ impl<'m, 't> Flow<'m, 't> {
             return m.args_of(call).positional.first().copied();
         }
         let func = call.field("function")?;
-        if func.kind() == "attribute"
+        if func.kind_name() == "attribute"
             && func.field("attribute").map(|a| text(a, m.src)) == Some("replace")
         {
             return func.field("object");
@@ -2921,7 +2927,7 @@ impl<'m, 't> Flow<'m, 't> {
         if m.canonical(value, scope).as_deref() == Some("os.environ") {
             return vec![Alt::fixed(Val::AnyStr)];
         }
-        if index.kind() == "slice" {
+        if index.kind_name() == "slice" {
             return self.eval_slice(value, index, scope, depth);
         }
         let parts = vec![
@@ -2988,7 +2994,7 @@ impl<'m, 't> Flow<'m, 't> {
         let mut part = 0;
         let mut cursor = slice.walk();
         for child in slice.children(&mut cursor) {
-            match child.kind() {
+            match child.kind_name() {
                 ":" => part += 1,
                 "comment" => {}
                 _ if part < 3 => bounds[part] = Some(child),
@@ -3178,7 +3184,7 @@ impl<'m, 't> Flow<'m, 't> {
             return Lookup::Unknown;
         }
         let mut result = Lookup::Missing;
-        if dict.kind() == "call" {
+        if dict.kind_name() == "call" {
             // `dict(base, k=v, **more)`
             let args = m.args_of(dict);
             if args.positional.len() > 1 {
@@ -3192,7 +3198,7 @@ impl<'m, 't> Flow<'m, 't> {
             };
             let mut cursor = list.walk();
             for arg in list.named_children(&mut cursor) {
-                match arg.kind() {
+                match arg.kind_name() {
                     "keyword_argument" => {
                         let matches = matches!(key, Val::Str(k) if arg.field("name").is_some_and(|n| text(n, m.src) == k));
                         if let (true, Some(v)) = (matches, arg.field("value")) {
@@ -3215,7 +3221,7 @@ impl<'m, 't> Flow<'m, 't> {
         } else {
             let mut cursor = dict.walk();
             for pair in dict.named_children(&mut cursor) {
-                match pair.kind() {
+                match pair.kind_name() {
                     "pair" => {
                         let (Some(k), Some(v)) = (pair.field("key"), pair.field("value")) else {
                             return Lookup::Unknown;
@@ -3312,7 +3318,7 @@ impl<'m, 't> Flow<'m, 't> {
             }
         }
         // Builtins (not rebound in the module).
-        if func.kind() == "identifier" && m.lookup(scope, func_text).is_none() {
+        if func.kind_name() == "identifier" && m.lookup(scope, func_text).is_none() {
             match func_text {
                 "tuple" | "list" if args.positional.len() == 1 => {
                     let kind = if func_text == "list" {
@@ -3337,7 +3343,8 @@ impl<'m, 't> Flow<'m, 't> {
                                 .map(|items| Val::Seq(kind, items))
                                 .unwrap_or_else(|| {
                                     // `list([...])` of a list comprehension: a copy.
-                                    if kind == SeqKind::List && comp.kind() == "list_comprehension"
+                                    if kind == SeqKind::List
+                                        && comp.kind_name() == "list_comprehension"
                                     {
                                         v.clone()
                                     } else {
@@ -3547,7 +3554,7 @@ impl<'m, 't> Flow<'m, 't> {
             }
         }
         // String methods on a known string.
-        if func.kind() == "attribute" {
+        if func.kind_name() == "attribute" {
             let method = func
                 .field("attribute")
                 .map(|a| text(a, m.src))
@@ -3635,7 +3642,7 @@ impl<'m, 't> Flow<'m, 't> {
         let callee = m.callee(call, scope);
         // `J.trace(args)`: a stage (`jnp.trace` and friends are not, nor a
         // `trace` method of a class of this module).
-        if func.kind() == "attribute"
+        if func.kind_name() == "attribute"
             && func.field("attribute").map(|a| text(a, m.src)) == Some("trace")
             && !callee
                 .as_deref()
@@ -3709,7 +3716,7 @@ impl<'m, 't> Flow<'m, 't> {
             }
         }
         // A class of this module: an instance.
-        if func.kind() == "identifier" {
+        if func.kind_name() == "identifier" {
             if let Some(Binding::Def(id)) = m.binding_at(scope, func_text, func) {
                 // `Backend("tpu")`: the enum's member with that value.
                 if m.enum_kind(*id).is_some() {
@@ -3728,7 +3735,7 @@ impl<'m, 't> Flow<'m, 't> {
         }
         // A class passed or kept as a value (`cls(...)`, `impl = OPS[k];
         // impl(...)`, `OPS[k](...)`): an instance of it.
-        let class_value = match func.kind() {
+        let class_value = match func.kind_name() {
             "identifier" => matches!(
                 m.binding_at(scope, func_text, func),
                 Some(Binding::Param { .. } | Binding::Value { .. })
@@ -3777,7 +3784,7 @@ impl<'m, 't> Flow<'m, 't> {
         scope: ScopeId,
     ) -> Option<(String, Args<'t>)> {
         let m = self.m;
-        if func.kind() != "identifier" {
+        if func.kind_name() != "identifier" {
             return None;
         }
         let Some(Binding::Value {
@@ -3791,7 +3798,7 @@ impl<'m, 't> Flow<'m, 't> {
         let value = unparenthesize(*value);
         // Arguments of two scopes are only combined when they are one scope.
         if *pscope != scope
-            || value.kind() != "call"
+            || value.kind_name() != "call"
             || m.callee(value, *pscope).as_deref() != Some(names::PARTIAL)
         {
             return None;
@@ -4083,14 +4090,14 @@ impl<'m, 't> Flow<'m, 't> {
                 }
                 let factory = args.keyword("default_factory")?;
                 let factory = unparenthesize(factory);
-                if factory.kind() == "lambda" {
+                if factory.kind_name() == "lambda" {
                     let body = factory.field("body")?;
                     let lambda_scope = m.scope_of_def(factory).unwrap_or(scope);
                     return Some(self.eval_depth(body, lambda_scope, depth + 1));
                 }
                 // `default_factory=Config`: a class of this module, made
                 // with its defaults.
-                if factory.kind() == "identifier" {
+                if factory.kind_name() == "identifier" {
                     if let Some(Binding::Def(id)) =
                         m.binding_at(scope, text(factory, m.src), factory)
                     {
@@ -4227,7 +4234,7 @@ impl<'m, 't> Flow<'m, 't> {
         // Methods of objects from other modules, from their summaries.
         let mut imported: Vec<Alt<'t>> = Vec::new();
         // (def, receiver alternatives)
-        let targets: Vec<(ScopeId, Option<Alt<'t>>, Alt<'t>)> = match func.kind() {
+        let targets: Vec<(ScopeId, Option<Alt<'t>>, Alt<'t>)> = match func.kind_name() {
             "identifier" => match m.binding_at(scope, text(func, m.src), func) {
                 Some(Binding::Def(def)) if m.scopes[*def].kind == ScopeKind::Function => {
                     vec![(*def, None, Alt::fixed(Val::Unknown))]
@@ -4757,7 +4764,7 @@ impl<'m, 't> Flow<'m, 't> {
         let Some(body) = comp.field("body") else {
             return vec![Alt::unknown()];
         };
-        let body = if body.kind() == "pair" {
+        let body = if body.kind_name() == "pair" {
             match body.field("value") {
                 Some(v) => v,
                 None => return vec![Alt::unknown()],
@@ -4782,7 +4789,7 @@ impl<'m, 't> Flow<'m, 't> {
         let Some(body) = comp.field("body") else {
             return vec![Alt::unknown()];
         };
-        if body.kind() == "pair" {
+        if body.kind_name() == "pair" {
             let (Some(k), Some(v)) = (body.field("key"), body.field("value")) else {
                 return vec![Alt::unknown()];
             };
@@ -4855,9 +4862,9 @@ impl<'m, 't> Flow<'m, 't> {
         let mut cursor = comp.walk();
         let clauses: Vec<Node<'t>> = comp
             .named_children(&mut cursor)
-            .filter(|c| matches!(c.kind(), "for_in_clause" | "if_clause"))
+            .filter(|c| matches!(c.kind_name(), "for_in_clause" | "if_clause"))
             .collect();
-        let mut fors = clauses.iter().filter(|c| c.kind() == "for_in_clause");
+        let mut fors = clauses.iter().filter(|c| c.kind_name() == "for_in_clause");
         let (Some(for_clause), None) = (fors.next(), fors.next()) else {
             return None;
         };
@@ -4878,7 +4885,7 @@ impl<'m, 't> Flow<'m, 't> {
             }] if why.certain() => self.enum_members(*class, depth)?.len(),
             _ => return None,
         };
-        let body = comp.field("body").filter(|b| b.kind() != "pair")?;
+        let body = comp.field("body").filter(|b| b.kind_name() != "pair")?;
         let point = comp.id();
         let index_of = |a: &Alt<'t>| a.choices.iter().find(|(p, _)| *p == point).map(|(_, i)| *i);
         let for_element = |alts: &[Alt<'t>], i: usize| -> Option<Val<'t>> {
@@ -4893,7 +4900,7 @@ impl<'m, 't> Flow<'m, 't> {
         };
         let filters: Vec<Vec<Alt<'t>>> = clauses
             .iter()
-            .filter(|c| c.kind() == "if_clause")
+            .filter(|c| c.kind_name() == "if_clause")
             .map(|c| {
                 c.named_child(0)
                     .map(|cond| self.eval_depth(cond, scope, depth + 1))
@@ -4926,13 +4933,13 @@ impl<'m, 't> Flow<'m, 't> {
         };
         let mut entries: Vec<(Vec<Alt<'t>>, Vec<Alt<'t>>)> = Vec::new();
         match &dict.val {
-            Val::Dict(node, dscope) if node.kind() == "dictionary" => {
+            Val::Dict(node, dscope) if node.kind_name() == "dictionary" => {
                 if !self.m.dict_stores(*node).is_empty() {
                     return unknown(dict);
                 }
                 let mut cursor = node.walk();
                 for pair in node.named_children(&mut cursor) {
-                    match (pair.kind(), pair.field("key"), pair.field("value")) {
+                    match (pair.kind_name(), pair.field("key"), pair.field("value")) {
                         ("comment", _, _) => {}
                         ("pair", Some(k), Some(v)) if entries.len() < MAX_ALTS * 4 => {
                             entries.push((
@@ -4975,7 +4982,7 @@ impl<'m, 't> Flow<'m, 't> {
     fn dict_values(&self, dict: Node<'t>, scope: ScopeId) -> Vec<Alt<'t>> {
         let m = self.m;
         let mut out = Vec::new();
-        if dict.kind() == "call" {
+        if dict.kind_name() == "call" {
             for (_, v, _) in m.args_of(dict).keywords {
                 out.extend(self.eval(v, scope));
             }
@@ -5011,7 +5018,7 @@ impl<'m, 't> Flow<'m, 't> {
             out.retain(|(k, _)| !k.val().same(&key.val()));
             out.push((key, alts));
         };
-        if dict.kind() == "call" {
+        if dict.kind_name() == "call" {
             let args = m.args_of(dict);
             if args.has_list_splat || args.positional.len() > 1 {
                 return None;
@@ -5036,7 +5043,7 @@ impl<'m, 't> Flow<'m, 't> {
         }
         let mut cursor = dict.walk();
         for pair in dict.named_children(&mut cursor) {
-            match pair.kind() {
+            match pair.kind_name() {
                 "pair" => {}
                 "comment" => continue,
                 "dictionary_splat" => {
@@ -5172,7 +5179,7 @@ fn is_member_name(node: Node<'_>) -> bool {
     let Some(parent) = node.parent() else {
         return false;
     };
-    let field = match parent.kind() {
+    let field = match parent.kind_name() {
         "attribute" => "attribute",
         "keyword_argument" => "name",
         _ => return false,
@@ -5324,7 +5331,7 @@ impl<'t> Module<'t> {
     /// `*args`).
     /// The function whose `**name` parameter `splat` (a name) is.
     pub(crate) fn kwargs_parameter_of(&self, splat: Node<'t>, scope: ScopeId) -> Option<ScopeId> {
-        if splat.kind() != "identifier" {
+        if splat.kind_name() != "identifier" {
             return None;
         }
         let name = text(splat, self.src);
@@ -5336,7 +5343,7 @@ impl<'t> Module<'t> {
                     let params = def.node.field("parameters")?;
                     let mut cursor = params.walk();
                     let found = params.named_children(&mut cursor).any(|p| {
-                        p.kind() == "dictionary_splat_pattern"
+                        p.kind_name() == "dictionary_splat_pattern"
                             && p.named_child(0).is_some_and(|n| text(n, self.src) == name)
                     });
                     if found {
@@ -5386,7 +5393,7 @@ impl<'t> Module<'t> {
             return None;
         };
         let decorator = *decorator;
-        if decorator.kind() != "identifier" {
+        if decorator.kind_name() != "identifier" {
             return None;
         }
         let outer = self.scopes[def].parent.unwrap_or(super::MODULE_SCOPE);
@@ -5406,7 +5413,7 @@ impl<'t> Module<'t> {
                 continue;
             }
             let func = site.node.field("function")?;
-            if func.kind() != "identifier"
+            if func.kind_name() != "identifier"
                 || !matches!(
                     self.binding_at(site.scope, &wrapped, func),
                     Some(Binding::Param { scope, index: 0, .. }) if *scope == deco
@@ -5523,10 +5530,10 @@ impl<'t> Module<'t> {
             };
             // A plain function is called by its name, a method through an
             // object; other calls of the same name are something else.
-            if !is_method && callee.kind() != "identifier" {
+            if !is_method && callee.kind_name() != "identifier" {
                 continue;
             }
-            if is_method && !through_class && callee.kind() != "attribute" {
+            if is_method && !through_class && callee.kind_name() != "attribute" {
                 continue;
             }
             // `obj.m(...)` where `obj` is visibly another class's instance
@@ -5535,7 +5542,7 @@ impl<'t> Module<'t> {
                 continue;
             }
             accounted += 1;
-            let bound_self = is_method && (through_class || callee.kind() == "attribute");
+            let bound_self = is_method && (through_class || callee.kind_name() == "attribute");
             out.push(CallSiteOf {
                 call: site.node,
                 scope: site.scope,
@@ -5635,11 +5642,11 @@ impl<'t> Module<'t> {
             return true;
         };
         // `jax.export.export(...)`: a library object named through an import.
-        if object.kind() == "attribute" && self.canonical(object, scope).is_some() {
+        if object.kind_name() == "attribute" && self.canonical(object, scope).is_some() {
             return false;
         }
         // `jit(f).trace(x).lower()`: a JAX stage, not an instance of ours.
-        if object.kind() == "call"
+        if object.kind_name() == "call"
             && object
                 .field("function")
                 .and_then(|f| f.field("attribute"))
@@ -5649,15 +5656,15 @@ impl<'t> Module<'t> {
         }
         let receiver_class = match self.class_of_receiver(object, scope) {
             Some(c) => Some(c),
-            None if object.kind() == "identifier" => {
+            None if object.kind_name() == "identifier" => {
                 match self.binding_at(scope, text(object, self.src), object) {
                     // A module (`export.export(...)`), not an instance.
                     Some(Binding::Import(_)) => return false,
                     Some(Binding::Value { value, scope, .. }) => {
                         let value = unparenthesize(*value);
-                        match value.kind() {
+                        match value.kind_name() {
                             "call" => value.field("function").and_then(|f| {
-                                if f.kind() != "identifier" {
+                                if f.kind_name() != "identifier" {
                                     return None;
                                 }
                                 match self.binding_at(*scope, text(f, self.src), f)? {
@@ -5702,9 +5709,9 @@ impl<'t> Module<'t> {
         let Some(parent) = jit.parent() else {
             return opaque;
         };
-        match parent.kind() {
+        match parent.kind_name() {
             "call" => vec![direct(parent, scope)],
-            "attribute" => match parent.parent().filter(|p| p.kind() == "call") {
+            "attribute" => match parent.parent().filter(|p| p.kind_name() == "call") {
                 Some(call)
                     if parent.field("attribute").is_some_and(|a| {
                         matches!(text(a, self.src), "trace" | "lower" | "eval_shape")
@@ -5715,7 +5722,10 @@ impl<'t> Module<'t> {
                 _ => opaque,
             },
             "assignment" => {
-                let Some(target) = parent.field("left").filter(|l| l.kind() == "identifier") else {
+                let Some(target) = parent
+                    .field("left")
+                    .filter(|l| l.kind_name() == "identifier")
+                else {
                     return opaque;
                 };
                 let name = text(target, self.src);
@@ -5726,7 +5736,7 @@ impl<'t> Module<'t> {
                     .filter(|c| {
                         c.node
                             .field("function")
-                            .is_some_and(|f| f.kind() == "identifier")
+                            .is_some_and(|f| f.kind_name() == "identifier")
                     })
                     .map(|c| direct(c.node, c.scope))
                     .collect();
@@ -5757,7 +5767,7 @@ impl<'t> Module<'t> {
                         .node
                         .field("function")
                         .and_then(|f| f.field("object"))
-                        .filter(|o| o.kind() == "identifier");
+                        .filter(|o| o.kind_name() == "identifier");
                     if let Some(object) = object {
                         index.entry(text(object, self.src)).or_default().push(i);
                     }
@@ -5779,7 +5789,7 @@ impl<'t> Module<'t> {
                     .iter()
                     .chain(args.keywords.iter().map(|(_, v, _)| v))
                 {
-                    if arg.kind() == "identifier" {
+                    if arg.kind_name() == "identifier" {
                         index
                             .entry(text(*arg, self.src).to_owned())
                             .or_default()
@@ -5857,7 +5867,7 @@ impl<'t> Module<'t> {
                         && !after.is_some_and(is_ident)
                         && holder
                             .descendant_for_byte_range(start + at, start + at + name.len())
-                            .is_some_and(|n| n.kind() == "identifier" && !is_member_name(n))
+                            .is_some_and(|n| n.kind_name() == "identifier" && !is_member_name(n))
                 })
                 .count()
         };
@@ -5911,7 +5921,7 @@ impl<'t> Module<'t> {
                 let Some(func) = site.node.field("function") else {
                     continue;
                 };
-                let indirect = match func.kind() {
+                let indirect = match func.kind_name() {
                     "subscript" => true,
                     // `impl = OPS[k]; impl(...)`, and `cls(...)` of a
                     // parameter given the class (`make(Exporter)`).
@@ -5950,7 +5960,7 @@ impl<'t> Module<'t> {
             .filter_map(|&i| {
                 let site = &self.calls[i];
                 let func = site.node.field("function")?;
-                if func.kind() != "identifier" {
+                if func.kind_name() != "identifier" {
                     return None;
                 }
                 match self.binding_at(site.scope, name, func)? {
@@ -6044,14 +6054,17 @@ impl<'t> Module<'t> {
         };
         let mut cursor = body.walk();
         for statement in body.named_children(&mut cursor) {
-            if statement.kind() != "expression_statement" {
+            if statement.kind_name() != "expression_statement" {
                 continue;
             }
             let Some(assign) = statement.named_child(0) else {
                 continue;
             };
-            if assign.kind() == "assignment" && assign.field("type").is_some() {
-                if let Some(left) = assign.field("left").filter(|l| l.kind() == "identifier") {
+            if assign.kind_name() == "assignment" && assign.field("type").is_some() {
+                if let Some(left) = assign
+                    .field("left")
+                    .filter(|l| l.kind_name() == "identifier")
+                {
                     let name = text(left, self.src);
                     if !text(assign, self.src).contains("ClassVar") {
                         out.push(name.to_owned());
@@ -6132,7 +6145,7 @@ impl<'t> Module<'t> {
                     continue;
                 };
                 let value = unparenthesize(*value);
-                let is_partial_call = value.kind() == "call"
+                let is_partial_call = value.kind_name() == "call"
                     && value
                         .field("function")
                         .is_some_and(|f| text(f, self.src).ends_with("partial"))
@@ -6172,7 +6185,7 @@ impl<'t> Module<'t> {
                 let Some(func) = site
                     .node
                     .field("function")
-                    .filter(|f| f.kind() == "identifier")
+                    .filter(|f| f.kind_name() == "identifier")
                 else {
                     continue;
                 };
@@ -6328,10 +6341,10 @@ fn func_root_binding<'m, 't>(
     scope: ScopeId,
 ) -> Option<&'m Binding<'t>> {
     let mut root = func;
-    while root.kind() == "attribute" {
+    while root.kind_name() == "attribute" {
         root = root.field("object")?;
     }
-    if root.kind() != "identifier" {
+    if root.kind_name() != "identifier" {
         return None;
     }
     m.binding_at(scope, text(root, m.src), root)
@@ -6385,7 +6398,7 @@ fn dict_splats(call: Node<'_>) -> Vec<Node<'_>> {
     };
     let mut cursor = list.walk();
     list.named_children(&mut cursor)
-        .filter(|a| a.kind() == "dictionary_splat")
+        .filter(|a| a.kind_name() == "dictionary_splat")
         .filter_map(|a| a.named_child(0))
         .map(unparenthesize)
         .collect()
