@@ -5815,7 +5815,9 @@ impl<'t> Module<'t> {
         // searched for the name itself: counting every word of it costs more
         // than the few names asked for.
         if let Some(statements) = &self.statements {
-            let len: usize = statements.iter().map(|s| s.byte_range().len()).sum();
+            let len = *self
+                .covered_bytes
+                .get_or_init(|| statements.iter().map(|s| s.byte_range().len()).sum());
             if len <= SMALL_MODEL_BYTES {
                 let count = word_count(statements.iter().map(|s| text(*s, self.src)), name);
                 return count > known && self.identifier_mentions(name) > known;

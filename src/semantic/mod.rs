@@ -322,6 +322,9 @@ pub struct Module<'t> {
     staging_calls: std::cell::OnceCell<std::collections::HashMap<&'t str, Vec<usize>>>,
     /// How often each word occurs in the model's code (built on first use).
     word_counts: std::cell::OnceCell<HashMap<&'t str, u32>>,
+    /// The bytes of the statements a model of some statements covers
+    /// (`mentioned_more_than` searches a small one for a name instead).
+    pub(crate) covered_bytes: std::cell::OnceCell<usize>,
     /// Calls constructing a class through a value (`OPS[k]()`), by class
     /// (built on first use; `None` while being built, which answers empty).
     #[allow(clippy::type_complexity)]
@@ -861,6 +864,7 @@ impl<'t> Module<'t> {
             def_sites: std::cell::RefCell::new(HashMap::default()),
             value_args: std::cell::OnceCell::new(),
             word_counts: std::cell::OnceCell::new(),
+            covered_bytes: std::cell::OnceCell::new(),
             value_constructions: std::cell::RefCell::new(None),
             value_constructions_building: std::cell::Cell::new(false),
             staging_calls: std::cell::OnceCell::new(),
