@@ -325,6 +325,9 @@ pub struct Module<'t> {
     /// The bytes of the statements a model of some statements covers
     /// (`mentioned_more_than` searches a small one for a name instead).
     pub(crate) covered_bytes: std::cell::OnceCell<usize>,
+    /// The key `lookup` asks `bindings` with, kept so that a lookup does
+    /// not allocate the name (it runs tens of thousands of times a model).
+    lookup_key: std::cell::RefCell<(ScopeId, String)>,
     /// Calls constructing a class through a value (`OPS[k]()`), by class
     /// (built on first use; `None` while being built, which answers empty).
     #[allow(clippy::type_complexity)]
@@ -865,6 +868,7 @@ impl<'t> Module<'t> {
             value_args: std::cell::OnceCell::new(),
             word_counts: std::cell::OnceCell::new(),
             covered_bytes: std::cell::OnceCell::new(),
+            lookup_key: std::cell::RefCell::default(),
             value_constructions: std::cell::RefCell::new(None),
             value_constructions_building: std::cell::Cell::new(false),
             staging_calls: std::cell::OnceCell::new(),
@@ -1534,7 +1538,14 @@ impl<'t> Module<'t> {
         while let Some(id) = current {
             let skip = !first && self.scopes[id].kind == ScopeKind::Class;
             if !skip {
-                if let Some(found) = self.bindings.get(&(id, name.to_owned())) {
+                let found = {
+                    let mut key = self.lookup_key.borrow_mut();
+                    key.0 = id;
+                    key.1.clear();
+                    key.1.push_str(name);
+                    self.bindings.get(&*key)
+                };
+                if let Some(found) = found {
                     return Some(found);
                 }
             }

@@ -1958,20 +1958,30 @@ fn dedup(reqs: &mut Vec<Requirement>) {
 /// Does a condition test the host's platform (which makes both branches
 /// host-dependent)?
 fn is_host_platform_test(condition: &str) -> bool {
-    [
-        "default_backend",
-        "test_device_matches",
-        "device_under_test",
-        ".platform",
-        "jax.devices(",
-        "get_backend(",
-        "is_tpu",
-        "is_gpu",
-        "on_tpu",
-        "on_gpu",
-    ]
-    .iter()
-    .any(|needle| condition.contains(needle))
+    // Searchers built once: building one costs more than searching a
+    // statement, and every unit's model asks of each of its statements.
+    static FINDERS: std::sync::OnceLock<Vec<memchr::memmem::Finder<'static>>> =
+        std::sync::OnceLock::new();
+    FINDERS
+        .get_or_init(|| {
+            [
+                "default_backend",
+                "test_device_matches",
+                "device_under_test",
+                ".platform",
+                "jax.devices(",
+                "get_backend(",
+                "is_tpu",
+                "is_gpu",
+                "on_tpu",
+                "on_gpu",
+            ]
+            .iter()
+            .map(memchr::memmem::Finder::new)
+            .collect()
+        })
+        .iter()
+        .any(|finder| finder.find(condition.as_bytes()).is_some())
 }
 
 /// A block whose last statement leaves the function (`return`, `raise`).
