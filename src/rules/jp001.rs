@@ -9,6 +9,7 @@ use crate::semantic::reach::Interpret;
 use crate::semantic::{Lowering, ReqKind};
 use crate::syntax::unparenthesize;
 use crate::syntax::Field;
+use crate::syntax::KindName;
 
 pub struct Jp001;
 
@@ -108,7 +109,7 @@ fn follow_to_call<'t>(
 ) -> Option<(tree_sitter::Node<'t>, crate::semantic::ScopeId)> {
     ctx.module
         .follow_names(node, scope)
-        .filter(|(n, _)| matches!(n.kind(), "call" | "subscript"))
+        .filter(|(n, _)| matches!(n.kind_name(), "call" | "subscript"))
 }
 
 /// `jax.devices("cpu")[0]` / `jax.local_devices(backend="cpu")[0]` -> "cpu".
@@ -118,12 +119,12 @@ fn device_platform<'t>(
     scope: crate::semantic::ScopeId,
 ) -> Option<String> {
     let (device, scope) = follow_to_call(ctx, device, scope)?;
-    let call = if device.kind() == "subscript" {
+    let call = if device.kind_name() == "subscript" {
         unparenthesize(device.field("value")?)
     } else {
         device
     };
-    if call.kind() != "call" {
+    if call.kind_name() != "call" {
         return None;
     }
     let callee = ctx.module.callee(call, scope)?;

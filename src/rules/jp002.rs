@@ -8,6 +8,7 @@ use crate::semantic::reach::{CompilerParams, Interpret};
 use crate::semantic::{ReqKind, Requirement};
 use crate::syntax::text;
 use crate::syntax::Field;
+use crate::syntax::KindName;
 
 pub struct Jp002;
 
@@ -166,13 +167,13 @@ fn fixes(
     let Some(pallas) = ctx.module.node_for_span(req.span.clone()) else {
         return Vec::new();
     };
-    if pallas.kind() != "call" {
+    if pallas.kind_name() != "call" {
         return Vec::new();
     }
     // Only the direct form `pl.pallas_call(...)(args)`.
     let Some(invocation) = pallas
         .parent()
-        .filter(|p| p.kind() == "call" && p.field("function") == Some(pallas))
+        .filter(|p| p.kind_name() == "call" && p.field("function") == Some(pallas))
     else {
         return Vec::new();
     };

@@ -6,6 +6,7 @@ use crate::diagnostic::{Finding, Severity};
 use crate::fix::{Applicability, Edit, Fix};
 use crate::semantic::{LoweringKind, PlatformsValue};
 use crate::syntax::Field;
+use crate::syntax::KindName;
 use crate::syntax::{text, unparenthesize};
 
 pub struct Jp005;
@@ -82,7 +83,7 @@ impl Rule for Jp005 {
                 .map(|n| text(n, src))
                 .unwrap_or("lowering_platforms");
             let inner = unparenthesize(value);
-            let is_literal = matches!(inner.kind(), "string" | "list");
+            let is_literal = matches!(inner.kind_name(), "string" | "list");
             let (message, replacement) = match (&lowering.platforms, lowering.kind) {
                 (PlatformsValue::Str(s), _) => {
                     let message = format!(
@@ -106,11 +107,11 @@ impl Rule for Jp005 {
                     );
                     // Only `tuple("cpu")` itself has one right tuple; a
                     // configured string may be a list on other runs.
-                    let literal = inner.kind() == "call"
+                    let literal = inner.kind_name() == "call"
                         && inner
                             .field("arguments")
                             .and_then(|a| a.named_child(0))
-                            .is_some_and(|a| a.kind() == "string");
+                            .is_some_and(|a| a.kind_name() == "string");
                     (message, literal.then(|| tuple_source(std::slice::from_ref(s))))
                 }
                 // A str whose text is not known here (`jax.default_backend()`,

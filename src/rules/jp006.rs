@@ -6,6 +6,7 @@ use crate::fix::{Applicability, Edit, Fix};
 use crate::semantic::names::KNOWN_PLATFORMS;
 use crate::semantic::LoweringKind;
 use crate::syntax::unparenthesize;
+use crate::syntax::KindName;
 
 pub struct Jp006;
 
@@ -141,7 +142,7 @@ impl Rule for Jp006 {
                 // A name passed with `**` is written elsewhere: no edit here.
                 let written_here = lowering.platforms_arg.is_some();
                 if let Some(canonical) = suggestion(&name).filter(|_| written_here) {
-                    let is_literal = unparenthesize(node).kind() == "string";
+                    let is_literal = unparenthesize(node).kind_name() == "string";
                     if is_literal {
                         fixes.push(Fix {
                             title: format!("Use the platform name \"{canonical}\""),

@@ -5,6 +5,7 @@ use crate::diagnostic::{Finding, Severity};
 use crate::fix::{Applicability, Edit, Fix};
 use crate::semantic::{names, MeshValue};
 use crate::syntax::Field;
+use crate::syntax::KindName;
 
 pub struct Jp009;
 
@@ -70,7 +71,7 @@ impl Rule for Jp009 {
             let in_with = site
                 .node
                 .parent()
-                .is_some_and(|p| matches!(p.kind(), "with_item" | "as_pattern"));
+                .is_some_and(|p| matches!(p.kind_name(), "with_item" | "as_pattern"));
             let mut fixes = Vec::new();
             if let (true, Some(jax), Some(func)) = (
                 in_with,

@@ -5,6 +5,7 @@ use crate::diagnostic::{Finding, Severity};
 use crate::fix::{Applicability, Fix};
 use crate::semantic::reach::Interpret;
 use crate::semantic::ReqKind;
+use crate::syntax::KindName;
 
 pub struct Jp010;
 
@@ -83,7 +84,7 @@ impl Rule for Jp010 {
                 let mut fixes = Vec::new();
                 if ctx.is_local(req) {
                     if let Some(call) = ctx.module.node_for_span(req.span.clone()) {
-                        if call.kind() == "call" {
+                        if call.kind_name() == "call" {
                             // Replace an existing `interpret=...` value, else add the keyword.
                             let existing = ctx.module.args_of(call).keyword("interpret");
                             let edit = match existing {

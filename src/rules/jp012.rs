@@ -4,6 +4,7 @@ use super::{Context, Rule, RuleMeta};
 use crate::diagnostic::{Finding, Severity};
 use crate::semantic::{names, ContextMesh, Module, ScopeId};
 use crate::syntax::text;
+use crate::syntax::KindName;
 use tree_sitter::Node;
 
 pub struct Jp012;
@@ -67,7 +68,7 @@ fn is_given<'t>(module: &Module<'t>, value: Node<'t>, scope: ScopeId) -> bool {
     }
     module
         .follow_names(value, scope)
-        .is_some_and(|(node, _)| node.kind() != "none")
+        .is_some_and(|(node, _)| node.kind_name() != "none")
 }
 
 impl Rule for Jp012 {

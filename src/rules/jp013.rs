@@ -7,6 +7,7 @@ use crate::semantic::flow::Passed;
 use crate::semantic::reach::CompilerParams;
 use crate::semantic::{names, Args, ScopeId};
 use crate::syntax::Field;
+use crate::syntax::KindName;
 use crate::syntax::{string_value, text, unparenthesize};
 use tree_sitter::Node;
 
@@ -192,7 +193,7 @@ fn class_fix(ctx: &Context<'_, '_>, value: Node<'_>) -> Option<Fix> {
 
 /// The one `key: value` of `dict(key=value)` or `{"key": value}`.
 fn single_entry<'t>(node: Node<'t>, src: &str) -> Option<(String, Node<'t>)> {
-    match node.kind() {
+    match node.kind_name() {
         "call"
             if node
                 .field("function")
@@ -208,7 +209,7 @@ fn single_entry<'t>(node: Node<'t>, src: &str) -> Option<(String, Node<'t>)> {
             let mut cursor = node.walk();
             let pairs: Vec<Node<'t>> = node
                 .named_children(&mut cursor)
-                .filter(|c| c.kind() == "pair")
+                .filter(|c| c.kind_name() == "pair")
                 .collect();
             let [pair] = pairs.as_slice() else {
                 return None;
@@ -222,7 +223,7 @@ fn single_entry<'t>(node: Node<'t>, src: &str) -> Option<(String, Node<'t>)> {
 
 /// `dict(a=1, b=2)` / `{"a": 1, "b": 2}` -> `a=1, b=2`.
 fn keyword_source(node: Node<'_>, src: &str) -> Option<String> {
-    match node.kind() {
+    match node.kind_name() {
         "call"
             if node
                 .field("function")
@@ -244,10 +245,10 @@ fn keyword_source(node: Node<'_>, src: &str) -> Option<String> {
             let mut cursor = node.walk();
             let mut parts = Vec::new();
             for pair in node.named_children(&mut cursor) {
-                if pair.kind() == "comment" {
+                if pair.kind_name() == "comment" {
                     continue;
                 }
-                if pair.kind() != "pair" {
+                if pair.kind_name() != "pair" {
                     return None;
                 }
                 let key = string_value(pair.field("key")?, src)?;

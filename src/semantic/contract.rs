@@ -15,6 +15,7 @@
 use super::reach::{Guard, ReqKind, Requirement};
 use super::{Module, ScopeId, ScopeKind, MODULE_SCOPE};
 use crate::syntax::Field;
+use crate::syntax::KindName;
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use std::path::Path;
 use std::sync::Arc;
@@ -417,10 +418,10 @@ fn enclosing_call(node: Node<'_>) -> Node<'_> {
     let mut current = Some(node);
     let mut depth = 0;
     while let Some(n) = current {
-        if n.kind() == "call" {
+        if n.kind_name() == "call" {
             return n;
         }
-        if depth > 4 || matches!(n.kind(), "block" | "module" | "expression_statement") {
+        if depth > 4 || matches!(n.kind_name(), "block" | "module" | "expression_statement") {
             break;
         }
         current = n.parent();

@@ -18,6 +18,7 @@ use super::names::{self, ParamsFamily};
 use super::values::{AbstractMeshInfo, MeshValue, ShardingUse};
 use super::{Args, Binding, Module, PathStore, ScopeId, ScopeKind, StoreRuns};
 use crate::syntax::Field;
+use crate::syntax::KindName;
 use crate::syntax::{string_value, text, unparenthesize};
 use std::cell::{Cell, RefCell};
 use std::sync::Arc;
@@ -287,14 +288,14 @@ impl Val<'_> {
             Val::Dict(dict, _) => {
                 // A literal: an entry makes it true; `dict(k=v)` true. An
                 // empty one may be filled later (`D[k] = v`): not known.
-                let list = match dict.kind() {
+                let list = match dict.kind_name() {
                     "dictionary" => *dict,
                     _ => dict.field("arguments")?,
                 };
                 let mut cursor = list.walk();
                 let kinds: Vec<&str> = list
                     .named_children(&mut cursor)
-                    .map(|c| c.kind())
+                    .map(|c| c.kind_name())
                     .filter(|k| *k != "comment")
                     .collect();
                 if kinds.is_empty() {
@@ -786,7 +787,7 @@ enum TypeTest {
 
 /// `[...]` or `list()`: a list a name can be bound to and then grown.
 fn is_list_literal(value: Node<'_>, src: &str) -> bool {
-    match value.kind() {
+    match value.kind_name() {
         "list" => true,
         "call" => {
             value
@@ -932,7 +933,7 @@ impl<'m, 't> Flow<'m, 't> {
         let m = self.m;
         let node = unparenthesize(node);
         let one = |v: Val<'t>| vec![Alt::fixed(v)];
-        match node.kind() {
+        match node.kind_name() {
             "string" => match string_value(node, m.src) {
                 Some(s) => one(Val::Str(s)),
                 // f-strings and other interpolated text are still strings.
@@ -949,7 +950,7 @@ impl<'m, 't> Flow<'m, 't> {
             "none" => one(Val::None),
             // `return a, b` holds an expression_list: a tuple.
             "tuple" | "list" | "expression_list" => {
-                let kind = if node.kind() == "list" {
+                let kind = if node.kind_name() == "list" {
                     SeqKind::List
                 } else {
                     SeqKind::Tuple
@@ -957,10 +958,10 @@ impl<'m, 't> Flow<'m, 't> {
                 let mut items: Vec<Node<'t>> = Vec::new();
                 let mut cursor = node.walk();
                 for item in node.named_children(&mut cursor) {
-                    if item.kind() == "comment" {
+                    if item.kind_name() == "comment" {
                         continue;
                     }
-                    if matches!(item.kind(), "list_splat" | "parenthesized_list_splat") {
+                    if matches!(item.kind_name(), "list_splat" | "parenthesized_list_splat") {
                         return one(Val::Unknown);
                     }
                     items.push(item);
@@ -1125,7 +1126,7 @@ impl<'m, 't> Flow<'m, 't> {
             let mut c = node.walk();
             node.children(&mut c)
                 .filter(|n| !n.is_named())
-                .map(|n| n.kind())
+                .map(|n| n.kind_name())
                 .collect()
         };
         if operands.len() != 2 || ops.len() != 1 {
@@ -1476,7 +1477,7 @@ impl<'m, 't> Flow<'m, 't> {
             Binding::Opaque(target) => {
                 let def = target
                     .parent()
-                    .filter(|p| p.kind() == "dictionary_splat_pattern")
+                    .filter(|p| p.kind_name() == "dictionary_splat_pattern")
                     .and_then(|p| p.parent())
                     .and_then(|p| p.parent())
                     .and_then(|def| self.m.scope_of_def(def));
@@ -1499,17 +1500,16 @@ impl<'m, 't> Flow<'m, 't> {
         let mut out = Vec::new();
         let mut cursor = body.walk();
         for stmt in body.named_children(&mut cursor) {
-            let Some(assign) = stmt
-                .named_child(0)
-                .filter(|a| stmt.kind() == "expression_statement" && a.kind() == "assignment")
-            else {
+            let Some(assign) = stmt.named_child(0).filter(|a| {
+                stmt.kind_name() == "expression_statement" && a.kind_name() == "assignment"
+            }) else {
                 continue;
             };
             let (Some(left), Some(right)) = (assign.field("left"), assign.field("right")) else {
                 continue;
             };
             let name = text(left, m.src);
-            if left.kind() == "identifier" && !name.starts_with('_') {
+            if left.kind_name() == "identifier" && !name.starts_with('_') {
                 out.push((name.to_owned(), right));
             }
         }
@@ -1534,7 +1534,7 @@ impl<'m, 't> Flow<'m, 't> {
     /// What a member's class-body assignment `value` gives (`auto()` is not
     /// known): its `.value`.
     fn member_value(&self, class: ScopeId, value: Node<'t>, depth: u32) -> Vec<Alt<'t>> {
-        let is_auto = value.kind() == "call"
+        let is_auto = value.kind_name() == "call"
             && value
                 .field("function")
                 .is_some_and(|f| text(f, self.m.src).ends_with("auto"));
@@ -1610,18 +1610,18 @@ impl<'m, 't> Flow<'m, 't> {
     fn type_tests(&self, node: Node<'t>, scope: ScopeId) -> Option<Vec<TypeTest>> {
         let m = self.m;
         let node = unparenthesize(node);
-        if node.kind() == "tuple" {
+        if node.kind_name() == "tuple" {
             let mut out = Vec::new();
             let mut cursor = node.walk();
             for item in node.named_children(&mut cursor) {
-                if item.kind() != "comment" {
+                if item.kind_name() != "comment" {
                     out.extend(self.type_tests(item, scope)?);
                 }
             }
             return Some(out);
         }
         let name = text(node, m.src);
-        if node.kind() == "identifier" && m.lookup(scope, name).is_none() {
+        if node.kind_name() == "identifier" && m.lookup(scope, name).is_none() {
             let builtin = match name {
                 "str" => TypeTest::Str,
                 "list" => TypeTest::List,
@@ -1633,7 +1633,7 @@ impl<'m, 't> Flow<'m, 't> {
             };
             return Some(vec![builtin]);
         }
-        if node.kind() == "identifier" {
+        if node.kind_name() == "identifier" {
             if let Some(Binding::Def(id)) = m.binding_at(scope, name, node) {
                 if m.scopes[*id].kind == ScopeKind::Class {
                     return Some(vec![TypeTest::Class(*id)]);
@@ -1667,7 +1667,7 @@ impl<'m, 't> Flow<'m, 't> {
             Val::Int(_) => is(matches!(test, TypeTest::Int)),
             Val::None => is(false),
             Val::Dict(..) => is(matches!(test, TypeTest::Dict)),
-            Val::Comprehension(comp, _) => match comp.kind() {
+            Val::Comprehension(comp, _) => match comp.kind_name() {
                 "list_comprehension" => is(matches!(test, TypeTest::List | TypeTest::Sequence)),
                 "dictionary_comprehension" => is(matches!(test, TypeTest::Dict)),
                 _ => is(false),
@@ -1704,7 +1704,7 @@ impl<'m, 't> Flow<'m, 't> {
                         let mut cursor = s.walk();
                         let count = s
                             .named_children(&mut cursor)
-                            .filter(|b| !matches!(b.kind(), "comment" | "keyword_argument"))
+                            .filter(|b| !matches!(b.kind_name(), "comment" | "keyword_argument"))
                             .filter(|b| !matches!(text(*b, m.src), "object" | "abc.ABC" | "ABC"))
                             .count();
                         count
@@ -1918,12 +1918,15 @@ impl<'m, 't> Flow<'m, 't> {
     /// (each a choice that runs: `sequential(double, noisy)`).
     fn varargs_of(&self, target: Node<'t>, depth: u32) -> Vec<Alt<'t>> {
         let m = self.m;
-        let Some(splat) = target.parent().filter(|p| p.kind() == "list_splat_pattern") else {
+        let Some(splat) = target
+            .parent()
+            .filter(|p| p.kind_name() == "list_splat_pattern")
+        else {
             return vec![Alt::unknown()];
         };
         let Some(list) = splat
             .parent()
-            .filter(|p| matches!(p.kind(), "parameters" | "lambda_parameters"))
+            .filter(|p| matches!(p.kind_name(), "parameters" | "lambda_parameters"))
         else {
             return vec![Alt::unknown()];
         };
@@ -1939,7 +1942,7 @@ impl<'m, 't> Flow<'m, 't> {
             .take_while(|p| p.id() != splat.id())
             .filter(|p| {
                 matches!(
-                    p.kind(),
+                    p.kind_name(),
                     "identifier"
                         | "default_parameter"
                         | "typed_parameter"
@@ -1982,7 +1985,7 @@ impl<'m, 't> Flow<'m, 't> {
             .find(|b| b.def == def)
             .map(|b| (b.call, b.call_scope, b.given.is_empty()));
         if let Some((call, call_scope, real_call)) = bound {
-            if !real_call || call.kind() != "call" {
+            if !real_call || call.kind_name() != "call" {
                 return vec![Alt::unknown()];
             }
             return made(call, call_scope);
@@ -2292,7 +2295,7 @@ impl<'m, 't> Flow<'m, 't> {
         let m = self.m;
         let outer = m.scopes[fscope].parent.unwrap_or(0);
         for decorator in m.scopes[fscope].decorators() {
-            if decorator.kind() != "call" {
+            if decorator.kind_name() != "call" {
                 continue;
             }
             let callee = m.callee(decorator, outer).unwrap_or_default();
@@ -2478,7 +2481,7 @@ impl<'m, 't> Flow<'m, 't> {
         depth: u32,
     ) -> Option<Vec<Alt<'t>>> {
         let m = self.m;
-        if object.kind() != "identifier" || !m.stores_into_a_parameter(attr) {
+        if object.kind_name() != "identifier" || !m.stores_into_a_parameter(attr) {
             return None;
         }
         let root = text(object, m.src);
@@ -2493,7 +2496,7 @@ impl<'m, 't> Flow<'m, 't> {
             let Some(func) = site
                 .node
                 .field("function")
-                .filter(|f| f.kind() == "identifier")
+                .filter(|f| f.kind_name() == "identifier")
             else {
                 continue;
             };
@@ -2505,7 +2508,7 @@ impl<'m, 't> Flow<'m, 't> {
                 continue;
             }
             let args = m.args_of(site.node);
-            let passes = |a: &Node<'t>| a.kind() == "identifier" && text(*a, m.src) == root;
+            let passes = |a: &Node<'t>| a.kind_name() == "identifier" && text(*a, m.src) == root;
             let params = m.scopes[def].params();
             let mut receiving: Vec<&str> = args
                 .positional
@@ -2944,7 +2947,7 @@ impl<'m, 't> Flow<'m, 't> {
         depth: u32,
     ) -> Option<Option<Node<'t>>> {
         let m = self.m;
-        if dict.kind() == "call" {
+        if dict.kind_name() == "call" {
             let args = m.args_of(dict);
             if args.has_splat || !args.positional.is_empty() {
                 return None;
@@ -2956,7 +2959,7 @@ impl<'m, 't> Flow<'m, 't> {
         }
         let mut cursor = dict.walk();
         for pair in dict.named_children(&mut cursor) {
-            match pair.kind() {
+            match pair.kind_name() {
                 "pair" => {}
                 "comment" => continue,
                 _ => return None,
@@ -3019,7 +3022,7 @@ impl<'m, 't> Flow<'m, 't> {
             let Some(object) = site
                 .node
                 .field("function")
-                .filter(|f| f.kind() == "attribute")
+                .filter(|f| f.kind_name() == "attribute")
                 .and_then(|f| f.field("object"))
             else {
                 continue;
@@ -3105,7 +3108,12 @@ impl<'m, 't> Flow<'m, 't> {
             }));
             return;
         }
-        let splats = dict_splats(call);
+        // (`args_of` just read the call: one without `**` is known as such.)
+        let splats = if m.known_without_dict_splat(call) {
+            Vec::new()
+        } else {
+            dict_splats(call)
+        };
         if splats.is_empty() {
             out.push(source(Passed::Absent));
             return;
@@ -3214,7 +3222,7 @@ impl<'m, 't> Flow<'m, 't> {
         depth: u32,
     ) -> Option<Vec<Alt<'t>>> {
         let m = self.m;
-        match f.kind() {
+        match f.kind_name() {
             "lambda" => {
                 let body = f.field("body")?;
                 let lambda_scope = m.scope_of_def(f)?;
@@ -3246,11 +3254,14 @@ impl<'m, 't> Flow<'m, 't> {
         let Some(call) = as_pattern
             .named_child(0)
             .map(unparenthesize)
-            .filter(|c| c.kind() == "call")
+            .filter(|c| c.kind_name() == "call")
         else {
             return vec![Alt::unknown()];
         };
-        let Some(func) = call.field("function").filter(|f| f.kind() == "identifier") else {
+        let Some(func) = call
+            .field("function")
+            .filter(|f| f.kind_name() == "identifier")
+        else {
             return vec![Alt::unknown()];
         };
         let Some(Binding::Def(def)) = m.binding_at(scope, text(func, m.src), func) else {
@@ -3323,7 +3334,7 @@ impl<'m, 't> Flow<'m, 't> {
             return m.args_of(call).positional.first().copied();
         }
         let func = call.field("function")?;
-        if func.kind() == "attribute"
+        if func.kind_name() == "attribute"
             && func.field("attribute").map(|a| text(a, m.src)) == Some("replace")
         {
             return func.field("object");
@@ -3347,7 +3358,7 @@ impl<'m, 't> Flow<'m, 't> {
         if m.canonical(value, scope).as_deref() == Some("os.environ") {
             return vec![Alt::fixed(Val::AnyStr)];
         }
-        if index.kind() == "slice" {
+        if index.kind_name() == "slice" {
             return self.eval_slice(value, index, scope, depth);
         }
         let parts = vec![
@@ -3414,7 +3425,7 @@ impl<'m, 't> Flow<'m, 't> {
         let mut part = 0;
         let mut cursor = slice.walk();
         for child in slice.children(&mut cursor) {
-            match child.kind() {
+            match child.kind_name() {
                 ":" => part += 1,
                 "comment" => {}
                 _ if part < 3 => bounds[part] = Some(child),
@@ -3607,7 +3618,7 @@ impl<'m, 't> Flow<'m, 't> {
             return Lookup::Unknown;
         }
         let mut result = Lookup::Missing;
-        if dict.kind() == "call" {
+        if dict.kind_name() == "call" {
             // `dict(base, k=v, **more)`
             let args = m.args_of(dict);
             if args.positional.len() > 1 {
@@ -3621,7 +3632,7 @@ impl<'m, 't> Flow<'m, 't> {
             };
             let mut cursor = list.walk();
             for arg in list.named_children(&mut cursor) {
-                match arg.kind() {
+                match arg.kind_name() {
                     "keyword_argument" => {
                         let matches = matches!(key, Val::Str(k) if arg.field("name").is_some_and(|n| text(n, m.src) == k));
                         if let (true, Some(v)) = (matches, arg.field("value")) {
@@ -3644,7 +3655,7 @@ impl<'m, 't> Flow<'m, 't> {
         } else {
             let mut cursor = dict.walk();
             for pair in dict.named_children(&mut cursor) {
-                match pair.kind() {
+                match pair.kind_name() {
                     "pair" => {
                         let (Some(k), Some(v)) = (pair.field("key"), pair.field("value")) else {
                             return Lookup::Unknown;
@@ -3741,7 +3752,7 @@ impl<'m, 't> Flow<'m, 't> {
             }
         }
         // Builtins (not rebound in the module).
-        if func.kind() == "identifier" && m.lookup(scope, func_text).is_none() {
+        if func.kind_name() == "identifier" && m.lookup(scope, func_text).is_none() {
             match func_text {
                 "tuple" | "list" if args.positional.len() == 1 => {
                     let kind = if func_text == "list" {
@@ -3766,7 +3777,8 @@ impl<'m, 't> Flow<'m, 't> {
                                 .map(|items| Val::Seq(kind, items))
                                 .unwrap_or_else(|| {
                                     // `list([...])` of a list comprehension: a copy.
-                                    if kind == SeqKind::List && comp.kind() == "list_comprehension"
+                                    if kind == SeqKind::List
+                                        && comp.kind_name() == "list_comprehension"
                                     {
                                         v.clone()
                                     } else {
@@ -4023,7 +4035,7 @@ impl<'m, 't> Flow<'m, 't> {
             }
         }
         // String methods on a known string.
-        if func.kind() == "attribute" {
+        if func.kind_name() == "attribute" {
             let method = func
                 .field("attribute")
                 .map(|a| text(a, m.src))
@@ -4109,7 +4121,7 @@ impl<'m, 't> Flow<'m, 't> {
         let callee = m.callee(call, scope);
         // `J.trace(args)`: a stage (`jnp.trace` and friends are not, nor a
         // `trace` method of a class of this module).
-        if func.kind() == "attribute"
+        if func.kind_name() == "attribute"
             && func.field("attribute").map(|a| text(a, m.src)) == Some("trace")
             && !callee
                 .as_deref()
@@ -4188,7 +4200,7 @@ impl<'m, 't> Flow<'m, 't> {
             }
         }
         // A class of this module: an instance.
-        if func.kind() == "identifier" {
+        if func.kind_name() == "identifier" {
             if let Some(Binding::Def(id)) = m.binding_at(scope, func_text, func) {
                 // `Backend("tpu")`: the enum's member with that value.
                 if m.enum_kind(*id).is_some() {
@@ -4207,7 +4219,7 @@ impl<'m, 't> Flow<'m, 't> {
         }
         // A class passed or kept as a value (`cls(...)`, `impl = OPS[k];
         // impl(...)`, `OPS[k](...)`): an instance of it.
-        let class_value = match func.kind() {
+        let class_value = match func.kind_name() {
             "identifier" => matches!(
                 m.binding_at(scope, func_text, func),
                 Some(Binding::Param { .. } | Binding::Value { .. })
@@ -4256,7 +4268,7 @@ impl<'m, 't> Flow<'m, 't> {
         scope: ScopeId,
     ) -> Option<(String, Args<'t>)> {
         let m = self.m;
-        if func.kind() != "identifier" {
+        if func.kind_name() != "identifier" {
             return None;
         }
         let Some(Binding::Value {
@@ -4270,7 +4282,7 @@ impl<'m, 't> Flow<'m, 't> {
         let value = unparenthesize(*value);
         // Arguments of two scopes are only combined when they are one scope.
         if *pscope != scope
-            || value.kind() != "call"
+            || value.kind_name() != "call"
             || m.callee(value, *pscope).as_deref() != Some(names::PARTIAL)
         {
             return None;
@@ -4569,14 +4581,14 @@ impl<'m, 't> Flow<'m, 't> {
                 }
                 let factory = args.keyword("default_factory")?;
                 let factory = unparenthesize(factory);
-                if factory.kind() == "lambda" {
+                if factory.kind_name() == "lambda" {
                     let body = factory.field("body")?;
                     let lambda_scope = m.scope_of_def(factory).unwrap_or(scope);
                     return Some(self.eval_depth(body, lambda_scope, depth + 1));
                 }
                 // `default_factory=Config`: a class of this module, made
                 // with its defaults.
-                if factory.kind() == "identifier" {
+                if factory.kind_name() == "identifier" {
                     if let Some(Binding::Def(id)) =
                         m.binding_at(scope, text(factory, m.src), factory)
                     {
@@ -4717,7 +4729,7 @@ impl<'m, 't> Flow<'m, 't> {
         // Methods of objects from other modules, from their summaries.
         let mut imported: Vec<Alt<'t>> = Vec::new();
         // (def, receiver alternatives)
-        let targets: Vec<(ScopeId, Option<Alt<'t>>, Alt<'t>)> = match func.kind() {
+        let targets: Vec<(ScopeId, Option<Alt<'t>>, Alt<'t>)> = match func.kind_name() {
             "identifier" => match m.binding_at(scope, text(func, m.src), func) {
                 Some(Binding::Def(def)) if m.scopes[*def].kind == ScopeKind::Function => {
                     vec![(*def, None, Alt::fixed(Val::Unknown))]
@@ -5251,7 +5263,7 @@ impl<'m, 't> Flow<'m, 't> {
         let Some(body) = comp.field("body") else {
             return vec![Alt::unknown()];
         };
-        let body = if body.kind() == "pair" {
+        let body = if body.kind_name() == "pair" {
             match body.field("value") {
                 Some(v) => v,
                 None => return vec![Alt::unknown()],
@@ -5276,7 +5288,7 @@ impl<'m, 't> Flow<'m, 't> {
         let Some(body) = comp.field("body") else {
             return vec![Alt::unknown()];
         };
-        if body.kind() == "pair" {
+        if body.kind_name() == "pair" {
             let (Some(k), Some(v)) = (body.field("key"), body.field("value")) else {
                 return vec![Alt::unknown()];
             };
@@ -5349,9 +5361,9 @@ impl<'m, 't> Flow<'m, 't> {
         let mut cursor = comp.walk();
         let clauses: Vec<Node<'t>> = comp
             .named_children(&mut cursor)
-            .filter(|c| matches!(c.kind(), "for_in_clause" | "if_clause"))
+            .filter(|c| matches!(c.kind_name(), "for_in_clause" | "if_clause"))
             .collect();
-        let mut fors = clauses.iter().filter(|c| c.kind() == "for_in_clause");
+        let mut fors = clauses.iter().filter(|c| c.kind_name() == "for_in_clause");
         let (Some(for_clause), None) = (fors.next(), fors.next()) else {
             return None;
         };
@@ -5372,7 +5384,7 @@ impl<'m, 't> Flow<'m, 't> {
             }] if why.certain() => self.enum_members(*class, depth)?.len(),
             _ => return None,
         };
-        let body = comp.field("body").filter(|b| b.kind() != "pair")?;
+        let body = comp.field("body").filter(|b| b.kind_name() != "pair")?;
         let point = comp.id();
         let index_of = |a: &Alt<'t>| a.choices.iter().find(|(p, _)| *p == point).map(|(_, i)| *i);
         let for_element = |alts: &[Alt<'t>], i: usize| -> Option<Val<'t>> {
@@ -5387,7 +5399,7 @@ impl<'m, 't> Flow<'m, 't> {
         };
         let filters: Vec<Vec<Alt<'t>>> = clauses
             .iter()
-            .filter(|c| c.kind() == "if_clause")
+            .filter(|c| c.kind_name() == "if_clause")
             .map(|c| {
                 c.named_child(0)
                     .map(|cond| self.eval_depth(cond, scope, depth + 1))
@@ -5420,13 +5432,13 @@ impl<'m, 't> Flow<'m, 't> {
         };
         let mut entries: Vec<(Vec<Alt<'t>>, Vec<Alt<'t>>)> = Vec::new();
         match &dict.val {
-            Val::Dict(node, dscope) if node.kind() == "dictionary" => {
+            Val::Dict(node, dscope) if node.kind_name() == "dictionary" => {
                 if !self.m.dict_stores(*node).is_empty() {
                     return unknown(dict);
                 }
                 let mut cursor = node.walk();
                 for pair in node.named_children(&mut cursor) {
-                    match (pair.kind(), pair.field("key"), pair.field("value")) {
+                    match (pair.kind_name(), pair.field("key"), pair.field("value")) {
                         ("comment", _, _) => {}
                         ("pair", Some(k), Some(v)) if entries.len() < MAX_ALTS * 4 => {
                             entries.push((
@@ -5469,7 +5481,7 @@ impl<'m, 't> Flow<'m, 't> {
     fn dict_values(&self, dict: Node<'t>, scope: ScopeId) -> Vec<Alt<'t>> {
         let m = self.m;
         let mut out = Vec::new();
-        if dict.kind() == "call" {
+        if dict.kind_name() == "call" {
             for (_, v, _) in m.args_of(dict).keywords {
                 out.extend(self.eval(v, scope));
             }
@@ -5505,7 +5517,7 @@ impl<'m, 't> Flow<'m, 't> {
             out.retain(|(k, _)| !k.val().same(&key.val()));
             out.push((key, alts));
         };
-        if dict.kind() == "call" {
+        if dict.kind_name() == "call" {
             let args = m.args_of(dict);
             if args.has_list_splat || args.positional.len() > 1 {
                 return None;
@@ -5530,7 +5542,7 @@ impl<'m, 't> Flow<'m, 't> {
         }
         let mut cursor = dict.walk();
         for pair in dict.named_children(&mut cursor) {
-            match pair.kind() {
+            match pair.kind_name() {
                 "pair" => {}
                 "comment" => continue,
                 "dictionary_splat" => {
@@ -5634,11 +5646,39 @@ impl<'m, 't> Flow<'m, 't> {
 
 /// The name in `obj.name` or in a keyword argument `f(name=...)`: not a
 /// mention of a variable of that name.
+/// Up to this many bytes of statements, `mentioned_more_than` searches
+/// for a name instead of counting every word once.
+const SMALL_MODEL_BYTES: usize = 16 * 1024;
+
+/// How many times `name` is a whole word of `texts`, words being the runs
+/// of `_` and alphanumeric characters (as `mentioned_more_than` splits them).
+fn word_count<'s>(texts: impl IntoIterator<Item = &'s str>, name: &str) -> usize {
+    let is_word = |c: char| c == '_' || c.is_alphanumeric();
+    if name.is_empty() || !name.chars().all(is_word) {
+        return 0;
+    }
+    let finder = memchr::memmem::Finder::new(name.as_bytes());
+    texts
+        .into_iter()
+        .map(|text| {
+            // A match starts and ends on character boundaries (`name` is UTF-8).
+            finder
+                .find_iter(text.as_bytes())
+                .filter(|&at| {
+                    let before = text.get(..at).and_then(|t| t.chars().next_back());
+                    let after = text.get(at + name.len()..).and_then(|t| t.chars().next());
+                    !before.is_some_and(is_word) && !after.is_some_and(is_word)
+                })
+                .count()
+        })
+        .sum()
+}
+
 fn is_member_name(node: Node<'_>) -> bool {
     let Some(parent) = node.parent() else {
         return false;
     };
-    let field = match parent.kind() {
+    let field = match parent.kind_name() {
         "attribute" => "attribute",
         "keyword_argument" => "name",
         _ => return false,
@@ -5863,7 +5903,7 @@ impl<'t> Module<'t> {
     /// `*args`).
     /// The function whose `**name` parameter `splat` (a name) is.
     pub(crate) fn kwargs_parameter_of(&self, splat: Node<'t>, scope: ScopeId) -> Option<ScopeId> {
-        if splat.kind() != "identifier" {
+        if splat.kind_name() != "identifier" {
             return None;
         }
         let name = text(splat, self.src);
@@ -5875,7 +5915,7 @@ impl<'t> Module<'t> {
                     let params = def.node.field("parameters")?;
                     let mut cursor = params.walk();
                     let found = params.named_children(&mut cursor).any(|p| {
-                        p.kind() == "dictionary_splat_pattern"
+                        p.kind_name() == "dictionary_splat_pattern"
                             && p.named_child(0).is_some_and(|n| text(n, self.src) == name)
                     });
                     if found {
@@ -5925,7 +5965,7 @@ impl<'t> Module<'t> {
             return None;
         };
         let decorator = *decorator;
-        if decorator.kind() != "identifier" {
+        if decorator.kind_name() != "identifier" {
             return None;
         }
         let outer = self.scopes[def].parent.unwrap_or(super::MODULE_SCOPE);
@@ -5945,7 +5985,7 @@ impl<'t> Module<'t> {
                 continue;
             }
             let func = site.node.field("function")?;
-            if func.kind() != "identifier"
+            if func.kind_name() != "identifier"
                 || !matches!(
                     self.binding_at(site.scope, &wrapped, func),
                     Some(Binding::Param { scope, index: 0, .. }) if *scope == deco
@@ -6062,10 +6102,10 @@ impl<'t> Module<'t> {
             };
             // A plain function is called by its name, a method through an
             // object; other calls of the same name are something else.
-            if !is_method && callee.kind() != "identifier" {
+            if !is_method && callee.kind_name() != "identifier" {
                 continue;
             }
-            if is_method && !through_class && callee.kind() != "attribute" {
+            if is_method && !through_class && callee.kind_name() != "attribute" {
                 continue;
             }
             // `obj.m(...)` where `obj` is visibly another class's instance
@@ -6074,7 +6114,7 @@ impl<'t> Module<'t> {
                 continue;
             }
             accounted += 1;
-            let bound_self = is_method && (through_class || callee.kind() == "attribute");
+            let bound_self = is_method && (through_class || callee.kind_name() == "attribute");
             out.push(CallSiteOf {
                 call: site.node,
                 scope: site.scope,
@@ -6174,11 +6214,11 @@ impl<'t> Module<'t> {
             return true;
         };
         // `jax.export.export(...)`: a library object named through an import.
-        if object.kind() == "attribute" && self.canonical(object, scope).is_some() {
+        if object.kind_name() == "attribute" && self.canonical(object, scope).is_some() {
             return false;
         }
         // `jit(f).trace(x).lower()`: a JAX stage, not an instance of ours.
-        if object.kind() == "call"
+        if object.kind_name() == "call"
             && object
                 .field("function")
                 .and_then(|f| f.field("attribute"))
@@ -6188,15 +6228,15 @@ impl<'t> Module<'t> {
         }
         let receiver_class = match self.class_of_receiver(object, scope) {
             Some(c) => Some(c),
-            None if object.kind() == "identifier" => {
+            None if object.kind_name() == "identifier" => {
                 match self.binding_at(scope, text(object, self.src), object) {
                     // A module (`export.export(...)`), not an instance.
                     Some(Binding::Import(_)) => return false,
                     Some(Binding::Value { value, scope, .. }) => {
                         let value = unparenthesize(*value);
-                        match value.kind() {
+                        match value.kind_name() {
                             "call" => value.field("function").and_then(|f| {
-                                if f.kind() != "identifier" {
+                                if f.kind_name() != "identifier" {
                                     return None;
                                 }
                                 match self.binding_at(*scope, text(f, self.src), f)? {
@@ -6241,9 +6281,9 @@ impl<'t> Module<'t> {
         let Some(parent) = jit.parent() else {
             return opaque;
         };
-        match parent.kind() {
+        match parent.kind_name() {
             "call" => vec![direct(parent, scope)],
-            "attribute" => match parent.parent().filter(|p| p.kind() == "call") {
+            "attribute" => match parent.parent().filter(|p| p.kind_name() == "call") {
                 Some(call)
                     if parent.field("attribute").is_some_and(|a| {
                         matches!(text(a, self.src), "trace" | "lower" | "eval_shape")
@@ -6254,7 +6294,10 @@ impl<'t> Module<'t> {
                 _ => opaque,
             },
             "assignment" => {
-                let Some(target) = parent.field("left").filter(|l| l.kind() == "identifier") else {
+                let Some(target) = parent
+                    .field("left")
+                    .filter(|l| l.kind_name() == "identifier")
+                else {
                     return opaque;
                 };
                 let name = text(target, self.src);
@@ -6265,7 +6308,7 @@ impl<'t> Module<'t> {
                     .filter(|c| {
                         c.node
                             .field("function")
-                            .is_some_and(|f| f.kind() == "identifier")
+                            .is_some_and(|f| f.kind_name() == "identifier")
                     })
                     .map(|c| direct(c.node, c.scope))
                     .collect();
@@ -6296,7 +6339,7 @@ impl<'t> Module<'t> {
                         .node
                         .field("function")
                         .and_then(|f| f.field("object"))
-                        .filter(|o| o.kind() == "identifier");
+                        .filter(|o| o.kind_name() == "identifier");
                     if let Some(object) = object {
                         index.entry(text(object, self.src)).or_default().push(i);
                     }
@@ -6318,7 +6361,7 @@ impl<'t> Module<'t> {
                     .iter()
                     .chain(args.keywords.iter().map(|(_, v, _)| v))
                 {
-                    if arg.kind() == "identifier" {
+                    if arg.kind_name() == "identifier" {
                         index
                             .entry(text(*arg, self.src).to_owned())
                             .or_default()
@@ -6340,6 +6383,18 @@ impl<'t> Module<'t> {
     /// words than that is looked up in the tree (strings and comments do
     /// not count).
     fn mentioned_more_than(&self, name: &str, known: usize) -> bool {
+        // A model of a few statements (a unit of incremental analysis) is
+        // searched for the name itself: counting every word of it costs more
+        // than the few names asked for.
+        if let Some(statements) = &self.statements {
+            let len = *self
+                .covered_bytes
+                .get_or_init(|| statements.iter().map(|s| s.byte_range().len()).sum());
+            if len <= SMALL_MODEL_BYTES {
+                let count = word_count(statements.iter().map(|s| text(*s, self.src)), name);
+                return count > known && self.identifier_mentions(name) > known;
+            }
+        }
         let words = self.word_counts.get_or_init(|| {
             let mut counts = rustc_hash::FxHashMap::<&'t str, u32>::default();
             let mut count_words = |text: &'t str| {
@@ -6386,7 +6441,7 @@ impl<'t> Module<'t> {
                         && !after.is_some_and(is_ident)
                         && holder
                             .descendant_for_byte_range(start + at, start + at + name.len())
-                            .is_some_and(|n| n.kind() == "identifier" && !is_member_name(n))
+                            .is_some_and(|n| n.kind_name() == "identifier" && !is_member_name(n))
                 })
                 .count()
         };
@@ -6440,7 +6495,7 @@ impl<'t> Module<'t> {
                 let Some(func) = site.node.field("function") else {
                     continue;
                 };
-                let indirect = match func.kind() {
+                let indirect = match func.kind_name() {
                     "subscript" => true,
                     // `impl = OPS[k]; impl(...)`, and `cls(...)` of a
                     // parameter given the class (`make(Exporter)`).
@@ -6479,7 +6534,7 @@ impl<'t> Module<'t> {
             .filter_map(|&i| {
                 let site = &self.calls[i];
                 let func = site.node.field("function")?;
-                if func.kind() != "identifier" {
+                if func.kind_name() != "identifier" {
                     return None;
                 }
                 match self.binding_at(site.scope, name, func)? {
@@ -6573,14 +6628,17 @@ impl<'t> Module<'t> {
         };
         let mut cursor = body.walk();
         for statement in body.named_children(&mut cursor) {
-            if statement.kind() != "expression_statement" {
+            if statement.kind_name() != "expression_statement" {
                 continue;
             }
             let Some(assign) = statement.named_child(0) else {
                 continue;
             };
-            if assign.kind() == "assignment" && assign.field("type").is_some() {
-                if let Some(left) = assign.field("left").filter(|l| l.kind() == "identifier") {
+            if assign.kind_name() == "assignment" && assign.field("type").is_some() {
+                if let Some(left) = assign
+                    .field("left")
+                    .filter(|l| l.kind_name() == "identifier")
+                {
                     let name = text(left, self.src);
                     if !text(assign, self.src).contains("ClassVar") {
                         out.push(name.to_owned());
@@ -6661,7 +6719,7 @@ impl<'t> Module<'t> {
                     continue;
                 };
                 let value = unparenthesize(*value);
-                let is_partial_call = value.kind() == "call"
+                let is_partial_call = value.kind_name() == "call"
                     && value
                         .field("function")
                         .is_some_and(|f| text(f, self.src).ends_with("partial"))
@@ -6701,7 +6759,7 @@ impl<'t> Module<'t> {
                 let Some(func) = site
                     .node
                     .field("function")
-                    .filter(|f| f.kind() == "identifier")
+                    .filter(|f| f.kind_name() == "identifier")
                 else {
                     continue;
                 };
@@ -6869,10 +6927,10 @@ fn func_root_binding<'m, 't>(
     scope: ScopeId,
 ) -> Option<&'m Binding<'t>> {
     let mut root = func;
-    while root.kind() == "attribute" {
+    while root.kind_name() == "attribute" {
         root = root.field("object")?;
     }
-    if root.kind() != "identifier" {
+    if root.kind_name() != "identifier" {
         return None;
     }
     m.binding_at(scope, text(root, m.src), root)
@@ -6926,7 +6984,7 @@ fn dict_splats(call: Node<'_>) -> Vec<Node<'_>> {
     };
     let mut cursor = list.walk();
     list.named_children(&mut cursor)
-        .filter(|a| a.kind() == "dictionary_splat")
+        .filter(|a| a.kind_name() == "dictionary_splat")
         .filter_map(|a| a.named_child(0))
         .map(unparenthesize)
         .collect()
@@ -7064,5 +7122,38 @@ mod tests {
             str_method(&s("a"), "split", &[Val::Unknown]),
             Val::Members(..)
         ));
+    }
+}
+
+#[cfg(test)]
+mod word_count_tests {
+    use super::word_count;
+
+    /// The count of whole words `mentioned_more_than` takes from its map.
+    fn by_split(text: &str, name: &str) -> usize {
+        text.split(|c: char| !(c == '_' || c.is_alphanumeric()))
+            .filter(|w| !w.is_empty() && *w == name)
+            .count()
+    }
+
+    #[test]
+    fn word_count_is_the_split_count() {
+        let texts = [
+            "f(x) + f_1(f) # f\nff = f",
+            "aaa aa a_aa aa",
+            "ababa x aba",
+            "é_f f é f\u{e9}f ∑f f∑",
+            "",
+            "f",
+        ];
+        for text in texts {
+            for name in ["f", "aa", "aba", "f_1", "é_f", "x y", "", "∑f"] {
+                assert_eq!(
+                    word_count([text], name),
+                    by_split(text, name),
+                    "{name:?} in {text:?}"
+                );
+            }
+        }
     }
 }

@@ -7,6 +7,7 @@
 
 use super::{Module, ScopeId};
 use crate::syntax::Field;
+use crate::syntax::KindName;
 use crate::syntax::{string_value, text, unparenthesize};
 use tree_sitter::Node;
 
@@ -78,21 +79,17 @@ impl<'t> Module<'t> {
             current = self.scopes[id].parent;
         }
         // Enclosing branches and early exits, up to the scope.
-        let stop = self.scopes[scope].node.id();
         let mut child = node;
-        while let Some(parent) = child.parent() {
-            if parent.id() == stop {
-                break;
-            }
+        for parent in crate::syntax::ancestors_below(node, self.scopes[scope].node) {
             if matches!(
-                parent.kind(),
+                parent.kind_name(),
                 "if_statement" | "elif_clause" | "else_clause" | "block"
             ) {
                 if let Some(platforms) = self.branch_platforms(parent, child) {
                     known = intersect(known, platforms);
                 }
             }
-            if parent.kind() == "block" {
+            if parent.kind_name() == "block" {
                 // `if <not on tpu>: skip/return` earlier in the same block.
                 let mut cursor = parent.walk();
                 for stmt in parent.named_children(&mut cursor) {
@@ -126,7 +123,7 @@ impl<'t> Module<'t> {
     /// `@jtu.run_on_devices("tpu")`, `@jtu.skip_on_devices("gpu")`,
     /// `@pytest.mark.skipif(<host test>, ...)`, `@unittest.skipIf(...)`.
     fn decorator_platforms(&self, decorator: Node<'t>, scope: ScopeId) -> Option<Vec<String>> {
-        if decorator.kind() != "call" {
+        if decorator.kind_name() != "call" {
             return None;
         }
         let func = decorator.field("function")?;
@@ -168,7 +165,7 @@ impl<'t> Module<'t> {
     /// `!=` -> (["tpu"], false); `not test_device_matches(["gpu"])` -> (cuda/rocm, false)).
     fn host_test(&self, condition: Node<'t>) -> Option<(Vec<String>, bool)> {
         let condition = unparenthesize(condition);
-        match condition.kind() {
+        match condition.kind_name() {
             "not_operator" => {
                 let (p, holds) = self.host_test(condition.field("argument")?)?;
                 Some((p, !holds))
@@ -181,7 +178,7 @@ impl<'t> Module<'t> {
                     let ops: Vec<&str> = condition
                         .children(&mut cursor)
                         .filter(|c| !c.is_named())
-                        .map(|c| c.kind())
+                        .map(|c| c.kind_name())
                         .collect();
                     ops.first().copied()?
                 };
@@ -197,7 +194,7 @@ impl<'t> Module<'t> {
                     return None;
                 };
                 let _ = call;
-                let names: Vec<String> = match unparenthesize(value).kind() {
+                let names: Vec<String> = match unparenthesize(value).kind_name() {
                     "string" => vec![string_value(unparenthesize(value), self.src)?],
                     "tuple" | "list" | "set" => {
                         let mut cursor = value.walk();
@@ -252,7 +249,7 @@ impl<'t> Module<'t> {
 
     /// Inside `if <host test>:` (or its else) -> the platforms of that branch.
     fn branch_platforms(&self, parent: Node<'t>, child: Node<'t>) -> Option<Vec<String>> {
-        match parent.kind() {
+        match parent.kind_name() {
             "if_statement" | "elif_clause" => {
                 let condition = parent.field("condition")?;
                 if condition.id() == child.id() {
@@ -263,7 +260,7 @@ impl<'t> Module<'t> {
                 // The consequence runs where the test holds, an `else` where it does not.
                 let runs_where_true = if consequence.id() == child.id() {
                     true
-                } else if child.kind() == "else_clause" {
+                } else if child.kind_name() == "else_clause" {
                     false
                 } else {
                     return None;
@@ -281,7 +278,7 @@ impl<'t> Module<'t> {
     /// `if <host test>: return / raise / self.skipTest(...) / pytest.skip(...)`
     /// -> the code after it runs where the test does not hold.
     fn early_exit_platforms(&self, stmt: Node<'t>) -> Option<Vec<String>> {
-        if stmt.kind() != "if_statement" || stmt.field("alternative").is_some() {
+        if stmt.kind_name() != "if_statement" || stmt.field("alternative").is_some() {
             return None;
         }
         let consequence = stmt.field("consequence")?;
@@ -289,7 +286,7 @@ impl<'t> Module<'t> {
             let mut cursor = consequence.walk();
             let last = consequence.named_children(&mut cursor).last()?;
             let t = text(last, self.src);
-            matches!(last.kind(), "return_statement" | "raise_statement")
+            matches!(last.kind_name(), "return_statement" | "raise_statement")
                 || t.contains("skipTest(")
                 || t.contains("skip(")
         };

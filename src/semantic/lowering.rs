@@ -8,6 +8,7 @@ use super::summary::Resolver;
 use super::values::{AbstractMeshInfo, Jitted, MeshValue, PlatformsValue, ShardingUse};
 use super::{Args, Binding, Module, ScopeId};
 use crate::syntax::Field;
+use crate::syntax::KindName;
 use crate::syntax::{text, unparenthesize, Span};
 use std::path::Path;
 use tree_sitter::Node;
@@ -186,7 +187,7 @@ impl<'t> Module<'t> {
     ) -> Option<Vec<Lowering<'t>>> {
         let (func, args, scope) = self.lowering_callee(call, scope)?;
         let mut heads: Vec<Head<'t>> = Vec::new();
-        if func.kind() == "attribute"
+        if func.kind_name() == "attribute"
             && func.field("attribute").map(|a| text(a, self.src)) == Some("lower")
         {
             let anchor = func.field("attribute")?.byte_range();
@@ -260,7 +261,7 @@ impl<'t> Module<'t> {
                 }
             }
         } else if self.canonical(func, scope).as_deref() == Some(names::EXPORT) {
-            let anchor = match func.kind() {
+            let anchor = match func.kind_name() {
                 "attribute" => func.field("attribute")?.byte_range(),
                 _ => func.byte_range(),
             };
@@ -270,7 +271,7 @@ impl<'t> Module<'t> {
                 .copied()
                 .or_else(|| args.keyword("fun_jit"));
             let jitted = target.and_then(|t| self.eval_jitted(t, scope));
-            let outer = call.parent().filter(|p| p.kind() == "call");
+            let outer = call.parent().filter(|p| p.kind_name() == "call");
             let trace_args = outer
                 .map(|outer| self.args_of(outer).positional)
                 .unwrap_or_default();
@@ -435,7 +436,7 @@ impl<'t> Module<'t> {
         // alone is certain (what `Traced.lower` rejects).
         let is_list = |v: &Val<'_>| match v {
             Val::Seq(SeqKind::List, _) | Val::Members(SeqKind::List, _) => true,
-            Val::Comprehension(node, _) => node.kind() == "list_comprehension",
+            Val::Comprehension(node, _) => node.kind_name() == "list_comprehension",
             _ => false,
         };
         if !alts.is_empty()
@@ -489,11 +490,11 @@ impl<'t> Module<'t> {
     ) -> Option<(Node<'t>, Args<'t>, ScopeId)> {
         let func = call.field("function")?;
         let own = self.args_of(call);
-        if func.kind() != "identifier" {
+        if func.kind_name() != "identifier" {
             return Some((func, own, scope));
         }
         let partial = self.follow_names(func, scope).filter(|(v, s)| {
-            v.kind() == "call" && self.callee(*v, *s).as_deref() == Some(names::PARTIAL)
+            v.kind_name() == "call" && self.callee(*v, *s).as_deref() == Some(names::PARTIAL)
         });
         let Some((partial, pscope)) = partial else {
             return Some((func, own, scope));
@@ -534,7 +535,7 @@ impl<'t> Module<'t> {
         let fixed = |targets: Vec<Target>| vec![(seeds(targets), Why::Fixed, Vec::new())];
         match jitted {
             Some(j) => match j.target {
-                Some(t) if matches!(t.kind(), "function_definition") => fixed(
+                Some(t) if matches!(t.kind_name(), "function_definition") => fixed(
                     self.scope_of_def(t)
                         .map(Target::Local)
                         .into_iter()
@@ -567,13 +568,13 @@ impl<'t> Module<'t> {
     /// hold is what this call passes.
     pub(crate) fn factory_call_choice(&self, target: Node<'t>, scope: ScopeId) -> Vec<Choice> {
         let mut node = unparenthesize(target);
-        if node.kind() == "identifier" {
+        if node.kind_name() == "identifier" {
             match self.binding_at(scope, text(node, self.src), node) {
                 Some(Binding::Value { value, .. }) => node = unparenthesize(*value),
                 _ => return Vec::new(),
             }
         }
-        if node.kind() != "call" {
+        if node.kind_name() != "call" {
             return Vec::new();
         }
         let Some(func) = node.field("function") else {
@@ -596,7 +597,7 @@ impl<'t> Module<'t> {
         scope: ScopeId,
     ) -> Option<Vec<(Vec<Target>, Why, Vec<Choice>)>> {
         let target = unparenthesize(target);
-        if target.kind() != "identifier" {
+        if target.kind_name() != "identifier" {
             return None;
         }
         let name = text(target, self.src);
@@ -711,12 +712,12 @@ impl<'t> Module<'t> {
         let mut found = None;
         for decorator in self.scopes[def].decorators() {
             // `@wrap` or `@outer(...)` returning a def.
-            let (named, through_call) = match decorator.kind() {
+            let (named, through_call) = match decorator.kind_name() {
                 "identifier" => (decorator, false),
                 "call" => (decorator.field("function")?, true),
                 _ => continue,
             };
-            if named.kind() != "identifier" {
+            if named.kind_name() != "identifier" {
                 continue;
             }
             let Some(Binding::Def(target)) = self.binding_at(home, text(named, self.src), named)
@@ -726,7 +727,7 @@ impl<'t> Module<'t> {
             let wrapper = if through_call {
                 let returned = self.scopes[*target].returned.first().copied()?;
                 match self.binding_at(*target, text(returned, self.src), returned) {
-                    Some(Binding::Def(id)) if returned.kind() == "identifier" => *id,
+                    Some(Binding::Def(id)) if returned.kind_name() == "identifier" => *id,
                     _ => continue,
                 }
             } else {
@@ -744,7 +745,7 @@ impl<'t> Module<'t> {
                 .filter(|c| {
                     self.scope_within(c.scope, wrapper)
                         && c.node.field("function").is_some_and(|f| {
-                            f.kind() == "identifier"
+                            f.kind_name() == "identifier"
                                 && matches!(self.binding_at(c.scope, &param, f), Some(Binding::Param { scope, .. }) if *scope == wrapper)
                         })
                 })
@@ -774,13 +775,12 @@ impl<'t> Module<'t> {
 
     /// The mesh of the innermost enclosing `with` in the same scope.
     pub fn context_mesh(&self, node: Node<'t>, scope: ScopeId) -> ContextMesh {
-        let stop = self.scopes[scope].node.id();
-        let mut current = node.parent();
-        while let Some(parent) = current {
-            if parent.id() == stop {
-                break;
-            }
-            if parent.kind() == "with_statement"
+        // Only a `with` item sets one (and most models have none).
+        if self.with_items.is_empty() {
+            return ContextMesh::None;
+        }
+        for parent in crate::syntax::ancestors_below(node, self.scopes[scope].node) {
+            if parent.kind_name() == "with_statement"
                 && parent
                     .field("body")
                     .is_some_and(|b| b.start_byte() <= node.start_byte())
@@ -799,7 +799,6 @@ impl<'t> Module<'t> {
                     }
                 }
             }
-            current = parent.parent();
         }
         ContextMesh::None
     }
@@ -807,7 +806,7 @@ impl<'t> Module<'t> {
     /// The mesh a `with` item sets, if it is a mesh context manager.
     pub fn with_item_mesh(&self, item: Node<'t>, scope: ScopeId) -> Option<ContextMesh> {
         let item = unparenthesize(item);
-        if item.kind() == "call" {
+        if item.kind_name() == "call" {
             match self.callee(item, scope).as_deref() {
                 Some(names::USE_ABSTRACT_MESH) => {
                     let args = self.args_of(item);
@@ -850,11 +849,13 @@ impl<'t> Module<'t> {
                 _ => None,
             })?;
         let node = self.scopes[def].node;
-        let decorated = node.parent().filter(|p| p.kind() == "decorated_definition");
+        let decorated = node
+            .parent()
+            .filter(|p| p.kind_name() == "decorated_definition");
         let is_context_manager = decorated.is_some_and(|decorated| {
             let mut cursor = decorated.walk();
             let found = decorated.named_children(&mut cursor).any(|d| {
-                d.kind() == "decorator"
+                d.kind_name() == "decorator"
                     && text(d, self.src)
                         .trim_start_matches('@')
                         .trim()
@@ -993,13 +994,13 @@ impl<'t> Module<'t> {
         let mut out = Vec::new();
         let returned = export
             .parent()
-            .is_some_and(|p| p.kind() == "return_statement");
+            .is_some_and(|p| p.kind_name() == "return_statement");
         if !returned || self.scopes[scope].kind != super::ScopeKind::Function {
             return out;
         }
         for site in self.def_call_sites(scope).iter() {
             let applied = site.call.parent().filter(|p| {
-                p.kind() == "call"
+                p.kind_name() == "call"
                     && p.field("function")
                         .is_some_and(|f| f.id() == site.call.id())
             });
@@ -1033,11 +1034,11 @@ impl<'t> Module<'t> {
         let mut cursor = list.walk();
         let splats: Vec<Node<'t>> = list
             .named_children(&mut cursor)
-            .filter(|a| a.kind() == "list_splat")
+            .filter(|a| a.kind_name() == "list_splat")
             .filter_map(|a| a.named_child(0))
             .collect();
         for splat in splats {
-            if splat.kind() != "identifier" {
+            if splat.kind_name() != "identifier" {
                 out.push((splat, lowering.trace_scope));
                 continue;
             }
@@ -1083,7 +1084,7 @@ impl<'t> Module<'t> {
                 let params = crate::syntax::Field::field(&s.node, "parameters")?;
                 let mut cursor = params.walk();
                 let has = params.named_children(&mut cursor).any(|p| {
-                    p.kind() == "list_splat_pattern"
+                    p.kind_name() == "list_splat_pattern"
                         && p.named_child(0).is_some_and(|n| text(n, self.src) == name)
                 });
                 return has.then_some(id);
@@ -1160,13 +1161,13 @@ impl<'t> Module<'t> {
     /// Whether `node` is a name bound to the result of a call that does not
     /// make a function (`state = init_state(shapes)`).
     fn is_call_result(&self, node: Node<'t>, scope: ScopeId) -> bool {
-        if node.kind() != "identifier" {
+        if node.kind_name() != "identifier" {
             return false;
         }
         match self.binding_at(scope, text(node, self.src), node) {
             Some(super::Binding::Value { value, scope, .. }) => {
                 let value = unparenthesize(*value);
-                value.kind() == "call"
+                value.kind_name() == "call"
                     && !self
                         .callee(value, *scope)
                         .is_some_and(|c| super::reach::makes_a_function(&c))
@@ -1221,13 +1222,14 @@ impl<'t> Module<'t> {
     /// its scope sets one, or an enclosing def or class has a decorator naming a
     /// mesh (`@jtu.with_explicit_mesh(...)`), which sets one for the whole call.
     fn may_have_outer_concrete_mesh(&self, node: Node<'t>, scope: ScopeId) -> bool {
-        let stop = self.scopes[scope].node.id();
-        let mut current = node.parent();
-        while let Some(parent) = current {
-            if parent.id() == stop {
-                break;
-            }
-            if parent.kind() == "with_statement" {
+        // Only a `with` item sets one (and most models have none).
+        let ancestors = if self.with_items.is_empty() {
+            Vec::new()
+        } else {
+            crate::syntax::ancestors_below(node, self.scopes[scope].node)
+        };
+        for parent in ancestors {
+            if parent.kind_name() == "with_statement" {
                 let concrete = self.with_items.iter().any(|(item, item_scope)| {
                     item.start_byte() >= parent.start_byte()
                         && item.end_byte() <= parent.end_byte()
@@ -1240,7 +1242,6 @@ impl<'t> Module<'t> {
                     return true;
                 }
             }
-            current = parent.parent();
         }
         let mut scope = Some(scope);
         while let Some(id) = scope {
@@ -1340,11 +1341,11 @@ impl<'t> Lowering<'t> {
             };
         };
         let inner = unparenthesize(value);
-        if matches!(inner.kind(), "tuple" | "list") {
+        if matches!(inner.kind_name(), "tuple" | "list") {
             let mut cursor = inner.walk();
             let items: Vec<Node<'t>> = inner
                 .named_children(&mut cursor)
-                .filter(|c| c.kind() != "comment")
+                .filter(|c| c.kind_name() != "comment")
                 .collect();
             let names = self.platforms.platforms().unwrap_or_default();
             if names.len() == items.len() {
@@ -1391,7 +1392,7 @@ impl<'t> Module<'t> {
             let Some(func) = site.node.field("function") else {
                 continue;
             };
-            if func.kind() != "attribute"
+            if func.kind_name() != "attribute"
                 || func.field("attribute").map(|a| text(a, self.src)) != Some("compile")
             {
                 continue;
@@ -1399,7 +1400,7 @@ impl<'t> Module<'t> {
             let Some(receiver) = func.field("object").map(unparenthesize) else {
                 continue;
             };
-            let target = match receiver.kind() {
+            let target = match receiver.kind_name() {
                 "call" => Some(receiver),
                 "identifier" => {
                     match self.binding_at(site.scope, text(receiver, self.src), receiver) {

@@ -50,13 +50,22 @@ pub struct Scope<'t> {
     /// Expressions returned from this scope (`return inner`).
     pub returned: Vec<Node<'t>>,
     param_list: Vec<(String, Option<Node<'t>>)>,
+    /// `decorators()`, read once: finding them walks from the tree's root
+    /// (`Node::parent`), and the analysis asks a def for them many times.
+    decorators: std::cell::OnceCell<Vec<Node<'t>>>,
 }
 
 impl<'t> Scope<'t> {
     /// Decorator expressions of a function or class (`@jax.jit` -> `jax.jit`).
     pub fn decorators(&self) -> Vec<Node<'t>> {
+        self.decorators
+            .get_or_init(|| Self::read_decorators(self.node))
+            .clone()
+    }
+
+    fn read_decorators(node: Node<'t>) -> Vec<Node<'t>> {
         let mut out = Vec::new();
-        if let Some(parent) = self.node.parent() {
+        if let Some(parent) = node.parent() {
             if parent.kind_name() == "decorated_definition" {
                 let mut cursor = parent.walk();
                 for child in parent.named_children(&mut cursor) {
@@ -277,7 +286,9 @@ pub struct Module<'t> {
     pub(crate) context_managers_open: std::cell::RefCell<Vec<ScopeId>>,
     /// While collecting: the scopes open at the current position, innermost
     /// last, and the last start offset seen (matches come in document order).
-    open: Vec<ScopeId>,
+    /// With the byte range of each one's body (read once: every node
+    /// collected asks which open scope's body holds it).
+    open: Vec<(ScopeId, Option<(usize, usize)>)>,
     last_start: usize,
     /// The scope each call is evaluated in, by node id.
     call_scope: HashMap<usize, ScopeId>,
@@ -311,6 +322,12 @@ pub struct Module<'t> {
     staging_calls: std::cell::OnceCell<std::collections::HashMap<&'t str, Vec<usize>>>,
     /// How often each word occurs in the model's code (built on first use).
     word_counts: std::cell::OnceCell<HashMap<&'t str, u32>>,
+    /// The bytes of the statements a model of some statements covers
+    /// (`mentioned_more_than` searches a small one for a name instead).
+    pub(crate) covered_bytes: std::cell::OnceCell<usize>,
+    /// The key `lookup` asks `bindings` with, kept so that a lookup does
+    /// not allocate the name (it runs tens of thousands of times a model).
+    lookup_key: std::cell::RefCell<(ScopeId, String)>,
     /// Calls constructing a class through a value (`OPS[k]()`), by class
     /// (built on first use; `None` while being built, which answers empty).
     #[allow(clippy::type_complexity)]
@@ -854,6 +871,7 @@ impl<'t> Module<'t> {
                 calls: Vec::new(),
                 returned: Vec::new(),
                 param_list: Vec::new(),
+                decorators: std::cell::OnceCell::new(),
             }],
             scope_of_node: HashMap::default(),
             bindings: HashMap::default(),
@@ -887,6 +905,8 @@ impl<'t> Module<'t> {
             def_sites: std::cell::RefCell::new(HashMap::default()),
             value_args: std::cell::OnceCell::new(),
             word_counts: std::cell::OnceCell::new(),
+            covered_bytes: std::cell::OnceCell::new(),
+            lookup_key: std::cell::RefCell::default(),
             value_constructions: std::cell::RefCell::new(None),
             value_constructions_building: std::cell::Cell::new(false),
             staging_calls: std::cell::OnceCell::new(),
@@ -1191,9 +1211,11 @@ impl<'t> Module<'t> {
                 .into_iter()
                 .collect(),
             param_list: Scope::read_params(node, self.src),
+            decorators: std::cell::OnceCell::new(),
         });
         self.scope_of_node.insert(node.id(), id);
-        self.open.push(id);
+        let body = node.field("body").map(|b| (b.start_byte(), b.end_byte()));
+        self.open.push((id, body));
         if kind != ScopeKind::Lambda {
             self.bind(parent, &name, Binding::Def(id));
         }
@@ -1458,16 +1480,16 @@ impl<'t> Module<'t> {
             return self.scope_at(node);
         }
         self.last_start = start;
-        while let Some(&top) = self.open.last() {
+        while let Some(&(top, _)) = self.open.last() {
             if self.scopes[top].node.end_byte() <= start {
                 self.open.pop();
             } else {
                 break;
             }
         }
-        for &id in self.open.iter().rev() {
-            if let Some(body) = self.scopes[id].node.field("body") {
-                if body.start_byte() <= start && end <= body.end_byte() {
+        for &(id, body) in self.open.iter().rev() {
+            if let Some((body_start, body_end)) = body {
+                if body_start <= start && end <= body_end {
                     return id;
                 }
             }
@@ -1604,7 +1626,14 @@ impl<'t> Module<'t> {
         while let Some(id) = current {
             let skip = !first && self.scopes[id].kind == ScopeKind::Class;
             if !skip {
-                if let Some(found) = self.bindings.get(&(id, name.to_owned())) {
+                let found = {
+                    let mut key = self.lookup_key.borrow_mut();
+                    key.0 = id;
+                    key.1.clear();
+                    key.1.push_str(name);
+                    self.bindings.get(&*key)
+                };
+                if let Some(found) = found {
                     return Some(found);
                 }
             }
@@ -1783,6 +1812,12 @@ impl<'t> Module<'t> {
         args.has_dict_splat = unread;
         args.has_splat = unread || args.has_list_splat;
         args
+    }
+
+    /// True if `call` has no `**` argument, known without reading it again
+    /// once `args_of(call)` has read it (such calls' arguments are kept).
+    pub(crate) fn known_without_dict_splat(&self, call: Node<'t>) -> bool {
+        self.plain_args.borrow().contains_key(&call.id())
     }
 
     /// The keywords a dict passes when unpacked (`args_of`): a display with

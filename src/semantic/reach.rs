@@ -7,6 +7,7 @@ use super::names::{self, ParamsFamily};
 use super::summary::Resolver;
 use super::{Args, Binding, Module, ScopeId, ScopeKind};
 use crate::syntax::Field;
+use crate::syntax::KindName;
 use crate::syntax::{text, unparenthesize, Span};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -346,7 +347,7 @@ impl<'t> Module<'t> {
         // Decorators that make calling the def a requirement.
         for decorator in scope.decorators() {
             let outer = scope.parent.unwrap_or(0);
-            if decorator.kind() == "call"
+            if decorator.kind_name() == "call"
                 && self.callee(decorator, outer).as_deref() == Some(names::PARTIAL)
             {
                 let args = self.args_of(decorator);
@@ -374,7 +375,7 @@ impl<'t> Module<'t> {
                 }
             }
             // `@pl.kernel(out_type=..., mesh=...)` / `@plgpu.kernel(...)` with keywords only.
-            if decorator.kind() == "call" {
+            if decorator.kind_name() == "call" {
                 if let Some(path @ (names::PALLAS_KERNEL | names::MOSAIC_GPU_KERNEL)) =
                     self.callee(decorator, outer).as_deref()
                 {
@@ -619,12 +620,14 @@ impl<'t> Module<'t> {
 
     fn is_assigned_to_name(&self, node: Node<'t>) -> bool {
         node.parent().is_some_and(|p| {
-            p.kind() == "assignment" && p.field("left").is_some_and(|l| l.kind() == "identifier")
+            p.kind_name() == "assignment"
+                && p.field("left")
+                    .is_some_and(|l| l.kind_name() == "identifier")
         })
     }
 
     fn is_decorator(&self, node: Node<'t>) -> bool {
-        node.parent().is_some_and(|p| p.kind() == "decorator")
+        node.parent().is_some_and(|p| p.kind_name() == "decorator")
     }
 
     /// The requirements of a `pallas_call`: one per alternative of its
@@ -853,11 +856,13 @@ impl<'t> Module<'t> {
         guards: &[Guard],
     ) -> Option<Vec<Requirement>> {
         let func = call.field("function")?;
-        if !matches!(func.kind(), "identifier" | "attribute") {
+        if !matches!(func.kind_name(), "identifier" | "attribute") {
             return None;
         }
         let (value, vscope) = self.follow_names(func, scope)?;
-        if value.kind() != "call" || self.callee(value, vscope).as_deref() != Some(names::PARTIAL) {
+        if value.kind_name() != "call"
+            || self.callee(value, vscope).as_deref() != Some(names::PARTIAL)
+        {
             return None;
         }
         let stored = self.args_of(value);
@@ -926,7 +931,7 @@ impl<'t> Module<'t> {
         let mut current = (unparenthesize(node), scope);
         for _ in 0..12 {
             let (node, scope) = current;
-            match node.kind() {
+            match node.kind_name() {
                 "none" => return CompilerParams::Absent,
                 "dictionary" => return CompilerParams::Dict,
                 "call" => {
@@ -961,7 +966,10 @@ impl<'t> Module<'t> {
 
     /// `call` calls a name bound to `custom_partitioning(f)`.
     fn is_custom_partitioning_value(&self, call: Node<'t>, scope: ScopeId) -> bool {
-        let Some(func) = call.field("function").filter(|f| f.kind() == "identifier") else {
+        let Some(func) = call
+            .field("function")
+            .filter(|f| f.kind_name() == "identifier")
+        else {
             return false;
         };
         let Some(super::Binding::Value {
@@ -972,7 +980,7 @@ impl<'t> Module<'t> {
         else {
             return false;
         };
-        value.kind() == "call"
+        value.kind_name() == "call"
             && value.field("function").is_some_and(|f| {
                 self.canonical(f, *vscope).as_deref() == Some(names::CUSTOM_PARTITIONING)
             })
@@ -1012,13 +1020,13 @@ impl<'t> Module<'t> {
             self.scopes[scope].node.field("body").into_iter().collect()
         };
         while let Some(node) = stack.pop() {
-            match node.kind() {
+            match node.kind_name() {
                 "if_statement" => {
                     let mut branches: Vec<(Option<Node<'t>>, Option<Node<'t>>)> =
                         vec![(node.field("condition"), node.field("consequence"))];
                     let mut cursor = node.walk();
                     for alt in node.children_by_field_name("alternative", &mut cursor) {
-                        match alt.kind() {
+                        match alt.kind_name() {
                             "elif_clause" => {
                                 branches.push((alt.field("condition"), alt.field("consequence")))
                             }
@@ -1063,7 +1071,7 @@ impl<'t> Module<'t> {
                                     // the `if` in its block never runs.
                                     if always_exits(body) {
                                         if let Some(block) =
-                                            node.parent().filter(|p| p.kind() == "block")
+                                            node.parent().filter(|p| p.kind_name() == "block")
                                         {
                                             out.push(node.end_byte()..block.end_byte());
                                         }
@@ -1087,7 +1095,7 @@ impl<'t> Module<'t> {
                     let mut cursor = node.walk();
                     stack.extend(
                         node.named_children(&mut cursor)
-                            .filter(|c| c.kind() != "comment"),
+                            .filter(|c| c.kind_name() != "comment"),
                     );
                 }
                 _ => {}
@@ -1198,7 +1206,7 @@ impl<'t> Module<'t> {
             .collect();
         let mut cursor = self.root.walk();
         while let Some((node, guards, operand)) = stack.pop() {
-            let kind = node.kind();
+            let kind = node.kind_name();
             let record = kind == "call" || operand;
             let operand_children = matches!(
                 kind,
@@ -1225,7 +1233,7 @@ impl<'t> Module<'t> {
                 let found = node
                     .children_by_field_name("alternative", &mut c)
                     .any(|alt| {
-                        alt.kind() == "elif_clause"
+                        alt.kind_name() == "elif_clause"
                             && alt
                                 .field("condition")
                                 .is_some_and(|c| is_host_platform_test(text(c, self.src)))
@@ -1261,7 +1269,7 @@ impl<'t> Module<'t> {
                         g.push(Guard::HostDependent);
                     }
                     inherited = Rc::new(g);
-                } else if branch_call && child.kind() == "argument_list" {
+                } else if branch_call && child.kind_name() == "argument_list" {
                     // Keyword arguments get their branch guard below, one level down.
                     let args = Args::of(node, self.src);
                     let others: Vec<String> = args
@@ -1273,7 +1281,7 @@ impl<'t> Module<'t> {
                     let mut c2 = child.walk();
                     for arg in child.named_children(&mut c2) {
                         let mut g = guards.as_ref().clone();
-                        if arg.kind() == "keyword_argument" {
+                        if arg.kind_name() == "keyword_argument" {
                             let name = arg.field("name").map(|n| text(n, self.src)).unwrap_or("");
                             let keys = if name == "default" {
                                 Vec::new()
@@ -1314,7 +1322,7 @@ impl<'t> Module<'t> {
         // field, a function kept in a field): the functions and callable
         // instances the value flow gives. A factory's call stays an edge to
         // the factory, which keeps the choice of the call it came through.
-        match unparenthesize(node).kind() {
+        match unparenthesize(node).kind_name() {
             "subscript" | "attribute" | "identifier" if !self.is_library_ref(node, scope) => {
                 self.flow_targets(node, scope, depth)
             }
@@ -1325,7 +1333,7 @@ impl<'t> Module<'t> {
     /// A name or attribute that names a library API (`jnp.tanh`).
     fn is_library_ref(&self, node: Node<'t>, scope: ScopeId) -> bool {
         let node = unparenthesize(node);
-        matches!(node.kind(), "identifier" | "attribute")
+        matches!(node.kind_name(), "identifier" | "attribute")
             && self
                 .canonical(node, scope)
                 .is_some_and(|p| is_library_path(&p))
@@ -1350,7 +1358,7 @@ impl<'t> Module<'t> {
             |targets: Vec<Target>| targets.into_iter().map(|t| (t, Vec::new())).collect();
         let found = self.resolve_ref_by_syntax(func, scope, 0);
         let func = unparenthesize(func);
-        let flow_read = matches!(func.kind(), "subscript" | "attribute" | "identifier")
+        let flow_read = matches!(func.kind_name(), "subscript" | "attribute" | "identifier")
             && !self.is_library_ref(func, scope);
         if !found.is_empty() || !flow_read {
             return unchosen(found);
@@ -1381,7 +1389,7 @@ impl<'t> Module<'t> {
         let flow = self.flow_with_budget(200);
         let node = unparenthesize(node);
         let mut found: Vec<(Target, Vec<flow::Choice>)> = Vec::new();
-        if node.kind() == "subscript" {
+        if node.kind_name() == "subscript" {
             if let (Some(base), Some(index)) = (node.field("value"), node.field("subscript")) {
                 let keys = flow.eval(index, scope);
                 for b in flow.eval(base, scope).iter().filter(|a| a.why.certain()) {
@@ -1428,7 +1436,7 @@ impl<'t> Module<'t> {
 
     fn resolve_ref_by_syntax(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Target> {
         let node = unparenthesize(node);
-        match node.kind() {
+        match node.kind_name() {
             "lambda" => self
                 .scope_of_def(node)
                 .map(Target::Local)
@@ -1542,7 +1550,7 @@ impl<'t> Module<'t> {
     /// `f = jax.jit(g)`, `fn = make_kernel(...)` (the factory), `g = f`.
     pub(crate) fn value_targets(&self, value: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Target> {
         let value = unparenthesize(value);
-        match value.kind() {
+        match value.kind_name() {
             "call" => {
                 let mut out = Vec::new();
                 if let Some(func) = value.field("function") {
@@ -1597,7 +1605,7 @@ impl<'t> Module<'t> {
         let outer = scope.parent.unwrap_or(0);
         let mut out = Vec::new();
         for decorator in scope.decorators() {
-            let maker = match decorator.kind() {
+            let maker = match decorator.kind_name() {
                 "call" => match decorator.field("function") {
                     Some(f) => f,
                     None => continue,
@@ -1950,20 +1958,30 @@ fn dedup(reqs: &mut Vec<Requirement>) {
 /// Does a condition test the host's platform (which makes both branches
 /// host-dependent)?
 fn is_host_platform_test(condition: &str) -> bool {
-    [
-        "default_backend",
-        "test_device_matches",
-        "device_under_test",
-        ".platform",
-        "jax.devices(",
-        "get_backend(",
-        "is_tpu",
-        "is_gpu",
-        "on_tpu",
-        "on_gpu",
-    ]
-    .iter()
-    .any(|needle| condition.contains(needle))
+    // Searchers built once: building one costs more than searching a
+    // statement, and every unit's model asks of each of its statements.
+    static FINDERS: std::sync::OnceLock<Vec<memchr::memmem::Finder<'static>>> =
+        std::sync::OnceLock::new();
+    FINDERS
+        .get_or_init(|| {
+            [
+                "default_backend",
+                "test_device_matches",
+                "device_under_test",
+                ".platform",
+                "jax.devices(",
+                "get_backend(",
+                "is_tpu",
+                "is_gpu",
+                "on_tpu",
+                "on_gpu",
+            ]
+            .iter()
+            .map(memchr::memmem::Finder::new)
+            .collect()
+        })
+        .iter()
+        .any(|finder| finder.find(condition.as_bytes()).is_some())
 }
 
 /// A block whose last statement leaves the function (`return`, `raise`).
@@ -1971,7 +1989,7 @@ fn always_exits(block: Node<'_>) -> bool {
     let mut cursor = block.walk();
     let last = block
         .named_children(&mut cursor)
-        .filter(|c| c.kind() != "comment")
+        .filter(|c| c.kind_name() != "comment")
         .last();
-    last.is_some_and(|s| matches!(s.kind(), "return_statement" | "raise_statement"))
+    last.is_some_and(|s| matches!(s.kind_name(), "return_statement" | "raise_statement"))
 }

@@ -7,6 +7,7 @@ use super::flow::ConstAlt;
 use super::reach::{Guard, Requirement, Target};
 use super::{Binding, Module, ScopeKind, MODULE_SCOPE};
 use crate::syntax::Field;
+use crate::syntax::KindName;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -222,7 +223,7 @@ fn keyed_returns_of(module: &Module<'_>, def: usize) -> Vec<(String, Vec<ConstAl
         let [Binding::Value { value, .. }] = bindings else {
             continue;
         };
-        if value.kind() != "dictionary" || !mentions_word(body_text, name) {
+        if value.kind_name() != "dictionary" || !mentions_word(body_text, name) {
             continue;
         }
         let mut cursor = value.walk();

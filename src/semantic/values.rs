@@ -6,6 +6,7 @@ use super::flow;
 use super::names::{self};
 use super::{Args, Binding, Module, ScopeId, ScopeKind};
 use crate::syntax::Field;
+use crate::syntax::KindName;
 use crate::syntax::{string_value, text, unparenthesize};
 use tree_sitter::Node;
 
@@ -132,7 +133,7 @@ impl<'t> Module<'t> {
         node: Node<'t>,
         scope: ScopeId,
     ) -> Option<(Node<'t>, ScopeId)> {
-        match node.kind() {
+        match node.kind_name() {
             "identifier" => match self.binding_at(scope, text(node, self.src), node)? {
                 Binding::Value { value, scope, .. } => Some((*value, *scope)),
                 Binding::Param {
@@ -169,7 +170,7 @@ impl<'t> Module<'t> {
 
     /// For `self.x` / `cls.x` / `ClassName.x`: the class scope.
     pub fn class_of_receiver(&self, object: Node<'t>, scope: ScopeId) -> Option<ScopeId> {
-        if object.kind() != "identifier" {
+        if object.kind_name() != "identifier" {
             return None;
         }
         let name = text(object, self.src);
@@ -213,7 +214,7 @@ impl<'t> Module<'t> {
         scope: ScopeId,
     ) -> Option<(ScopeId, &[Node<'t>])> {
         let func = call.field("function")?;
-        let def = match func.kind() {
+        let def = match func.kind_name() {
             "identifier" => match self.binding_at(scope, text(func, self.src), func)? {
                 Binding::Def(def) => *def,
                 _ => return None,
@@ -248,7 +249,7 @@ impl<'t> Module<'t> {
             return PlatformsValue::Unknown;
         }
         let inner = unparenthesize(node);
-        match inner.kind() {
+        match inner.kind_name() {
             "string" => string_value(inner, self.src)
                 .map(PlatformsValue::Str)
                 .unwrap_or(PlatformsValue::Unknown),
@@ -257,7 +258,7 @@ impl<'t> Module<'t> {
                 let mut items = Vec::new();
                 let mut cursor = inner.walk();
                 for item in inner.named_children(&mut cursor) {
-                    if item.kind() == "comment" {
+                    if item.kind_name() == "comment" {
                         continue;
                     }
                     match self.eval_str(item, scope, depth + 1) {
@@ -267,7 +268,7 @@ impl<'t> Module<'t> {
                 }
                 // `()` stays an (empty) tuple: JAX then uses the host's platform,
                 // but unlike `None` it does not raise E3 (checked under jax 0.12).
-                if inner.kind() == "list" {
+                if inner.kind_name() == "list" {
                     PlatformsValue::List(items)
                 } else {
                     PlatformsValue::Tuple(items)
@@ -359,7 +360,7 @@ impl<'t> Module<'t> {
     ) -> Option<(Node<'t>, ScopeId)> {
         let mut current = (unparenthesize(node), scope);
         for _ in 0..MAX_DEPTH {
-            if !matches!(current.0.kind(), "identifier" | "attribute") {
+            if !matches!(current.0.kind_name(), "identifier" | "attribute") {
                 return Some(current);
             }
             let (value, vscope) = self.follow_value(current.0, current.1)?;
@@ -475,7 +476,7 @@ impl<'t> Module<'t> {
         let inner = unparenthesize(node);
         let one = |n: Node<'t>| -> String {
             let n = unparenthesize(n);
-            match n.kind() {
+            match n.kind_name() {
                 "attribute" => n
                     .field("attribute")
                     .map(|a| text(a, self.src).to_owned())
@@ -484,12 +485,12 @@ impl<'t> Module<'t> {
                 _ => "?".to_owned(),
             }
         };
-        match inner.kind() {
+        match inner.kind_name() {
             "tuple" | "list" => {
                 let mut cursor = inner.walk();
                 inner
                     .named_children(&mut cursor)
-                    .filter(|c| c.kind() != "comment")
+                    .filter(|c| c.kind_name() != "comment")
                     .map(one)
                     .collect()
             }
@@ -505,12 +506,12 @@ impl<'t> Module<'t> {
 
     fn literal_ints(&self, node: Node<'t>, scope: ScopeId) -> Option<Vec<i64>> {
         let (inner, _) = self.follow_names(node, scope)?;
-        match inner.kind() {
+        match inner.kind_name() {
             "tuple" | "list" => {
                 let mut cursor = inner.walk();
                 inner
                     .named_children(&mut cursor)
-                    .filter(|c| c.kind() != "comment")
+                    .filter(|c| c.kind_name() != "comment")
                     .map(|c| text(c, self.src).parse().ok())
                     .collect()
             }
@@ -545,7 +546,7 @@ impl<'t> Module<'t> {
         }
         // What the syntax does not show (`state_cls.init`, a jitted function
         // kept in a field): the one jitted def the value flow gives.
-        if !matches!(unparenthesize(node).kind(), "identifier" | "attribute") {
+        if !matches!(unparenthesize(node).kind_name(), "identifier" | "attribute") {
             return None;
         }
         let alts = self.flow_with_budget(200).eval(node, scope);
@@ -567,7 +568,7 @@ impl<'t> Module<'t> {
         depth: u32,
     ) -> Option<Jitted<'t>> {
         let inner = unparenthesize(node);
-        match inner.kind() {
+        match inner.kind_name() {
             "call" => {
                 let func = inner.field("function")?;
                 let args = self.args_of(inner);
@@ -592,13 +593,13 @@ impl<'t> Module<'t> {
                 }
                 // functools.partial(jax.jit, **kw)(f), also through a name
                 // (`jit_fn = partial(jax.jit, ...)`, then `jit_fn(f)`).
-                let (func_inner, func_scope) = match unparenthesize(func).kind() {
+                let (func_inner, func_scope) = match unparenthesize(func).kind_name() {
                     "identifier" | "attribute" => self
                         .follow_names(func, scope)
                         .unwrap_or((unparenthesize(func), scope)),
                     _ => (unparenthesize(func), scope),
                 };
-                if func_inner.kind() == "call" {
+                if func_inner.kind_name() == "call" {
                     if let Some(partial_kw) = self.partial_of_jit(func_inner, func_scope) {
                         let mut all = partial_kw;
                         all.append(&mut keywords);
@@ -667,7 +668,7 @@ impl<'t> Module<'t> {
         for decorator in scope.decorators() {
             let keywords = if self.canonical(decorator, outer).as_deref() == Some(names::JIT) {
                 Some(Vec::new())
-            } else if decorator.kind() == "call" {
+            } else if decorator.kind_name() == "call" {
                 self.partial_of_jit(decorator, outer).or_else(|| {
                     (self.callee(decorator, outer).as_deref() == Some(names::JIT)).then(|| {
                         self.args_of(decorator)

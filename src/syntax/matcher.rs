@@ -301,6 +301,7 @@ impl Matcher {
             alive: 0,
             cursor: root.walk(),
             children: Vec::new(),
+            read_below: rustc_hash::FxHashMap::default(),
         };
         // Pre-order with a stack of the nodes still to visit: each node's
         // children are read once, for its patterns and for the walk (a
@@ -314,18 +315,23 @@ impl Matcher {
                 .get(node.kind_id() as usize)
                 .filter(|ids| !ids.is_empty());
             read.clear();
-            walk.cursor.reset(node);
-            if walk.cursor.goto_first_child() {
-                loop {
-                    // Fields are only read for patterns (the cursor finds a
-                    // child's field by looking through hidden parents).
-                    let field = match patterns {
-                        Some(_) => walk.cursor.field_id().map_or(0, |f| f.get()),
-                        None => 0,
-                    };
-                    read.push((field, walk.cursor.node()));
-                    if !walk.cursor.goto_next_sibling() {
-                        break;
+            if let Some(children) = walk.read_below.remove(&node.id()) {
+                // Read (with their fields) by a pattern above this node.
+                read.extend_from_slice(&children);
+            } else {
+                walk.cursor.reset(node);
+                if walk.cursor.goto_first_child() {
+                    loop {
+                        // Fields are only read for patterns (the cursor finds a
+                        // child's field by looking through hidden parents).
+                        let field = match patterns {
+                            Some(_) => walk.cursor.field_id().map_or(0, |f| f.get()),
+                            None => 0,
+                        };
+                        read.push((field, walk.cursor.node()));
+                        if !walk.cursor.goto_next_sibling() {
+                            break;
+                        }
                     }
                 }
             }
@@ -375,6 +381,10 @@ struct Walk<'m, 't> {
     /// The children of the nodes read since the walk reached this node,
     /// each with its field ids (0: none).
     children: Vec<(usize, Children<'t>)>,
+    /// The children patterns read of nodes below the one the walk is at,
+    /// by node id: the walk takes them when it gets there instead of
+    /// reading them again.
+    read_below: rustc_hash::FxHashMap<usize, Children<'t>>,
 }
 
 impl<'t> Walk<'_, 't> {
@@ -382,6 +392,11 @@ impl<'t> Walk<'_, 't> {
     fn children_of(&mut self, node: Node<'t>) -> Children<'t> {
         if let Some((_, children)) = self.children.iter().find(|(id, _)| *id == node.id()) {
             return children.clone();
+        }
+        if let Some(children) = self.read_below.get(&node.id()) {
+            let children = children.clone();
+            self.children.push((node.id(), children.clone()));
+            return children;
         }
         let mut out = Vec::new();
         self.cursor.reset(node);
@@ -398,6 +413,7 @@ impl<'t> Walk<'_, 't> {
         }
         let children: Children<'t> = out.into();
         self.children.push((node.id(), children.clone()));
+        self.read_below.insert(node.id(), children.clone());
         children
     }
 

@@ -241,6 +241,39 @@ fn unescape(escape: &str) -> Option<String> {
     }
 }
 
+/// The ancestors of `node`, nearest first, up to (not including) `top`:
+/// what calling `parent()` from `node` until it gives `top` visits, or, if
+/// `top` is not an ancestor, until the root. `Node::parent` walks down from
+/// the tree's root on every call (its cost grows with the depth): the path
+/// is found by one walk down from `top` when it holds `node`.
+pub fn ancestors_below<'t>(node: Node<'t>, top: Node<'t>) -> Vec<Node<'t>> {
+    if top.id() != node.id() {
+        // Down from `top`, each step to the child holding `node`.
+        let mut path = Vec::new();
+        let mut current = top;
+        while let Some(next) = current.child_with_descendant(node) {
+            if next.id() == node.id() {
+                path.reverse();
+                return path;
+            }
+            path.push(next);
+            current = next;
+        }
+    }
+    // `top` does not hold `node` (another tree or statement, or `node`
+    // itself): up to the root.
+    let mut out = Vec::new();
+    let mut current = node.parent();
+    while let Some(parent) = current {
+        if parent.id() == top.id() {
+            break;
+        }
+        out.push(parent);
+        current = parent.parent();
+    }
+    out
+}
+
 /// The innermost expression of a parenthesized one: `(("cpu"))` -> `"cpu"`.
 pub fn unparenthesize(mut node: Node<'_>) -> Node<'_> {
     while node.kind_name() == "parenthesized_expression" {
@@ -259,6 +292,41 @@ pub fn unparenthesize(mut node: Node<'_>) -> Node<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `ancestors_below` is the `parent()` walk it replaces, for every node
+    /// and every candidate top (ancestors, other nodes, the node itself,
+    /// a node of another tree).
+    #[test]
+    fn ancestors_below_is_the_parent_walk() {
+        let src = "import jax\n@jax.jit\ndef f(x):\n    with m:\n        if x:\n            return g(x, (1, [y]))\n    return x  # c\nclass C:\n    def m(self): return (lambda: 1)()\nbroken = (\n";
+        let other = parse("def z(): return 1\n", None).expect("parse");
+        let tree = parse(src, None).expect("parse");
+        let mut nodes = Vec::new();
+        let mut stack = vec![tree.root_node()];
+        while let Some(node) = stack.pop() {
+            nodes.push(node);
+            let mut cursor = node.walk();
+            stack.extend(node.children(&mut cursor));
+        }
+        let walk = |node: Node<'_>, top: Node<'_>| -> Vec<usize> {
+            let mut out = Vec::new();
+            let mut current = node.parent();
+            while let Some(parent) = current {
+                if parent.id() == top.id() {
+                    break;
+                }
+                out.push(parent.id());
+                current = parent.parent();
+            }
+            out
+        };
+        let ids = |v: Vec<Node<'_>>| v.iter().map(|n| n.id()).collect::<Vec<_>>();
+        for &node in &nodes {
+            for &top in nodes.iter().chain([&other.root_node()]) {
+                assert_eq!(ids(ancestors_below(node, top)), walk(node, top));
+            }
+        }
+    }
 
     /// `kind_name` is `kind` on every node of every fixture and example,
     /// broken ones included (ERROR and MISSING nodes).
