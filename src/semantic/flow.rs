@@ -2036,6 +2036,26 @@ impl<'m, 't> Flow<'m, 't> {
         self.with_bound(bound, || self.eval_one_of(&returned, def, 0))
     }
 
+    /// The values of `nodes` (in `def`'s scope) with `def`'s parameters
+    /// after the receiver given: what a constructor stores, for a call from
+    /// another module.
+    pub(crate) fn eval_bound(
+        &self,
+        def: ScopeId,
+        given: Vec<Vec<Alt<'t>>>,
+        nodes: Vec<Node<'t>>,
+    ) -> Vec<Vec<Alt<'t>>> {
+        let bound = Bound {
+            def,
+            call: self.m.scopes[def].node,
+            call_scope: def,
+            // `self` (not known: the object being made); `given` follows it.
+            receiver: Some(Alt::unknown()),
+            given,
+        };
+        self.with_bound(bound, || nodes.iter().map(|n| self.eval(*n, def)).collect())
+    }
+
     /// A call of `path`, a function or method of another module: what it
     /// returns evaluated in its own module with its parameters bound to
     /// this call's arguments (`receiver`: the object a method is called
@@ -2070,6 +2090,34 @@ impl<'m, 't> Flow<'m, 't> {
                 .collect(),
         };
         let alts = m.foreign_returns(path, &foreign)?;
+        // An object of a class of that module names its class there: the
+        // path of its module here, so its methods are found.
+        let module = match receiver {
+            Some(_) => path.rsplitn(3, '.').nth(2),
+            None => path.rsplit_once('.').map(|(m, _)| m),
+        };
+        let alts: Vec<ConstAlt> = alts
+            .into_iter()
+            .map(|mut a| {
+                if let (Const::Object(fields), Some(module)) = (&a.val, module) {
+                    let mut fields: Fields = fields.as_ref().clone();
+                    for (name, values) in &mut fields {
+                        if name != "__class__" {
+                            continue;
+                        }
+                        for v in values.iter_mut() {
+                            if let Const::Str(class) = &v.val {
+                                if !class.contains('.') {
+                                    v.val = Const::Str(format!("{module}.{class}"));
+                                }
+                            }
+                        }
+                    }
+                    a.val = Const::Object(Arc::new(fields));
+                }
+                a
+            })
+            .collect();
         Some(from_consts(&alts))
     }
 

@@ -307,13 +307,13 @@ pub struct ForeignCall {
     pub keywords: Vec<(String, Vec<ConstAlt>)>,
 }
 
-impl Module<'_> {
+impl<'t> Module<'t> {
     /// What the module-level function or `Class.method` named `name`
     /// returns for `call` (from another module), its parameters bound to
     /// the call's values; parameters it does not pass take their defaults.
     /// This module's own imports are not followed (one module deep).
     pub fn returns_for_call(&self, name: &str, call: &ForeignCall) -> Option<Vec<ConstAlt>> {
-        use super::flow::{from_consts, Alt};
+        use super::flow::from_consts;
         let (head, method) = match name.split_once('.') {
             Some((class, method)) => (class, Some(method)),
             None => (name, None),
@@ -327,6 +327,10 @@ impl Module<'_> {
                     return None;
                 }
                 self.method(*id, method)?
+            }
+            // A class called: the object it makes.
+            None if self.scopes[*id].kind == ScopeKind::Class => {
+                return self.construct_for_call(*id, call)
             }
             None => *id,
         };
@@ -345,10 +349,29 @@ impl Module<'_> {
             (None, true) => return None,
             (_, false) => None,
         };
+        let flow = self.flow();
+        let given = self.bind_call(&flow, def, takes_receiver, call)?;
+        let alts = flow.returns_bound(def, receiver, given);
+        if alts.is_empty() || alts.iter().all(|a| a.val.is_unknown()) {
+            return None;
+        }
+        Some(flow.detach(&alts, 0))
+    }
+
+    /// The values of `def`'s parameters (after the receiver) for `call`:
+    /// its positional values, then its keywords, then the defaults. `None`
+    /// when the call passes more than the parameters take.
+    fn bind_call<'m>(
+        &'m self,
+        flow: &super::flow::Flow<'m, 't>,
+        def: usize,
+        takes_receiver: bool,
+        call: &ForeignCall,
+    ) -> Option<Vec<Vec<super::flow::Alt<'t>>>> {
+        use super::flow::from_consts;
         let params = self.scopes[def].params();
         let params = &params[usize::from(takes_receiver).min(params.len())..];
-        let flow = self.flow();
-        let mut given: Vec<Vec<Alt<'_>>> = Vec::new();
+        let mut given = Vec::new();
         let mut positional = call.positional.iter();
         let mut keyword_only = false;
         for (pname, default) in params {
@@ -384,19 +407,123 @@ impl Module<'_> {
             });
         }
         // More than it takes (into `*args`/`**kwargs`): not followed.
-        if positional.next().is_some()
+        let extra = positional.next().is_some()
             || call
                 .keywords
                 .iter()
-                .any(|(k, _)| !params.iter().any(|(p, _)| p == k))
-        {
-            return None;
+                .any(|(k, _)| !params.iter().any(|(p, _)| p == k));
+        (!extra).then_some(given)
+    }
+
+    /// The object `Class(...)` makes for `call` (from another module): its
+    /// class-body values, then a dataclass's fields in order (positional,
+    /// keyword, default) or what `__init__` stores into `self` with its
+    /// parameters bound; `__class__` names the class in this module.
+    fn construct_for_call(&self, class: usize, call: &ForeignCall) -> Option<Vec<ConstAlt>> {
+        use super::flow::{from_consts, Const, Why};
+        let flow = self.flow();
+        let mut fields: Vec<(String, Vec<ConstAlt>)> = Vec::new();
+        let put = |fields: &mut Vec<(String, Vec<ConstAlt>)>, name: &str, alts: Vec<ConstAlt>| {
+            fields.retain(|(n, _)| n != name);
+            fields.push((name.to_owned(), alts));
+        };
+        // Values written in the class body (defaults).
+        let mut body_values = Vec::new();
+        for name in self.attribute_names(class) {
+            if let Some(Binding::Value { value, scope, .. }) =
+                self.attributes.get(&(class, name.clone())).and_then(|b| {
+                    b.iter()
+                        .rev()
+                        .find(|b| matches!(b, Binding::Value { scope, .. } if *scope == class))
+                })
+            {
+                body_values.push((name.clone(), *value, *scope));
+            }
         }
-        let alts = flow.returns_bound(def, receiver, given);
-        if alts.is_empty() || alts.iter().all(|a| a.val.is_unknown()) {
-            return None;
+        for (name, value, scope) in &body_values {
+            put(
+                &mut fields,
+                name,
+                flow.detach(&flow.eval(*value, *scope), 0),
+            );
         }
-        Some(flow.detach(&alts, 0))
+        match self.method(class, "__init__") {
+            None if self.is_dataclass_like(class) => {
+                let mut order: Vec<(usize, String)> = self
+                    .attribute_names(class)
+                    .into_iter()
+                    .filter_map(|n| self.dataclass_field_position(class, &n).map(|p| (p, n)))
+                    .collect();
+                order.sort();
+                if call.positional.len() > order.len() {
+                    return None;
+                }
+                for (position, name) in &order {
+                    let passed = call.positional.get(*position).or_else(|| {
+                        call.keywords
+                            .iter()
+                            .find(|(k, _)| k == name)
+                            .map(|(_, v)| v)
+                    });
+                    if let Some(values) = passed {
+                        put(&mut fields, name, values.clone());
+                    } else if !fields.iter().any(|(n, _)| n == name) {
+                        put(
+                            &mut fields,
+                            name,
+                            vec![ConstAlt {
+                                val: Const::Unknown,
+                                why: Why::Fixed,
+                            }],
+                        );
+                    }
+                }
+                if call
+                    .keywords
+                    .iter()
+                    .any(|(k, _)| !order.iter().any(|(_, n)| n == k))
+                {
+                    return None;
+                }
+            }
+            None => {
+                if !call.positional.is_empty() || !call.keywords.is_empty() {
+                    return None;
+                }
+            }
+            Some(init) => {
+                let given = self.bind_call(&flow, init, true, call)?;
+                let stores: Vec<(String, tree_sitter::Node<'t>)> = self
+                    .attributes
+                    .iter()
+                    .filter(|((c, _), _)| *c == class)
+                    .flat_map(|((_, name), bindings)| {
+                        bindings.iter().filter_map(move |b| match b {
+                            Binding::Value { value, scope, .. } if *scope == init => {
+                                Some((name.clone(), *value))
+                            }
+                            _ => None,
+                        })
+                    })
+                    .collect();
+                let values = flow.eval_bound(init, given, stores.iter().map(|(_, v)| *v).collect());
+                for ((name, _), alts) in stores.iter().zip(values) {
+                    put(&mut fields, name, flow.detach(&alts, 0));
+                }
+            }
+        }
+        let _ = from_consts;
+        fields.push((
+            "__class__".to_owned(),
+            vec![ConstAlt {
+                val: Const::Str(self.scopes[class].name.clone()),
+                why: Why::Fixed,
+            }],
+        ));
+        Some(vec![ConstAlt {
+            val: Const::Object(Arc::new(fields)),
+            why: Why::Fixed,
+        }])
     }
 }
 

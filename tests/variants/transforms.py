@@ -1088,6 +1088,42 @@ def b_collected_list(src: Source, v: Value):
     return [{MAIN: ed.apply()}]
 
 
+def b_imported_class(src: Source, v: Value):
+    """The value is stored by an object of a class of another module, made with it as a
+    positional argument: a class whose `__init__` stores it
+    (`_variant_cfg.VariantHolder(<value>).value`), or a dataclass field
+    (`_variant_cfg.VariantRecord(<value>).value`)."""
+    _statement_level(src, v)
+    cfg = "\n".join(
+        [
+            '"""Holders of the variant: a value passed in is kept."""',
+            "import dataclasses",
+            "",
+            "",
+            "class VariantHolder:",
+            "    kind = \"holder\"",
+            "",
+            "    def __init__(self, value, label=\"variant\"):",
+            "        self.value = value",
+            "        self.label = label",
+            "",
+            "",
+            "@dataclasses.dataclass(frozen=True)",
+            "class VariantRecord:",
+            "    value: object",
+            "    label: str = \"variant\"",
+            "",
+        ]
+    )
+    out = []
+    for cls in ("VariantHolder", "VariantRecord"):
+        ed = Edits(src)
+        ensure_import(ed, CFG_MODULE)
+        ed.replace(v.expr, f"{CFG_MODULE}.{cls}({src.seg(v.expr)}).value")
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
+    return out
+
+
 def b_collected_sequence(src: Source, v: Value):
     """A tuple or list value (the platforms of a lowering) is built by a loop appending
     each of its elements, in order, to a list made empty just before its statement; the
@@ -2422,6 +2458,13 @@ TRANSFORMS = {
         "a local class stores the value with a tuple assignment in `__init__` "
         "(`self.label, self.platforms = label, value`); read off an instance made with it, "
         "or through a method returning the field",
+    ),
+    "imported_class": (
+        _values,
+        b_imported_class,
+        "the value is kept by an object of a class of another module made with it as a "
+        "positional argument: `__init__` stores it (`_variant_cfg.VariantHolder(<value>).value`), "
+        "or a dataclass field (`_variant_cfg.VariantRecord(<value>).value`)",
     ),
     "imported_call": (
         _values,
