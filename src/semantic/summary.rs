@@ -420,7 +420,7 @@ impl<'t> Module<'t> {
     /// keyword, default) or what `__init__` stores into `self` with its
     /// parameters bound; `__class__` names the class in this module.
     fn construct_for_call(&self, class: usize, call: &ForeignCall) -> Option<Vec<ConstAlt>> {
-        use super::flow::{from_consts, Const, Why};
+        use super::flow::{Const, Why};
         let flow = self.flow();
         let mut fields: Vec<(String, Vec<ConstAlt>)> = Vec::new();
         let put = |fields: &mut Vec<(String, Vec<ConstAlt>)>, name: &str, alts: Vec<ConstAlt>| {
@@ -512,7 +512,6 @@ impl<'t> Module<'t> {
                 }
             }
         }
-        let _ = from_consts;
         fields.push((
             "__class__".to_owned(),
             vec![ConstAlt {
