@@ -3,7 +3,7 @@
 
 use crate::semantic::contract::{scope_for, SiteMatcher};
 use crate::semantic::flow::ConstAlt;
-use crate::semantic::summary::{candidate_files, ForeignCall, ModuleSummary};
+use crate::semantic::summary::{candidate_files, CallReach, ForeignCall, ModuleSummary};
 use crate::semantic::{Module, Resolver};
 use crate::syntax;
 use dashmap::DashMap;
@@ -31,6 +31,9 @@ pub struct FsResolver<S: SourceProvider = Disk> {
     /// What calls of other modules' functions returned, by (file, name,
     /// the call's values): `Resolver::call_returns`.
     call_returns: DashMap<String, Option<Vec<ConstAlt>>>,
+    /// What calls of other modules' functions reach, by (file, name, the
+    /// call's values): `Resolver::call_reach`.
+    call_reach: DashMap<String, CallReach>,
     /// The contracts whose sites summaries record (`set_contracts`).
     contracts: std::sync::RwLock<Option<Arc<SiteMatcher>>>,
 }
@@ -47,6 +50,7 @@ impl<S: SourceProvider> FsResolver<S> {
             source,
             summaries: DashMap::new(),
             call_returns: DashMap::new(),
+            call_reach: DashMap::new(),
             contracts: Default::default(),
         }
     }
@@ -64,6 +68,7 @@ impl<S: SourceProvider> FsResolver<S> {
             *current = matcher;
             self.summaries.clear();
             self.call_returns.clear();
+            self.call_reach.clear();
         }
     }
 
@@ -72,6 +77,7 @@ impl<S: SourceProvider> FsResolver<S> {
         self.summaries.remove(path);
         // A call's result may have come through this file.
         self.call_returns.clear();
+        self.call_reach.clear();
     }
 
     pub fn source(&self) -> &S {
@@ -123,11 +129,7 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
     ) -> Option<Vec<ConstAlt>> {
         // One module deep: the called module's own imports are not followed
         // (its summary lookups stay off), so this never recurses.
-        let (summary, name) = self.resolve(from_file, path).or_else(|| {
-            let (prefix, last) = path.rsplit_once('.')?;
-            let (summary, class) = self.resolve(from_file, prefix)?;
-            Some((summary, format!("{class}.{last}")))
-        })?;
+        let (summary, name) = self.resolve_function(from_file, path)?;
         let key = format!("{}\0{name}\0{call:?}", summary.file.display());
         if let Some(cached) = self.call_returns.get(&key) {
             return cached.clone();
@@ -139,5 +141,47 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
         });
         self.call_returns.insert(key, computed.clone());
         computed
+    }
+
+    fn call_reach(&self, from_file: &Path, path: &str, call: &ForeignCall) -> CallReach {
+        let (summary, name) = self.resolve_function(from_file, path)?;
+        let key = format!("{}\0{name}\0{call:?}", summary.file.display());
+        if let Some(cached) = self.call_reach.get(&key) {
+            return cached.clone();
+        }
+        // Built as the summary is (contracts included), one module deep.
+        let computed = self.source.read(&summary.file).and_then(|text| {
+            let tree = syntax::parse(&text, None)?;
+            let module = Module::new(&text, &tree);
+            let matcher = self
+                .contracts
+                .read()
+                .unwrap_or_else(|e| e.into_inner())
+                .clone();
+            module.set_contracts(scope_for(&summary.file, matcher));
+            let mut reach = module.reach_for_call(&name, call)?;
+            for req in &mut reach.reqs {
+                req.file = Some(summary.file.clone());
+            }
+            Some(Arc::new(reach))
+        });
+        self.call_reach.insert(key, computed.clone());
+        computed
+    }
+}
+
+impl<S: SourceProvider> FsResolver<S> {
+    /// The module defining function `path` and its name there
+    /// (`Class.method` for a method).
+    fn resolve_function(
+        &self,
+        from_file: &Path,
+        path: &str,
+    ) -> Option<(Arc<ModuleSummary>, String)> {
+        self.resolve(from_file, path).or_else(|| {
+            let (prefix, last) = path.rsplit_once('.')?;
+            let (summary, class) = self.resolve(from_file, prefix)?;
+            Some((summary, format!("{class}.{last}")))
+        })
     }
 }

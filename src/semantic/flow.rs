@@ -949,7 +949,10 @@ impl<'m, 't> Flow<'m, 't> {
             "false" => one(Val::Bool(false)),
             "none" => one(Val::None),
             // `return a, b` holds an expression_list: a tuple.
-            "tuple" | "list" | "expression_list" => {
+            // A set display reads as a tuple of its distinct items, as
+            // `set(...)` does (for `in`, `sorted`, `len`).
+            "tuple" | "list" | "expression_list" | "set" => {
+                let is_set = node.kind_name() == "set";
                 let kind = if node.kind_name() == "list" {
                     SeqKind::List
                 } else {
@@ -970,7 +973,23 @@ impl<'m, 't> Flow<'m, 't> {
                     .iter()
                     .map(|i| self.eval_depth(*i, scope, depth + 1))
                     .collect();
-                product(&parts, |vals| Val::Seq(kind, vals))
+                product(&parts, |vals| {
+                    if !is_set {
+                        return Val::Seq(kind, vals);
+                    }
+                    let mut distinct: Vec<Val<'t>> = Vec::new();
+                    for v in vals {
+                        let seen = distinct.iter().any(|d| match (d, &v) {
+                            (Val::Str(a), Val::Str(b)) => a == b,
+                            (Val::Int(a), Val::Int(b)) => a == b,
+                            _ => false,
+                        });
+                        if !seen {
+                            distinct.push(v);
+                        }
+                    }
+                    Val::Seq(kind, distinct)
+                })
             }
             "dictionary" => one(Val::Dict(node, scope)),
             "as_pattern" => self.entered(node, scope, depth),
@@ -2025,7 +2044,6 @@ impl<'m, 't> Flow<'m, 't> {
         given: Vec<Vec<Alt<'t>>>,
     ) -> Vec<Alt<'t>> {
         let m = self.m;
-        let returned = returned_values(m, def);
         let bound = Bound {
             def,
             call: m.scopes[def].node,
@@ -2033,7 +2051,37 @@ impl<'m, 't> Flow<'m, 't> {
             receiver,
             given,
         };
-        self.with_bound(bound, || self.eval_one_of(&returned, def, 0))
+        self.with_bound(bound, || {
+            self.eval_one_of(&self.returned_for_call(def), def, 0)
+        })
+    }
+
+    /// The `return` values of `def` that the call being evaluated (bound
+    /// last) may return: its branches decided with the call's values, so
+    /// `if isinstance(w, str): return TABLE[w]` then `return w` returns
+    /// only the entry for a string. Shallow calls only: each level decides
+    /// its conditions again.
+    fn returned_for_call(&self, def: ScopeId) -> Vec<Option<Node<'t>>> {
+        let m = self.m;
+        let returned = returned_values(m, def);
+        if returned.len() < 2 || self.bound.borrow().len() > 3 {
+            return returned;
+        }
+        let branches = m.build_branches_by(def, &|condition| {
+            super::reach::truth_of(self.eval(condition, def))
+        });
+        let live: Vec<Option<Node<'t>>> = returned
+            .iter()
+            .filter(|r| {
+                !r.is_some_and(|n| branches.dead.iter().any(|d| d.contains(&n.start_byte())))
+            })
+            .copied()
+            .collect();
+        if live.is_empty() {
+            returned
+        } else {
+            live
+        }
     }
 
     /// The values of `nodes` (in `def`'s scope) with `def`'s parameters
@@ -2056,6 +2104,27 @@ impl<'m, 't> Flow<'m, 't> {
         self.with_bound(bound, || nodes.iter().map(|n| self.eval(*n, def)).collect())
     }
 
+    /// `node` (in `scope`: `def` or a closure of it) with `def`'s
+    /// parameters bound to `given` (by position after the receiver, which
+    /// binds the first when given).
+    pub(crate) fn eval_given(
+        &self,
+        def: ScopeId,
+        given: &[Vec<Alt<'t>>],
+        receiver: Option<Alt<'t>>,
+        node: Node<'t>,
+        scope: ScopeId,
+    ) -> Vec<Alt<'t>> {
+        let bound = Bound {
+            def,
+            call: self.m.scopes[def].node,
+            call_scope: def,
+            receiver,
+            given: given.to_vec(),
+        };
+        self.with_bound(bound, || self.eval(node, scope))
+    }
+
     /// A call of `path`, a function or method of another module: what it
     /// returns evaluated in its own module with its parameters bound to
     /// this call's arguments (`receiver`: the object a method is called
@@ -2074,21 +2143,7 @@ impl<'m, 't> Flow<'m, 't> {
             return None;
         }
         m.resolver.get()?;
-        let args = m.args_of(call);
-        if args.has_splat {
-            return None;
-        }
-        // (`detach`'s depth is its own nesting of objects, not this one's.)
-        let detach = |node: Node<'t>| self.detach(&self.eval_depth(node, scope, depth + 1), 0);
-        let foreign = super::summary::ForeignCall {
-            receiver: receiver.map(|v| self.detach(&[Alt::fixed(v.clone())], 0)),
-            positional: args.positional.iter().map(|a| detach(*a)).collect(),
-            keywords: args
-                .keywords
-                .iter()
-                .map(|(name, value, _)| (name.clone(), detach(*value)))
-                .collect(),
-        };
+        let foreign = self.foreign_args(receiver, call, scope, depth)?;
         let alts = m.foreign_returns(path, &foreign)?;
         // An object of a class of that module names its class there: the
         // path of its module here, so its methods are found.
@@ -2119,6 +2174,33 @@ impl<'m, 't> Flow<'m, 't> {
             })
             .collect();
         Some(from_consts(&alts))
+    }
+
+    /// What `call` passes, detached from this module (what crosses to the
+    /// module of the function it calls). `None` when it splats (`*args`,
+    /// `**kw`): what it passes is not known by parameter.
+    pub(crate) fn foreign_args(
+        &self,
+        receiver: Option<&Val<'t>>,
+        call: Node<'t>,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Option<super::summary::ForeignCall> {
+        let args = self.m.args_of(call);
+        if args.has_splat {
+            return None;
+        }
+        // (`detach`'s depth is its own nesting of objects, not this one's.)
+        let detach = |node: Node<'t>| self.detach(&self.eval_depth(node, scope, depth + 1), 0);
+        Some(super::summary::ForeignCall {
+            receiver: receiver.map(|v| self.detach(&[Alt::fixed(v.clone())], 0)),
+            positional: args.positional.iter().map(|a| detach(*a)).collect(),
+            keywords: args
+                .keywords
+                .iter()
+                .map(|(name, value, _)| (name.clone(), detach(*value)))
+                .collect(),
+        })
     }
 
     /// The `**kwargs` parameter of `def`: in the call being evaluated, or
@@ -3884,6 +3966,73 @@ impl<'m, 't> Flow<'m, 't> {
                         _ => Val::Unknown,
                     });
                 }
+                // `sorted(xs)`: a new list, in Python's order for strings
+                // and ints (`reverse=True` too); with a `key=`, the same
+                // members in an order not known.
+                "sorted" if args.positional.len() == 1 && !args.has_splat => {
+                    let reverse = match args.keyword("reverse") {
+                        None => Some(false),
+                        Some(r) => match self.eval_depth(r, scope, depth + 1).as_slice() {
+                            [a] => a.val.truthy(),
+                            _ => None,
+                        },
+                    };
+                    let keyed = args.keyword("key").is_some()
+                        || args
+                            .keywords
+                            .iter()
+                            .any(|(k, _, _)| k != "key" && k != "reverse");
+                    return map(self.eval_depth(args.positional[0], scope, depth + 1), |v| {
+                        let items: Vec<Val<'t>> = match v {
+                            Val::Seq(_, items) => items.clone(),
+                            Val::Str(s) | Val::Split(s) => {
+                                s.chars().map(|c| Val::Str(c.into())).collect()
+                            }
+                            Val::Members(_, members) => {
+                                return Val::Members(SeqKind::List, members.clone())
+                            }
+                            _ => return Val::Unknown,
+                        };
+                        let strs: Option<Vec<String>> = items
+                            .iter()
+                            .map(|i| match i {
+                                Val::Str(s) => Some(s.clone()),
+                                _ => None,
+                            })
+                            .collect();
+                        let ints: Option<Vec<i64>> = items
+                            .iter()
+                            .map(|i| match i {
+                                Val::Int(n) => Some(*n),
+                                _ => None,
+                            })
+                            .collect();
+                        let sorted = match (keyed, reverse, strs, ints) {
+                            (false, Some(rev), Some(mut strs), _) => {
+                                strs.sort();
+                                if rev {
+                                    strs.reverse();
+                                }
+                                Some(strs.into_iter().map(Val::Str).collect())
+                            }
+                            (false, Some(rev), None, Some(mut ints)) => {
+                                ints.sort();
+                                if rev {
+                                    ints.reverse();
+                                }
+                                Some(ints.into_iter().map(Val::Int).collect())
+                            }
+                            _ => None,
+                        };
+                        match sorted {
+                            Some(items) => Val::Seq(SeqKind::List, items),
+                            None => Val::Members(
+                                SeqKind::List,
+                                Arc::new(items.into_iter().map(Alt::fixed).collect()),
+                            ),
+                        }
+                    });
+                }
                 "tuple" | "list" if args.positional.is_empty() && args.keywords.is_empty() => {
                     let kind = if func_text == "list" {
                         SeqKind::List
@@ -4877,7 +5026,6 @@ impl<'m, 't> Flow<'m, 't> {
                 }
                 continue;
             }
-            let returned = returned_values(m, def);
             let bound = Bound {
                 def,
                 call,
@@ -4885,7 +5033,9 @@ impl<'m, 't> Flow<'m, 't> {
                 receiver,
                 given: Vec::new(),
             };
-            let alts = self.with_bound(bound, || self.eval_one_of(&returned, def, depth));
+            let alts = self.with_bound(bound, || {
+                self.eval_one_of(&self.returned_for_call(def), def, depth)
+            });
             // A closure returned by this call (`sequential(layers)` returns
             // `apply`) holds this call's arguments: what it reaches through
             // them is this call's choice.

@@ -353,7 +353,7 @@ impl<'t> Module<'t> {
                     continue;
                 };
                 let seed_why = seed_why.and(&head.why);
-                let mut reqs = self.reach(seeds, file, resolver);
+                let mut reqs = self.reach(seeds, &seed_choices, file, resolver);
                 // Reached through a branch that runs by a default of run-time
                 // configuration: it holds for a plain run (a warning naming
                 // the default, see `analysis::split_default_requirements`).
@@ -1303,7 +1303,7 @@ impl<'t> Module<'t> {
             };
             if let Some(id) = local {
                 if seen.insert(id) {
-                    seeds.extend(self.facts_of(id).edges.iter().map(|(t, _, _, _)| t.clone()));
+                    seeds.extend(self.facts_of(id).edges.iter().map(|e| e.target.clone()));
                     // Nested defs and lambdas run inside their parent's trace.
                     seeds.extend(
                         self.scopes

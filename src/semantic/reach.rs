@@ -34,6 +34,12 @@ pub enum Guard {
     /// (`if args.debug:` with a flag on by default): what it reaches holds
     /// for a plain run only. The note names the default.
     Configured(String),
+    /// In a branch that runs for some call sites of a function of this
+    /// module only (`if debug:` with `build(True)` and `build(False)`); the
+    /// requirement or edge carries those calls as its choices. Holds on a
+    /// path through one of those calls (the walk pinned the function's
+    /// choice point, its node id); elsewhere it is a `CallerChoice`.
+    CallSite(usize),
 }
 
 impl Guard {
@@ -43,7 +49,7 @@ impl Guard {
     /// platforms (facts, more #1), so one matching platform keeps it.
     pub fn keeps(&self, platforms: &[String]) -> Option<bool> {
         match self {
-            Guard::HostDependent | Guard::CallerChoice => None,
+            Guard::HostDependent | Guard::CallerChoice | Guard::CallSite(_) => None,
             Guard::Configured(_) => Some(true),
             Guard::Branch { keys, others } if keys.is_empty() => {
                 Some(platforms.iter().any(|p| !others.contains(p)))
@@ -65,6 +71,12 @@ pub struct Branches {
     /// Bodies that run because of a default of run-time configuration, with
     /// the note naming it (`Guard::Configured`).
     pub by_default: Vec<(std::ops::Range<usize>, String)>,
+    /// Bodies whose condition holds whenever their `if` runs, with the
+    /// default of run-time configuration it holds by, if it is one.
+    pub holds: Vec<(std::ops::Range<usize>, Option<String>)>,
+    /// Bodies of `by_caller` that run for some of this module's call sites
+    /// of the function only: the choices of each way they run.
+    pub by_caller_when: Vec<(std::ops::Range<usize>, Vec<Vec<Choice>>)>,
 }
 
 impl Branches {
@@ -77,12 +89,26 @@ impl Branches {
     }
 }
 
+/// The branches of a function and of the closures it holds, decided for one
+/// call of it: its parameters bound to that call's values (a caller in
+/// another module). What the call cannot reach, and which bodies the
+/// callers decide (`Guard::CallerChoice`) it makes run.
+#[derive(Debug, Default)]
+pub struct CallBranches {
+    pub dead: Vec<std::ops::Range<usize>>,
+    /// Bodies whose condition holds for the call, with the default of
+    /// run-time configuration it holds by, if it is one.
+    pub holds: Vec<(std::ops::Range<usize>, Option<String>)>,
+}
+
 /// What a branch condition is, as far as the code shows.
-enum Truth {
+pub(crate) enum Truth {
     Known(bool),
     /// Decided by the default of run-time configuration (the note names it).
     KnownByDefault(bool, String),
-    CallerDecides,
+    /// With, when every value comes from a call site of this module, the
+    /// choices of each value that makes it hold.
+    CallerDecides(Option<Vec<Vec<Choice>>>),
     Unknown,
 }
 
@@ -287,23 +313,38 @@ pub struct ScopeFacts {
     pub edges: Vec<Edge>,
 }
 
-/// A call edge: its target, guards, the call node's id for a direct call
-/// (which call site of the target this is), and the choices under which
-/// the callee is that target (`layer(x)` in `for layer in layers:` is each
-/// element's function, on that element's path).
-pub type Edge = (Target, Vec<Guard>, Option<usize>, Vec<flow::Choice>);
+/// A call edge of the call graph.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Edge {
+    pub target: Target,
+    pub guards: Vec<Guard>,
+    /// The call node's id for a direct call (which call site of the target
+    /// this is).
+    pub call: Option<usize>,
+    /// The choices under which the callee is that target (`layer(x)` in
+    /// `for layer in layers:` is each element's function, on that element's
+    /// path).
+    pub choices: Vec<flow::Choice>,
+    /// Where the edge is made (the call, argument or returned value's first
+    /// byte): branches decided for one call of the function are looked up
+    /// by it.
+    pub at: usize,
+}
 
 /// What a set of entry points reaches.
 #[derive(Debug, Default)]
 pub struct Reached {
     pub reqs: Vec<Requirement>,
     /// Imported names reached, not yet followed, with the file that imports them.
-    pub externals: Vec<(String, Vec<Guard>)>,
+    pub externals: Vec<(String, Vec<Guard>, Vec<Choice>)>,
     /// The direct calls through which each imported name was reached (call
     /// node ids), for values its summary leaves to the caller.
     pub external_calls: Vec<(String, usize)>,
     /// The choice points of the edges followed that exist on some paths only.
     pub choice_points: HashSet<usize>,
+    /// Imported names reached other than by a direct call (passed as a
+    /// value, a seed): what they reach is not decided by a call's values.
+    pub external_indirect: HashSet<String>,
 }
 
 const MAX_VISITS: usize = 4096;
@@ -420,7 +461,13 @@ impl<'t> Module<'t> {
                     let args = self.args_of(site.node);
                     for arg in &args.positional {
                         for target in self.resolve_ref(*arg, site.scope, 0) {
-                            facts.edges.push((target, Vec::new(), None, Vec::new()));
+                            facts.edges.push(Edge {
+                                target,
+                                guards: Vec::new(),
+                                call: None,
+                                choices: Vec::new(),
+                                at: arg.start_byte(),
+                            });
                         }
                     }
                 }
@@ -568,7 +615,13 @@ impl<'t> Module<'t> {
                     let Some(choices) = flow::merge_choices(&choices, &made_by) else {
                         continue;
                     };
-                    facts.edges.push((target, guards.clone(), direct, choices));
+                    facts.edges.push(Edge {
+                        target,
+                        guards: guards.clone(),
+                        call: direct,
+                        choices,
+                        at: call.start_byte(),
+                    });
                 }
             }
             for arg in args
@@ -584,9 +637,13 @@ impl<'t> Module<'t> {
                     arg_guards.push(Guard::Configured(note.to_owned()));
                 }
                 for target in self.resolve_ref(*arg, id, 0) {
-                    facts
-                        .edges
-                        .push((target, arg_guards.clone(), None, Vec::new()));
+                    facts.edges.push(Edge {
+                        call: self.call_made_by(&target, *arg, id),
+                        target,
+                        guards: arg_guards.clone(),
+                        choices: Vec::new(),
+                        at: arg.start_byte(),
+                    });
                 }
             }
         }
@@ -612,10 +669,175 @@ impl<'t> Module<'t> {
                 guards.push(Guard::Configured(note.to_owned()));
             }
             for target in self.resolve_ref(value, id, 0) {
-                facts.edges.push((target, guards.clone(), None, Vec::new()));
+                facts.edges.push(Edge {
+                    call: self.call_made_by(&target, value, id),
+                    target,
+                    guards: guards.clone(),
+                    choices: Vec::new(),
+                    at: value.start_byte(),
+                });
             }
         }
+        self.pin_to_call_sites(&mut facts, &branches);
         facts
+    }
+
+    /// Requirements and edges in bodies that run for some of this module's
+    /// call sites only (`Branches::by_caller_when`): one copy per way they
+    /// run, carrying its choices and `Guard::CallSite` in place of
+    /// `CallerChoice`.
+    fn pin_to_call_sites(&self, facts: &mut ScopeFacts, branches: &Branches) {
+        if branches.by_caller_when.is_empty() {
+            return;
+        }
+        // The choice lists under which byte `at` runs, when every body the
+        // callers decide around it runs by call site.
+        let ways = |at: usize| -> Option<Vec<Vec<Choice>>> {
+            let mut ways: Vec<Vec<Choice>> = vec![Vec::new()];
+            for body in branches.by_caller.iter().filter(|r| r.contains(&at)) {
+                let (_, when) = branches.by_caller_when.iter().find(|(r, _)| r == body)?;
+                let mut next = Vec::new();
+                for way in &ways {
+                    for choices in when {
+                        if let Some(merged) = flow::merge_choices(way, choices) {
+                            next.push(merged);
+                        }
+                    }
+                }
+                if next.len() > 16 {
+                    return None;
+                }
+                ways = next;
+            }
+            Some(ways)
+        };
+        let pinned = |guards: &[Guard], way: &[Choice]| -> Vec<Guard> {
+            let mut out: Vec<Guard> = guards
+                .iter()
+                .filter(|g| **g != Guard::CallerChoice)
+                .cloned()
+                .collect();
+            out.extend(way.iter().map(|(point, _)| Guard::CallSite(*point)));
+            out
+        };
+        let mut reqs = Vec::new();
+        for req in std::mem::take(&mut facts.reqs) {
+            match ways(req.span.start).filter(|_| req.guards.contains(&Guard::CallerChoice)) {
+                Some(ways) => {
+                    for way in ways {
+                        if let Some(choices) = flow::merge_choices(&req.choices, &way) {
+                            let mut copy = req.clone();
+                            copy.guards = pinned(&req.guards, &way);
+                            copy.choices = choices;
+                            reqs.push(copy);
+                        }
+                    }
+                }
+                None => reqs.push(req),
+            }
+        }
+        facts.reqs = reqs;
+        let mut edges = Vec::new();
+        for edge in std::mem::take(&mut facts.edges) {
+            match ways(edge.at).filter(|_| edge.guards.contains(&Guard::CallerChoice)) {
+                Some(ways) => {
+                    for way in ways {
+                        if let Some(choices) = flow::merge_choices(&edge.choices, &way) {
+                            let mut copy = edge.clone();
+                            copy.guards = pinned(&edge.guards, &way);
+                            copy.choices = choices;
+                            edges.push(copy);
+                        }
+                    }
+                }
+                None => edges.push(edge),
+            }
+        }
+        facts.edges = edges;
+    }
+
+    /// The branches of `def` and its closures with its parameters bound to
+    /// `given` (by position after the receiver; see `Flow::eval_given`).
+    pub(crate) fn call_branches(
+        &self,
+        def: ScopeId,
+        given: &[Vec<flow::Alt<'t>>],
+        receiver: Option<flow::Alt<'t>>,
+    ) -> CallBranches {
+        let range = self.scopes[def].node.byte_range();
+        let mut out = CallBranches::default();
+        for (id, scope) in self.scopes.iter().enumerate() {
+            let inner = scope.node.byte_range();
+            if scope.kind != ScopeKind::Function
+                || inner.start < range.start
+                || inner.end > range.end
+            {
+                continue;
+            }
+            let branches = self.build_branches_by(id, &|condition| {
+                let flow = self.flow_for_conditions(200);
+                truth_of(flow.eval_given(def, given, receiver.clone(), condition, id))
+            });
+            out.dead.extend(branches.dead);
+            out.holds.extend(branches.holds);
+        }
+        out
+    }
+
+    /// The guards of a requirement or edge of scope `id` made at byte `at`,
+    /// for the call `decided` was made for: `None` when the call does not
+    /// reach it; without `CallerChoice` when every body the callers decide
+    /// around it holds for the call.
+    fn decided_guards(
+        &self,
+        decided: &CallBranches,
+        id: ScopeId,
+        at: usize,
+        guards: &[Guard],
+    ) -> Option<Vec<Guard>> {
+        if decided.dead.iter().any(|r| r.contains(&at)) {
+            return None;
+        }
+        if !guards.contains(&Guard::CallerChoice) {
+            return Some(guards.to_vec());
+        }
+        let branches = self.branch_ranges(id);
+        let mut notes = Vec::new();
+        for body in branches.by_caller.iter().filter(|r| r.contains(&at)) {
+            match decided.holds.iter().find(|(r, _)| r == body) {
+                Some((_, note)) => notes.extend(note.iter().cloned()),
+                None => return Some(guards.to_vec()),
+            }
+        }
+        let mut out: Vec<Guard> = guards
+            .iter()
+            .filter(|g| **g != Guard::CallerChoice)
+            .cloned()
+            .collect();
+        out.extend(notes.into_iter().map(Guard::Configured));
+        Some(out)
+    }
+
+    /// For an imported function reached through a name bound to what a call
+    /// of it returned (`x = helper(...)`, then `f(x)` or `return x`): that
+    /// call's id, so the edge is a direct call with known arguments.
+    fn call_made_by(&self, target: &Target, node: Node<'t>, scope: ScopeId) -> Option<usize> {
+        let Target::External(path) = target else {
+            return None;
+        };
+        let node = unparenthesize(node);
+        if node.kind_name() != "identifier" {
+            return None;
+        }
+        let Some(Binding::Value { value, scope, .. }) =
+            self.binding_at(scope, text(node, self.src), node)
+        else {
+            return None;
+        };
+        let value = unparenthesize(*value);
+        (value.kind_name() == "call"
+            && self.callee(value, *scope).as_deref() == Some(path.as_str()))
+        .then(|| value.id())
     }
 
     fn is_assigned_to_name(&self, node: Node<'t>) -> bool {
@@ -1010,7 +1232,18 @@ impl<'t> Module<'t> {
     }
 
     fn build_branches(&self, scope: ScopeId) -> Branches {
+        self.build_branches_by(scope, &|condition| self.constant_truth(condition, scope))
+    }
+
+    /// The branches of `scope`, each condition's truth given by `truth_of`.
+    pub(crate) fn build_branches_by(
+        &self,
+        scope: ScopeId,
+        truth_of: &dyn Fn(Node<'t>) -> Truth,
+    ) -> Branches {
         let mut out = Vec::new();
+        let mut holds = Vec::new();
+        let mut by_caller_when = Vec::new();
         let mut by_caller = Vec::new();
         let mut taken_bodies = Vec::new();
         let mut by_default = Vec::new();
@@ -1043,14 +1276,19 @@ impl<'t> Module<'t> {
                             out.push(body.byte_range());
                             continue;
                         }
-                        let truth = match condition.map(|c| self.constant_truth(c, scope)) {
+                        let truth = match condition.map(truth_of) {
                             // Decided by a default: as decided, and what a body
                             // that runs reaches holds for a plain run only.
                             Some(Truth::KnownByDefault(t, note)) => {
                                 if t {
+                                    holds.push((body.byte_range(), Some(note.clone())));
                                     by_default.push((body.byte_range(), note));
                                 }
                                 Some(Truth::Known(t))
+                            }
+                            Some(Truth::Known(true)) => {
+                                holds.push((body.byte_range(), None));
+                                Some(Truth::Known(true))
                             }
                             None if all_false => Some(Truth::Known(true)),
                             other => other,
@@ -1079,8 +1317,11 @@ impl<'t> Module<'t> {
                                 }
                                 stack.push(body);
                             }
-                            Some(Truth::CallerDecides) => {
+                            Some(Truth::CallerDecides(when)) => {
                                 by_caller.push(body.byte_range());
+                                if let Some(when) = when {
+                                    by_caller_when.push((body.byte_range(), when));
+                                }
                                 stack.push(body);
                             }
                             // (`KnownByDefault` was mapped to `Known` above.)
@@ -1106,6 +1347,8 @@ impl<'t> Module<'t> {
             by_caller,
             taken: taken_bodies,
             by_default,
+            holds,
+            by_caller_when,
         }
     }
 
@@ -1113,53 +1356,72 @@ impl<'t> Module<'t> {
     /// that the callers decide it (a parameter of a function only other
     /// modules call, or call sites that disagree).
     fn constant_truth(&self, condition: Node<'t>, scope: ScopeId) -> Truth {
-        let mut alts = self.flow_for_conditions(200).eval(condition, scope);
-        if alts.iter().any(|a| matches!(a.val, Val::ParamRef(_))) {
-            return Truth::CallerDecides;
-        }
-        // Run-time configuration with a default (`--debug` off unless given):
-        // the branch is decided as a plain run decides it. What other
-        // choices of it would run stays silent, like any run-time choice.
-        let default_note = alts.iter().find_map(|a| match &a.why {
-            Why::Default(note) => Some(note.clone()),
-            _ => None,
-        });
-        if default_note.is_some() {
-            alts.retain(|a| !matches!(a.why, Why::Choice));
-        }
-        let mut value = None;
-        let mut differs = false;
-        let mut unknown = false;
-        let mut some_false = false;
-        for alt in &alts {
-            let Some(t) = alt.val.truthy() else {
-                unknown = true;
-                continue;
-            };
-            if value.is_some_and(|v| v != t) {
-                differs = true;
-            }
-            some_false |= !t;
-            value = Some(t);
-        }
-        // Some value we cannot read and one that skips the body (`progress =
-        // None` on one path, an object on the other, then `if progress is not
-        // None:`): the body does not run in every run.
-        if unknown {
-            return if some_false && !alts.is_empty() {
-                Truth::CallerDecides
-            } else {
-                Truth::Unknown
-            };
-        }
-        match (value, default_note) {
-            (Some(_), _) if differs => Truth::CallerDecides,
-            (Some(t), Some(note)) => Truth::KnownByDefault(t, note),
-            (Some(t), None) => Truth::Known(t),
-            (None, _) => Truth::Unknown,
-        }
+        truth_of(self.flow_for_conditions(200).eval(condition, scope))
     }
+}
 
+/// What the alternatives of a condition say of it (see `constant_truth`).
+pub(crate) fn truth_of(mut alts: Vec<flow::Alt<'_>>) -> Truth {
+    if alts.iter().any(|a| matches!(a.val, Val::ParamRef(_))) {
+        return Truth::CallerDecides(None);
+    }
+    // Run-time configuration with a default (`--debug` off unless given):
+    // the branch is decided as a plain run decides it. What other
+    // choices of it would run stays silent, like any run-time choice.
+    let default_note = alts.iter().find_map(|a| match &a.why {
+        Why::Default(note) => Some(note.clone()),
+        _ => None,
+    });
+    if default_note.is_some() {
+        alts.retain(|a| !matches!(a.why, Why::Choice));
+    }
+    let mut value = None;
+    let mut differs = false;
+    let mut unknown = false;
+    let mut some_false = false;
+    for alt in &alts {
+        let Some(t) = alt.val.truthy() else {
+            unknown = true;
+            continue;
+        };
+        if value.is_some_and(|v| v != t) {
+            differs = true;
+        }
+        some_false |= !t;
+        value = Some(t);
+    }
+    // Some value we cannot read and one that skips the body (`progress =
+    // None` on one path, an object on the other, then `if progress is not
+    // None:`): the body does not run in every run.
+    if unknown {
+        return if some_false && !alts.is_empty() {
+            Truth::CallerDecides(None)
+        } else {
+            Truth::Unknown
+        };
+    }
+    match (value, default_note) {
+        (Some(_), _) if differs => {
+            // Each value from a call site of this module (not a run-time
+            // choice): the body runs on the paths through those that hold.
+            let by_site = alts
+                .iter()
+                .all(|a| !a.choices.is_empty() && matches!(a.why, Why::Each(_) | Why::Fixed));
+            let when = by_site.then(|| {
+                alts.iter()
+                    .filter(|a| a.val.truthy() == Some(true))
+                    .map(|a| a.choices.clone())
+                    .collect()
+            });
+            Truth::CallerDecides(when)
+        }
+        (Some(t), Some(note)) => Truth::KnownByDefault(t, note),
+        (Some(t), None) => Truth::Known(t),
+        (None, _) => Truth::Unknown,
+    }
+}
+
+impl<'t> Module<'t> {
     /// The guards between `node` and the top of its scope. Answered for calls,
     /// call arguments and returned values (what the call graph is built from).
     pub fn guards_of(&self, node: Node<'t>, scope: ScopeId) -> Vec<Guard> {
@@ -1642,7 +1904,19 @@ impl<'t> Module<'t> {
     /// when some reached requirement depends on such a choice, the walk is
     /// made again, following the calls taken on each path.
     pub fn reach_local(&self, seeds: Vec<(Target, Vec<Guard>)>) -> Reached {
-        let first = self.reach_walk(seeds.clone(), None);
+        self.reach_local_for(seeds, &[], None)
+    }
+
+    /// `reach_local`, with the branches one call decided (`CallBranches`).
+    /// `start`: the choices the seeds were picked by (the call of a factory
+    /// that made the lowered function), the walk's path at its start.
+    pub(crate) fn reach_local_for(
+        &self,
+        seeds: Vec<(Target, Vec<Guard>)>,
+        start: &[Choice],
+        decided: Option<&CallBranches>,
+    ) -> Reached {
+        let first = self.reach_walk(seeds.clone(), start, None, decided);
         let points: HashSet<usize> = first
             .reqs
             .iter()
@@ -1652,18 +1926,28 @@ impl<'t> Module<'t> {
         if points.is_empty() {
             return first;
         }
-        self.reach_walk(seeds, Some(&points))
+        self.reach_walk(seeds, start, Some(&points), decided)
     }
 
     fn reach_walk(
         &self,
         seeds: Vec<(Target, Vec<Guard>)>,
+        start: &[Choice],
         points: Option<&HashSet<usize>>,
+        decided: Option<&CallBranches>,
     ) -> Reached {
         let mut reached = Reached::default();
+        for (seed, _) in &seeds {
+            if let Target::External(path) = seed {
+                reached.external_indirect.insert(path.clone());
+            }
+        }
         type Item = (Target, Vec<Guard>, Vec<Choice>);
         let mut seen: HashSet<Item> = HashSet::new();
-        let mut stack: Vec<Item> = seeds.into_iter().map(|(t, g)| (t, g, Vec::new())).collect();
+        let mut stack: Vec<Item> = seeds
+            .into_iter()
+            .map(|(t, g)| (t, g, start.to_vec()))
+            .collect();
         while let Some((target, guards, path)) = stack.pop() {
             if seen.len() >= MAX_VISITS
                 || !seen.insert((target.clone(), guards.clone(), path.clone()))
@@ -1680,8 +1964,10 @@ impl<'t> Module<'t> {
                     }
                     continue;
                 }
-                Target::External(path) => {
-                    reached.externals.push((path, guards));
+                // With the choices of the path that reached it: what it
+                // reaches holds on that path only.
+                Target::External(name) => {
+                    reached.externals.push((name, guards, path));
                     continue;
                 }
             };
@@ -1691,14 +1977,38 @@ impl<'t> Module<'t> {
                         let Some(choices) = flow::merge_choices(&req.choices, &path) else {
                             continue;
                         };
+                        let own_guards = match decided {
+                            Some(d) => {
+                                match self.decided_guards(d, id, req.span.start, &req.guards) {
+                                    Some(g) => g,
+                                    None => continue,
+                                }
+                            }
+                            None => req.guards.clone(),
+                        };
+                        let own_guards = pin(own_guards, &path);
                         let mut req = req.clone();
-                        req.guards = concat(&guards, &req.guards);
+                        req.guards = concat(&guards, &own_guards);
                         if points.is_some() {
                             req.choices = choices;
                         }
                         reached.reqs.push(req);
                     }
-                    for (next, edge_guards, call, edge_choices) in &self.facts_of(id).edges {
+                    for edge in &self.facts_of(id).edges {
+                        let (next, call, edge_choices) = (&edge.target, &edge.call, &edge.choices);
+                        let decided_guards;
+                        let edge_guards = match decided {
+                            Some(d) => match self.decided_guards(d, id, edge.at, &edge.guards) {
+                                Some(g) => {
+                                    decided_guards = g;
+                                    &decided_guards
+                                }
+                                None => continue,
+                            },
+                            None => &edge.guards,
+                        };
+                        let pinned_guards = pin(edge_guards.clone(), &path);
+                        let edge_guards = &pinned_guards;
                         // An edge that exists on some paths only: not on one
                         // that chose otherwise; on the others, its choices
                         // are the path's from here.
@@ -1712,8 +2022,14 @@ impl<'t> Module<'t> {
                                 None => continue,
                             }
                         }
-                        if let (Target::External(path), Some(call)) = (next, call) {
-                            reached.external_calls.push((path.clone(), *call));
+                        match (next, call) {
+                            (Target::External(path), Some(call)) => {
+                                reached.external_calls.push((path.clone(), *call))
+                            }
+                            (Target::External(path), None) => {
+                                reached.external_indirect.insert(path.clone());
+                            }
+                            _ => {}
                         }
                         // `self.m()` on a known instance: that class's `m`,
                         // still on the same instance.
@@ -1755,105 +2071,159 @@ impl<'t> Module<'t> {
         reached
     }
 
-    /// Everything reachable from `seeds`, following imports through `resolver`.
+    /// Everything reachable from `seeds`, following imports through
+    /// `resolver`; `start`, the choices the seeds were picked by.
     pub fn reach(
         &self,
         seeds: Vec<(Target, Vec<Guard>)>,
+        start: &[Choice],
         file: &Path,
         resolver: Option<&dyn Resolver>,
     ) -> Vec<Requirement> {
-        let local = self.reach_local(seeds);
+        let local = self.reach_local_for(seeds, start, None);
         let mut reqs = local.reqs;
         let Some(resolver) = resolver else {
             return reqs;
         };
         let file: Arc<Path> = Arc::from(file);
+        let calls_of = |path: &str| -> Vec<super::CallSite<'t>> {
+            local
+                .external_calls
+                .iter()
+                .filter(|(p, _)| p == path)
+                .filter_map(|(_, id)| self.calls.iter().find(|c| c.node.id() == *id).copied())
+                .collect()
+        };
+        // An imported function reached only by direct calls: what each call
+        // reaches with its own values (branches on its parameters decided).
+        let mut by_call: HashMap<String, Vec<(usize, Arc<super::summary::FunctionSummary>)>> =
+            HashMap::new();
+        for (path, _, _) in &local.externals {
+            if local.external_indirect.contains(path) || by_call.contains_key(path) {
+                continue;
+            }
+            let calls = calls_of(path);
+            if calls.is_empty() {
+                continue;
+            }
+            let flow = self.flow();
+            let reached: Option<Vec<_>> = calls
+                .iter()
+                .map(|call| {
+                    let args = flow.foreign_args(None, call.node, call.scope, 0)?;
+                    let reach = resolver.call_reach(&file, path, &args)?;
+                    Some((call.node.id(), reach))
+                })
+                .collect();
+            if let Some(reached) = reached {
+                by_call.insert(path.clone(), reached);
+            }
+        }
         // What this module passes where an imported function's requirement
         // takes its params from its caller.
-        for (path, guards) in &local.externals {
+        for (path, guards, path_choices) in &local.externals {
             let Some((summary, name)) = resolver.resolve(&file, path) else {
                 continue;
             };
             let Some(function) = summary.functions.get(&name) else {
                 continue;
             };
-            let calls: Vec<super::CallSite<'t>> = local
-                .external_calls
-                .iter()
-                .filter(|(p, _)| p == path)
-                .filter_map(|(_, id)| self.calls.iter().find(|c| c.node.id() == *id).copied())
-                .collect();
-            for req in &function.reqs {
-                let ReqKind::PallasCall {
-                    params,
-                    interpret,
-                    interpret_from,
-                } = &req.kind
-                else {
-                    continue;
-                };
-                if !matches!(params, CompilerParams::Param(..)) && interpret_from.is_none() {
-                    continue;
-                }
-                for call in &calls {
-                    let params_alts = match params {
-                        CompilerParams::Param(slot, default) => self.caller_slot(
-                            call,
-                            slot,
-                            default.as_ref().clone(),
-                            CompilerParams::Unknown,
-                            params_of,
-                        ),
-                        other => vec![(other.clone(), Why::Fixed, Vec::new())],
+            for call in &calls_of(path) {
+                let call_reqs = by_call
+                    .get(path)
+                    .and_then(|r| r.iter().find(|(id, _)| *id == call.node.id()))
+                    .map_or(&function.reqs, |(_, r)| &r.reqs);
+                for req in call_reqs {
+                    let ReqKind::PallasCall {
+                        params,
+                        interpret,
+                        interpret_from,
+                    } = &req.kind
+                    else {
+                        continue;
                     };
-                    let interpret_alts = match interpret_from {
-                        Some(slot) => self.caller_slot(
-                            call,
-                            &slot.0,
-                            slot.1,
-                            Interpret::Unknown,
-                            interpret_of,
-                        ),
-                        None => vec![(*interpret, Why::Fixed, Vec::new())],
-                    };
-                    for (params, pwhy, pchoices) in &params_alts {
-                        for (interpret, iwhy, ichoices) in &interpret_alts {
-                            let Some(choices) = flow::merge_choices(pchoices, ichoices) else {
-                                continue;
-                            };
-                            let mut req = req.clone();
-                            req.kind = ReqKind::PallasCall {
-                                params: params.clone(),
-                                interpret: *interpret,
-                                interpret_from: None,
-                            };
-                            req.guards = concat(guards, &req.guards);
-                            req.file = Some(summary.file.clone());
-                            req.why = req.why.and(pwhy).and(iwhy);
-                            req.choices = choices;
-                            reqs.push(req);
+                    if !matches!(params, CompilerParams::Param(..)) && interpret_from.is_none() {
+                        continue;
+                    }
+                    {
+                        let params_alts = match params {
+                            CompilerParams::Param(slot, default) => self.caller_slot(
+                                call,
+                                slot,
+                                default.as_ref().clone(),
+                                CompilerParams::Unknown,
+                                params_of,
+                            ),
+                            other => vec![(other.clone(), Why::Fixed, Vec::new())],
+                        };
+                        let interpret_alts = match interpret_from {
+                            Some(slot) => self.caller_slot(
+                                call,
+                                &slot.0,
+                                slot.1,
+                                Interpret::Unknown,
+                                interpret_of,
+                            ),
+                            None => vec![(*interpret, Why::Fixed, Vec::new())],
+                        };
+                        for (params, pwhy, pchoices) in &params_alts {
+                            for (interpret, iwhy, ichoices) in &interpret_alts {
+                                let Some(choices) = flow::merge_choices(pchoices, ichoices)
+                                    .and_then(|c| flow::merge_choices(&c, path_choices))
+                                else {
+                                    continue;
+                                };
+                                let mut req = req.clone();
+                                req.kind = ReqKind::PallasCall {
+                                    params: params.clone(),
+                                    interpret: *interpret,
+                                    interpret_from: None,
+                                };
+                                req.guards = concat(guards, &req.guards);
+                                req.file = Some(summary.file.clone());
+                                req.why = req.why.and(pwhy).and(iwhy);
+                                req.choices = choices;
+                                reqs.push(req);
+                            }
                         }
                     }
                 }
             }
         }
-        let mut work: Vec<(Arc<Path>, String, Vec<Guard>)> = local
+        // Each with the choices of the path in this module that reached it
+        // (the requirements of another module hold on that path only; their
+        // own choices name that module's nodes, meaningless here).
+        type Work = (Arc<Path>, String, Vec<Guard>, Vec<Choice>);
+        let mut work: Vec<Work> = local
             .externals
             .into_iter()
-            .map(|(p, g)| (file.clone(), p, g))
+            .map(|(p, g, c)| (file.clone(), p, g, c))
             .collect();
         let mut seen = HashSet::new();
-        while let Some((from, path, guards)) = work.pop() {
-            if seen.len() > 256 || !seen.insert((from.clone(), path.clone(), guards.clone())) {
+        while let Some(item) = work.pop() {
+            if seen.len() > 256 || !seen.insert(item.clone()) {
                 continue;
             }
+            let (from, path, guards, choices) = item;
             let Some((summary, name)) = resolver.resolve(&from, &path) else {
                 continue;
             };
             let Some(function) = summary.functions.get(&name) else {
                 continue;
             };
-            for req in &function.reqs {
+            let decided = by_call.get(&path).filter(|_| from == file);
+            let (own_reqs, own_externals): (Vec<&Requirement>, Vec<&(String, Vec<Guard>)>) =
+                match decided {
+                    Some(per_call) => (
+                        per_call.iter().flat_map(|(_, r)| &r.reqs).collect(),
+                        per_call.iter().flat_map(|(_, r)| &r.externals).collect(),
+                    ),
+                    None => (
+                        function.reqs.iter().collect(),
+                        function.externals.iter().collect(),
+                    ),
+                };
+            for req in own_reqs {
                 let mut req = req.clone();
                 // Left to a caller: resolved above for this module's calls.
                 if let ReqKind::PallasCall {
@@ -1869,13 +2239,15 @@ impl<'t> Module<'t> {
                 }
                 req.guards = concat(&guards, &req.guards);
                 req.file = Some(summary.file.clone());
+                req.choices = choices.clone();
                 reqs.push(req);
             }
-            for (next, next_guards) in &function.externals {
+            for (next, next_guards) in own_externals {
                 work.push((
                     summary.file.clone(),
                     next.clone(),
                     concat(&guards, next_guards),
+                    choices.clone(),
                 ));
             }
         }
@@ -1938,6 +2310,27 @@ fn params_of(v: &Val<'_>) -> CompilerParams {
         Val::Dict(..) | Val::Entries(_) | Val::KwArgs { .. } => CompilerParams::Dict,
         _ => CompilerParams::Unknown,
     }
+}
+
+/// `Guard::CallSite`s resolved on a walk's path: gone where the path went
+/// through a call of that function (its choices then agreed with the
+/// path's), a `CallerChoice` where it did not.
+fn pin(mut guards: Vec<Guard>, path: &[Choice]) -> Vec<Guard> {
+    if !guards.iter().any(|g| matches!(g, Guard::CallSite(_))) {
+        return guards;
+    }
+    let mut unpinned = false;
+    guards.retain(|g| match g {
+        Guard::CallSite(point) => {
+            unpinned |= !path.iter().any(|(p, _)| p == point);
+            false
+        }
+        _ => true,
+    });
+    if unpinned && !guards.contains(&Guard::CallerChoice) {
+        guards.push(Guard::CallerChoice);
+    }
+    guards
 }
 
 fn concat(a: &[Guard], b: &[Guard]) -> Vec<Guard> {

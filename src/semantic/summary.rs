@@ -140,7 +140,11 @@ impl ModuleSummary {
                 name,
                 FunctionSummary {
                     reqs,
-                    externals: reached.externals,
+                    externals: reached
+                        .externals
+                        .into_iter()
+                        .map(|(p, g, _)| (p, g))
+                        .collect(),
                 },
             );
         }
@@ -295,7 +299,18 @@ pub trait Resolver: Sync {
     ) -> Option<Vec<ConstAlt>> {
         None
     }
+
+    /// What function `path` (as imported in `from_file`) reaches for
+    /// `call`: its summary with its branches decided by the call's values
+    /// (`Module::reach_for_call`), requirements in its own file. `None`
+    /// when nothing better than the summary is known.
+    fn call_reach(&self, _from_file: &Path, _path: &str, _call: &ForeignCall) -> CallReach {
+        None
+    }
 }
+
+/// What function `path` reaches for `call`: see `Resolver::call_reach`.
+pub type CallReach = Option<Arc<FunctionSummary>>;
 
 /// A call of a function of another module, its arguments' values detached
 /// from this module's tree (what crosses the module boundary).
@@ -358,6 +373,66 @@ impl<'t> Module<'t> {
         Some(flow.detach(&alts, 0))
     }
 
+    /// What calling the module-level function or `Class.method` named
+    /// `name` reaches for `call` (from another module): its summary, with
+    /// the branches of it and its closures decided by the call's values
+    /// (`Module::call_branches`): a callback behind `if verbose:` is reached
+    /// when the caller passes `verbose=True`, not when it passes `False`.
+    /// `None` for a class, or a call that cannot be bound.
+    pub fn reach_for_call(&self, name: &str, call: &ForeignCall) -> Option<FunctionSummary> {
+        use super::flow::from_consts;
+        let (head, method) = match name.split_once('.') {
+            Some((class, method)) => (class, Some(method)),
+            None => (name, None),
+        };
+        let Some(Binding::Def(id)) = self.lookup(MODULE_SCOPE, head).and_then(|b| b.last()) else {
+            return None;
+        };
+        let def = match method {
+            Some(method) if self.scopes[*id].kind == ScopeKind::Class => {
+                self.method(*id, method)?
+            }
+            None if self.scopes[*id].kind == ScopeKind::Function => *id,
+            _ => return None,
+        };
+        if self.scopes[def].kind != ScopeKind::Function {
+            return None;
+        }
+        let takes_receiver = method.is_some() && !self.is_static_method(def);
+        if takes_receiver && self.is_class_method(def) {
+            return None;
+        }
+        let receiver = match (&call.receiver, takes_receiver) {
+            (Some(r), true) => match from_consts(r).as_slice() {
+                [one] => Some(one.clone()),
+                _ => None,
+            },
+            (None, true) => return None,
+            (_, false) => None,
+        };
+        let flow = self.flow();
+        let given = self.bind_call(&flow, def, takes_receiver, call)?;
+        if given.iter().all(|g| g.is_empty()) {
+            return None;
+        }
+        let receiver = match (receiver, takes_receiver) {
+            (Some(r), _) => Some(r),
+            (None, true) => Some(super::flow::Alt::fixed(super::flow::Val::Unknown)),
+            (None, false) => None,
+        };
+        let decided = self.call_branches(def, &given, receiver);
+        let reached =
+            self.reach_local_for(vec![(Target::Local(def), Vec::new())], &[], Some(&decided));
+        Some(FunctionSummary {
+            reqs: reached.reqs,
+            externals: reached
+                .externals
+                .into_iter()
+                .map(|(p, g, _)| (p, g))
+                .collect(),
+        })
+    }
+
     /// The values of `def`'s parameters (after the receiver) for `call`:
     /// its positional values, then its keywords, then the defaults. `None`
     /// when the call passes more than the parameters take.
@@ -406,13 +481,25 @@ impl<'t> Module<'t> {
                 (None, None) => Vec::new(),
             });
         }
-        // More than it takes (into `*args`/`**kwargs`): not followed.
-        let extra = positional.next().is_some()
-            || call
-                .keywords
-                .iter()
-                .any(|(k, _)| !params.iter().any(|(p, _)| p == k));
-        (!extra).then_some(given)
+        // More than it takes: into `*args`/`**kwargs` when it has them (their
+        // values are not followed), else a call Python would refuse.
+        let splats = |kind: &str| {
+            self.scopes[def].node.field("parameters").is_some_and(|p| {
+                let mut cursor = p.walk();
+                let found = p.named_children(&mut cursor).any(|c| {
+                    c.kind_name() == kind || c.named_child(0).is_some_and(|n| n.kind_name() == kind)
+                });
+                found
+            })
+        };
+        let extra_positional = positional.next().is_some();
+        let extra_keyword = call
+            .keywords
+            .iter()
+            .any(|(k, _)| !params.iter().any(|(p, _)| p == k));
+        let refused = (extra_positional && !splats("list_splat_pattern"))
+            || (extra_keyword && !splats("dictionary_splat_pattern"));
+        (!refused).then_some(given)
     }
 
     /// The object `Class(...)` makes for `call` (from another module): its

@@ -1144,6 +1144,32 @@ def b_collected_sequence(src: Source, v: Value):
     return [{MAIN: ed.apply()}]
 
 
+def b_sorted_set(src: Source, v: Value):
+    """A tuple or list of distinct strings is kept as a module-level set and read back
+    sorted: `tuple(sorted(VARIANT_SET))` for a tuple, `sorted(VARIANT_SET)` for a list
+    (Python's order; a set display or `frozenset(...)`)."""
+    e = v.expr
+    if not isinstance(e, (ast.Tuple, ast.List)) or not e.elts:
+        raise Skip("not a tuple or list display")
+    if not all(isinstance(x, ast.Constant) and isinstance(x.value, str) for x in e.elts):
+        raise Skip("not a sequence of strings")
+    texts = [x.value for x in e.elts]
+    if len(set(texts)) != len(texts) or sorted(texts) != texts:
+        # Sorting would change the value: another program.
+        raise Skip("not distinct or not in sorted order")
+    out = []
+    for form in ("display", "frozenset"):
+        ed = Edits(src)
+        name = src.fresh(f"{v.base.upper()}_SET")
+        items = ", ".join(src.seg(x) for x in e.elts)
+        value = f"{{{items}}}" if form == "display" else f"frozenset(({items},))"
+        insert_module_code(ed, header_end(src)[0], f"{name} = {value}\n")
+        read = f"sorted({name})"
+        ed.replace(e, f"tuple({read})" if isinstance(e, ast.Tuple) else read)
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_parsed_text(src: Source, v: Value):
     """A string value, or a tuple/list of strings, is parsed out of configuration text
     written in the program: `"platform = tpu".partition("=")[2].strip()`, a line of a
@@ -1631,6 +1657,145 @@ def i_decorator_targets(src: Source):
         if id(node) not in seen:
             seen.add(id(node))
             out.append((kind, node))
+    return out
+
+
+HOST_CALLBACKS = ("io_callback", "pure_callback", "debug.callback", "debug.print")
+
+
+def i_host_callback_calls(src: Source):
+    """Host-callback calls whose callee is named through a module-level import
+    (`jax.debug.print(...)`, `io_callback(...)`), with that import."""
+    out = []
+    module_binds = bound_in(src.tree.body)
+    for c in ast.walk(src.tree):
+        if not isinstance(c, ast.Call):
+            continue
+        name = dotted(c.func) or ""
+        if not any(name == k or name.endswith("." + k) for k in HOST_CALLBACKS):
+            continue
+        if any(isinstance(a, ast.Starred) for a in c.args) or any(k.arg is None for k in c.keywords):
+            continue
+        binds = module_binds.get(name.split(".")[0], [])
+        if len(binds) == 1 and isinstance(binds[0], (ast.Import, ast.ImportFrom)):
+            out.append((c, binds[0]))
+    return out
+
+
+def b_imported_flag_callback(src: Source, item):
+    """The host callback moves into a function of another module that makes it only
+    when the flag its caller passes says so: `_variant_cfg.callback_if(True, <args>)`,
+    or the keyword-only `enabled=VARIANT_ENABLED` (a module constant `True`) over a
+    default of `False`."""
+    c, imp = item
+    callee = src.seg(c.func)
+    args = ", ".join(src.seg(p) for p in sorted(list(c.args) + list(c.keywords), key=src.start))
+    out = []
+    for form in ("positional", "keyword"):
+        if form == "positional":
+            signature = "enabled, *args, **kwargs"
+        else:
+            signature = "*args, enabled=False, **kwargs"
+        cfg = "\n".join(
+            [
+                '"""Helpers of the variant: a callback made only when the caller asks for it."""',
+                src.seg(imp),
+                "",
+                "",
+                f"def callback_if({signature}):",
+                "    if enabled:",
+                f"        return {callee}(*args, **kwargs)",
+                "    return None",
+                "",
+            ]
+        )
+        ed = Edits(src)
+        ensure_import(ed, CFG_MODULE)
+        if form == "positional":
+            ed.replace(c, f"{CFG_MODULE}.callback_if(True{', ' if args else ''}{args})")
+        else:
+            flag = src.fresh("VARIANT_ENABLED")
+            insert_module_code(ed, header_end(src)[0], f"{flag} = True\n")
+            ed.replace(c, f"{CFG_MODULE}.callback_if({args}{', ' if args else ''}enabled={flag})")
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
+    return out
+
+
+def b_call_site_flag(src: Source, item):
+    """The host callback moves into a module-level helper that makes it only when its
+    flag says so; the statement calls it with the flag on, and a second helper, never
+    called, calls it with the flag off (the flag's value depends on the call site)."""
+    c, _ = item
+    callee = src.seg(c.func)
+    args = ", ".join(src.seg(p) for p in sorted(list(c.args) + list(c.keywords), key=src.start))
+    out = []
+    for form in ("positional", "keyword"):
+        ed = Edits(src)
+        helper = src.fresh("variant_callback_if")
+        quiet = src.fresh("variant_quiet")
+        if form == "positional":
+            code = (
+                f"def {helper}(enabled, *args, **kwargs):\n"
+                f"    if enabled:\n        return {callee}(*args, **kwargs)\n    return None\n\n\n"
+                f"def {quiet}(*args, **kwargs):\n    return {helper}(False, *args, **kwargs)\n"
+            )
+            call = f"{helper}(True{', ' if args else ''}{args})"
+        else:
+            code = (
+                f"def {helper}(*args, enabled=False, **kwargs):\n"
+                f"    if enabled:\n        return {callee}(*args, **kwargs)\n    return None\n\n\n"
+                f"def {quiet}(*args, **kwargs):\n    return {helper}(*args, enabled=False, **kwargs)\n"
+            )
+            call = f"{helper}({args}{', ' if args else ''}enabled=True)"
+        insert_module_code(ed, header_end(src)[0], code)
+        ed.replace(c, call)
+        out.append({MAIN: ed.apply()})
+    return out
+
+
+def b_imported_callback_table(src: Source, item):
+    """The host callback is made by a function of another module kept in that module's
+    table of hooks, looked up by key and called with the flag on:
+    `_variant_cfg.HOOKS["variant"](True, <args>)`, or through a name bound to the entry
+    just before the statement (`hook = _variant_cfg.HOOKS["variant"]`)."""
+    c, imp = item
+    callee = src.seg(c.func)
+    args = ", ".join(src.seg(p) for p in sorted(list(c.args) + list(c.keywords), key=src.start))
+    cfg = "\n".join(
+        [
+            '"""Helpers of the variant: hooks that make a callback when asked to."""',
+            src.seg(imp),
+            "",
+            "",
+            "def callback_if(enabled, *args, **kwargs):",
+            "    if enabled:",
+            f"        return {callee}(*args, **kwargs)",
+            "    return None",
+            "",
+            "",
+            "def quiet(*args, **kwargs):",
+            "    return None",
+            "",
+            "",
+            'HOOKS = {"variant": callback_if, "quiet": quiet}',
+            "",
+        ]
+    )
+    out = []
+    for form in ("subscript", "bound"):
+        ed = Edits(src)
+        ensure_import(ed, CFG_MODULE)
+        passed = f"True{', ' if args else ''}{args}"
+        if form == "subscript":
+            ed.replace(c, f'{CFG_MODULE}.HOOKS["variant"]({passed})')
+        else:
+            st = src.stmt_of(c)
+            if [id(x) for x in src.scope_chain(c)[:1]] != [id(x) for x in src.scope_chain(st)[:1]]:
+                raise Skip("the call is inside a lambda or comprehension of its statement")
+            hook = src.fresh("variant_hook")
+            insert_before_stmt(ed, st, [f'{hook} = {CFG_MODULE}.HOOKS["variant"]'])
+            ed.replace(c, f"{hook}({passed})")
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
     return out
 
 
@@ -2452,6 +2617,13 @@ TRANSFORMS = {
         "`\"platforms = tpu\".partition(\"=\")[2].strip()`, a line of `key: value` text with "
         "escapes, or `tuple([p.strip() for p in \"cpu, tpu\".split(\",\")])`",
     ),
+    "sorted_set": (
+        _values,
+        b_sorted_set,
+        "a tuple or list of distinct strings in sorted order becomes a module-level set "
+        "(`{\"cpu\", \"tpu\"}` or `frozenset((...))`) read back as `tuple(sorted(S))` for a "
+        "tuple, `sorted(S)` for a list",
+    ),
     "tuple_attribute_init": (
         _values,
         b_tuple_attribute_init,
@@ -2465,6 +2637,30 @@ TRANSFORMS = {
         "the value is kept by an object of a class of another module made with it as a "
         "positional argument: `__init__` stores it (`_variant_cfg.VariantHolder(<value>).value`), "
         "or a dataclass field (`_variant_cfg.VariantRecord(<value>).value`)",
+    ),
+    "call_site_flag": (
+        i_host_callback_calls,
+        b_call_site_flag,
+        "a host callback moves into a module-level helper that makes it only when its flag "
+        "says so (`if enabled: return jax.debug.print(*args, **kwargs)`); the program calls it "
+        "with the flag on (positional `True` or `enabled=True`), and a second helper, never "
+        "called, calls it with the flag off",
+    ),
+    "imported_flag_callback": (
+        i_host_callback_calls,
+        b_imported_flag_callback,
+        "a host callback moves into a function of another module that makes it only when its "
+        "caller's flag says so (`if enabled: return jax.debug.print(*args, **kwargs)`), called as "
+        "`_variant_cfg.callback_if(True, ...)` or with `enabled=VARIANT_ENABLED` (a module "
+        "constant `True`) over a keyword-only default of `False`",
+    ),
+    "imported_callback_table": (
+        i_host_callback_calls,
+        b_imported_callback_table,
+        "a host callback is made by a function of another module kept in its table of "
+        "hooks (`HOOKS = {\"variant\": callback_if, ...}`, `if enabled:` around the "
+        "callback), called through the table with the flag on: "
+        "`_variant_cfg.HOOKS[\"variant\"](True, ...)` or a name bound to the entry",
     ),
     "imported_call": (
         _values,
