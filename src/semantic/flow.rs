@@ -210,6 +210,9 @@ pub enum Val<'t> {
     /// another module, say): its methods' returns come from that module's
     /// summary (`path.method()`).
     Imported(Arc<str>),
+    /// A function or class of another module as a value (an entry of its
+    /// table of hooks), by its path: calling it calls that module's def.
+    Ref(Arc<str>),
     /// What `parser.parse_args()` returns: attributes are its arguments.
     ArgNamespace,
     /// absl's `FLAGS`: attributes are the defined flags.
@@ -368,6 +371,7 @@ impl Val<'_> {
             Val::Array => Const::Array,
             Val::Device => Const::Device,
             Val::Devices => Const::Devices,
+            Val::Ref(path) => Const::Ref(path.to_string()),
             Val::Members(kind, members) => Const::Members(
                 *kind,
                 members
@@ -416,6 +420,10 @@ pub enum Const {
     Devices,
     /// `Val::Members`: a sequence of this kind whose items are these.
     Members(SeqKind, Vec<ConstAlt>),
+    /// A module-level function or class of the module the value comes
+    /// from, by its name there; the importer qualifies it with that
+    /// module's path (`qualify_refs`) and reads it as a `Val::Ref`.
+    Ref(String),
     Unknown,
 }
 
@@ -454,6 +462,7 @@ impl Const {
             Const::Device => Val::Device,
             Const::Devices => Val::Devices,
             Const::Members(kind, members) => Val::Members(*kind, Arc::new(from_consts(members))),
+            Const::Ref(path) => Val::Ref(Arc::from(path.as_str())),
             Const::Unknown => Val::Unknown,
         }
     }
@@ -813,6 +822,47 @@ fn element_at<'t>(element: &Val<'t>, path: &[usize]) -> Val<'t> {
         }
     }
     val.clone()
+}
+
+/// `Const::Ref`s of a value read from module `module` named by their path
+/// here (`hook` -> `pkg.hooks.hook`), inside sequences, dicts and objects.
+pub(crate) fn qualify_refs(alts: &mut [ConstAlt], module: &str) {
+    fn walk(c: &mut Const, module: &str, depth: u32) {
+        if depth > 4 {
+            return;
+        }
+        match c {
+            Const::Ref(name) if !name.contains('.') => *name = format!("{module}.{name}"),
+            Const::Seq(_, items) => items.iter_mut().for_each(|i| walk(i, module, depth + 1)),
+            Const::Members(_, items) => items
+                .iter_mut()
+                .for_each(|i| walk(&mut i.val, module, depth + 1)),
+            Const::Entries(entries) => {
+                let mut owned: Entries = entries.as_ref().clone();
+                for (_, values) in &mut owned {
+                    values
+                        .iter_mut()
+                        .for_each(|v| walk(&mut v.val, module, depth + 1));
+                }
+                *entries = Arc::new(owned);
+            }
+            Const::Object(fields) => {
+                let mut owned: Fields = fields.as_ref().clone();
+                for (name, values) in &mut owned {
+                    if name != "__class__" {
+                        values
+                            .iter_mut()
+                            .for_each(|v| walk(&mut v.val, module, depth + 1));
+                    }
+                }
+                *fields = Arc::new(owned);
+            }
+            _ => {}
+        }
+    }
+    for alt in alts {
+        walk(&mut alt.val, module, 0);
+    }
 }
 
 pub(crate) fn from_consts<'t>(alts: &[ConstAlt]) -> Vec<Alt<'t>> {
@@ -2187,19 +2237,32 @@ impl<'m, 't> Flow<'m, 't> {
         depth: u32,
     ) -> Option<super::summary::ForeignCall> {
         let args = self.m.args_of(call);
-        if args.has_splat {
+        if args.has_list_splat {
             return None;
         }
         // (`detach`'s depth is its own nesting of objects, not this one's.)
         let detach = |node: Node<'t>| self.detach(&self.eval_depth(node, scope, depth + 1), 0);
+        let mut keywords: Vec<(String, Vec<ConstAlt>)> = args
+            .keywords
+            .iter()
+            .map(|(name, value, _)| (name.clone(), detach(*value)))
+            .collect();
+        // `**options` of known constant keys passes those keywords.
+        if args.has_dict_splat {
+            for splat in dict_splats(call) {
+                for (key, values) in self.splat_entries(splat, scope, 0, depth + 1)? {
+                    let Const::Str(name) = key else {
+                        return None;
+                    };
+                    keywords.retain(|(k, _)| *k != name);
+                    keywords.push((name, values));
+                }
+            }
+        }
         Some(super::summary::ForeignCall {
             receiver: receiver.map(|v| self.detach(&[Alt::fixed(v.clone())], 0)),
             positional: args.positional.iter().map(|a| detach(*a)).collect(),
-            keywords: args
-                .keywords
-                .iter()
-                .map(|(name, value, _)| (name.clone(), detach(*value)))
-                .collect(),
+            keywords,
         })
     }
 
@@ -2229,7 +2292,14 @@ impl<'m, 't> Flow<'m, 't> {
 
     /// A constant of another module, from its summary.
     fn external(&self, path: &str) -> Option<Vec<Alt<'t>>> {
-        self.m.external_value(path).map(|alts| from_consts(&alts))
+        let mut alts = self.m.external_value(path)?;
+        // Functions and classes it holds are named in their module: the
+        // path's (`pkg.mod.TABLE` -> `pkg.mod.name`).
+        let base = path.split_once('(').map_or(path, |(p, _)| p);
+        if let Some((module, _)) = base.rsplit_once('.') {
+            qualify_refs(&mut alts, module);
+        }
+        Some(from_consts(&alts))
     }
 
     /// `path(key)` of a function of another module whose summary has keyed
@@ -2375,9 +2445,15 @@ impl<'m, 't> Flow<'m, 't> {
         };
         // A library function called only from other modules: its callers
         // supply this (resolved where a caller's requirements are gathered).
+        // So is a constructor of a module-level class made only in other
+        // modules (a table of classes read there).
+        let constructed_elsewhere = def.name == "__init__"
+            && def
+                .class
+                .is_some_and(|c| m.scopes[c].parent == Some(super::MODULE_SCOPE));
         if calls.is_empty()
-            && def.parent == Some(super::MODULE_SCOPE)
             && def.kind == ScopeKind::Function
+            && (def.parent == Some(super::MODULE_SCOPE) || constructed_elsewhere)
         {
             return vec![Alt::fixed(Val::ParamRef(Arc::new(ParamRefVal {
                 def: fscope,
@@ -5831,6 +5907,12 @@ impl<'m, 't> Flow<'m, 't> {
                         .dict_entries(*dict, *scope, depth, 0)
                         .map(|e| Const::Entries(Arc::new(e)))
                         .unwrap_or(Const::Dict),
+                    // A module-level def, by the name it is bound to.
+                    Val::Function(def) | Val::Class(def) => self
+                        .m
+                        .module_def_name(*def)
+                        .map(|name| Const::Ref(name.to_owned()))
+                        .unwrap_or(Const::Unknown),
                     v => v.detached(),
                 };
                 ConstAlt {

@@ -1683,6 +1683,11 @@ impl<'t> Module<'t> {
                         found.push((Target::Bound(m, class), chosen));
                     }
                 }
+                // A function or class of another module kept as a value
+                // (an entry of its table of hooks): that module's def.
+                super::flow::Val::Ref(path) => {
+                    found.push((Target::External(path.to_string()), chosen))
+                }
                 // A class kept as a value (`impl = OPS[key]`), called: its
                 // constructor, and `__call__` as for a class named directly.
                 super::flow::Val::Class(class) => {

@@ -273,6 +273,20 @@ fn mentions_word(text: &str, word: &str) -> bool {
 }
 
 impl<'t> Module<'t> {
+    /// The module-level name bound to `def` (a function or class defined at
+    /// the top of the module, not rebound), for naming it to other modules.
+    pub(crate) fn module_def_name(&self, def: usize) -> Option<&str> {
+        let scope = self.scopes.get(def)?;
+        if scope.parent != Some(MODULE_SCOPE) {
+            return None;
+        }
+        let name = scope.name.as_str();
+        match self.lookup(MODULE_SCOPE, name).and_then(|b| b.last()) {
+            Some(Binding::Def(id)) if *id == def => Some(name),
+            _ => None,
+        }
+    }
+
     pub(crate) fn module_bindings(&self) -> impl Iterator<Item = (&str, &[Binding<'t>])> {
         self.bindings
             .iter()
@@ -388,11 +402,18 @@ impl<'t> Module<'t> {
         let Some(Binding::Def(id)) = self.lookup(MODULE_SCOPE, head).and_then(|b| b.last()) else {
             return None;
         };
-        let def = match method {
+        // A class called runs its `__init__` on the new object; what its
+        // `__call__` reaches stays as the summary has it.
+        let (def, method, also) = match method {
             Some(method) if self.scopes[*id].kind == ScopeKind::Class => {
-                self.method(*id, method)?
+                (self.method(*id, method)?, Some(method), None)
             }
-            None if self.scopes[*id].kind == ScopeKind::Function => *id,
+            None if self.scopes[*id].kind == ScopeKind::Function => (*id, None, None),
+            None if self.scopes[*id].kind == ScopeKind::Class => (
+                self.method(*id, "__init__")?,
+                Some("__init__"),
+                self.method(*id, "__call__"),
+            ),
             _ => return None,
         };
         if self.scopes[def].kind != ScopeKind::Function {
@@ -407,6 +428,8 @@ impl<'t> Module<'t> {
                 [one] => Some(one.clone()),
                 _ => None,
             },
+            // The object `__init__` is making: not known.
+            (None, true) if method == Some("__init__") => None,
             (None, true) => return None,
             (_, false) => None,
         };
@@ -421,8 +444,9 @@ impl<'t> Module<'t> {
             (None, false) => None,
         };
         let decided = self.call_branches(def, &given, receiver);
-        let reached =
-            self.reach_local_for(vec![(Target::Local(def), Vec::new())], &[], Some(&decided));
+        let mut seeds = vec![(Target::Local(def), Vec::new())];
+        seeds.extend(also.map(|m| (Target::Local(m), Vec::new())));
+        let reached = self.reach_local_for(seeds, &[], Some(&decided));
         Some(FunctionSummary {
             reqs: reached.reqs,
             externals: reached

@@ -1799,6 +1799,46 @@ def b_imported_callback_table(src: Source, item):
     return out
 
 
+def b_imported_hook_class(src: Source, item):
+    """A host callback made as a statement is made by the constructor of a class of
+    another module kept in its table of hook classes, only when the `enabled` keyword
+    it takes says so; the program passes it through `**options` of a module-level
+    dict: `_variant_cfg.HOOK_CLASSES["variant"](<args>, **VARIANT_HOOK_OPTIONS)`."""
+    c, imp = item
+    if not isinstance(src.par(c), ast.Expr):
+        raise Skip("the callback's value is used")
+    callee = src.seg(c.func)
+    args = ", ".join(src.seg(p) for p in sorted(list(c.args) + list(c.keywords), key=src.start))
+    cfg = "\n".join(
+        [
+            '"""Helpers of the variant: hook classes that make a callback when enabled."""',
+            src.seg(imp),
+            "",
+            "",
+            "class CallbackHook:",
+            "    def __init__(self, *args, enabled=False, **kwargs):",
+            "        self.enabled = enabled",
+            "        if enabled:",
+            f"            {callee}(*args, **kwargs)",
+            "",
+            "",
+            "class QuietHook:",
+            "    def __init__(self, *args, **kwargs):",
+            "        self.enabled = False",
+            "",
+            "",
+            'HOOK_CLASSES = {"variant": CallbackHook, "quiet": QuietHook}',
+            "",
+        ]
+    )
+    ed = Edits(src)
+    ensure_import(ed, CFG_MODULE)
+    options = src.fresh("VARIANT_HOOK_OPTIONS")
+    insert_module_code(ed, header_end(src)[0], f'{options} = {{"enabled": True}}\n')
+    ed.replace(c, f'{CFG_MODULE}.HOOK_CLASSES["variant"]({args}{", " if args else ""}**{options})')
+    return [{MAIN: ed.apply(), CFG_MODULE + ".py": cfg}]
+
+
 def b_local_decorator(src: Source, item):
     kind, node = item
     ed = Edits(src)
@@ -2661,6 +2701,14 @@ TRANSFORMS = {
         "hooks (`HOOKS = {\"variant\": callback_if, ...}`, `if enabled:` around the "
         "callback), called through the table with the flag on: "
         "`_variant_cfg.HOOKS[\"variant\"](True, ...)` or a name bound to the entry",
+    ),
+    "imported_hook_class": (
+        i_host_callback_calls,
+        b_imported_hook_class,
+        "a host callback made as a statement is made by `__init__` of a class of another "
+        "module kept in its table of hook classes, only when its keyword-only `enabled` "
+        "(default `False`) says so; constructed through the table with `**OPTIONS`, a "
+        "module-level dict holding `\"enabled\": True`",
     ),
     "imported_call": (
         _values,
