@@ -2226,6 +2226,30 @@ impl<'m, 't> Flow<'m, 't> {
         Some(from_consts(&alts))
     }
 
+    /// `obj.attr` of an object of another module's class that holds no
+    /// field `attr`: the class's property of that name, evaluated in its
+    /// module on the object (`Module::returns_for_call`).
+    fn foreign_property(
+        &self,
+        object: &Val<'t>,
+        fields: &Fields,
+        attr: &str,
+    ) -> Option<Vec<Alt<'t>>> {
+        let (_, class) = fields.iter().find(|(n, _)| n == "__class__")?;
+        let Some(Const::Str(class)) = class.first().map(|a| &a.val) else {
+            return None;
+        };
+        self.m.resolver.get()?;
+        let read = super::summary::ForeignCall {
+            receiver: Some(self.detach(&[Alt::fixed(object.clone())], 0)),
+            positional: Vec::new(),
+            keywords: Vec::new(),
+            attribute: true,
+        };
+        let alts = self.m.foreign_returns(&format!("{class}.{attr}"), &read)?;
+        Some(from_consts(&alts))
+    }
+
     /// What `call` passes, detached from this module (what crosses to the
     /// module of the function it calls). `None` when it splats (`*args`,
     /// `**kw`): what it passes is not known by parameter.
@@ -2263,6 +2287,7 @@ impl<'m, 't> Flow<'m, 't> {
             receiver: receiver.map(|v| self.detach(&[Alt::fixed(v.clone())], 0)),
             positional: args.positional.iter().map(|a| detach(*a)).collect(),
             keywords,
+            attribute: false,
         })
     }
 
@@ -2793,6 +2818,7 @@ impl<'m, 't> Flow<'m, 't> {
                 .iter()
                 .find(|(n, _)| n == attr)
                 .map(|(_, alts)| from_consts(alts))
+                .or_else(|| self.foreign_property(object, fields, attr))
                 .unwrap_or_else(|| vec![Alt::unknown()]),
             Val::ArgNamespace => self.argparse_default(attr, depth),
             Val::ParamRef(slot) => {
@@ -3525,11 +3551,7 @@ impl<'m, 't> Flow<'m, 't> {
 
     /// A method read as an attribute: `@property`, `@functools.cached_property`.
     fn is_property(&self, method: ScopeId) -> bool {
-        let m = self.m;
-        m.scopes[method].decorators().iter().any(|d| {
-            let name = text(*d, m.src);
-            name == "property" || name.ends_with("cached_property")
-        })
+        self.m.is_property(method)
     }
 
     /// The object a replace call copies: `dataclasses.replace(obj, ...)`'s

@@ -273,6 +273,14 @@ fn mentions_word(text: &str, word: &str) -> bool {
 }
 
 impl<'t> Module<'t> {
+    /// A method read as an attribute: `@property`, `@functools.cached_property`.
+    pub(crate) fn is_property(&self, method: usize) -> bool {
+        self.scopes[method].decorators().iter().any(|d| {
+            let name = crate::syntax::text(*d, self.src);
+            name == "property" || name.ends_with("cached_property")
+        })
+    }
+
     /// The module-level name bound to `def` (a function or class defined at
     /// the top of the module, not rebound), for naming it to other modules.
     pub(crate) fn module_def_name(&self, def: usize) -> Option<&str> {
@@ -334,6 +342,9 @@ pub struct ForeignCall {
     pub receiver: Option<Vec<ConstAlt>>,
     pub positional: Vec<Vec<ConstAlt>>,
     pub keywords: Vec<(String, Vec<ConstAlt>)>,
+    /// Read as an attribute (`obj.platform`), not called: only a property
+    /// (`@property`, `@functools.cached_property`) answers.
+    pub attribute: bool,
 }
 
 impl<'t> Module<'t> {
@@ -364,6 +375,9 @@ impl<'t> Module<'t> {
             None => *id,
         };
         if self.scopes[def].kind != ScopeKind::Function || self.scopes[def].returned.is_empty() {
+            return None;
+        }
+        if call.attribute && !self.is_property(def) {
             return None;
         }
         let takes_receiver = method.is_some() && !self.is_static_method(def);

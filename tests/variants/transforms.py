@@ -1243,6 +1243,49 @@ def b_imported_call(src: Source, v: Value):
     return out
 
 
+def b_imported_property(src: Source, v: Value):
+    """The value is read through a `@property` of a class of another module that keeps
+    it: `_variant_cfg.VariantProps(<value>).value` (`__init__` stores `self._value`),
+    or `_variant_cfg.VariantSpec(stored=<value>).value` (a dataclass field)."""
+    _statement_level(src, v)
+    cfg = "\n".join(
+        [
+            '"""Helpers of the variant: a value read back through a property."""',
+            "import dataclasses",
+            "",
+            "",
+            "class VariantProps:",
+            "    def __init__(self, value, label=\"variant\"):",
+            "        self._value = value",
+            "        self.label = label",
+            "",
+            "    @property",
+            "    def value(self):",
+            "        return self._value",
+            "",
+            "",
+            "@dataclasses.dataclass",
+            "class VariantSpec:",
+            "    stored: object = None",
+            "",
+            "    @property",
+            "    def value(self):",
+            "        return self.stored",
+            "",
+        ]
+    )
+    out = []
+    for form in ("init", "dataclass"):
+        ed = Edits(src)
+        ensure_import(ed, CFG_MODULE)
+        if form == "init":
+            ed.replace(v.expr, f"{CFG_MODULE}.VariantProps({src.seg(v.expr)}).value")
+        else:
+            ed.replace(v.expr, f"{CFG_MODULE}.VariantSpec(stored={src.seg(v.expr)}).value")
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
+    return out
+
+
 def b_lambda_value(src: Source, v: Value):
     """The value is what a lambda returns: `make = lambda: <value>` just before its
     statement, read as `make()`; or a lambda taking the value as a parameter
@@ -2709,6 +2752,13 @@ TRANSFORMS = {
         "module kept in its table of hook classes, only when its keyword-only `enabled` "
         "(default `False`) says so; constructed through the table with `**OPTIONS`, a "
         "module-level dict holding `\"enabled\": True`",
+    ),
+    "imported_property": (
+        _values,
+        b_imported_property,
+        "the value is read through a `@property` of a class of another module that keeps it: "
+        "`_variant_cfg.VariantProps(<value>).value` (stored by `__init__`) or "
+        "`_variant_cfg.VariantSpec(stored=<value>).value` (a dataclass field)",
     ),
     "imported_call": (
         _values,
