@@ -10,6 +10,10 @@ use dashmap::DashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+/// Entries kept per call cache before it is emptied (keys hold the
+/// callers' values, which typing keeps changing).
+const CALL_CACHE_CAP: usize = 4096;
+
 /// Where module text comes from: the disk, or (in the server) open buffers first.
 pub trait SourceProvider: Sync {
     fn read(&self, path: &Path) -> Option<Arc<str>>;
@@ -75,9 +79,14 @@ impl<S: SourceProvider> FsResolver<S> {
     /// Forgets a file's summary (it changed).
     pub fn invalidate(&self, path: &Path) {
         self.summaries.remove(path);
-        // A call's result may have come through this file.
-        self.call_returns.clear();
-        self.call_reach.clear();
+        // A call's answer depends only on the called module's text (one
+        // module deep; the caller's values are part of the key), so only
+        // calls into this file are stale. The server calls this on every
+        // keystroke: clearing all made each one parse every called module
+        // again. Keys of old values are bounded by a size cap instead.
+        let stale = format!("{}\0", path.display());
+        forget_calls_into(&self.call_returns, &stale);
+        forget_calls_into(&self.call_reach, &stale);
     }
 
     pub fn source(&self) -> &S {
@@ -103,6 +112,16 @@ impl<S: SourceProvider> FsResolver<S> {
         });
         self.summaries.insert(path.to_path_buf(), computed.clone());
         computed
+    }
+}
+
+/// Drops the cached answers for calls into the file whose keys start with
+/// `stale`; empties a cache grown past `CALL_CACHE_CAP`.
+fn forget_calls_into<V>(cache: &DashMap<String, V>, stale: &str) {
+    if cache.len() > CALL_CACHE_CAP {
+        cache.clear();
+    } else {
+        cache.retain(|key, _| !key.starts_with(stale));
     }
 }
 

@@ -824,8 +824,9 @@ fn element_at<'t>(element: &Val<'t>, path: &[usize]) -> Val<'t> {
     val.clone()
 }
 
-/// `Const::Ref`s of a value read from module `module` named by their path
-/// here (`hook` -> `pkg.hooks.hook`), inside sequences, dicts and objects.
+/// Names of module `module`'s defs in a value read from it, made paths
+/// here (`hook` -> `pkg.hooks.hook`): `Const::Ref`s and the `__class__` of
+/// objects (so their methods are found), inside sequences, dicts and objects.
 pub(crate) fn qualify_refs(alts: &mut [ConstAlt], module: &str) {
     fn walk(c: &mut Const, module: &str, depth: u32) {
         if depth > 4 {
@@ -849,10 +850,13 @@ pub(crate) fn qualify_refs(alts: &mut [ConstAlt], module: &str) {
             Const::Object(fields) => {
                 let mut owned: Fields = fields.as_ref().clone();
                 for (name, values) in &mut owned {
-                    if name != "__class__" {
-                        values
-                            .iter_mut()
-                            .for_each(|v| walk(&mut v.val, module, depth + 1));
+                    for v in values.iter_mut() {
+                        match &v.val {
+                            Const::Str(class) if name == "__class__" && !class.contains('.') => {
+                                v.val = Const::Str(format!("{module}.{class}"))
+                            }
+                            _ => walk(&mut v.val, module, depth + 1),
+                        }
                     }
                 }
                 *fields = Arc::new(owned);
@@ -2194,35 +2198,15 @@ impl<'m, 't> Flow<'m, 't> {
         }
         m.resolver.get()?;
         let foreign = self.foreign_args(receiver, call, scope, depth)?;
-        let alts = m.foreign_returns(path, &foreign)?;
-        // An object of a class of that module names its class there: the
-        // path of its module here, so its methods are found.
+        let mut alts = m.foreign_returns(path, &foreign)?;
+        // Names of that module's classes and functions, as paths here.
         let module = match receiver {
             Some(_) => path.rsplitn(3, '.').nth(2),
             None => path.rsplit_once('.').map(|(m, _)| m),
         };
-        let alts: Vec<ConstAlt> = alts
-            .into_iter()
-            .map(|mut a| {
-                if let (Const::Object(fields), Some(module)) = (&a.val, module) {
-                    let mut fields: Fields = fields.as_ref().clone();
-                    for (name, values) in &mut fields {
-                        if name != "__class__" {
-                            continue;
-                        }
-                        for v in values.iter_mut() {
-                            if let Const::Str(class) = &v.val {
-                                if !class.contains('.') {
-                                    v.val = Const::Str(format!("{module}.{class}"));
-                                }
-                            }
-                        }
-                    }
-                    a.val = Const::Object(Arc::new(fields));
-                }
-                a
-            })
-            .collect();
+        if let Some(module) = module {
+            qualify_refs(&mut alts, module);
+        }
         Some(from_consts(&alts))
     }
 

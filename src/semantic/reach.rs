@@ -720,18 +720,30 @@ impl<'t> Module<'t> {
             out.extend(way.iter().map(|(point, _)| Guard::CallSite(*point)));
             out
         };
+        // The (guards, choices) of each copy of an item made at `at`;
+        // `None` to keep it as it is.
+        let copies = |at: usize, guards: &[Guard], choices: &[Choice]| {
+            if !guards.contains(&Guard::CallerChoice) {
+                return None;
+            }
+            let ways = ways(at)?;
+            Some(
+                ways.iter()
+                    .filter_map(|way| {
+                        Some((pinned(guards, way), flow::merge_choices(choices, way)?))
+                    })
+                    .collect::<Vec<_>>(),
+            )
+        };
         let mut reqs = Vec::new();
         for req in std::mem::take(&mut facts.reqs) {
-            match ways(req.span.start).filter(|_| req.guards.contains(&Guard::CallerChoice)) {
-                Some(ways) => {
-                    for way in ways {
-                        if let Some(choices) = flow::merge_choices(&req.choices, &way) {
-                            let mut copy = req.clone();
-                            copy.guards = pinned(&req.guards, &way);
-                            copy.choices = choices;
-                            reqs.push(copy);
-                        }
-                    }
+            match copies(req.span.start, &req.guards, &req.choices) {
+                Some(copies) => {
+                    reqs.extend(copies.into_iter().map(|(guards, choices)| Requirement {
+                        guards,
+                        choices,
+                        ..req.clone()
+                    }))
                 }
                 None => reqs.push(req),
             }
@@ -739,17 +751,12 @@ impl<'t> Module<'t> {
         facts.reqs = reqs;
         let mut edges = Vec::new();
         for edge in std::mem::take(&mut facts.edges) {
-            match ways(edge.at).filter(|_| edge.guards.contains(&Guard::CallerChoice)) {
-                Some(ways) => {
-                    for way in ways {
-                        if let Some(choices) = flow::merge_choices(&edge.choices, &way) {
-                            let mut copy = edge.clone();
-                            copy.guards = pinned(&edge.guards, &way);
-                            copy.choices = choices;
-                            edges.push(copy);
-                        }
-                    }
-                }
+            match copies(edge.at, &edge.guards, &edge.choices) {
+                Some(copies) => edges.extend(copies.into_iter().map(|(guards, choices)| Edge {
+                    guards,
+                    choices,
+                    ..edge.clone()
+                })),
                 None => edges.push(edge),
             }
         }
@@ -764,14 +771,9 @@ impl<'t> Module<'t> {
         given: &[Vec<flow::Alt<'t>>],
         receiver: Option<flow::Alt<'t>>,
     ) -> CallBranches {
-        let range = self.scopes[def].node.byte_range();
         let mut out = CallBranches::default();
         for (id, scope) in self.scopes.iter().enumerate() {
-            let inner = scope.node.byte_range();
-            if scope.kind != ScopeKind::Function
-                || inner.start < range.start
-                || inner.end > range.end
-            {
+            if scope.kind != ScopeKind::Function || !self.scope_within(id, def) {
                 continue;
             }
             let branches = self.build_branches_by(id, &|condition| {

@@ -177,13 +177,7 @@ fn known_returns(module: &Module<'_>, def: usize) -> Option<Vec<ConstAlt>> {
             .field("body")
             .map(|b| &module.src[b.byte_range()]);
         if let (Some(receiver), Some(body)) = (receiver, body) {
-            let is_word = |c: char| c.is_alphanumeric() || c == '_';
-            let mentions = body.match_indices(receiver).any(|(at, _)| {
-                let before = body[..at].chars().next_back();
-                let after = body[at + receiver.len()..].chars().next();
-                !before.is_some_and(is_word) && !after.is_some_and(is_word)
-            });
-            if mentions {
+            if mentions_word(body, receiver) {
                 return None;
             }
         }
