@@ -28,7 +28,8 @@ use crate::analysis;
 use crate::diagnostic::Finding;
 use crate::incremental::Incremental;
 use crate::resolver::{Disk, FsResolver, SourceProvider};
-use crate::semantic::summary::{candidate_files, ModuleSummary};
+use crate::semantic::flow::ConstAlt;
+use crate::semantic::summary::{candidate_files, CallReach, ForeignCall, ModuleSummary};
 use crate::semantic::Resolver;
 use crate::syntax::sections::{self, Section};
 use crate::syntax::{Encoding, LineIndex};
@@ -225,6 +226,23 @@ impl Resolver for Recording<'_> {
             deps.insert(summary.file.to_path_buf());
         }
         found
+    }
+
+    // Calls evaluated in another module depend on that module's text: its
+    // file is recorded by resolving it here first.
+    fn call_returns(
+        &self,
+        from_file: &Path,
+        path: &str,
+        call: &ForeignCall,
+    ) -> Option<Vec<ConstAlt>> {
+        self.resolve_function(from_file, path)?;
+        self.inner.call_returns(from_file, path, call)
+    }
+
+    fn call_reach(&self, from_file: &Path, path: &str, call: &ForeignCall) -> CallReach {
+        self.resolve_function(from_file, path)?;
+        self.inner.call_reach(from_file, path, call)
     }
 }
 
