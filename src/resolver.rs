@@ -2,7 +2,7 @@
 //! in one file sees the kernels and callbacks of the modules it imports.
 
 use crate::semantic::contract::{scope_for, SiteMatcher};
-use crate::semantic::flow::ConstAlt;
+use crate::semantic::flow::{qualify_refs, ConstAlt};
 use crate::semantic::summary::{candidate_files, CallReach, ForeignCall, ModuleSummary};
 use crate::semantic::{Module, Resolver};
 use crate::syntax;
@@ -115,6 +115,49 @@ impl<S: SourceProvider> FsResolver<S> {
     }
 }
 
+/// `call` as the module in `to_file` reads it: the caller's own functions
+/// and classes it passes (`Const::Ref` by their bare name in `from_file`)
+/// named by a path that resolves from `to_file` (`train.loss_fn`), so that
+/// what the callee calls with them is found.
+fn named_for(call: &ForeignCall, from_file: &Path, to_file: &Path) -> ForeignCall {
+    let mut call = call.clone();
+    let Some(module) = module_path_between(from_file, to_file) else {
+        return call;
+    };
+    let qualify = |alts: &mut Vec<ConstAlt>| qualify_refs(alts, &module);
+    call.receiver.iter_mut().for_each(qualify);
+    call.positional.iter_mut().for_each(qualify);
+    call.keywords.iter_mut().for_each(|(_, alts)| qualify(alts));
+    call
+}
+
+/// The dotted path of the module in `from_file` relative to the nearest
+/// directory above both files (`candidate_files` searches the directories
+/// above `to_file`): `pkg/train.py` seen from `pkg/ops/util.py` is
+/// `train`; a package's `__init__.py` is the package.
+fn module_path_between(from_file: &Path, to_file: &Path) -> Option<String> {
+    let from_dir = from_file.parent()?;
+    let common = to_file
+        .parent()?
+        .ancestors()
+        .take(12)
+        .find(|a| from_dir.starts_with(a))?;
+    let relative = from_file.strip_prefix(common).ok()?.with_extension("");
+    let mut parts: Vec<&str> = relative
+        .components()
+        .map(|c| c.as_os_str().to_str())
+        .collect::<Option<_>>()?;
+    if parts.last() == Some(&"__init__") {
+        parts.pop();
+    }
+    let valid = |p: &&str| {
+        !p.is_empty()
+            && !p.starts_with(|c: char| c.is_ascii_digit())
+            && p.chars().all(|c| c.is_alphanumeric() || c == '_')
+    };
+    (!parts.is_empty() && parts.iter().all(valid)).then(|| parts.join("."))
+}
+
 /// Drops the cached answers for calls into the file whose keys start with
 /// `stale`; empties a cache grown past `CALL_CACHE_CAP`.
 fn forget_calls_into<V>(cache: &DashMap<String, V>, stale: &str) {
@@ -149,6 +192,7 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
         // One module deep: the called module's own imports are not followed
         // (its summary lookups stay off), so this never recurses.
         let (summary, name) = self.resolve_function(from_file, path)?;
+        let call = &named_for(call, from_file, &summary.file);
         let key = format!("{}\0{name}\0{call:?}", summary.file.display());
         if let Some(cached) = self.call_returns.get(&key) {
             return cached.clone();
@@ -164,6 +208,7 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
 
     fn call_reach(&self, from_file: &Path, path: &str, call: &ForeignCall) -> CallReach {
         let (summary, name) = self.resolve_function(from_file, path)?;
+        let call = &named_for(call, from_file, &summary.file);
         let key = format!("{}\0{name}\0{call:?}", summary.file.display());
         if let Some(cached) = self.call_reach.get(&key) {
             return cached.clone();
@@ -186,21 +231,5 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
         });
         self.call_reach.insert(key, computed.clone());
         computed
-    }
-}
-
-impl<S: SourceProvider> FsResolver<S> {
-    /// The module defining function `path` and its name there
-    /// (`Class.method` for a method).
-    fn resolve_function(
-        &self,
-        from_file: &Path,
-        path: &str,
-    ) -> Option<(Arc<ModuleSummary>, String)> {
-        self.resolve(from_file, path).or_else(|| {
-            let (prefix, last) = path.rsplit_once('.')?;
-            let (summary, class) = self.resolve(from_file, prefix)?;
-            Some((summary, format!("{class}.{last}")))
-        })
     }
 }

@@ -2249,7 +2249,53 @@ impl<'m, 't> Flow<'m, 't> {
             return None;
         }
         // (`detach`'s depth is its own nesting of objects, not this one's.)
-        let detach = |node: Node<'t>| self.detach(&self.eval_depth(node, scope, depth + 1), 0);
+        // Functions of this module no other module can name (a closure, a
+        // lambda, a method, a callable instance) cross as this module's
+        // tokens (`Module::local_ref`): what the callee calls with them is
+        // found here when its answer comes back.
+        let detach = |node: Node<'t>| {
+            let alts = self.eval_depth(node, scope, depth + 1);
+            let mut out = self.detach(&alts, 0);
+            for (alt, detached) in alts.iter().zip(out.iter_mut()) {
+                let target = match alt.val {
+                    Val::Function(def) if self.m.module_def_name(def).is_none() => {
+                        Some(super::reach::Target::Local(def))
+                    }
+                    Val::Instance(class, _) => self
+                        .m
+                        .method(class, "__call__")
+                        .map(|m| super::reach::Target::Bound(m, class)),
+                    _ => None,
+                };
+                if let Some(token) = target.and_then(|t| self.m.local_ref(&t, &alt.choices)) {
+                    detached.val = Const::Ref(token);
+                }
+            }
+            // A function the value flow does not follow (what a factory of
+            // this module returned, `sub = make_kernel()`): what the call
+            // graph says calling it reaches.
+            // Not from inside another such lookup: the call graph's own
+            // value flow evaluates calls, which would look again.
+            if out.iter().all(|a| matches!(a.val, Const::Unknown)) && !self.m.passing.replace(true)
+            {
+                let made_by = self.m.factory_call_choice(node, scope);
+                let tokens: Vec<ConstAlt> = self
+                    .m
+                    .resolve_ref(node, scope, 0)
+                    .iter()
+                    .filter_map(|t| self.m.local_ref(t, &made_by))
+                    .map(|token| ConstAlt {
+                        val: Const::Ref(token),
+                        why: Why::Fixed,
+                    })
+                    .collect();
+                if !tokens.is_empty() {
+                    out = tokens;
+                }
+                self.m.passing.set(false);
+            }
+            out
+        };
         let mut keywords: Vec<(String, Vec<ConstAlt>)> = args
             .keywords
             .iter()

@@ -353,7 +353,12 @@ impl<'t> Module<'t> {
                     continue;
                 };
                 let seed_why = seed_why.and(&head.why);
-                let mut reqs = self.reach(seeds, &seed_choices, file, resolver);
+                let lowered = match head.jitted.as_ref() {
+                    Some(j) => j.target.map(|t| (t, j.scope)),
+                    None => head.receiver,
+                };
+                let seed_calls = self.seed_calls(lowered, &seeds);
+                let mut reqs = self.reach(seeds, &seed_choices, &seed_calls, file, resolver);
                 // Reached through a branch that runs by a default of run-time
                 // configuration: it holds for a plain run (a warning naming
                 // the default, see `analysis::split_default_requirements`).
@@ -560,6 +565,29 @@ impl<'t> Module<'t> {
                     .unwrap_or_default(),
             ),
         }
+    }
+
+    /// The seeds of other modules the lowered function was made by a
+    /// direct call of: `m = Model(fn)` (or `Model(fn)` itself) lowered as
+    /// `jax.jit(m)`, a def decorated by `@factory(flag)`, with that call.
+    fn seed_calls(
+        &self,
+        lowered: Option<(Node<'t>, ScopeId)>,
+        seeds: &[(Target, Vec<super::Guard>)],
+    ) -> Vec<(String, usize)> {
+        let Some((lowered, scope)) = lowered else {
+            return Vec::new();
+        };
+        seeds
+            .iter()
+            .filter_map(|(target, _)| {
+                let Target::External(path) = target else {
+                    return None;
+                };
+                self.call_made_by(target, lowered, scope)
+                    .map(|call| (path.clone(), call))
+            })
+            .collect()
     }
 
     /// A lowered function made by a call of a factory of this module

@@ -316,6 +316,9 @@ pub struct Module<'t> {
     /// Where other modules' summaries come from, and this module's file.
     pub(crate) resolver: std::cell::Cell<Option<&'t dyn Resolver>>,
     pub(crate) file: std::cell::RefCell<Option<std::path::PathBuf>>,
+    /// Set while the call graph is asked what a function passed to another
+    /// module reaches (`Flow::foreign_args`): not asked again inside.
+    pub(crate) passing: std::cell::Cell<bool>,
     /// Call sites of each def, as value flow finds them (built on first use).
     def_sites: std::cell::RefCell<HashMap<ScopeId, std::rc::Rc<Vec<flow::CallSiteOf<'t>>>>>,
     /// `name.trace(...)`-style calls by receiver name (built on first use).
@@ -902,6 +905,7 @@ impl<'t> Module<'t> {
             external_values: std::cell::RefCell::new(HashMap::default()),
             resolver: std::cell::Cell::new(None),
             file: std::cell::RefCell::new(None),
+            passing: std::cell::Cell::new(false),
             def_sites: std::cell::RefCell::new(HashMap::default()),
             value_args: std::cell::OnceCell::new(),
             word_counts: std::cell::OnceCell::new(),

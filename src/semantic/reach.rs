@@ -99,6 +99,11 @@ pub struct CallBranches {
     /// Bodies whose condition holds for the call, with the default of
     /// run-time configuration it holds by, if it is one.
     pub holds: Vec<(std::ops::Range<usize>, Option<String>)>,
+    /// Call edges the call's values make, by the scope they leave: a
+    /// callee or an argument passed on that is a parameter, or a field of
+    /// the receiver, given a function by the call (`loss(x)` with
+    /// `loss=host_loss`; `self.fn(x)` on an object made with it).
+    pub edges: Vec<(ScopeId, Edge)>,
 }
 
 /// What a branch condition is, as far as the code shows.
@@ -345,9 +350,23 @@ pub struct Reached {
     /// Imported names reached other than by a direct call (passed as a
     /// value, a seed): what they reach is not decided by a call's values.
     pub external_indirect: HashSet<String>,
+    /// Of those, the seeds, and the names an edge passes as a value.
+    pub seed_indirect: HashSet<String>,
+    pub indirect_by_edge: HashSet<String>,
 }
 
 const MAX_VISITS: usize = 4096;
+
+/// The head of `Module::local_ref` paths.
+const LOCAL_REF: &str = "__jax_lsp_local__";
+
+/// A short name of a file for `local_ref` paths (its path's hash).
+fn file_tag(file: &Path) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    file.hash(&mut h);
+    format!("f{:x}", h.finish())
+}
 
 /// Libraries whose functions never reach user kernels or callbacks.
 fn is_library_path(path: &str) -> bool {
@@ -615,10 +634,20 @@ impl<'t> Module<'t> {
                     let Some(choices) = flow::merge_choices(&choices, &made_by) else {
                         continue;
                     };
+                    // A decorator of the def called is applied by its own call.
+                    let decorated = match (&target, func.kind_name()) {
+                        (Target::External(_), "identifier") => {
+                            match self.binding_at(id, text(func, self.src), func) {
+                                Some(Binding::Def(_)) => Some(self.call_made_by(&target, func, id)),
+                                _ => None,
+                            }
+                        }
+                        _ => None,
+                    };
                     facts.edges.push(Edge {
+                        call: decorated.unwrap_or(direct),
                         target,
                         guards: guards.clone(),
-                        call: direct,
                         choices,
                         at: call.start_byte(),
                     });
@@ -783,6 +812,85 @@ impl<'t> Module<'t> {
             out.dead.extend(branches.dead);
             out.holds.extend(branches.holds);
         }
+        let dead = std::mem::take(&mut out.dead);
+        out.edges = self.call_edges(def, given, receiver, &dead);
+        out.dead = dead;
+        out
+    }
+
+    /// The edges of `def` and its closures that only its parameters bound
+    /// to `given` (and `receiver`) make: callees and arguments the module
+    /// alone gives no target, evaluated with the call's values. Bodies in
+    /// `dead` make none.
+    pub(crate) fn call_edges(
+        &self,
+        def: ScopeId,
+        given: &[Vec<flow::Alt<'t>>],
+        receiver: Option<flow::Alt<'t>>,
+        dead: &[std::ops::Range<usize>],
+    ) -> Vec<(ScopeId, Edge)> {
+        let mut out = Vec::new();
+        for (id, scope) in self.scopes.iter().enumerate() {
+            if !matches!(scope.kind, ScopeKind::Function | ScopeKind::Lambda)
+                || !self.scope_within(id, def)
+            {
+                continue;
+            }
+            let facts = self.facts_of(id);
+            let branches = self.branch_ranges(id);
+            for &index in &scope.calls {
+                let call = self.calls[index].node;
+                let Some(func) = call.field("function") else {
+                    continue;
+                };
+                let args = self.args_of(call);
+                let nodes = std::iter::once((func, call.start_byte(), Some(call.id()))).chain(
+                    args.positional
+                        .iter()
+                        .chain(args.keywords.iter().map(|(_, v, _)| v))
+                        .map(|a| (*a, a.start_byte(), None)),
+                );
+                for (node, at, direct) in nodes {
+                    let node = unparenthesize(node);
+                    if dead.iter().any(|r| r.contains(&at))
+                        || !matches!(node.kind_name(), "identifier" | "attribute" | "subscript")
+                        || self.is_library_ref(node, id)
+                        || facts.edges.iter().any(|e| e.at == at)
+                    {
+                        continue;
+                    }
+                    let flow = self.flow_with_budget(200);
+                    let values = flow.eval_given(def, given, receiver.clone(), node, id);
+                    let targets: Vec<(Target, Vec<Choice>)> = values
+                        .iter()
+                        .filter(|a| a.why.certain())
+                        .flat_map(|a| self.targets_of_value(&a.val))
+                        .collect();
+                    if targets.is_empty() {
+                        continue;
+                    }
+                    let mut guards = self.guards_of(node, id);
+                    if branches.by_caller.iter().any(|r| r.contains(&at)) {
+                        guards.push(Guard::CallerChoice);
+                    }
+                    if let Some(note) = branches.default_at(at) {
+                        guards.push(Guard::Configured(note.to_owned()));
+                    }
+                    for (target, choices) in targets {
+                        let edge = Edge {
+                            call: direct,
+                            target,
+                            guards: guards.clone(),
+                            choices,
+                            at,
+                        };
+                        if !out.iter().any(|(s, e)| *s == id && *e == edge) {
+                            out.push((id, edge));
+                        }
+                    }
+                }
+            }
+        }
         out
     }
 
@@ -823,23 +931,43 @@ impl<'t> Module<'t> {
     /// For an imported function reached through a name bound to what a call
     /// of it returned (`x = helper(...)`, then `f(x)` or `return x`): that
     /// call's id, so the edge is a direct call with known arguments.
-    fn call_made_by(&self, target: &Target, node: Node<'t>, scope: ScopeId) -> Option<usize> {
+    /// Also the call itself (`jax.jit(Model(fn))`), and the decorator call
+    /// of a def (`@factory(flag)` above `def step`): the def is what that
+    /// call returned, applied to it.
+    pub(crate) fn call_made_by(
+        &self,
+        target: &Target,
+        node: Node<'t>,
+        scope: ScopeId,
+    ) -> Option<usize> {
         let Target::External(path) = target else {
             return None;
         };
+        let calls_path = |call: Node<'t>, scope: ScopeId| {
+            call.kind_name() == "call" && self.callee(call, scope).as_deref() == Some(path.as_str())
+        };
         let node = unparenthesize(node);
+        if calls_path(node, scope) {
+            return Some(node.id());
+        }
         if node.kind_name() != "identifier" {
             return None;
         }
-        let Some(Binding::Value { value, scope, .. }) =
-            self.binding_at(scope, text(node, self.src), node)
-        else {
-            return None;
-        };
-        let value = unparenthesize(*value);
-        (value.kind_name() == "call"
-            && self.callee(value, *scope).as_deref() == Some(path.as_str()))
-        .then(|| value.id())
+        match self.binding_at(scope, text(node, self.src), node)? {
+            Binding::Value { value, scope, .. } => {
+                let value = unparenthesize(*value);
+                calls_path(value, *scope).then(|| value.id())
+            }
+            Binding::Def(def) => {
+                let outer = self.scopes[*def].parent.unwrap_or(0);
+                self.scopes[*def]
+                    .decorators()
+                    .into_iter()
+                    .find(|d| calls_path(*d, outer))
+                    .map(|d| d.id())
+            }
+            _ => None,
+        }
     }
 
     fn is_assigned_to_name(&self, node: Node<'t>) -> bool {
@@ -1673,34 +1801,123 @@ impl<'t> Module<'t> {
                 }
             }
         }
+        // `obj.method` on an object of another module's class: that
+        // class's method (what the object holds is read first).
+        if node.kind_name() == "attribute" {
+            if let (Some(object), Some(attr)) = (node.field("object"), node.field("attribute")) {
+                let attr = text(attr, self.src);
+                for alt in flow.eval(object, scope) {
+                    let Val::Object(fields) = &alt.val else {
+                        continue;
+                    };
+                    if !alt.why.certain() || fields.iter().any(|(n, _)| n == attr) {
+                        continue;
+                    }
+                    let class = fields
+                        .iter()
+                        .find(|(n, _)| n == "__class__")
+                        .and_then(|(_, c)| match c.as_slice() {
+                            [flow::ConstAlt {
+                                val: flow::Const::Str(class),
+                                ..
+                            }] if class.contains('.') => Some(class.clone()),
+                            _ => None,
+                        });
+                    if let Some(class) = class {
+                        found.push((Target::External(format!("{class}.{attr}")), alt.choices));
+                    }
+                }
+                if !found.is_empty() {
+                    return found;
+                }
+            }
+        }
         for alt in flow.eval(node, scope) {
             if !alt.why.certain() {
                 continue;
             }
-            let chosen = alt.choices.clone();
-            match alt.val {
-                super::flow::Val::Function(id) => found.push((Target::Local(id), chosen)),
-                super::flow::Val::Instance(class, _) => {
-                    if let Some(m) = self.method(class, "__call__") {
-                        found.push((Target::Bound(m, class), chosen));
-                    }
+            for (t, made_on) in self.targets_of_value(&alt.val) {
+                if let Some(choices) = flow::merge_choices(&alt.choices, &made_on) {
+                    found.push((t, choices));
                 }
-                // A function or class of another module kept as a value
-                // (an entry of its table of hooks): that module's def.
-                super::flow::Val::Ref(path) => {
-                    found.push((Target::External(path.to_string()), chosen))
-                }
-                // A class kept as a value (`impl = OPS[key]`), called: its
-                // constructor, and `__call__` as for a class named directly.
-                super::flow::Val::Class(class) => {
-                    for t in self.def_targets(class) {
-                        found.push((t, chosen.clone()));
-                    }
-                }
-                _ => {}
             }
         }
         found
+    }
+
+    /// A function of this module passed to another module that cannot
+    /// name it (a closure, a lambda, a method, a callable instance): a
+    /// path no module resolves, naming this module's file and the target,
+    /// read back by `local_target` when the callee's answer names it.
+    /// `None` without a file (a summary, read by any importer).
+    pub(crate) fn local_ref(&self, target: &Target, choices: &[Choice]) -> Option<String> {
+        let file = self.file.borrow();
+        let tag = file_tag(file.as_deref()?);
+        let target = match target {
+            Target::Local(id) => format!("L{id}"),
+            Target::Bound(m, class) => format!("B{m}_{class}"),
+            _ => return None,
+        };
+        // The choices it was made on (which call of a factory made it).
+        let choices: Vec<String> = choices.iter().map(|(p, c)| format!("{p}_{c}")).collect();
+        Some(format!("{LOCAL_REF}.{tag}.{target}.{}", choices.join("_")))
+    }
+
+    /// The target a `local_ref` of this module names, with its choices.
+    pub(crate) fn local_target(&self, path: &str) -> Option<(Target, Vec<Choice>)> {
+        let rest = path.strip_prefix(LOCAL_REF)?.strip_prefix('.')?;
+        let mut parts = rest.split('.');
+        let (tag, target, choices) = (parts.next()?, parts.next()?, parts.next()?);
+        let file = self.file.borrow();
+        if tag != file_tag(file.as_deref()?) {
+            return None;
+        }
+        let numbers = |text: &str| -> Option<Vec<usize>> {
+            text.split('_')
+                .filter(|t| !t.is_empty())
+                .map(|t| t.parse().ok())
+                .collect()
+        };
+        let choices = numbers(choices)?;
+        if choices.len() % 2 != 0 {
+            return None;
+        }
+        let choices: Vec<Choice> = choices.chunks(2).map(|c| (c[0], c[1])).collect();
+        let scope_ok = |id: usize| id < self.scopes.len();
+        let target = match target.split_at_checked(1)? {
+            ("L", id) => {
+                let id: usize = id.parse().ok()?;
+                scope_ok(id).then_some(Target::Local(id))?
+            }
+            ("B", ids) => match numbers(ids)?.as_slice() {
+                [m, class] if scope_ok(*m) && scope_ok(*class) => Target::Bound(*m, *class),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        Some((target, choices))
+    }
+
+    /// What calling a value runs: a function, a callable instance's
+    /// `__call__`, a class's constructor (and `__call__`), or a def of
+    /// another module kept as a value (an entry of its table of hooks).
+    fn targets_of_value(&self, val: &Val<'t>) -> Vec<(Target, Vec<Choice>)> {
+        let unchosen =
+            |targets: Vec<Target>| targets.into_iter().map(|t| (t, Vec::new())).collect();
+        match val {
+            Val::Function(id) => unchosen(vec![Target::Local(*id)]),
+            Val::Instance(class, _) => unchosen(
+                self.method(*class, "__call__")
+                    .map(|m| Target::Bound(m, *class))
+                    .into_iter()
+                    .collect(),
+            ),
+            Val::Ref(path) => vec![self
+                .local_target(path)
+                .unwrap_or_else(|| (Target::External(path.to_string()), Vec::new()))],
+            Val::Class(class) => unchosen(self.def_targets(*class)),
+            _ => Vec::new(),
+        }
     }
 
     fn resolve_ref_by_syntax(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Target> {
@@ -1947,6 +2164,7 @@ impl<'t> Module<'t> {
         for (seed, _) in &seeds {
             if let Target::External(path) = seed {
                 reached.external_indirect.insert(path.clone());
+                reached.seed_indirect.insert(path.clone());
             }
         }
         type Item = (Target, Vec<Guard>, Vec<Choice>);
@@ -2001,7 +2219,12 @@ impl<'t> Module<'t> {
                         }
                         reached.reqs.push(req);
                     }
-                    for edge in &self.facts_of(id).edges {
+                    let decided_edges = decided
+                        .into_iter()
+                        .flat_map(|d| d.edges.iter())
+                        .filter(|(scope, _)| *scope == id)
+                        .map(|(_, edge)| edge);
+                    for edge in self.facts_of(id).edges.iter().chain(decided_edges) {
                         let (next, call, edge_choices) = (&edge.target, &edge.call, &edge.choices);
                         let decided_guards;
                         let edge_guards = match decided {
@@ -2035,6 +2258,7 @@ impl<'t> Module<'t> {
                             }
                             (Target::External(path), None) => {
                                 reached.external_indirect.insert(path.clone());
+                                reached.indirect_by_edge.insert(path.clone());
                             }
                             _ => {}
                         }
@@ -2080,14 +2304,27 @@ impl<'t> Module<'t> {
 
     /// Everything reachable from `seeds`, following imports through
     /// `resolver`; `start`, the choices the seeds were picked by.
+    /// `seed_calls`: seeds of other modules made by a direct call here (`m
+    /// = Model(fn)`, then `jax.jit(m)`), with that call's id: decided by
+    /// its values as a direct call is.
     pub fn reach(
         &self,
         seeds: Vec<(Target, Vec<Guard>)>,
         start: &[Choice],
+        seed_calls: &[(String, usize)],
         file: &Path,
         resolver: Option<&dyn Resolver>,
     ) -> Vec<Requirement> {
-        let local = self.reach_local_for(seeds, start, None);
+        let mut local = self.reach_local_for(seeds, start, None);
+        for (path, call) in seed_calls {
+            if local.seed_indirect.remove(path) {
+                local.external_calls.push((path.clone(), *call));
+                let passed_on = local.indirect_by_edge.contains(path);
+                if !passed_on {
+                    local.external_indirect.remove(path);
+                }
+            }
+        }
         let mut reqs = local.reqs;
         let Some(resolver) = resolver else {
             return reqs;
@@ -2117,7 +2354,21 @@ impl<'t> Module<'t> {
             let reached: Option<Vec<_>> = calls
                 .iter()
                 .map(|call| {
-                    let args = flow.foreign_args(None, call.node, call.scope, 0)?;
+                    // `obj.method(...)` on an object of that module's class:
+                    // the method runs on it.
+                    let receiver = call
+                        .node
+                        .field("function")
+                        .filter(|f| f.kind_name() == "attribute")
+                        .and_then(|f| f.field("object"))
+                        .map(|o| flow.eval(o, call.scope))
+                        .and_then(|alts| match alts.as_slice() {
+                            [one] if one.why.certain() && matches!(one.val, Val::Object(_)) => {
+                                Some(one.val.clone())
+                            }
+                            _ => None,
+                        });
+                    let args = flow.foreign_args(receiver.as_ref(), call.node, call.scope, 0)?;
                     let reach = resolver.call_reach(&file, path, &args)?;
                     Some((call.node.id(), reach))
                 })
@@ -2129,7 +2380,7 @@ impl<'t> Module<'t> {
         // What this module passes where an imported function's requirement
         // takes its params from its caller.
         for (path, guards, path_choices) in &local.externals {
-            let Some((summary, name)) = resolver.resolve(&file, path) else {
+            let Some((summary, name)) = resolver.resolve_function(&file, path) else {
                 continue;
             };
             let Some(function) = summary.functions.get(&name) else {
@@ -2212,23 +2463,41 @@ impl<'t> Module<'t> {
                 continue;
             }
             let (from, path, guards, choices) = item;
-            let Some((summary, name)) = resolver.resolve(&from, &path) else {
+            // A function of this module another module called with it.
+            if let Some((target, made_on)) = self.local_target(&path) {
+                let back = self.reach_local_for(vec![(target, Vec::new())], &made_on, None);
+                for mut req in back.reqs {
+                    req.guards = concat(&guards, &req.guards);
+                    req.choices = choices.clone();
+                    reqs.push(req);
+                }
+                for (next, next_guards, _) in back.externals {
+                    work.push((
+                        file.clone(),
+                        next,
+                        concat(&guards, &next_guards),
+                        choices.clone(),
+                    ));
+                }
+                continue;
+            }
+            let Some((summary, name)) = resolver.resolve_function(&from, &path) else {
                 continue;
             };
-            let Some(function) = summary.functions.get(&name) else {
-                continue;
-            };
+            // Decided per call even when the function alone reaches nothing
+            // (what it calls is what its callers give it).
             let decided = by_call.get(&path).filter(|_| from == file);
             let (own_reqs, own_externals): (Vec<&Requirement>, Vec<&(String, Vec<Guard>)>) =
-                match decided {
-                    Some(per_call) => (
+                match (decided, summary.functions.get(&name)) {
+                    (Some(per_call), _) => (
                         per_call.iter().flat_map(|(_, r)| &r.reqs).collect(),
                         per_call.iter().flat_map(|(_, r)| &r.externals).collect(),
                     ),
-                    None => (
+                    (None, Some(function)) => (
                         function.reqs.iter().collect(),
                         function.externals.iter().collect(),
                     ),
+                    (None, None) => continue,
                 };
             for req in own_reqs {
                 let mut req = req.clone();

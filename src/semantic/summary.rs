@@ -304,6 +304,20 @@ pub trait Resolver: Sync {
     /// and the name inside it.
     fn resolve(&self, from_file: &Path, path: &str) -> Option<(Arc<ModuleSummary>, String)>;
 
+    /// `resolve`, and for a method (`pkg.mod.Class.method`) the module
+    /// defining the class with the name `Class.method`.
+    fn resolve_function(
+        &self,
+        from_file: &Path,
+        path: &str,
+    ) -> Option<(Arc<ModuleSummary>, String)> {
+        self.resolve(from_file, path).or_else(|| {
+            let (prefix, last) = path.rsplit_once('.')?;
+            let (summary, class) = self.resolve(from_file, prefix)?;
+            Some((summary, format!("{class}.{last}")))
+        })
+    }
+
     /// What function `path` (`pkg.mod.f`, `pkg.mod.Class.method`, as
     /// imported in `from_file`) returns for `call`, evaluated in its own
     /// module with its parameters bound. `None` when nothing is known.
@@ -451,7 +465,27 @@ impl<'t> Module<'t> {
             (None, true) => Some(super::flow::Alt::fixed(super::flow::Val::Unknown)),
             (None, false) => None,
         };
-        let decided = self.call_branches(def, &given, receiver);
+        // The object the methods run on: the receiver, or the one a class
+        // called makes (its fields from this call's arguments).
+        let class = self.scopes[def].class;
+        let object = match (&receiver, class) {
+            (Some(r), _) if !r.val.is_unknown() => Some(r.clone()),
+            (_, Some(class)) if method == Some("__init__") => self
+                .construct_for_call(class, call)
+                .and_then(|o| from_consts(&o).into_iter().next()),
+            _ => None,
+        };
+        let mut decided = self.call_branches(def, &given, receiver);
+        // `self.fn(x)` in its other methods calls what the object holds.
+        if let (Some(object), Some(class)) = (object, class) {
+            let methods: Vec<usize> = (0..self.scopes.len())
+                .filter(|m| *m != def && self.scopes[*m].class == Some(class))
+                .collect();
+            for m in methods {
+                let edges = self.call_edges(m, &[], Some(object.clone()), &decided.dead);
+                decided.edges.extend(edges);
+            }
+        }
         let mut seeds = vec![(Target::Local(def), Vec::new())];
         seeds.extend(also.map(|m| (Target::Local(m), Vec::new())));
         let reached = self.reach_local_for(seeds, &[], Some(&decided));

@@ -1908,6 +1908,144 @@ def b_local_decorator(src: Source, item):
 
 
 
+
+def _passed_function(src: Source, s: Site, make: str, cfg: str, bound_name: str):
+    """`s.fn` replaced by `_variant_cfg.<make>(f)`, inline or through a name bound to
+    it just before the statement."""
+    if s.jit is None or s.kind not in ("trace_lower", "shortcut", "export"):
+        raise Skip("no function handed to jit/export")
+    if any(k.arg in NAME_KEYWORDS for k in s.jit_kws):
+        raise Skip("jit keywords that name parameters")
+    target = s.fn
+    if s.kind == "export":
+        # export takes a jitted function: the one jit is given.
+        inner = _jit_call(src, s.fn)
+        if inner is None or any(k.arg in NAME_KEYWORDS for k in inner[2]):
+            raise Skip("export of a function not jitted in place")
+        target = inner[1]
+    out = []
+    fn = src.seg(target)
+    for form in ("inline", "bound"):
+        ed = Edits(src)
+        ensure_import(ed, CFG_MODULE)
+        made = f"{CFG_MODULE}.{make}({fn})"
+        if form == "inline":
+            ed.replace(target, made)
+        else:
+            st = src.stmt_of(target)
+            if [id(x) for x in src.scope_chain(target)[:1]] != [id(x) for x in src.scope_chain(st)[:1]]:
+                raise Skip("the function is inside a lambda or comprehension of its statement")
+            name = src.fresh(bound_name)
+            insert_before_stmt(ed, st, [f"{name} = {made}"])
+            ed.replace(target, name)
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
+    return out
+
+
+def b_imported_runner_class(src: Source, s: Site):
+    """The function handed to jit/export is kept by an object of a class of another
+    module, which calls it from `__call__`: `jax.jit(_variant_cfg.Runner(f))`, or the
+    object bound to a name just before the statement."""
+    cfg = "\n".join(
+        [
+            '"""Helpers of the variant: an object that keeps a function and calls it."""',
+            "import functools",
+            "",
+            "",
+            "class Runner:",
+            "    def __init__(self, fn):",
+            "        self.fn = fn",
+            "        functools.update_wrapper(self, fn)",
+            "",
+            "    def __call__(self, *args, **kwargs):",
+            "        return self.fn(*args, **kwargs)",
+            "",
+        ]
+    )
+    return _passed_function(src, s, "Runner", cfg, "variant_runner")
+
+
+def b_imported_step_factory(src: Source, s: Site):
+    """The function handed to jit/export is wrapped by a factory of another module whose
+    closure calls it: `jax.jit(_variant_cfg.wrap_step(f))`, or the wrapper bound to a
+    name just before the statement."""
+    cfg = "\n".join(
+        [
+            '"""Helpers of the variant: a factory whose closure calls the function it gets."""',
+            "import functools",
+            "",
+            "",
+            "def wrap_step(fn):",
+            "    @functools.wraps(fn)",
+            "    def step(*args, **kwargs):",
+            "        return fn(*args, **kwargs)",
+            "",
+            "    return step",
+            "",
+        ]
+    )
+    return _passed_function(src, s, "wrap_step", cfg, "variant_step")
+
+
+def i_decorated_defs(src: Source):
+    return [node for kind, node in i_decorator_targets(src) if kind == "def"]
+
+
+def b_imported_decorator_factory(src: Source, fn):
+    """A def holding a kernel call or callback (or the lowered def) is decorated by a
+    decorator factory of another module: `@_variant_cfg.instrument(False)`, which
+    returns the def itself when its flag is off (and a wrapper adding a host
+    `jax.debug.print` when on), or `@_variant_cfg.named("variant")`, whose wrapper
+    forwards every call."""
+    cfg = "\n".join(
+        [
+            '"""Helpers of the variant: decorator factories."""',
+            "import functools",
+            "",
+            "import jax",
+            "",
+            "",
+            "def instrument(enabled):",
+            "    def wrap(fn):",
+            "        if not enabled:",
+            "            return fn",
+            "",
+            "        @functools.wraps(fn)",
+            "        def logged(*args, **kwargs):",
+            '            jax.debug.print("variant call")',
+            "            return fn(*args, **kwargs)",
+            "",
+            "        return logged",
+            "",
+            "    return wrap",
+            "",
+            "",
+            "def named(label):",
+            "    def wrap(fn):",
+            "        @functools.wraps(fn)",
+            "        def forwarded(*args, **kwargs):",
+            "            return fn(*args, **kwargs)",
+            "",
+            "        forwarded.label = label",
+            "        return forwarded",
+            "",
+            "    return wrap",
+            "",
+        ]
+    )
+    line = src.line_text(fn.lineno)
+    if line[: src.start(fn) - src.line_start(fn.lineno)].strip():
+        raise Skip("def does not start its line")
+    ind = line[: len(line) - len(line.lstrip())]
+    out = []
+    for decorator in ("instrument(False)", 'named("variant")'):
+        ed = Edits(src)
+        ensure_import(ed, CFG_MODULE)
+        ed.insert(src.line_start(fn.lineno), f"{ind}@{CFG_MODULE}.{decorator}\n")
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
+    return out
+
+
 # forwarding through **kwargs, properties, context managers --------------------------
 
 FORWARDED = {"lowering_platforms", "platforms", "compiler_params", "interpret"}
@@ -2759,6 +2897,27 @@ TRANSFORMS = {
         "the value is read through a `@property` of a class of another module that keeps it: "
         "`_variant_cfg.VariantProps(<value>).value` (stored by `__init__`) or "
         "`_variant_cfg.VariantSpec(stored=<value>).value` (a dataclass field)",
+    ),
+    "imported_runner_class": (
+        find_sites,
+        b_imported_runner_class,
+        "the function handed to jit/export is kept by an object of a class of another module "
+        "(`self.fn = fn` in `__init__`) and called from its `__call__`: `jax.jit(_variant_cfg.Runner(f))`, "
+        "inline or bound to a name first",
+    ),
+    "imported_step_factory": (
+        find_sites,
+        b_imported_step_factory,
+        "the function handed to jit/export is wrapped by a factory of another module whose closure "
+        "calls it (`def wrap_step(fn): @functools.wraps(fn) def step(*a, **k): return fn(*a, **k)`), "
+        "inline or bound to a name first",
+    ),
+    "imported_decorator_factory": (
+        i_decorated_defs,
+        b_imported_decorator_factory,
+        "a def holding a kernel call or callback (or the lowered def) gets a decorator factory of another "
+        "module: `@_variant_cfg.instrument(False)` (returns the def when off, a wrapper adding "
+        "`jax.debug.print` when on) or `@_variant_cfg.named(\"variant\")` (a forwarding wrapper)",
     ),
     "imported_call": (
         _values,
