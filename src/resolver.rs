@@ -200,6 +200,7 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
         let computed = self.source.read(&summary.file).and_then(|text| {
             let tree = syntax::parse(&text, None)?;
             let module = Module::new(&text, &tree);
+            module.set_file(&summary.file);
             module.returns_for_call(&name, call)
         });
         self.call_returns.insert(key, computed.clone());
@@ -217,6 +218,7 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
         let computed = self.source.read(&summary.file).and_then(|text| {
             let tree = syntax::parse(&text, None)?;
             let module = Module::new(&text, &tree);
+            module.set_file(&summary.file);
             let matcher = self
                 .contracts
                 .read()

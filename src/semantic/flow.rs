@@ -2234,6 +2234,31 @@ impl<'m, 't> Flow<'m, 't> {
         Some(from_consts(&alts))
     }
 
+    /// `detach`, with the functions of this module no other module can
+    /// name (a closure, a lambda, a method, a callable instance) as this
+    /// module's tokens (`Module::local_ref`): what another module calls
+    /// with them is found here when its answer comes back. Plain `detach`
+    /// when the module has no file (a summary, read by any importer).
+    pub(crate) fn detach_passing(&self, alts: &[Alt<'t>]) -> Vec<ConstAlt> {
+        let mut out = self.detach(alts, 0);
+        for (alt, detached) in alts.iter().zip(out.iter_mut()) {
+            let target = match alt.val {
+                Val::Function(def) if self.m.module_def_name(def).is_none() => {
+                    Some(super::reach::Target::Local(def))
+                }
+                Val::Instance(class, _) => self
+                    .m
+                    .method(class, "__call__")
+                    .map(|m| super::reach::Target::Bound(m, class)),
+                _ => None,
+            };
+            if let Some(token) = target.and_then(|t| self.m.local_ref(&t, &alt.choices)) {
+                detached.val = Const::Ref(token);
+            }
+        }
+        out
+    }
+
     /// What `call` passes, detached from this module (what crosses to the
     /// module of the function it calls). `None` when it splats (`*args`,
     /// `**kw`): what it passes is not known by parameter.
@@ -2255,22 +2280,7 @@ impl<'m, 't> Flow<'m, 't> {
         // found here when its answer comes back.
         let detach = |node: Node<'t>| {
             let alts = self.eval_depth(node, scope, depth + 1);
-            let mut out = self.detach(&alts, 0);
-            for (alt, detached) in alts.iter().zip(out.iter_mut()) {
-                let target = match alt.val {
-                    Val::Function(def) if self.m.module_def_name(def).is_none() => {
-                        Some(super::reach::Target::Local(def))
-                    }
-                    Val::Instance(class, _) => self
-                        .m
-                        .method(class, "__call__")
-                        .map(|m| super::reach::Target::Bound(m, class)),
-                    _ => None,
-                };
-                if let Some(token) = target.and_then(|t| self.m.local_ref(&t, &alt.choices)) {
-                    detached.val = Const::Ref(token);
-                }
-            }
+            let mut out = self.detach_passing(&alts);
             // A function the value flow does not follow (what a factory of
             // this module returned, `sub = make_kernel()`): what the call
             // graph says calling it reaches.
@@ -7123,6 +7133,12 @@ impl<'t> Module<'t> {
             }
         }
         out
+    }
+
+    /// The file this module is, for its tokens (`Module::local_ref`),
+    /// without reading other modules (one module deep).
+    pub fn set_file(&self, file: &std::path::Path) {
+        *self.file.borrow_mut() = Some(file.to_path_buf());
     }
 
     /// Lets value flow read the summaries of the modules this one imports.

@@ -943,8 +943,18 @@ impl<'t> Module<'t> {
         let Target::External(path) = target else {
             return None;
         };
+        // A call of it by its imported name, or through a value the flow
+        // follows (`self.model.log_prob(u)` on another module's object).
         let calls_path = |call: Node<'t>, scope: ScopeId| {
-            call.kind_name() == "call" && self.callee(call, scope).as_deref() == Some(path.as_str())
+            call.kind_name() == "call"
+                && (self.callee(call, scope).as_deref() == Some(path.as_str())
+                    || call.field("function").is_some_and(|f| {
+                        self.callee(call, scope).is_none()
+                            && self
+                                .callee_targets(f, scope)
+                                .iter()
+                                .any(|(t, c)| t == target && c.is_empty())
+                    }))
         };
         let node = unparenthesize(node);
         if calls_path(node, scope) {

@@ -406,7 +406,9 @@ impl<'t> Module<'t> {
         if alts.is_empty() || alts.iter().all(|a| a.val.is_unknown()) {
             return None;
         }
-        Some(flow.detach(&alts, 0))
+        // A closure it returns crosses as this module's token, followed
+        // here when the caller passes it back (`Model(prior, make_fn())`).
+        Some(flow.detach_passing(&alts))
     }
 
     /// What calling the module-level function or `Class.method` named
@@ -457,7 +459,8 @@ impl<'t> Module<'t> {
         };
         let flow = self.flow();
         let given = self.bind_call(&flow, def, takes_receiver, call)?;
-        if given.iter().all(|g| g.is_empty()) {
+        // Nothing the call gives decides anything: its summary answers.
+        if given.iter().all(|g| g.is_empty()) && receiver.is_none() {
             return None;
         }
         let receiver = match (receiver, takes_receiver) {

@@ -1842,6 +1842,51 @@ def b_imported_callback_table(src: Source, item):
     return out
 
 
+
+def b_imported_closure_hook(src: Source, item):
+    """The host callback is made by a closure that a factory of another module returns,
+    kept by an object of that module's class and called from its method:
+    `_variant_cfg.Hooks(_variant_cfg.make_hook()).fire(<args>)`, or the object made
+    once at module level (`VARIANT_HOOKS = ...` after the imports) and fired there."""
+    c, imp = item
+    callee = src.seg(c.func)
+    args = ", ".join(src.seg(p) for p in sorted(list(c.args) + list(c.keywords), key=src.start))
+    cfg = "\n".join(
+        [
+            '"""Helpers of the variant: a hook made by a factory, kept and fired by an object."""',
+            src.seg(imp),
+            "",
+            "",
+            "def make_hook():",
+            "    def hook(*args, **kwargs):",
+            f"        return {callee}(*args, **kwargs)",
+            "",
+            "    return hook",
+            "",
+            "",
+            "class Hooks:",
+            "    def __init__(self, hook):",
+            "        self.hook = hook",
+            "",
+            "    def fire(self, *args, **kwargs):",
+            "        return self.hook(*args, **kwargs)",
+            "",
+        ]
+    )
+    out = []
+    for form in ("inline", "bound"):
+        ed = Edits(src)
+        ensure_import(ed, CFG_MODULE)
+        made = f"{CFG_MODULE}.Hooks({CFG_MODULE}.make_hook())"
+        if form == "inline":
+            ed.replace(c, f"{made}.fire({args})")
+        else:
+            hooks = src.fresh("VARIANT_HOOKS")
+            insert_module_code(ed, header_end(src)[0], f"{hooks} = {made}\n")
+            ed.replace(c, f"{hooks}.fire({args})")
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
+    return out
+
 def b_imported_hook_class(src: Source, item):
     """A host callback made as a statement is made by the constructor of a class of
     another module kept in its table of hook classes, only when the `enabled` keyword
@@ -2890,6 +2935,13 @@ TRANSFORMS = {
         "module kept in its table of hook classes, only when its keyword-only `enabled` "
         "(default `False`) says so; constructed through the table with `**OPTIONS`, a "
         "module-level dict holding `\"enabled\": True`",
+    ),
+    "imported_closure_hook": (
+        i_host_callback_calls,
+        b_imported_closure_hook,
+        "a host callback is made by a closure another module's factory returns, kept by an object "
+        "of that module's class and called from its method: "
+        "`_variant_cfg.Hooks(_variant_cfg.make_hook()).fire(...)`, inline or the object made once at module level",
     ),
     "imported_property": (
         _values,
