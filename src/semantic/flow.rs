@@ -2196,7 +2196,9 @@ impl<'m, 't> Flow<'m, 't> {
         if path.starts_with("jax.") || path.starts_with("numpy.") || !path.contains('.') {
             return None;
         }
-        m.resolver.get()?;
+        if !m.resolves(path) {
+            return None;
+        }
         let foreign = self.foreign_args(receiver, call, scope, depth)?;
         let mut alts = m.foreign_returns(path, &foreign)?;
         // Names of that module's classes and functions, as paths here.
@@ -7158,6 +7160,21 @@ impl<'t> Module<'t> {
         self.external_values
             .borrow_mut()
             .insert(path.to_owned(), found.clone());
+        found
+    }
+
+    /// Whether function `path` (as imported here) is defined in a module
+    /// the resolver finds: only then are a call's arguments worth
+    /// evaluating for it (most dotted calls are of the standard library).
+    pub(crate) fn resolves(&self, path: &str) -> bool {
+        if let Some(known) = self.resolvable.borrow().get(path) {
+            return *known;
+        }
+        let found = match (self.resolver.get(), self.file.borrow().clone()) {
+            (Some(resolver), Some(file)) => resolver.resolve_function(&file, path).is_some(),
+            _ => false,
+        };
+        self.resolvable.borrow_mut().insert(path.to_owned(), found);
         found
     }
 

@@ -313,6 +313,10 @@ pub struct Module<'t> {
     /// canonical path, from their summaries, loaded when first asked for
     /// (`None`: not found).
     pub(crate) external_values: std::cell::RefCell<HashMap<String, Option<Vec<flow::ConstAlt>>>>,
+    /// Whether a function path of another module resolves to a module of
+    /// the workspace (`Module::resolves`), asked before a call's arguments
+    /// are evaluated for it.
+    pub(crate) resolvable: std::cell::RefCell<HashMap<String, bool>>,
     /// Where other modules' summaries come from, and this module's file.
     pub(crate) resolver: std::cell::Cell<Option<&'t dyn Resolver>>,
     pub(crate) file: std::cell::RefCell<Option<std::path::PathBuf>>,
@@ -903,6 +907,7 @@ impl<'t> Module<'t> {
             decorated_by: std::cell::OnceCell::new(),
             statements,
             external_values: std::cell::RefCell::new(HashMap::default()),
+            resolvable: std::cell::RefCell::new(HashMap::default()),
             resolver: std::cell::Cell::new(None),
             file: std::cell::RefCell::new(None),
             passing: std::cell::Cell::new(false),

@@ -2357,7 +2357,7 @@ impl<'t> Module<'t> {
                 continue;
             }
             let calls = calls_of(path);
-            if calls.is_empty() {
+            if calls.is_empty() || !self.resolves(path) {
                 continue;
             }
             let flow = self.flow();

@@ -229,20 +229,31 @@ impl Resolver for Recording<'_> {
     }
 
     // Calls evaluated in another module depend on that module's text: its
-    // file is recorded by resolving it here first.
+    // file is recorded. Only a module found is (recording every candidate
+    // file of every call made each keystroke cost more than the analysis;
+    // the candidates of the imports are recorded when they are resolved).
     fn call_returns(
         &self,
         from_file: &Path,
         path: &str,
         call: &ForeignCall,
     ) -> Option<Vec<ConstAlt>> {
-        self.resolve_function(from_file, path)?;
+        self.record_module_of(from_file, path)?;
         self.inner.call_returns(from_file, path, call)
     }
 
     fn call_reach(&self, from_file: &Path, path: &str, call: &ForeignCall) -> CallReach {
-        self.resolve_function(from_file, path)?;
+        self.record_module_of(from_file, path)?;
         self.inner.call_reach(from_file, path, call)
+    }
+}
+
+impl Recording<'_> {
+    fn record_module_of(&self, from_file: &Path, path: &str) -> Option<()> {
+        let (summary, _) = self.inner.resolve_function(from_file, path)?;
+        let mut deps = self.deps.lock().unwrap_or_else(|e| e.into_inner());
+        deps.insert(summary.file.to_path_buf());
+        Some(())
     }
 }
 
