@@ -827,6 +827,16 @@ fn element_at<'t>(element: &Val<'t>, path: &[usize]) -> Val<'t> {
 /// Names of module `module`'s defs in a value read from it, made paths
 /// here (`hook` -> `pkg.hooks.hook`): `Const::Ref`s and the `__class__` of
 /// objects (so their methods are found), inside sequences, dicts and objects.
+/// The class an object of another module's class was made by: its
+/// `__class__` field (`construct_for_call`), a path once qualified.
+pub(crate) fn object_class(fields: &Fields) -> Option<&str> {
+    let (_, class) = fields.iter().find(|(n, _)| n == "__class__")?;
+    match class.first().map(|a| &a.val) {
+        Some(Const::Str(class)) => Some(class),
+        _ => None,
+    }
+}
+
 pub(crate) fn qualify_refs(alts: &mut [ConstAlt], module: &str) {
     fn walk(c: &mut Const, module: &str, depth: u32) {
         if depth > 4 {
@@ -2221,10 +2231,7 @@ impl<'m, 't> Flow<'m, 't> {
         fields: &Fields,
         attr: &str,
     ) -> Option<Vec<Alt<'t>>> {
-        let (_, class) = fields.iter().find(|(n, _)| n == "__class__")?;
-        let Some(Const::Str(class)) = class.first().map(|a| &a.val) else {
-            return None;
-        };
+        let class = object_class(fields)?;
         self.m.resolver.get()?;
         let read = super::summary::ForeignCall {
             receiver: Some(self.detach(&[Alt::fixed(object.clone())], 0)),
@@ -5091,13 +5098,7 @@ impl<'m, 't> Flow<'m, 't> {
                     // An object of another module's class: its path.
                     let class_path = match &o.val {
                         Val::Imported(path) => Some(path.to_string()),
-                        Val::Object(fields) => fields
-                            .iter()
-                            .find(|(n, _)| n == "__class__")
-                            .and_then(|(_, alts)| match alts.first().map(|a| &a.val) {
-                                Some(Const::Str(p)) => Some(p.clone()),
-                                _ => None,
-                            }),
+                        Val::Object(fields) => object_class(fields).map(str::to_owned),
                         _ => None,
                     };
                     if let Some(path) = class_path {

@@ -350,8 +350,7 @@ pub struct Reached {
     /// Imported names reached other than by a direct call (passed as a
     /// value, a seed): what they reach is not decided by a call's values.
     pub external_indirect: HashSet<String>,
-    /// Of those, the seeds, and the names an edge passes as a value.
-    pub seed_indirect: HashSet<String>,
+    /// Of those, the names an edge passes as a value (not only seeds).
     pub indirect_by_edge: HashSet<String>,
 }
 
@@ -635,17 +634,17 @@ impl<'t> Module<'t> {
                         continue;
                     };
                     // A decorator of the def called is applied by its own call.
-                    let decorated = match (&target, func.kind_name()) {
-                        (Target::External(_), "identifier") => {
-                            match self.binding_at(id, text(func, self.src), func) {
-                                Some(Binding::Def(_)) => Some(self.call_made_by(&target, func, id)),
-                                _ => None,
-                            }
-                        }
-                        _ => None,
+                    let names_def = func.kind_name() == "identifier"
+                        && matches!(
+                            self.binding_at(id, text(func, self.src), func),
+                            Some(Binding::Def(_))
+                        );
+                    let edge_call = match &target {
+                        Target::External(_) if names_def => self.call_made_by(&target, func, id),
+                        _ => direct,
                     };
                     facts.edges.push(Edge {
-                        call: decorated.unwrap_or(direct),
+                        call: edge_call,
                         target,
                         guards: guards.clone(),
                         choices,
@@ -812,9 +811,8 @@ impl<'t> Module<'t> {
             out.dead.extend(branches.dead);
             out.holds.extend(branches.holds);
         }
-        let dead = std::mem::take(&mut out.dead);
-        out.edges = self.call_edges(def, given, receiver, &dead);
-        out.dead = dead;
+        let edges = self.call_edges(def, given, receiver, &out.dead);
+        out.edges = edges;
         out
     }
 
@@ -1823,16 +1821,8 @@ impl<'t> Module<'t> {
                     if !alt.why.certain() || fields.iter().any(|(n, _)| n == attr) {
                         continue;
                     }
-                    let class = fields
-                        .iter()
-                        .find(|(n, _)| n == "__class__")
-                        .and_then(|(_, c)| match c.as_slice() {
-                            [flow::ConstAlt {
-                                val: flow::Const::Str(class),
-                                ..
-                            }] if class.contains('.') => Some(class.clone()),
-                            _ => None,
-                        });
+                    // Named by its module's path (a class of this module is not).
+                    let class = flow::object_class(fields).filter(|c| c.contains('.'));
                     if let Some(class) = class {
                         found.push((Target::External(format!("{class}.{attr}")), alt.choices));
                     }
@@ -2174,7 +2164,6 @@ impl<'t> Module<'t> {
         for (seed, _) in &seeds {
             if let Target::External(path) = seed {
                 reached.external_indirect.insert(path.clone());
-                reached.seed_indirect.insert(path.clone());
             }
         }
         type Item = (Target, Vec<Guard>, Vec<Choice>);
@@ -2327,12 +2316,9 @@ impl<'t> Module<'t> {
     ) -> Vec<Requirement> {
         let mut local = self.reach_local_for(seeds, start, None);
         for (path, call) in seed_calls {
-            if local.seed_indirect.remove(path) {
-                local.external_calls.push((path.clone(), *call));
-                let passed_on = local.indirect_by_edge.contains(path);
-                if !passed_on {
-                    local.external_indirect.remove(path);
-                }
+            local.external_calls.push((path.clone(), *call));
+            if !local.indirect_by_edge.contains(path) {
+                local.external_indirect.remove(path);
             }
         }
         let mut reqs = local.reqs;
