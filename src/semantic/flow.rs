@@ -1130,6 +1130,9 @@ impl<'m, 't> Flow<'m, 't> {
                 })
             }
             "comparison_operator" => self.eval_comparison(node, scope, depth),
+            // A `case` evaluated as a condition: whether the `match` subject
+            // matches its pattern (see `build_branches_by`).
+            "case_clause" => self.eval_case(node, scope, depth),
             // `-1` in `layers[-1]`, `names[:-1]`.
             "unary_operator" => {
                 let Some(arg) = node.field("argument") else {
@@ -1220,100 +1223,212 @@ impl<'m, 't> Flow<'m, 't> {
             self.eval_depth(operands[0], scope, depth + 1),
             self.eval_depth(operands[1], scope, depth + 1),
         ];
-        product(&parts, |vals| {
-            let (a, b) = (&vals[0], &vals[1]);
-            // A comparison with what a caller passes is the caller's to decide.
-            if let Val::ParamRef(_) = a {
-                return a.clone();
+        product(&parts, |vals| self.compare(op, &vals[0], &vals[1], depth))
+    }
+
+    /// Whether the subject of the `match` holding `case` matches its
+    /// pattern: literals and dotted value patterns compare as `==` (`is`
+    /// for `None`/`True`/`False`, the same to `Val::same`), `|` is any of
+    /// them, `_` and a capture name always match; other patterns (classes,
+    /// sequences, mappings) and a guard that is not decided are `Unknown`.
+    fn eval_case(&self, case: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Alt<'t>> {
+        let subjects: Vec<Node<'t>> = match case.parent().and_then(|b| b.parent()) {
+            Some(stmt) if stmt.kind_name() == "match_statement" => {
+                let mut cursor = stmt.walk();
+                stmt.children_by_field_name("subject", &mut cursor)
+                    .collect()
             }
-            if let Val::ParamRef(_) = b {
-                return b.clone();
-            }
-            let known = |v: &Val<'_>| {
-                matches!(
-                    v,
-                    Val::Str(_)
-                        | Val::Bool(_)
-                        | Val::Int(_)
-                        | Val::None
-                        | Val::Seq(..)
-                        | Val::EnumMember(..)
-                )
-            };
-            // An object made in the code (a mesh, a sharding, an instance) is
-            // not None: `mesh is None` is decided.
-            let an_object = |v: &Val<'_>| {
-                matches!(
-                    v,
-                    Val::Mesh(_)
-                        | Val::Sharding(_)
-                        | Val::Spec(_)
-                        | Val::Instance(..)
-                        | Val::Function(_)
-                        | Val::Class(_)
-                        | Val::Params(_)
-                        | Val::InterpretParams
-                        | Val::Object(_)
-                        | Val::Array
-                        | Val::AbstractDevice(_)
-                        | Val::KernelMesh(_)
-                        | Val::Dict(..)
-                        | Val::OpaqueDict
-                        | Val::Entries(_)
-                        | Val::Comprehension(..)
-                        | Val::Devices
-                        | Val::Device
-                        | Val::AnyStr
-                        | Val::Split(_)
-                        | Val::EnumMember(..)
-                )
-            };
-            match op {
-                "is" | "is not"
-                    if (matches!(a, Val::None) && an_object(b))
-                        || (matches!(b, Val::None) && an_object(a)) =>
-                {
-                    Val::Bool(op == "is not")
-                }
-                "==" | "!=" | "is" | "is not" if known(a) && known(b) => {
-                    let eq = a.same(b);
-                    Val::Bool(if op == "==" || op == "is" { eq } else { !eq })
-                }
-                "<" | "<=" | ">" | ">=" => match (a, b) {
-                    (Val::Int(x), Val::Int(y)) => Val::Bool(match op {
-                        "<" => x < y,
-                        "<=" => x <= y,
-                        ">" => x > y,
-                        _ => x >= y,
-                    }),
-                    _ => Val::Unknown,
-                },
-                "in" | "not in" => {
-                    let has = match (a, b) {
-                        (
-                            Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..),
-                            Val::Seq(_, items),
-                        ) if items.iter().all(known) => Some(items.iter().any(|i| i.same(a))),
-                        // A key of a dict whose entries are known.
-                        (Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..), dict)
-                            if dict.is_dict() =>
-                        {
-                            match self.lookup_key(dict, a, depth + 1) {
-                                Lookup::Found(_) => Some(true),
-                                Lookup::Missing => Some(false),
-                                Lookup::Unknown => None,
-                            }
-                        }
-                        _ => None,
-                    };
-                    match has {
-                        Some(has) => Val::Bool(if op == "in" { has } else { !has }),
-                        None => Val::Unknown,
+            _ => Vec::new(),
+        };
+        let patterns: Vec<Node<'t>> = {
+            let mut cursor = case.walk();
+            case.named_children(&mut cursor)
+                .filter(|c| c.kind_name() == "case_pattern")
+                .collect()
+        };
+        let ([subject], [pattern]) = (&subjects[..], &patterns[..]) else {
+            return vec![Alt::unknown()];
+        };
+        let matched = map(self.eval_depth(*subject, scope, depth + 1), |v| {
+            self.match_pattern(v, *pattern, scope, depth)
+        });
+        let Some(guard) = case.field("guard").and_then(|g| g.named_child(0)) else {
+            return matched;
+        };
+        // `case P if cond:` runs when both hold.
+        let guard = super::reach::truth_of(self.eval_depth(guard, scope, depth + 1));
+        map(matched, |v| match (v, &guard) {
+            (Val::Bool(false), _) => Val::Bool(false),
+            (Val::Bool(true), super::reach::Truth::Known(t)) => Val::Bool(*t),
+            _ => Val::Unknown,
+        })
+    }
+
+    fn match_pattern(
+        &self,
+        subject: &Val<'t>,
+        pattern: Node<'t>,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Val<'t> {
+        let m = self.m;
+        let pattern = match pattern.kind_name() {
+            "case_pattern" => match pattern.named_child(0) {
+                // `case _:`
+                None => return Val::Bool(true),
+                Some(inner) => inner,
+            },
+            _ => pattern,
+        };
+        match pattern.kind_name() {
+            "union_pattern" => {
+                let mut cursor = pattern.walk();
+                let mut any_unknown = None;
+                for alt in pattern.named_children(&mut cursor) {
+                    match self.match_pattern(subject, alt, scope, depth) {
+                        Val::Bool(true) => return Val::Bool(true),
+                        Val::Bool(false) => {}
+                        other => any_unknown = Some(other),
                     }
                 }
-                _ => Val::Unknown,
+                any_unknown.unwrap_or(Val::Bool(false))
             }
-        })
+            // A bare name captures whatever the subject is.
+            "dotted_name" if pattern.named_child_count() == 1 => Val::Bool(true),
+            // `case Platform.TPU:`: the value the dotted name reads.
+            "dotted_name" => {
+                let mut cursor = pattern.walk();
+                let parts: Vec<Node<'t>> = pattern.named_children(&mut cursor).collect();
+                let Some((first, rest)) = parts.split_first() else {
+                    return Val::Unknown;
+                };
+                let mut values = self.eval_depth(*first, scope, depth + 1);
+                for part in rest {
+                    let name = text(*part, m.src);
+                    values = values
+                        .iter()
+                        .flat_map(|v| {
+                            self.attribute_of(&v.val, name, depth + 1)
+                                .into_iter()
+                                .filter_map(|a| a.under(&v.why, &v.choices))
+                        })
+                        .collect();
+                }
+                self.compare_one(subject, values, depth)
+            }
+            "string" | "concatenated_string" | "integer" | "true" | "false" | "none" => {
+                self.compare_one(subject, self.eval_depth(pattern, scope, depth + 1), depth)
+            }
+            _ => Val::Unknown,
+        }
+    }
+
+    /// `subject == value` when `value` has one fixed alternative.
+    fn compare_one(&self, subject: &Val<'t>, values: Vec<Alt<'t>>, depth: u32) -> Val<'t> {
+        match values.as_slice() {
+            [Alt {
+                val,
+                why: Why::Fixed,
+                ..
+            }] => self.compare("==", subject, val, depth),
+            _ => Val::Unknown,
+        }
+    }
+
+    /// `a <op> b` for two values: a `Bool` when the values decide it, the
+    /// caller's parameter when it does, else `Unknown`.
+    fn compare(&self, op: &str, a: &Val<'t>, b: &Val<'t>, depth: u32) -> Val<'t> {
+        // A comparison with what a caller passes is the caller's to decide.
+        if let Val::ParamRef(_) = a {
+            return a.clone();
+        }
+        if let Val::ParamRef(_) = b {
+            return b.clone();
+        }
+        let known = |v: &Val<'_>| {
+            matches!(
+                v,
+                Val::Str(_)
+                    | Val::Bool(_)
+                    | Val::Int(_)
+                    | Val::None
+                    | Val::Seq(..)
+                    | Val::EnumMember(..)
+            )
+        };
+        // An object made in the code (a mesh, a sharding, an instance) is
+        // not None: `mesh is None` is decided.
+        let an_object = |v: &Val<'_>| {
+            matches!(
+                v,
+                Val::Mesh(_)
+                    | Val::Sharding(_)
+                    | Val::Spec(_)
+                    | Val::Instance(..)
+                    | Val::Function(_)
+                    | Val::Class(_)
+                    | Val::Params(_)
+                    | Val::InterpretParams
+                    | Val::Object(_)
+                    | Val::Array
+                    | Val::AbstractDevice(_)
+                    | Val::KernelMesh(_)
+                    | Val::Dict(..)
+                    | Val::OpaqueDict
+                    | Val::Entries(_)
+                    | Val::Comprehension(..)
+                    | Val::Devices
+                    | Val::Device
+                    | Val::AnyStr
+                    | Val::Split(_)
+                    | Val::EnumMember(..)
+            )
+        };
+        match op {
+            "is" | "is not"
+                if (matches!(a, Val::None) && an_object(b))
+                    || (matches!(b, Val::None) && an_object(a)) =>
+            {
+                Val::Bool(op == "is not")
+            }
+            "==" | "!=" | "is" | "is not" if known(a) && known(b) => {
+                let eq = a.same(b);
+                Val::Bool(if op == "==" || op == "is" { eq } else { !eq })
+            }
+            "<" | "<=" | ">" | ">=" => match (a, b) {
+                (Val::Int(x), Val::Int(y)) => Val::Bool(match op {
+                    "<" => x < y,
+                    "<=" => x <= y,
+                    ">" => x > y,
+                    _ => x >= y,
+                }),
+                _ => Val::Unknown,
+            },
+            "in" | "not in" => {
+                let has = match (a, b) {
+                    (
+                        Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..),
+                        Val::Seq(_, items),
+                    ) if items.iter().all(known) => Some(items.iter().any(|i| i.same(a))),
+                    // A key of a dict whose entries are known.
+                    (Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..), dict)
+                        if dict.is_dict() =>
+                    {
+                        match self.lookup_key(dict, a, depth + 1) {
+                            Lookup::Found(_) => Some(true),
+                            Lookup::Missing => Some(false),
+                            Lookup::Unknown => None,
+                        }
+                    }
+                    _ => None,
+                };
+                match has {
+                    Some(has) => Val::Bool(if op == "in" { has } else { !has }),
+                    None => Val::Unknown,
+                }
+            }
+            _ => Val::Unknown,
+        }
     }
 
     fn eval_name(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Alt<'t>> {

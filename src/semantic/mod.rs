@@ -258,6 +258,17 @@ pub struct Module<'t> {
     /// (`cfg.platform = v`, `config.export.platforms = v`), keyed by the
     /// target's dotted text: (scope, target, value).
     path_stores: HashMap<String, Vec<(ScopeId, Node<'t>, Node<'t>)>>,
+    /// Calls that may store the attribute their first argument names
+    /// (`config.update("platforms", v)` with a method this module does not
+    /// show to be a setter): the path's value is not known after them.
+    unknown_path_stores: HashMap<String, Vec<(ScopeId, Node<'t>)>>,
+    /// While collecting: `obj.method("attr", value)` calls (path
+    /// `obj.attr`, the method's name, scope, call, value), and methods
+    /// that store `setattr(self, <param>, <param>)` (method, positions of
+    /// the name and value after `self`). `resolve_keyed_calls` turns the
+    /// calls into stores.
+    keyed_calls: Vec<(String, String, ScopeId, Node<'t>, Node<'t>)>,
+    key_setters: Vec<(ScopeId, usize, usize)>,
     pub calls: Vec<CallSite<'t>>,
     /// `with` items (the context manager expressions) and their scopes.
     pub with_items: Vec<(Node<'t>, ScopeId)>,
@@ -884,6 +895,9 @@ impl<'t> Module<'t> {
             bindings: HashMap::default(),
             attributes: HashMap::default(),
             path_stores: HashMap::default(),
+            unknown_path_stores: HashMap::default(),
+            keyed_calls: Vec::new(),
+            key_setters: Vec::new(),
             calls: Vec::new(),
             with_items: Vec::new(),
             group_sites: vec![Vec::new(); queries().group_count],
@@ -925,6 +939,7 @@ impl<'t> Module<'t> {
             canonical_paths: std::cell::RefCell::default(),
         };
         module.collect(root, matched);
+        module.resolve_keyed_calls();
         // Answers remembered while collecting saw part of the bindings.
         module.canonical_paths.get_mut().clear();
         module.plain_args.get_mut().clear();
@@ -1153,25 +1168,55 @@ impl<'t> Module<'t> {
 
     /// `setattr(self, "x", v)` / `object.__setattr__(self, "x", v)` in a
     /// method (frozen dataclasses' `__post_init__`, flag holders): the same
-    /// store as `self.x = v`.
+    /// store as `self.x = v`; `setattr(cfg, "x", v)` elsewhere is the store
+    /// `cfg.x = v`. `setattr(self, key, value)` with the method's parameters
+    /// makes the method a setter of the attribute its caller names; a call
+    /// `obj.m("x", v)` is kept to be read so (`resolve_keyed_calls`).
     fn record_setattr(&mut self, call: Node<'t>, scope: ScopeId) {
         let Some(function) = call.field("function") else {
             return;
         };
-        if !matches!(
+        let is_setattr = matches!(
             text(function, self.src),
             "setattr" | "object.__setattr__" | "builtins.setattr"
-        ) {
+        );
+        // (Every call comes here: read the arguments only of the shapes kept.)
+        let two_args = || {
+            call.field("arguments")
+                .is_some_and(|a| a.named_child_count() == 2)
+        };
+        if !is_setattr && (function.kind_name() != "attribute" || !two_args()) {
             return;
         }
         let args = Args::of(call, self.src);
         if args.has_splat || !args.keywords.is_empty() {
             return;
         }
+        if !is_setattr {
+            self.record_keyed_call(call, function, &args, scope);
+            return;
+        }
         let [object, name, value] = args.positional[..] else {
             return;
         };
         let Some(attr) = crate::syntax::string_value(name, self.src) else {
+            // `setattr(self, key, value)` over two parameters of the method.
+            let param_at = |node: Node<'t>| {
+                (node.kind_name() == "identifier")
+                    .then(|| {
+                        self.scopes[scope]
+                            .params()
+                            .iter()
+                            .position(|(p, _)| p == text(node, self.src))
+                    })
+                    .flatten()
+                    .and_then(|i| i.checked_sub(1))
+            };
+            if self.method_self_class(scope, object).is_some() {
+                if let (Some(name_at), Some(value_at)) = (param_at(name), param_at(value)) {
+                    self.key_setters.push((scope, name_at, value_at));
+                }
+            }
             return;
         };
         if let Some(class) = self.method_self_class(scope, object) {
@@ -1183,6 +1228,74 @@ impl<'t> Module<'t> {
                     scope,
                     target: call,
                 });
+        } else if is_dotted_name(&format!("{}.{attr}", text(object, self.src))) {
+            self.path_stores
+                .entry(format!("{}.{attr}", text(object, self.src)))
+                .or_default()
+                .push((scope, call, value));
+        }
+    }
+
+    /// `obj.m("attr", value)`: two positional arguments, the first a string
+    /// that is a name.
+    fn record_keyed_call(
+        &mut self,
+        call: Node<'t>,
+        function: Node<'t>,
+        args: &Args<'t>,
+        scope: ScopeId,
+    ) {
+        if function.kind_name() != "attribute" || args.positional.len() != 2 {
+            return;
+        }
+        let (Some(object), Some(method)) = (function.field("object"), function.field("attribute"))
+        else {
+            return;
+        };
+        let Some(attr) = crate::syntax::string_value(args.positional[0], self.src) else {
+            return;
+        };
+        let path = format!("{}.{attr}", text(object, self.src));
+        if is_dotted_name(&path) {
+            self.keyed_calls.push((
+                path,
+                text(method, self.src).to_owned(),
+                scope,
+                call,
+                args.positional[1],
+            ));
+        }
+    }
+
+    /// The `obj.m("attr", value)` calls: a store of `obj.attr` when every
+    /// method of this module named `m` is a setter with the name first and
+    /// the value second; otherwise (a method of another module, or not a
+    /// setter) a store whose value is not known.
+    fn resolve_keyed_calls(&mut self) {
+        let keyed = std::mem::take(&mut self.keyed_calls);
+        for (path, method, scope, call, value) in keyed {
+            let mut named = self
+                .scopes
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| {
+                    s.kind == ScopeKind::Function && s.class.is_some() && s.name == method
+                })
+                .map(|(id, _)| id)
+                .peekable();
+            let setter =
+                named.peek().is_some() && named.all(|id| self.key_setters.contains(&(id, 0, 1)));
+            if setter {
+                self.path_stores
+                    .entry(path)
+                    .or_default()
+                    .push((scope, call, value));
+            } else {
+                self.unknown_path_stores
+                    .entry(path)
+                    .or_default()
+                    .push((scope, call));
+            }
         }
     }
 
@@ -1723,9 +1836,11 @@ impl<'t> Module<'t> {
 
     pub fn path_store_at(&self, node: Node<'t>, scope: ScopeId) -> PathStore<'t> {
         let path = text(node, self.src);
-        let Some(stores) = self.path_stores.get(path) else {
+        let unknown = self.unknown_path_stores.get(path);
+        let stores = self.path_stores.get(path);
+        if stores.is_none() && unknown.is_none() {
             return PathStore::None;
-        };
+        }
         let root = path.split('.').next().unwrap_or(path);
         let Some(root_bindings) = self.lookup(scope, root) else {
             return PathStore::None;
@@ -1733,6 +1848,12 @@ impl<'t> Module<'t> {
         let same_object = |store_scope: ScopeId| {
             self.lookup(store_scope, root)
                 .is_some_and(|b| std::ptr::eq(b, root_bindings))
+        };
+        if unknown.is_some_and(|u| u.iter().any(|(s, _)| same_object(*s))) {
+            return PathStore::Unknown;
+        }
+        let Some(stores) = stores else {
+            return PathStore::None;
         };
         let relevant: Vec<&(ScopeId, Node<'t>, Node<'t>)> =
             stores.iter().filter(|(s, _, _)| same_object(*s)).collect();
@@ -1914,7 +2035,7 @@ impl<'t> Module<'t> {
                 break;
             }
             match parent.kind_name() {
-                "if_statement" | "elif_clause" | "else_clause"
+                "if_statement" | "elif_clause" | "else_clause" | "case_clause"
                     if child.kind_name() == "block"
                         && !branches.taken.contains(&child.byte_range()) =>
                 {
@@ -1922,7 +2043,6 @@ impl<'t> Module<'t> {
                 }
                 "while_statement"
                 | "except_clause"
-                | "case_clause"
                 | "conditional_expression"
                 | "boolean_operator"
                 | "finally_clause" => return StoreRuns::Maybe,
@@ -1953,6 +2073,12 @@ impl<'t> Module<'t> {
             return PathStore::None;
         };
         let path = format!("{}.{attr}", text(name, self.src));
+        if self.unknown_path_stores.get(&path).is_some_and(|u| {
+            u.iter()
+                .any(|(s, store)| *s == scope && store.start_byte() > call.end_byte())
+        }) {
+            return PathStore::Unknown;
+        }
         let Some(stores) = self.path_stores.get(&path) else {
             return PathStore::None;
         };
@@ -1985,10 +2111,16 @@ impl<'t> Module<'t> {
     /// `scope`'s own body (not inside a branch or loop).
     pub(crate) fn is_body_statement_target(&self, target: Node<'t>, scope: ScopeId) -> bool {
         let scope_node = self.scopes[scope].node;
-        let block = target
-            .parent()
-            .filter(|a| a.kind_name() == "assignment")
-            .and_then(|a| a.parent())
+        // (A keyed store's target is its call: `setattr(cfg, "x", v)`.)
+        let statement = if target.kind_name() == "call" {
+            target.parent()
+        } else {
+            target
+                .parent()
+                .filter(|a| a.kind_name() == "assignment")
+                .and_then(|a| a.parent())
+        };
+        let block = statement
             .filter(|e| e.kind_name() == "expression_statement")
             .and_then(|e| e.parent());
         block.is_some_and(|b| {
@@ -2028,11 +2160,13 @@ impl<'t> Module<'t> {
             }
             let holds_use = parent.start_byte() <= use_node.start_byte()
                 && use_node.end_byte() <= parent.end_byte();
-            let in_taken_body = matches!(
+            // (A `match` passes on to its `case` clauses, decided as `if`s.)
+            let in_taken_body = (matches!(
                 parent.kind_name(),
-                "if_statement" | "elif_clause" | "else_clause"
+                "if_statement" | "elif_clause" | "else_clause" | "case_clause"
             ) && (child.kind_name() != "block"
-                || taken.contains(&child.byte_range()));
+                || taken.contains(&child.byte_range())))
+                || (parent.kind_name() == "match_statement" && child.kind_name() == "block");
             if in_taken_body && !holds_use {
                 child = parent;
                 current = parent.parent();
@@ -2048,6 +2182,7 @@ impl<'t> Module<'t> {
                     | "try_statement"
                     | "except_clause"
                     | "match_statement"
+                    | "case_clause"
             ) && !holds_use
             {
                 return false;

@@ -1392,16 +1392,28 @@ impl<'t> Module<'t> {
         };
         while let Some(node) = stack.pop() {
             match node.kind_name() {
-                "if_statement" => {
-                    let mut branches: Vec<(Option<Node<'t>>, Option<Node<'t>>)> =
-                        vec![(node.field("condition"), node.field("consequence"))];
-                    let mut cursor = node.walk();
-                    for alt in node.children_by_field_name("alternative", &mut cursor) {
-                        match alt.kind_name() {
-                            "elif_clause" => {
-                                branches.push((alt.field("condition"), alt.field("consequence")))
+                "if_statement" | "match_statement" => {
+                    // A `match` is a chain of conditions too: each `case`
+                    // clause is its own condition (see `Flow::eval_case`),
+                    // the first that matches runs.
+                    let mut branches: Vec<(Option<Node<'t>>, Option<Node<'t>>)> = Vec::new();
+                    if node.kind_name() == "if_statement" {
+                        branches.push((node.field("condition"), node.field("consequence")));
+                        let mut cursor = node.walk();
+                        for alt in node.children_by_field_name("alternative", &mut cursor) {
+                            match alt.kind_name() {
+                                "elif_clause" => branches
+                                    .push((alt.field("condition"), alt.field("consequence"))),
+                                _ => branches.push((None, alt.field("body"))),
                             }
-                            _ => branches.push((None, alt.field("body"))),
+                        }
+                    } else if let Some(body) = node.field("body") {
+                        let mut cursor = body.walk();
+                        for case in body
+                            .named_children(&mut cursor)
+                            .filter(|c| c.kind_name() == "case_clause")
+                        {
+                            branches.push((Some(case), case.field("consequence")));
                         }
                     }
                     // Once a branch is certainly taken, the later ones are dead;

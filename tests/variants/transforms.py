@@ -1013,6 +1013,94 @@ def b_injecting_decorator(src: Source, v: Value):
     return out
 
 
+def b_match_selected(src: Source, v: Value):
+    """The value is returned by a `case` of a module-level selector, the `match`
+    subject being a module constant: a string (`case "chosen" | "default":`), or an
+    enum member matched by dotted value patterns (`case VariantKind.CHOSEN:`); an
+    earlier case returns a placeholder (`None` or `"variant"`)."""
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    value = src.seg(v.expr)
+    out = []
+    # A string subject.
+    ed = Edits(src)
+    kind = src.fresh("VARIANT_KIND")
+    fn = src.fresh("variant_select")
+    insert_module_code(
+        ed,
+        off,
+        f"{kind} = \"chosen\"\n\n\n"
+        f"def {fn}(kind):\n"
+        f"    match kind:\n"
+        f"        case \"fallback\":\n"
+        f"            return None\n"
+        f"        case \"chosen\" | \"default\":\n"
+        f"            return {value}\n"
+        f"        case _:\n"
+        f"            raise ValueError(kind)\n",
+    )
+    ed.replace(v.expr, f"{fn}({kind})")
+    out.append({MAIN: ed.apply()})
+    # An enum subject, the parameter's default.
+    ed = Edits(src)
+    ensure_import(ed, "enum")
+    cls = src.fresh("VariantKind")
+    kind = src.fresh("VARIANT_KIND")
+    fn = src.fresh("variant_select")
+    insert_module_code(
+        ed,
+        off,
+        f"class {cls}(enum.Enum):\n"
+        f"    FALLBACK = \"fallback\"\n"
+        f"    CHOSEN = \"chosen\"\n\n\n"
+        f"{kind} = {cls}.CHOSEN\n\n\n"
+        f"def {fn}(kind={kind}):\n"
+        f"    match kind:\n"
+        f"        case {cls}.FALLBACK:\n"
+        f"            return \"variant\"\n"
+        f"        case {cls}.CHOSEN:\n"
+        f"            return {value}\n"
+        f"    raise ValueError(kind)\n",
+    )
+    ed.replace(v.expr, f"{fn}()")
+    out.append({MAIN: ed.apply()})
+    return out
+
+
+def b_keyed_setter(src: Source, v: Value):
+    """A settings object whose `update(key, value)` checks the key and calls
+    `setattr(self, key, value)`; just before the statement the value is stored with
+    `settings.update("<name>", <value>)` over a class placeholder (`None` or
+    `"variant"`), on a fresh object or on a module-level one; the statement reads
+    `settings.<name>`."""
+    st = _statement_level(src, v)
+    out = []
+    for placeholder, module_level in (("None", False), ('"variant"', True)):
+        ed = Edits(src)
+        cls = src.fresh("VariantSettings")
+        obj = src.fresh("VARIANT_SETTINGS" if module_level else "settings")
+        code = (
+            f"class {cls}:\n    {v.base} = {placeholder}\n\n"
+            f"    def update(self, key, value):\n"
+            f"        if not hasattr(self, key):\n"
+            f"            raise KeyError(key)\n"
+            f"        setattr(self, key, value)\n"
+        )
+        if module_level:
+            code += f"\n\n{obj} = {cls}()\n"
+        insert_module_code(ed, header_end(src)[0], code)
+        lines = [] if module_level else [f"{obj} = {cls}()"]
+        lines.append(f"{obj}.update(\"{v.base}\", {src.seg(v.expr)})")
+        try:
+            insert_before_stmt(ed, st, lines)
+        except Skip:
+            continue
+        ed.replace(v.expr, f"{obj}.{v.base}")
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_generic_base(src: Source, v: Value):
     """The value is a class attribute of a generic base (`class VariantBase(typing.Generic[T])`),
     read on an instance of a subclass that names the base subscripted (`VariantCfg(VariantBase[int])`),
@@ -2949,6 +3037,21 @@ TRANSFORMS = {
         "the value is read through a `@property` of a class of another module that keeps it: "
         "`_variant_cfg.VariantProps(<value>).value` (stored by `__init__`) or "
         "`_variant_cfg.VariantSpec(stored=<value>).value` (a dataclass field)",
+    ),
+    "match_selected": (
+        _values,
+        b_match_selected,
+        "the value is returned by a `case` of a module-level selector whose `match` subject is a module "
+        "constant: `match kind: case \"fallback\": return None; case \"chosen\" | \"default\": return <value>` "
+        "called as `variant_select(VARIANT_KIND)`, or an enum member matched by dotted value patterns "
+        "(`case VariantKind.CHOSEN:`) as the parameter's default",
+    ),
+    "keyed_setter": (
+        _values,
+        b_keyed_setter,
+        "a settings class whose `update(self, key, value)` checks the key and calls `setattr(self, key, value)`; "
+        "`settings.update(\"<name>\", <value>)` just before the statement, over a class placeholder (`None` or "
+        "`\"variant\"`), on a fresh object or a module-level one; the statement reads `settings.<name>`",
     ),
     "imported_runner_class": (
         find_sites,
