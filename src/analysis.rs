@@ -30,6 +30,67 @@ pub fn may_have_findings(text: &str) -> bool {
     prefilter(|needle| memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some())
 }
 
+/// Module-level functions of `text` that may be lowering helpers: a `def`
+/// at column 0 whose body holds a lowering (`lowers_on`). A module that calls one passes the prefilter
+/// without a needle of its own (`export_for(step, spec, "cuda")`), and the
+/// value flow decides what the call lowers (`Resolver::call_lowerings`).
+/// Read from the text alone, as the prefilter is: a name too many only
+/// costs an analysis.
+pub fn lowering_helper_names(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut current: Option<&str> = None;
+    for line in text.lines() {
+        let def = line
+            .strip_prefix("def ")
+            .or_else(|| line.strip_prefix("async def "));
+        if let Some(rest) = def {
+            let end = rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            current = (end > 0).then(|| &rest[..end]);
+        } else if line.starts_with(|c: char| !c.is_whitespace() && c != '#' && c != '@' && c != ')')
+        {
+            current = None;
+        }
+        if let Some(name) = current {
+            if lowers_on(line) && !out.iter().any(|n| n == name) {
+                out.push(name.to_owned());
+            }
+        }
+    }
+    out
+}
+
+/// Whether a line holds a lowering: `.lower(` with arguments, or with
+/// none on a stage the line names as traced (`traced.lower()`; not
+/// `name.lower()` of a string), or `export(` as a name of its own.
+fn lowers_on(line: &str) -> bool {
+    let lower = line
+        .match_indices(".lower(")
+        .any(|(at, pat)| !line[at + pat.len()..].starts_with(')') || line.contains("trace"));
+    lower
+        || line.match_indices("export(").any(|(at, _)| {
+            line[..at]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !(c.is_alphanumeric() || c == '_'))
+        })
+}
+
+/// Whether `text` calls one of `helpers` by name (`name(`).
+pub fn calls_any(text: &str, helpers: &[String]) -> bool {
+    helpers.iter().any(|name| {
+        let finder = memchr::memmem::Finder::new(name.as_bytes());
+        finder.find_iter(text.as_bytes()).any(|at| {
+            let before_ok = text[..at]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+            before_ok && text[at + name.len()..].trim_start().starts_with('(')
+        })
+    })
+}
+
 /// The prefilter over a test for each needle.
 fn prefilter(has: impl Fn(&str) -> bool) -> bool {
     let abstract_mesh = || has("AbstractMesh") || has("abstract_mesh");

@@ -169,27 +169,7 @@ pub fn run_check(options: &CheckOptions) -> CheckRun {
             several,
         ))),
     });
-    let results: Vec<Result<Option<FileReport>, String>> = files
-        .par_iter()
-        .map(|path| {
-            // A bug in the analysis of one file must not cost the others
-            // their report: that file gets an error, the run goes on.
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                check_file(path, options, &settings, &resolver)
-            }))
-            .unwrap_or_else(|panic| {
-                let why = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| (*s).to_owned())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_default();
-                Err(format!(
-                    "{}: internal error while analysing it (please report): {why}",
-                    path.display()
-                ))
-            })
-        })
-        .collect();
+    let results = check_files(&files, options, &settings, &resolver);
     let mut reports = Vec::new();
     for result in results {
         match result {
@@ -243,6 +223,36 @@ fn contract_errors(settings: &SettingsCache<'_>) -> Vec<String> {
     out
 }
 
+/// `check_file` over `files` in parallel, in their order.
+fn check_files(
+    files: &[PathBuf],
+    options: &CheckOptions,
+    settings: &SettingsCache<'_>,
+    resolver: &FsResolver,
+) -> Vec<Result<Option<FileReport>, String>> {
+    files
+        .par_iter()
+        .map(|path| {
+            // A bug in the analysis of one file must not cost the others
+            // their report: that file gets an error, the run goes on.
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                check_file(path, options, settings, resolver)
+            }))
+            .unwrap_or_else(|panic| {
+                let why = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                Err(format!(
+                    "{}: internal error while analysing it (please report): {why}",
+                    path.display()
+                ))
+            })
+        })
+        .collect()
+}
+
 fn check_file(
     path: &Path,
     options: &CheckOptions,
@@ -260,7 +270,8 @@ fn check_file(
             ))
         }
     };
-    if !analysis::may_have_findings(&text) {
+    // A file calling another module's lowering helper passes too.
+    if !analysis::may_have_findings(&text) && !resolver.calls_imported_helper(path, &text) {
         return Ok(None);
     }
     // Tests make one file's analysis panic (as the server's tests do).

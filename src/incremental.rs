@@ -129,7 +129,17 @@ pub struct Incremental {
     /// constants), so that an edit finds its units without reading every
     /// unit's list.
     unit_of: Vec<u32>,
+    /// The imported lowering helpers at the last analysis
+    /// (`Resolver::imported_lowering_helpers`).
+    helpers: Vec<String>,
     pub stats: Stats,
+}
+
+/// Whether a statement names one of the helpers (by interned name).
+fn names_a_helper(info: &StatementInfo, helper_ids: &[u32]) -> bool {
+    helper_ids
+        .iter()
+        .any(|id| info.refs.binary_search(id).is_ok())
 }
 
 impl Incremental {
@@ -226,6 +236,16 @@ impl Incremental {
             self.invalidate();
             self.file = file.to_path_buf();
             self.settings_key = settings_key;
+        }
+        // Another module's lowering helpers this text imports (a unit
+        // calling one passes the prefilter): when they change, units
+        // skipped for naming none may not be.
+        let helpers = resolver
+            .map(|r| r.imported_lowering_helpers(file, text))
+            .unwrap_or_default();
+        if helpers != self.helpers {
+            self.invalidate();
+            self.helpers = helpers;
         }
         if self.names.len() > MAX_NAMES {
             self.invalidate();
@@ -370,6 +390,14 @@ impl Incremental {
         let same_links = old.len() == n
             && (prefix..changed_end)
                 .all(|i| same_links(&old[i].info, &fresh[i - prefix], &self.bound));
+        // Lowering helpers of other modules this text may call (a unit that
+        // names one passes the prefilter: `Resolver::lowering_helpers`).
+        // (By the last name of `mod.helper`: an over-approximation.)
+        let helper_ids: Vec<u32> = self
+            .helpers
+            .iter()
+            .filter_map(|h| self.names.get(h.rsplit('.').next().unwrap_or(h)).copied())
+            .collect();
         let mut to_analyze: Vec<usize> = Vec::new();
         let partitioned;
         let statements = if same_links {
@@ -396,15 +424,20 @@ impl Incremental {
                     }
                 };
                 if changed {
-                    let needles = unit.members.iter().fold(Needles::default(), |acc, &i| {
-                        let info = match old_of(i) {
-                            Some(o) => &old[o].info,
-                            None => &fresh[i - prefix],
-                        };
-                        acc.union(info.needles)
-                    });
+                    let info_of = |i: usize| match old_of(i) {
+                        Some(o) => &old[o].info,
+                        None => &fresh[i - prefix],
+                    };
+                    let needles = unit
+                        .members
+                        .iter()
+                        .fold(Needles::default(), |acc, &i| acc.union(info_of(i).needles));
                     unit.findings.clear();
-                    unit.skipped = !needles.may_have_findings();
+                    unit.skipped = !needles.may_have_findings()
+                        && !unit
+                            .members
+                            .iter()
+                            .any(|&i| names_a_helper(info_of(i), &helper_ids));
                     if !unit.skipped {
                         to_analyze.push(u);
                     }
@@ -479,7 +512,11 @@ impl Incremental {
                 let needles = members.iter().fold(Needles::default(), |acc, &i| {
                     acc.union(statements[i].info.needles)
                 });
-                if !needles.may_have_findings() {
+                if !needles.may_have_findings()
+                    && !members
+                        .iter()
+                        .any(|&i| names_a_helper(&statements[i].info, &helper_ids))
+                {
                     results.push(UnitResult {
                         members,
                         findings: Vec::new(),

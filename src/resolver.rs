@@ -3,7 +3,9 @@
 
 use crate::semantic::contract::{scope_for, SiteMatcher};
 use crate::semantic::flow::{qualify_refs, ConstAlt};
-use crate::semantic::summary::{candidate_files, CallReach, ForeignCall, ModuleSummary};
+use crate::semantic::summary::{
+    candidate_files, CallLowerings, CallReach, ForeignCall, ModuleSummary,
+};
 use crate::semantic::{Module, Resolver};
 use crate::syntax;
 use dashmap::DashMap;
@@ -38,6 +40,13 @@ pub struct FsResolver<S: SourceProvider = Disk> {
     /// What calls of other modules' functions reach, by (file, name, the
     /// call's values): `Resolver::call_reach`.
     call_reach: DashMap<String, CallReach>,
+    /// What calls of other modules' lowering helpers lower, by (file,
+    /// name, the call's values): `Resolver::call_lowerings`.
+    call_lowerings: DashMap<String, CallLowerings>,
+    /// The lowering helpers each module file defines
+    /// (`analysis::lowering_helper_names`, read from its text).
+    /// (`None`: no such file, also remembered.)
+    helper_defs: DashMap<PathBuf, Option<Arc<Vec<String>>>>,
     /// The contracts whose sites summaries record (`set_contracts`).
     contracts: std::sync::RwLock<Option<Arc<SiteMatcher>>>,
 }
@@ -55,6 +64,8 @@ impl<S: SourceProvider> FsResolver<S> {
             summaries: DashMap::new(),
             call_returns: DashMap::new(),
             call_reach: DashMap::new(),
+            call_lowerings: DashMap::new(),
+            helper_defs: DashMap::new(),
             contracts: Default::default(),
         }
     }
@@ -73,12 +84,14 @@ impl<S: SourceProvider> FsResolver<S> {
             self.summaries.clear();
             self.call_returns.clear();
             self.call_reach.clear();
+            self.call_lowerings.clear();
         }
     }
 
     /// Forgets a file's summary (it changed).
     pub fn invalidate(&self, path: &Path) {
         self.summaries.remove(path);
+        self.helper_defs.remove(path);
         // A call's answer depends only on the called module's text (one
         // module deep; the caller's values are part of the key), so only
         // calls into this file are stale. The server calls this on every
@@ -87,6 +100,95 @@ impl<S: SourceProvider> FsResolver<S> {
         let stale = format!("{}\0", path.display());
         forget_calls_into(&self.call_returns, &stale);
         forget_calls_into(&self.call_reach, &stale);
+        forget_calls_into(&self.call_lowerings, &stale);
+    }
+
+    /// The lowering helpers module file `file` defines (its text scanned
+    /// once until it changes).
+    fn helpers_of(&self, file: &Path) -> Option<Arc<Vec<String>>> {
+        if let Some(found) = self.helper_defs.get(file) {
+            return found.clone();
+        }
+        let found = self
+            .source
+            .read(file)
+            .map(|text| Arc::new(crate::analysis::lowering_helper_names(&text)));
+        self.helper_defs.insert(file.to_path_buf(), found.clone());
+        found
+    }
+
+    /// The lowering helpers of other modules `text` (the module in
+    /// `from_file`) imports, as it calls them: `name` for `from m import
+    /// name` (or its alias), `alias.name` for `import m as alias`. Read
+    /// from the text's import lines as the prefilter reads text; the
+    /// modules are scanned, not parsed.
+    pub fn imported_helpers(&self, from_file: &Path, text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let ident = |t: &str| {
+            !t.is_empty()
+                && t.chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+        };
+        let module_file = |module: &str| {
+            candidate_files(from_file, &format!("{module}.__name__"))
+                .into_iter()
+                .map(|(file, _)| file)
+                .find(|file| file != from_file && self.helpers_of(file).is_some())
+        };
+        for line in text.lines() {
+            let line = line.trim_start();
+            if let Some(rest) = line.strip_prefix("from ") {
+                let Some((module, names)) = rest.split_once(" import ") else {
+                    continue;
+                };
+                let module = module.trim();
+                let Some(file) = module_file(module) else {
+                    continue;
+                };
+                let Some(helpers) = self.helpers_of(&file).filter(|h| !h.is_empty()) else {
+                    continue;
+                };
+                for item in names.split(',') {
+                    let item = item
+                        .trim()
+                        .trim_matches(|c| c == '(' || c == ')' || c == '\\')
+                        .trim();
+                    let (name, local) = match item.split_once(" as ") {
+                        Some((n, a)) => (n.trim(), a.trim()),
+                        None => (item, item),
+                    };
+                    if ident(local) && helpers.iter().any(|h| h == name) {
+                        out.push(local.to_owned());
+                    }
+                }
+            } else if let Some(rest) = line.strip_prefix("import ") {
+                for item in rest.split(',') {
+                    let item = item.trim();
+                    let (module, local) = match item.split_once(" as ") {
+                        Some((m, a)) => (m.trim(), a.trim()),
+                        None => (item, item),
+                    };
+                    if !ident(module) || !ident(local) {
+                        continue;
+                    }
+                    let Some(file) = module_file(module) else {
+                        continue;
+                    };
+                    if let Some(helpers) = self.helpers_of(&file) {
+                        out.extend(helpers.iter().map(|h| format!("{local}.{h}")));
+                    }
+                }
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// Whether `text` calls a lowering helper it imports (`imported_helpers`).
+    pub fn calls_imported_helper(&self, from_file: &Path, text: &str) -> bool {
+        let helpers = self.imported_helpers(from_file, text);
+        !helpers.is_empty() && crate::analysis::calls_any(text, &helpers)
     }
 
     pub fn source(&self) -> &S {
@@ -232,6 +334,27 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
             Some(Arc::new(reach))
         });
         self.call_reach.insert(key, computed.clone());
+        computed
+    }
+    fn imported_lowering_helpers(&self, from_file: &Path, text: &str) -> Vec<String> {
+        self.imported_helpers(from_file, text)
+    }
+
+    fn call_lowerings(&self, from_file: &Path, path: &str, call: &ForeignCall) -> CallLowerings {
+        let (summary, name) = self.resolve(from_file, path)?;
+        let call = &named_for(call, from_file, &summary.file);
+        let key = format!("{}\0{name}\0{call:?}", summary.file.display());
+        if let Some(cached) = self.call_lowerings.get(&key) {
+            return cached.clone();
+        }
+        // One module deep, as `call_returns`.
+        let computed = self.source.read(&summary.file).and_then(|text| {
+            let tree = syntax::parse(&text, None)?;
+            let module = Module::new(&text, &tree);
+            module.set_file(&summary.file);
+            module.lowerings_for_call(&name, call).map(Arc::new)
+        });
+        self.call_lowerings.insert(key, computed.clone());
         computed
     }
 }

@@ -346,6 +346,61 @@ lowered = jax.jit(model).trace(1.0).lower(lowering_platforms=("tpu",))
 }
 
 #[test]
+fn a_lowering_helper_of_another_module_is_checked_where_it_is_called() {
+    let aot = r#"import jax
+
+def export_for(fn, spec, platforms):
+    return jax.export.export(jax.jit(fn), platforms=platforms)(spec)
+"#;
+    // No lowering here: the call of the imported helper is what is checked,
+    // as `util.export_for(...)` and by name, the platforms where written.
+    let main = r#"import jax
+import jax.numpy as jnp
+import aot
+from aot import export_for
+
+def step(x):
+    jax.debug.print("x={}", x)
+    return x * 2
+
+spec = jax.ShapeDtypeStruct((4,), jnp.float32)
+aot.export_for(step, spec, ("tpu",))
+export_for(step, spec, platforms="cpu")
+export_for(step, spec, ("cpu",))
+"#;
+    let dir = project(&[("aot.py", aot), ("main.py", main)]);
+    // (JP007 also reports the string's three platforms with a callback.)
+    let out = jax_lsp(
+        dir.path(),
+        &[
+            "check",
+            "--select",
+            "JP001,JP005",
+            "--output-format",
+            "json",
+            "main.py",
+        ],
+    );
+    let items: Value = serde_json::from_str(&stdout(&out)).expect("json");
+    let found: Vec<(String, i64)> = items
+        .as_array()
+        .expect("list")
+        .iter()
+        .map(|f| {
+            (
+                f["code"].as_str().unwrap_or("").to_owned(),
+                f["location"]["row"].as_i64().unwrap_or(0),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        vec![("JP001".to_owned(), 11), ("JP005".to_owned(), 12)],
+        "{items}"
+    );
+}
+
+#[test]
 fn explain_accepts_codes_ids_and_messages() {
     let dir = project(&[]);
     for query in [
@@ -365,7 +420,7 @@ fn explain_accepts_codes_ids_and_messages() {
             "## JAX source",
             "## Query",
             "queries/rules/jp002.scm",
-            "(#any-of? @_name \"lower\" \"export\")",
+            "module's lowering helper (`util.export_for(step, spec, \"cuda\")`",
         ] {
             assert!(text.contains(section), "{section} missing");
         }

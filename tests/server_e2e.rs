@@ -1150,6 +1150,61 @@ fn editing_an_imported_module_rechecks_its_importers() {
     lsp.shutdown();
 }
 
+const AOT: &str = "import jax
+
+
+def export_for(fn, spec, platform):
+    return jax.jit(fn).trace(spec).lower(lowering_platforms=(platform,))
+";
+
+// No lowering of its own: it passes the prefilter by calling `export_for`.
+const CALLER: &str = "import jax
+import jax.numpy as jnp
+from aot import export_for
+
+
+def step(x):
+    jax.debug.print(\"x={}\", x)
+    return x * 2
+
+
+def main():
+    spec = jax.ShapeDtypeStruct((4,), jnp.float32)
+    export_for(step, spec, \"cuda\")
+";
+
+#[test]
+fn a_lowering_helper_of_another_module_is_checked_at_its_call() {
+    let enc = Enc::Utf16;
+    let dir = temp_dir("xhelper");
+    std::fs::write(dir.join("aot.py"), AOT).unwrap();
+    let main_uri = file_uri(&dir.join("main.py"));
+    let mut lsp = Lsp::spawn(&[]);
+    lsp.initialize(capabilities(enc, false, true), Value::Null);
+    lsp.open(&main_uri, CALLER);
+    let params = lsp.published(&main_uri, |p| p["version"] == 1);
+    let diags = params["diagnostics"].as_array().unwrap();
+    assert_eq!(diags.len(), 1, "{params}");
+    assert_eq!(diags[0]["code"], "JP001");
+    let line = CALLER[..CALLER.find("export_for(step").unwrap()]
+        .matches('\n')
+        .count();
+    assert_eq!(diags[0]["range"]["start"]["line"], line, "{params}");
+    // Lowered for the host's own platform instead: nothing to report.
+    let start = CALLER.find("\"cuda\"").unwrap();
+    lsp.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": main_uri, "version": 2},
+               "contentChanges": [{"range": range(CALLER, start, start + 6, enc), "text": "\"cpu\""}]}),
+    );
+    let params = lsp.published(&main_uri, |p| p["version"] == 2);
+    assert!(
+        params["diagnostics"].as_array().unwrap().is_empty(),
+        "{params}"
+    );
+    lsp.shutdown();
+}
+
 #[test]
 fn large_files_are_not_analyzed() {
     let dir = temp_dir("large");

@@ -27,6 +27,9 @@ use tree_sitter::Node;
 /// The most alternatives one expression keeps; more become `Unknown`.
 pub const MAX_ALTS: usize = 12;
 const MAX_DEPTH: u32 = 24;
+/// Calls of other modules' functions whose arguments are being evaluated,
+/// one inside another (`Module::foreign_nesting`).
+const MAX_FOREIGN_NESTING: u32 = 3;
 /// Evaluation steps per top-level question (a lowering's platforms, a
 /// pallas_call's params): generated or adversarial code stays cheap.
 const BUDGET: u32 = 3000;
@@ -99,7 +102,7 @@ impl<'t> Alt<'t> {
         }
     }
 
-    fn unknown() -> Alt<'t> {
+    pub(crate) fn unknown() -> Alt<'t> {
         Alt::fixed(Val::Unknown)
     }
 
@@ -2364,10 +2367,21 @@ impl<'m, 't> Flow<'m, 't> {
     /// with them is found here when its answer comes back. Plain `detach`
     /// when the module has no file (a summary, read by any importer).
     pub(crate) fn detach_passing(&self, alts: &[Alt<'t>]) -> Vec<ConstAlt> {
+        self.detach_with_tokens(alts, false)
+    }
+
+    /// `detach_passing`, with module-level functions as tokens too: for a
+    /// call whose answer names what it was given (the function a lowering
+    /// helper lowers), read back here (`Module::local_target`).
+    pub(crate) fn detach_with_tokens(
+        &self,
+        alts: &[Alt<'t>],
+        every_function: bool,
+    ) -> Vec<ConstAlt> {
         let mut out = self.detach(alts, 0);
         for (alt, detached) in alts.iter().zip(out.iter_mut()) {
             let target = match alt.val {
-                Val::Function(def) if self.m.module_def_name(def).is_none() => {
+                Val::Function(def) if every_function || self.m.module_def_name(def).is_none() => {
                     Some(super::reach::Target::Local(def))
                 }
                 Val::Instance(class, _) => self
@@ -2393,6 +2407,37 @@ impl<'m, 't> Flow<'m, 't> {
         scope: ScopeId,
         depth: u32,
     ) -> Option<super::summary::ForeignCall> {
+        self.foreign_args_with(receiver, call, scope, depth, false)
+    }
+
+    /// `foreign_args`; with `every_function`, module-level functions cross
+    /// as tokens too (`detach_with_tokens`).
+    pub(crate) fn foreign_args_with(
+        &self,
+        receiver: Option<&Val<'t>>,
+        call: Node<'t>,
+        scope: ScopeId,
+        depth: u32,
+        every_function: bool,
+    ) -> Option<super::summary::ForeignCall> {
+        let nesting = self.m.foreign_nesting.get();
+        if nesting >= MAX_FOREIGN_NESTING {
+            return None;
+        }
+        self.m.foreign_nesting.set(nesting + 1);
+        let out = self.foreign_args_in(receiver, call, scope, depth, every_function);
+        self.m.foreign_nesting.set(nesting);
+        out
+    }
+
+    fn foreign_args_in(
+        &self,
+        receiver: Option<&Val<'t>>,
+        call: Node<'t>,
+        scope: ScopeId,
+        depth: u32,
+        every_function: bool,
+    ) -> Option<super::summary::ForeignCall> {
         let args = self.m.args_of(call);
         if args.has_list_splat {
             return None;
@@ -2404,7 +2449,7 @@ impl<'m, 't> Flow<'m, 't> {
         // found here when its answer comes back.
         let detach = |node: Node<'t>| {
             let alts = self.eval_depth(node, scope, depth + 1);
-            let mut out = self.detach_passing(&alts);
+            let mut out = self.detach_with_tokens(&alts, every_function);
             // A function the value flow does not follow (what a factory of
             // this module returned, `sub = make_kernel()`): what the call
             // graph says calling it reaches.

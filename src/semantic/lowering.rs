@@ -154,7 +154,213 @@ pub struct MeshUse {
     pub unknown: bool,
 }
 
+/// A lowering a function of another module makes when called (a lowering
+/// helper: `export_for(step, spec, "cuda")`), as its module evaluates it
+/// with the call's values bound (`Module::lowerings_for_call`): checked at
+/// the call, in the caller's module, where the lowered function is.
+#[derive(Clone, Debug)]
+pub struct ForeignLowering {
+    pub kind: LoweringKind,
+    /// One scenario per value the platforms take for the call.
+    pub platforms: Vec<(PlatformsValue, Why)>,
+    /// The functions lowered that the caller gave (its tokens); empty when
+    /// the call gives only the platforms.
+    pub lowered: Vec<flow::ConstAlt>,
+    /// The helper's parameter the platforms are (position when it may be
+    /// passed by position, name): the caller's argument for it is where a
+    /// finding about them points.
+    pub platforms_param: Option<(Option<usize>, String)>,
+    /// The helper's parameter that is what it lowers (a function, a jitted
+    /// function, a traced stage): the caller's argument for it is lowered
+    /// as if the caller lowered it there.
+    pub lowered_param: Option<(Option<usize>, String)>,
+}
+
 impl<'t> Module<'t> {
+    /// The lowerings the module-level function `name` makes for `call`
+    /// (from another module): each lowering site in it or its closures,
+    /// its platforms and the function it lowers evaluated with the
+    /// parameters bound to the call's values. Only lowerings of something
+    /// the call gives or decides: a lowering with nothing of the call in it
+    /// is this module's to report. `None` when there are none.
+    pub fn lowerings_for_call(
+        &self,
+        name: &str,
+        call: &super::summary::ForeignCall,
+    ) -> Option<Vec<ForeignLowering>> {
+        let Some(Binding::Def(def)) = self
+            .lookup(super::MODULE_SCOPE, name)
+            .and_then(|b| b.last())
+        else {
+            return None;
+        };
+        let def = *def;
+        if self.scopes[def].kind != super::ScopeKind::Function {
+            return None;
+        }
+        let file = self.file.borrow().clone()?;
+        let flow = self.flow();
+        let given = self.bind_call(&flow, def, false, call)?;
+        let mut out: Vec<ForeignLowering> = Vec::new();
+        let mut seen: Vec<(Option<usize>, Option<usize>)> = Vec::new();
+        // A parameter of the helper itself, by position and name.
+        let param_of = |node: Node<'t>, in_scope: ScopeId| {
+            let node = unparenthesize(node);
+            if node.kind_name() != "identifier" || in_scope != def {
+                return None;
+            }
+            let name = text(node, self.src);
+            let params = self.scopes[def].params();
+            let at = params.iter().position(|(p, _)| p == name)?;
+            let by_position = !params[..at].iter().any(|(p, _)| p.starts_with('*'));
+            Some((by_position.then_some(at), name.to_owned()))
+        };
+        for site in self.call_sites_named(&["lower", "export"]) {
+            if !self.scope_within(site.scope, def) {
+                continue;
+            }
+            let lowerings = self
+                .lowering_at(site.node, site.scope, &file, None)
+                .unwrap_or_default();
+            // `stage.lower()` of a parameter the module cannot tell a stage
+            // from a jitted function by: the caller's argument says.
+            if lowerings.is_empty() {
+                let args = self.args_of(site.node);
+                let receiver = site
+                    .node
+                    .field("function")
+                    .filter(|f| {
+                        f.field("attribute")
+                            .is_some_and(|a| text(a, self.src) == "lower")
+                    })
+                    .and_then(|f| f.field("object"));
+                if let Some(lowered_param) = receiver.and_then(|r| param_of(r, site.scope)) {
+                    let (platforms, platforms_param) = match args.keyword("lowering_platforms") {
+                        Some(value) => (
+                            self.scenarios_of(flow.with_defaults(
+                                flow.eval_given(def, &given, None, value, site.scope),
+                            ))
+                            .into_iter()
+                            .map(|(v, w, _)| (v, w))
+                            .collect(),
+                            param_of(value, site.scope),
+                        ),
+                        None => (vec![(PlatformsValue::Default, Why::Fixed)], None),
+                    };
+                    out.push(ForeignLowering {
+                        // (A stage's `.lower`, when the caller gives a stage.)
+                        kind: LoweringKind::JitLower,
+                        platforms,
+                        lowered: Vec::new(),
+                        platforms_param,
+                        lowered_param: Some(lowered_param),
+                    });
+                }
+                continue;
+            }
+            for lowering in lowerings {
+                // The lowered function: the jitted one, else what the
+                // caller jitted itself (`export(fn, ...)`, `fn.lower(...)`
+                // with `fn` a parameter).
+                let lowered_node = match lowering.jitted.as_ref() {
+                    Some(jitted) => jitted.target.map(|t| (t, jitted.scope)),
+                    None => match lowering.kind {
+                        LoweringKind::Export => {
+                            let args = self.args_of(lowering.call);
+                            args.positional
+                                .first()
+                                .copied()
+                                .or_else(|| args.keyword("fun_jit"))
+                                .map(|t| (t, lowering.scope))
+                        }
+                        LoweringKind::JitLower => lowering
+                            .call
+                            .field("function")
+                            .and_then(|f| f.field("object"))
+                            .map(|t| (t, lowering.scope)),
+                        // `J.trace(*specs).lower(...)`: J; else the stage.
+                        LoweringKind::TracedLower => lowering
+                            .trace_call
+                            .and_then(|c| c.field("function")?.field("object"))
+                            .map(|t| (t, lowering.trace_scope))
+                            .or_else(|| {
+                                lowering
+                                    .call
+                                    .field("function")
+                                    .and_then(|f| f.field("object"))
+                                    .map(|t| (t, lowering.scope))
+                            }),
+                    },
+                };
+                let lowered_node =
+                    lowered_node.filter(|(t, _)| t.kind_name() != "function_definition");
+                let key = (
+                    lowering.platforms_arg.map(|(_, v)| v.id()),
+                    lowered_node.map(|(t, _)| t.id()),
+                );
+                if seen.contains(&key) {
+                    continue;
+                }
+                seen.push(key);
+                // What the caller gave to lower (its functions' tokens).
+                let lowered: Vec<flow::ConstAlt> = match lowered_node {
+                    Some((target, target_scope)) => flow
+                        .detach_passing(&flow.eval_given(def, &given, None, target, target_scope))
+                        .into_iter()
+                        .filter(|a| matches!(&a.val, flow::Const::Ref(r) if r.starts_with(super::reach::LOCAL_REF)))
+                        .collect(),
+                    None => Vec::new(),
+                };
+                let platforms = match lowering.platforms_arg {
+                    Some((_, value)) => {
+                        let alts = flow.eval_given(def, &given, None, value, lowering.scope);
+                        self.scenarios_of(flow.with_defaults(alts))
+                            .into_iter()
+                            .map(|(v, w, _)| (v, w))
+                            .collect()
+                    }
+                    None => vec![(lowering.platforms.clone(), Why::Fixed)],
+                };
+                // Platforms only the call gives (this module's own analysis
+                // of the site knows none): checked at the call even when
+                // what is lowered is not the caller's (JP005, JP006).
+                let platforms_from_call = lowering.platforms == PlatformsValue::Unknown
+                    && platforms.iter().any(|(v, _)| *v != PlatformsValue::Unknown);
+                // A note names a line of this module, read in the caller's.
+                let file_name = file
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let platforms = platforms
+                    .into_iter()
+                    .map(|(v, why)| {
+                        let why = match why {
+                            Why::Each(note) => Why::Each(format!("{note} of {file_name}")),
+                            Why::Default(note) => Why::Default(format!("{note} of {file_name}")),
+                            other => other,
+                        };
+                        (v, why)
+                    })
+                    .collect();
+                let platforms_param = lowering
+                    .platforms_arg
+                    .and_then(|(_, value)| param_of(value, lowering.scope));
+                let lowered_param = lowered_node.and_then(|(node, s)| param_of(node, s));
+                if lowered.is_empty() && !platforms_from_call && lowered_param.is_none() {
+                    continue;
+                }
+                out.push(ForeignLowering {
+                    kind: lowering.kind,
+                    platforms,
+                    lowered,
+                    platforms_param,
+                    lowered_param,
+                });
+            }
+        }
+        (!out.is_empty()).then_some(out)
+    }
+
     /// Every lowering site in the module.
     pub fn lowerings(&self, file: &Path, resolver: Option<&'t dyn Resolver>) -> Vec<Lowering<'t>> {
         let mut out = Vec::new();
@@ -173,6 +379,152 @@ impl<'t> Module<'t> {
         for site in self.call_sites_named(&lowering_names) {
             if let Some(lowerings) = self.lowering_at(site.node, site.scope, file, resolver) {
                 out.extend(lowerings);
+            }
+        }
+        if let Some(resolver) = resolver {
+            out.extend(self.foreign_lowerings(file, resolver));
+        }
+        out
+    }
+
+    /// Calls of other modules' lowering helpers (`export_for(step, spec,
+    /// "cuda")` with `export_for` in `util.py`): each lowering the helper
+    /// makes for the call (`Resolver::call_lowerings`), checked here at the
+    /// call, with what the function it lowers reaches in this module.
+    fn foreign_lowerings(&self, file: &Path, resolver: &dyn Resolver) -> Vec<Lowering<'t>> {
+        let mut out = Vec::new();
+        // Only calls of the names the imported modules' text shows to be
+        // lowering helpers are asked about (each asks for a parse there).
+        let helpers = resolver.imported_lowering_helpers(file, self.src);
+        if helpers.is_empty() {
+            return out;
+        }
+        for site in &self.calls {
+            let (call, scope) = (site.node, site.scope);
+            let named_helper = call
+                .field("function")
+                .is_some_and(|f| helpers.iter().any(|h| h == text(f, self.src)));
+            if !named_helper {
+                continue;
+            }
+            let Some(path) = self.callee(call, scope) else {
+                continue;
+            };
+            if path.starts_with("jax.") || path.starts_with("numpy.") || !path.contains('.') {
+                continue;
+            }
+            let args = self.args_of(call);
+            if args.has_splat || args.positional.is_empty() && args.keywords.is_empty() {
+                continue;
+            }
+            if !self.resolves(&path) {
+                continue;
+            }
+            let flow = self.flow();
+            let Some(foreign) = flow.foreign_args_with(None, call, scope, 0, true) else {
+                continue;
+            };
+            let Some(lowerings) = resolver.call_lowerings(file, &path, &foreign) else {
+                continue;
+            };
+            let Some(func) = call.field("function") else {
+                continue;
+            };
+            let anchor = match func.field("attribute") {
+                Some(name) => name.byte_range(),
+                None => func.byte_range(),
+            };
+            for lowering in lowerings.iter() {
+                // The argument the platforms come from, if the call writes it.
+                let argument = |param: &Option<(Option<usize>, String)>| {
+                    let (at, name) = param.as_ref()?;
+                    match args.keyword_arg(name).zip(args.keyword(name)) {
+                        Some(found) => Some(found),
+                        None => at
+                            .and_then(|i| args.positional.get(i).copied())
+                            .map(|v| (v, v)),
+                    }
+                };
+                let platforms_arg = argument(&lowering.platforms_param);
+                // What it lowers is an argument of this call: lowered as if
+                // this call were the lowering (its jit, trace and specs).
+                if let Some((_, lowered)) = argument(&lowering.lowered_param) {
+                    let sources = vec![(
+                        platforms_arg,
+                        lowering
+                            .platforms
+                            .iter()
+                            .map(|(v, w)| (v.clone(), w.clone(), Vec::new()))
+                            .collect(),
+                    )];
+                    for head in
+                        self.heads_of_argument(lowering.kind, anchor.clone(), lowered, scope)
+                    {
+                        out.extend(self.lowerings_of_head(
+                            &head,
+                            &sources,
+                            call,
+                            scope,
+                            file,
+                            Some(resolver),
+                        ));
+                    }
+                    continue;
+                }
+                if lowering.lowered.is_empty() {
+                    for (platforms, why) in &lowering.platforms {
+                        out.push(Lowering {
+                            kind: lowering.kind,
+                            call,
+                            scope,
+                            anchor: anchor.clone(),
+                            platforms_arg,
+                            platforms: platforms.clone(),
+                            jitted: None,
+                            trace_args: Vec::new(),
+                            trace_call: None,
+                            trace_scope: scope,
+                            context: self.context_through_calls(call, scope, &[], 0),
+                            reqs: Vec::new(),
+                            why: why.clone(),
+                            choices: Vec::new(),
+                        });
+                    }
+                }
+                for lowered in flow::from_consts(&lowering.lowered) {
+                    for (target, choices) in self.targets_of_value(&lowered.val) {
+                        // Only this module's own functions: what the helper
+                        // lowers of its own module is for its module to check.
+                        if !matches!(target, Target::Local(_) | Target::Bound(..)) {
+                            continue;
+                        }
+                        let reqs = self.reach(
+                            vec![(target, Vec::new())],
+                            &choices,
+                            &[],
+                            file,
+                            Some(resolver),
+                        );
+                        for (platforms, why) in &lowering.platforms {
+                            out.push(Lowering {
+                                kind: lowering.kind,
+                                call,
+                                scope,
+                                anchor: anchor.clone(),
+                                platforms_arg,
+                                platforms: platforms.clone(),
+                                jitted: None,
+                                trace_args: Vec::new(),
+                                trace_call: None,
+                                trace_scope: scope,
+                                context: self.context_through_calls(call, scope, &choices, 0),
+                                reqs: reqs.clone(),
+                                why: why.and(&lowered.why),
+                                choices: choices.clone(),
+                            });
+                        }
+                    }
+                }
             }
         }
         out
@@ -346,70 +698,158 @@ impl<'t> Module<'t> {
                     vec![(PlatformsValue::Default, Why::Fixed, Vec::new())],
                 )],
             };
-            for (seeds, seed_why, seed_choices) in
-                self.lowering_seeds(head.jitted.as_ref(), head.receiver)
-            {
-                let Some(seed_choices) = flow::merge_choices(&seed_choices, &head.choices) else {
-                    continue;
-                };
-                let seed_why = seed_why.and(&head.why);
-                let lowered = match head.jitted.as_ref() {
-                    Some(j) => j.target.map(|t| (t, j.scope)),
-                    None => head.receiver,
-                };
-                let seed_calls = self.seed_calls(lowered, &seeds);
-                let mut reqs = self.reach(seeds, &seed_choices, &seed_calls, file, resolver);
-                // Reached through a branch that runs by a default of run-time
-                // configuration: it holds for a plain run (a warning naming
-                // the default, see `analysis::split_default_requirements`).
-                for req in &mut reqs {
-                    let notes: Vec<String> = req
-                        .guards
-                        .iter()
-                        .filter_map(|g| match g {
-                            super::reach::Guard::Configured(note) => Some(note.clone()),
-                            _ => None,
-                        })
-                        .collect();
-                    for note in notes {
-                        req.why = req.why.and(&Why::Default(note));
-                    }
-                }
-                for (platforms_arg, value, why, choices) in
-                    sources.iter().flat_map(|(arg, scenarios)| {
-                        scenarios.iter().map(move |(v, w, c)| (*arg, v, w, c))
-                    })
-                {
-                    let Some(choices) = flow::merge_choices(choices, &seed_choices) else {
-                        continue;
-                    };
-                    // Only what this scenario's choices reach.
-                    let reqs = reqs
-                        .iter()
-                        .filter(|r| flow::compatible(&choices, &r.choices))
-                        .cloned()
-                        .collect();
-                    let context = self.context_through_calls(call, scope, &choices, 0);
-                    out.push(Lowering {
-                        kind: head.kind,
-                        call,
-                        scope,
-                        anchor: head.anchor.clone(),
-                        platforms_arg,
-                        platforms: value.clone(),
-                        jitted: head.jitted.clone(),
-                        trace_args: head.trace_args.clone(),
-                        trace_call: head.trace_call,
-                        trace_scope: head.trace_scope,
-                        context,
-                        reqs,
-                        why: why.and(&seed_why),
-                        choices,
-                    });
-                }
-            }
+            out.extend(self.lowerings_of_head(&head, &sources, call, scope, file, resolver));
         }
         Some(out)
+    }
+
+    /// The ways `node` (an argument given to another module's lowering
+    /// helper) was made, as lowering heads: a traced stage (`J.trace(args)`:
+    /// its jit, receiver and specs), else a function or jitted function.
+    fn heads_of_argument(
+        &self,
+        kind: LoweringKind,
+        anchor: Span,
+        node: Node<'t>,
+        scope: ScopeId,
+    ) -> Vec<Head<'t>> {
+        let alts = self.eval_alts(node, scope);
+        let traced: Vec<Head<'t>> = alts
+            .iter()
+            .filter_map(|a| match a.val {
+                Val::Traced(trace_call, trace_scope) => {
+                    let object = trace_call.field("function")?.field("object")?;
+                    Some(Head {
+                        // `.lower()` of a stage, not of a jitted function.
+                        kind: match kind {
+                            LoweringKind::JitLower => LoweringKind::TracedLower,
+                            other => other,
+                        },
+                        anchor: anchor.clone(),
+                        jitted: self.eval_jitted(object, trace_scope),
+                        receiver: Some((object, trace_scope)),
+                        trace_args: self.args_of(trace_call).positional,
+                        trace_call: Some(trace_call),
+                        trace_scope,
+                        key: "",
+                        choices: a.choices.clone(),
+                        why: a.why.clone(),
+                    })
+                }
+                _ => None,
+            })
+            .collect();
+        if !traced.is_empty() {
+            return traced;
+        }
+        // Only what can be lowered: a jitted function, or a function the
+        // helper jits itself (not a string whose `.lower()` it calls).
+        let jitted = self.eval_jitted(node, scope);
+        let callable = jitted.is_some()
+            || alts
+                .iter()
+                .any(|a| !self.targets_of_value(&a.val).is_empty())
+            || !self.resolve_ref(node, scope, 0).is_empty();
+        if !callable {
+            return Vec::new();
+        }
+        // One the helper jits: as if jitted here (its targets, with the
+        // factory call that made it as a choice).
+        let jitted = jitted.or(Some(Jitted {
+            target: Some(node),
+            scope,
+            keywords: Vec::new(),
+            site: node,
+        }));
+        vec![Head {
+            kind,
+            anchor,
+            jitted,
+            receiver: Some((node, scope)),
+            trace_args: Vec::new(),
+            trace_call: None,
+            trace_scope: scope,
+            key: "",
+            choices: Vec::new(),
+            why: Why::Fixed,
+        }]
+    }
+
+    /// The lowerings of one way a lowering call's receiver was made
+    /// (`head`), one per scenario of what it lowers and of its platforms
+    /// (`sources`: the argument they are written in, and their values).
+    fn lowerings_of_head(
+        &self,
+        head: &Head<'t>,
+        sources: &[(Option<(Node<'t>, Node<'t>)>, PlatformsScenarios)],
+        call: Node<'t>,
+        scope: ScopeId,
+        file: &Path,
+        resolver: Option<&dyn Resolver>,
+    ) -> Vec<Lowering<'t>> {
+        let mut out = Vec::new();
+        for (seeds, seed_why, seed_choices) in
+            self.lowering_seeds(head.jitted.as_ref(), head.receiver)
+        {
+            let Some(seed_choices) = flow::merge_choices(&seed_choices, &head.choices) else {
+                continue;
+            };
+            let seed_why = seed_why.and(&head.why);
+            let lowered = match head.jitted.as_ref() {
+                Some(j) => j.target.map(|t| (t, j.scope)),
+                None => head.receiver,
+            };
+            let seed_calls = self.seed_calls(lowered, &seeds);
+            let mut reqs = self.reach(seeds, &seed_choices, &seed_calls, file, resolver);
+            // Reached through a branch that runs by a default of run-time
+            // configuration: it holds for a plain run (a warning naming
+            // the default, see `analysis::split_default_requirements`).
+            for req in &mut reqs {
+                let notes: Vec<String> = req
+                    .guards
+                    .iter()
+                    .filter_map(|g| match g {
+                        super::reach::Guard::Configured(note) => Some(note.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                for note in notes {
+                    req.why = req.why.and(&Why::Default(note));
+                }
+            }
+            for (platforms_arg, value, why, choices) in sources
+                .iter()
+                .flat_map(|(arg, scenarios)| scenarios.iter().map(move |(v, w, c)| (*arg, v, w, c)))
+            {
+                let Some(choices) = flow::merge_choices(choices, &seed_choices) else {
+                    continue;
+                };
+                // Only what this scenario's choices reach.
+                let reqs = reqs
+                    .iter()
+                    .filter(|r| flow::compatible(&choices, &r.choices))
+                    .cloned()
+                    .collect();
+                let context = self.context_through_calls(call, scope, &choices, 0);
+                out.push(Lowering {
+                    kind: head.kind,
+                    call,
+                    scope,
+                    anchor: head.anchor.clone(),
+                    platforms_arg,
+                    platforms: value.clone(),
+                    jitted: head.jitted.clone(),
+                    trace_args: head.trace_args.clone(),
+                    trace_call: head.trace_call,
+                    trace_scope: head.trace_scope,
+                    context,
+                    reqs,
+                    why: why.and(&seed_why),
+                    choices,
+                });
+            }
+        }
+        out
     }
 
     /// The values a lowering's platforms argument may take, one scenario

@@ -334,6 +334,10 @@ pub struct Module<'t> {
     /// Set while the call graph is asked what a function passed to another
     /// module reaches (`Flow::foreign_args`): not asked again inside.
     pub(crate) passing: std::cell::Cell<bool>,
+    /// How many `Flow::foreign_args` are being built, one inside another:
+    /// an argument's value may come from another call of another module
+    /// (`detach` evaluates a dict's entries anew), so this bounds it.
+    pub(crate) foreign_nesting: std::cell::Cell<u32>,
     /// Call sites of each def, as value flow finds them (built on first use).
     def_sites: std::cell::RefCell<HashMap<ScopeId, std::rc::Rc<Vec<flow::CallSiteOf<'t>>>>>,
     /// `name.trace(...)`-style calls by receiver name (built on first use).
@@ -925,6 +929,7 @@ impl<'t> Module<'t> {
             resolver: std::cell::Cell::new(None),
             file: std::cell::RefCell::new(None),
             passing: std::cell::Cell::new(false),
+            foreign_nesting: std::cell::Cell::new(0),
             def_sites: std::cell::RefCell::new(HashMap::default()),
             value_args: std::cell::OnceCell::new(),
             word_counts: std::cell::OnceCell::new(),

@@ -357,7 +357,7 @@ pub struct Reached {
 const MAX_VISITS: usize = 4096;
 
 /// The head of `Module::local_ref` paths.
-const LOCAL_REF: &str = "__jax_lsp_local__";
+pub(crate) const LOCAL_REF: &str = "__jax_lsp_local__";
 
 /// A short name of a file for `local_ref` paths (its path's hash).
 fn file_tag(file: &Path) -> String {
@@ -1913,7 +1913,7 @@ impl<'t> Module<'t> {
     /// What calling a value runs: a function, a callable instance's
     /// `__call__`, a class's constructor (and `__call__`), or a def of
     /// another module kept as a value (an entry of its table of hooks).
-    fn targets_of_value(&self, val: &Val<'t>) -> Vec<(Target, Vec<Choice>)> {
+    pub(crate) fn targets_of_value(&self, val: &Val<'t>) -> Vec<(Target, Vec<Choice>)> {
         let unchosen =
             |targets: Vec<Target>| targets.into_iter().map(|t| (t, Vec::new())).collect();
         match val {

@@ -330,6 +330,14 @@ pub trait Resolver: Sync {
         None
     }
 
+    /// The lowering helpers of other modules the module in `from_file`
+    /// (text `text`) imports, as it names them in calls (`f`, `mod.f`):
+    /// a statement calling one is analysed though the prefilter finds no
+    /// needle in it.
+    fn imported_lowering_helpers(&self, _from_file: &Path, _text: &str) -> Vec<String> {
+        Vec::new()
+    }
+
     /// What function `path` (as imported in `from_file`) reaches for
     /// `call`: its summary with its branches decided by the call's values
     /// (`Module::reach_for_call`), requirements in its own file. `None`
@@ -337,7 +345,17 @@ pub trait Resolver: Sync {
     fn call_reach(&self, _from_file: &Path, _path: &str, _call: &ForeignCall) -> CallReach {
         None
     }
+
+    /// The lowerings function `path` (as imported in `from_file`) makes
+    /// for `call` (`Module::lowerings_for_call`). `None` when it makes none
+    /// that the call decides.
+    fn call_lowerings(&self, _from_file: &Path, _path: &str, _call: &ForeignCall) -> CallLowerings {
+        None
+    }
 }
+
+/// What function `path` lowers for `call`: see `Resolver::call_lowerings`.
+pub type CallLowerings = Option<Arc<Vec<super::lowering::ForeignLowering>>>;
 
 /// What function `path` reaches for `call`: see `Resolver::call_reach`.
 pub type CallReach = Option<Arc<FunctionSummary>>;
@@ -505,7 +523,7 @@ impl<'t> Module<'t> {
     /// The values of `def`'s parameters (after the receiver) for `call`:
     /// its positional values, then its keywords, then the defaults. `None`
     /// when the call passes more than the parameters take.
-    fn bind_call<'m>(
+    pub(crate) fn bind_call<'m>(
         &'m self,
         flow: &super::flow::Flow<'m, 't>,
         def: usize,
@@ -649,22 +667,81 @@ impl<'t> Module<'t> {
             }
             Some(init) => {
                 let given = self.bind_call(&flow, init, true, call)?;
-                let stores: Vec<(String, tree_sitter::Node<'t>)> = self
+                // `__init__`'s branches decided by the call's values: a store
+                // in a dead body is not made; one in a body that may run
+                // joins the stores before it, one that certainly runs
+                // replaces them (`if devices is not None: self.mesh = Mesh(...)
+                // else: self.mesh = AbstractMesh(...)`).
+                let branches = self.build_branches_by(init, &|condition| {
+                    super::reach::truth_of(flow.eval_given(
+                        init,
+                        &given,
+                        Some(super::flow::Alt::unknown()),
+                        condition,
+                        init,
+                    ))
+                });
+                let init_node = self.scopes[init].node;
+                let mut stores: Vec<(String, tree_sitter::Node<'t>, tree_sitter::Node<'t>)> = self
                     .attributes
                     .iter()
                     .filter(|((c, _), _)| *c == class)
                     .flat_map(|((_, name), bindings)| {
                         bindings.iter().filter_map(move |b| match b {
-                            Binding::Value { value, scope, .. } if *scope == init => {
-                                Some((name.clone(), *value))
-                            }
+                            Binding::Value {
+                                value,
+                                scope,
+                                target,
+                            } if *scope == init => Some((name.clone(), *target, *value)),
                             _ => None,
                         })
                     })
+                    .filter(|(_, target, _)| {
+                        !branches
+                            .dead
+                            .iter()
+                            .any(|d| d.contains(&target.start_byte()))
+                    })
                     .collect();
-                let values = flow.eval_bound(init, given, stores.iter().map(|(_, v)| *v).collect());
-                for ((name, _), alts) in stores.iter().zip(values) {
-                    put(&mut fields, name, flow.detach(&alts, 0));
+                stores.sort_by_key(|(_, target, _)| target.start_byte());
+                let values =
+                    flow.eval_bound(init, given, stores.iter().map(|(_, _, v)| *v).collect());
+                let mut joined: Vec<(String, Vec<ConstAlt>)> = Vec::new();
+                for ((name, target, _), alts) in stores.iter().zip(values) {
+                    let alts = flow.detach(&alts, 0);
+                    let certain = self.runs_before(*target, init, init_node, &branches.taken);
+                    match joined.iter_mut().find(|(n, _)| n == name) {
+                        Some((_, earlier)) if !certain => {
+                            earlier.extend(alts);
+                            for alt in earlier.iter_mut() {
+                                alt.why = Why::Choice;
+                            }
+                        }
+                        Some((_, earlier)) => *earlier = alts,
+                        // Else the class body's value, if it has one, stays.
+                        None if !certain => {
+                            let default = fields
+                                .iter()
+                                .find(|(n, _)| n == name)
+                                .map(|(_, d)| d.clone())
+                                .unwrap_or_default();
+                            joined.push((
+                                name.clone(),
+                                default
+                                    .into_iter()
+                                    .chain(alts)
+                                    .map(|a| ConstAlt {
+                                        why: Why::Choice,
+                                        ..a
+                                    })
+                                    .collect(),
+                            ))
+                        }
+                        None => joined.push((name.clone(), alts)),
+                    }
+                }
+                for (name, alts) in joined {
+                    put(&mut fields, &name, alts);
                 }
             }
         }

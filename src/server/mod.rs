@@ -29,7 +29,9 @@ use crate::diagnostic::Finding;
 use crate::incremental::Incremental;
 use crate::resolver::{Disk, FsResolver, SourceProvider};
 use crate::semantic::flow::ConstAlt;
-use crate::semantic::summary::{candidate_files, CallReach, ForeignCall, ModuleSummary};
+use crate::semantic::summary::{
+    candidate_files, CallLowerings, CallReach, ForeignCall, ModuleSummary,
+};
 use crate::semantic::Resolver;
 use crate::syntax::sections::{self, Section};
 use crate::syntax::{Encoding, LineIndex};
@@ -245,6 +247,15 @@ impl Resolver for Recording<'_> {
     fn call_reach(&self, from_file: &Path, path: &str, call: &ForeignCall) -> CallReach {
         self.record_module_of(from_file, path)?;
         self.inner.call_reach(from_file, path, call)
+    }
+
+    fn imported_lowering_helpers(&self, from_file: &Path, text: &str) -> Vec<String> {
+        self.inner.imported_lowering_helpers(from_file, text)
+    }
+
+    fn call_lowerings(&self, from_file: &Path, path: &str, call: &ForeignCall) -> CallLowerings {
+        self.record_module_of(from_file, path)?;
+        self.inner.call_lowerings(from_file, path, call)
     }
 }
 
@@ -537,7 +548,11 @@ impl State {
                 let mut new_sections = None;
                 // A text that cannot have findings is not even parsed (its
                 // sections are parsed when an edit makes it pass).
-                if analysis::may_have_findings(&snap.text) {
+                // A text calling another module's lowering helper is
+                // analysed though it holds no needle.
+                if analysis::may_have_findings(&snap.text)
+                    || self.resolver.calls_imported_helper(&snap.path, &snap.text)
+                {
                     let parsed = match &snap.sections {
                         Some(sections) => sections.clone(),
                         None => {

@@ -1212,6 +1212,44 @@ def b_imported_class(src: Source, v: Value):
     return out
 
 
+def b_imported_branching_init(src: Source, v: Value):
+    """The value is kept by an object of another module's class whose `__init__`
+    stores it in the branch its arguments choose and a placeholder (`None` or
+    `"variant"`) in the other, the placeholder's store last in the text:
+    `_variant_cfg.VariantPlacement(<value>).value` (`if not planned:` ... `else:`), or
+    `_variant_cfg.VariantPlacement(value=<value>, source="given").value` (an `if`/`elif`
+    on a string)."""
+    _statement_level(src, v)
+    cfg = "\n".join(
+        [
+            '"""A placement: the value it is given, or one planned without it."""',
+            "",
+            "",
+            "class VariantPlacement:",
+            "    def __init__(self, value=None, planned=False, source=None):",
+            "        if source == \"given\":",
+            "            self.value = value",
+            "        elif source == \"planned\":",
+            "            self.value = \"variant\"",
+            "        elif not planned:",
+            "            self.value = value",
+            "        else:",
+            "            self.value = None",
+            "",
+        ]
+    )
+    out = []
+    for call in ("{cls}({value})", "{cls}(value={value}, source=\"given\")"):
+        ed = Edits(src)
+        ensure_import(ed, CFG_MODULE)
+        ed.replace(
+            v.expr,
+            call.format(cls=f"{CFG_MODULE}.VariantPlacement", value=src.seg(v.expr)) + ".value",
+        )
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
+    return out
+
+
 def b_collected_sequence(src: Source, v: Value):
     """A tuple or list value (the platforms of a lowering) is built by a loop appending
     each of its elements, in order, to a list made empty just before its statement; the
@@ -1603,6 +1641,35 @@ def b_lowering_helper(src: Source, s: Site):
     insert_module_code(ed, header_end(src)[0], f"def {name}({', '.join(params)}):\n    return {body}\n")
     ed.replace(s.call, f"{name}({', '.join(args)})")
     return [{MAIN: ed.apply()}]
+
+
+def b_imported_lowering_helper(src: Source, s: Site):
+    """As `lowering_helper`, with the helper in a second module `_variant_cfg.py` (with
+    the program's imports the helper's body names), called as
+    `_variant_cfg.lower_for(f, *specs, platforms=...)` or imported by name."""
+    params, body, args = _helper(src, s, "platforms")
+    name = "export_for" if s.kind == "export" else "lower_for"
+    imports = [st for st in src.tree.body if isinstance(st, (ast.Import, ast.ImportFrom))]
+    if any(isinstance(st, ast.ImportFrom) and st.level for st in imports):
+        raise Skip("relative import")
+    body_names = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", body))
+    needed = [st for st in imports if set(bound_in([st])) & body_names]
+    cfg = ['"""Lowering helpers of the variant, called by the program."""']
+    cfg += [src.seg(st) for st in needed]
+    cfg += ["", "", f"def {name}({', '.join(params)}):", f"    return {body}", ""]
+    out = []
+    for by_name in (False, True):
+        ed = Edits(src)
+        if by_name:
+            off, _ = header_end(src)
+            ed.insert(off, f"from {CFG_MODULE} import {name}\n")
+            callee = name
+        else:
+            ensure_import(ed, CFG_MODULE)
+            callee = f"{CFG_MODULE}.{name}"
+        ed.replace(s.call, f"{callee}({', '.join(args)})")
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": "\n".join(cfg)})
+    return out
 
 
 def b_class_method_lowering(src: Source, s: Site):
@@ -3052,6 +3119,20 @@ TRANSFORMS = {
         "a settings class whose `update(self, key, value)` checks the key and calls `setattr(self, key, value)`; "
         "`settings.update(\"<name>\", <value>)` just before the statement, over a class placeholder (`None` or "
         "`\"variant\"`), on a fresh object or a module-level one; the statement reads `settings.<name>`",
+    ),
+    "imported_branching_init": (
+        _values,
+        b_imported_branching_init,
+        f"the value is kept by an object of a class of `{CFG_MODULE}.py` whose `__init__` stores it in the "
+        "branch its arguments choose and a placeholder in the others, later in the text "
+        "(`VariantPlacement(<value>).value`, `VariantPlacement(value=<value>, source=\"given\").value`)",
+    ),
+    "imported_lowering_helper": (
+        find_sites,
+        b_imported_lowering_helper,
+        f"as `lowering_helper`, with the helper in a second module `{CFG_MODULE}.py` (with the imports its body "
+        f"names): `{CFG_MODULE}.lower_for(f, *specs, platforms=...)`, or `lower_for(...)` imported by name; "
+        "the program may then hold no lowering call of its own",
     ),
     "imported_runner_class": (
         find_sites,
