@@ -2,6 +2,7 @@
 
 use super::{Context, Rule, RuleMeta};
 use crate::diagnostic::{Finding, Severity};
+use crate::semantic::values::PlatformsValue;
 use crate::semantic::ReqKind;
 
 pub struct Jp007;
@@ -19,7 +20,9 @@ Host callbacks (`jax.pure_callback`, `io_callback`) cannot be lowered for severa
 platforms at once; `jax.debug.print` and `jax.debug.callback` crash in that case
 with a JAX bug (`TypeError: can only concatenate list (not "tuple") to list`). A
 bare string such as `lowering_platforms="cpu"` is several platforms too
-(`('c', 'p', 'u')`, see JP005).
+(`('c', 'p', 'u')`, see JP005); for those characters the debug primitives have no
+lowering rule at all (`NotImplementedError: MLIR translation rule for primitive
+'debug_print' not found for platforms ['c', 'p', 'u']`).
 
 ## When it happens
 
@@ -78,7 +81,23 @@ impl Rule for Jp007 {
             let ReqKind::HostCallback { api } = &req.kind else {
                 continue;
             };
-            let message = if api.starts_with("jax.debug") {
+            // A bare string's characters are no platforms JAX knows: its
+            // debug primitives have no rule for them (jax-facts.md).
+            let bare_string = matches!(
+                lowering.platforms,
+                PlatformsValue::Str(_) | PlatformsValue::Split(_)
+            );
+            let message = if api.starts_with("jax.debug") && bare_string {
+                let primitive = if api.ends_with("print") {
+                    "debug_print"
+                } else {
+                    "debug_callback"
+                };
+                format!(
+                    "NotImplementedError: MLIR translation rule for primitive '{primitive}' not found for platforms {} (`{api}` in a lowering for a bare string's characters)",
+                    python_list_repr(&platforms)
+                )
+            } else if api.starts_with("jax.debug") {
                 format!("TypeError: can only concatenate list (not \"tuple\") to list (`{api}` in a lowering for {} platforms; JAX cannot lower it for several)", platforms.len())
             } else {
                 format!(
@@ -97,4 +116,10 @@ impl Rule for Jp007 {
             });
         }
     }
+}
+
+/// `['c', 'p', 'u']`: how JAX's message lists the platforms.
+fn python_list_repr(platforms: &[String]) -> String {
+    let items: Vec<String> = platforms.iter().map(|p| format!("'{p}'")).collect();
+    format!("[{}]", items.join(", "))
 }
