@@ -135,7 +135,21 @@ impl<S: SourceProvider> FsResolver<S> {
                 .map(|(file, _)| file)
                 .find(|file| file != from_file && self.helpers_of(file).is_some())
         };
-        for line in text.lines() {
+        // Only the lines holding `import ` are read (found with memchr:
+        // this runs on every keystroke of a large module).
+        let finder = memchr::memmem::Finder::new(b"import ");
+        let mut lines: Vec<&str> = Vec::new();
+        for at in finder.find_iter(text.as_bytes()) {
+            let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+            let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+            if lines
+                .last()
+                .is_none_or(|l| !std::ptr::eq(l.as_ptr(), text[start..].as_ptr()))
+            {
+                lines.push(&text[start..end]);
+            }
+        }
+        for line in lines {
             let line = line.trim_start();
             if let Some(rest) = line.strip_prefix("from ") {
                 let Some((module, names)) = rest.split_once(" import ") else {
@@ -338,6 +352,14 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
     }
     fn imported_lowering_helpers(&self, from_file: &Path, text: &str) -> Vec<String> {
         self.imported_helpers(from_file, text)
+    }
+
+    fn is_lowering_helper(&self, from_file: &Path, path: &str) -> bool {
+        candidate_files(from_file, path)
+            .into_iter()
+            .filter(|(file, _)| file != from_file)
+            .find_map(|(file, name)| Some((self.helpers_of(&file)?, name)))
+            .is_some_and(|(helpers, name)| helpers.contains(&name))
     }
 
     fn call_lowerings(&self, from_file: &Path, path: &str, call: &ForeignCall) -> CallLowerings {

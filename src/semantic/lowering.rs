@@ -393,24 +393,17 @@ impl<'t> Module<'t> {
     /// call, with what the function it lowers reaches in this module.
     fn foreign_lowerings(&self, file: &Path, resolver: &dyn Resolver) -> Vec<Lowering<'t>> {
         let mut out = Vec::new();
-        // Only calls of the names the imported modules' text shows to be
-        // lowering helpers are asked about (each asks for a parse there).
-        let helpers = resolver.imported_lowering_helpers(file, self.src);
-        if helpers.is_empty() {
-            return out;
-        }
         for site in &self.calls {
             let (call, scope) = (site.node, site.scope);
-            let named_helper = call
-                .field("function")
-                .is_some_and(|f| helpers.iter().any(|h| h == text(f, self.src)));
-            if !named_helper {
-                continue;
-            }
             let Some(path) = self.callee(call, scope) else {
                 continue;
             };
             if path.starts_with("jax.") || path.starts_with("numpy.") || !path.contains('.') {
+                continue;
+            }
+            // Only functions the text of their module shows to be lowering
+            // helpers are asked about (each asks for a parse there).
+            if !resolver.is_lowering_helper(file, &path) {
                 continue;
             }
             let args = self.args_of(call);

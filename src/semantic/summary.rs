@@ -338,6 +338,12 @@ pub trait Resolver: Sync {
         Vec::new()
     }
 
+    /// Whether function `path` (as imported in `from_file`) is one of its
+    /// module's lowering helpers, by that module's text.
+    fn is_lowering_helper(&self, _from_file: &Path, _path: &str) -> bool {
+        false
+    }
+
     /// What function `path` (as imported in `from_file`) reaches for
     /// `call`: its summary with its branches decided by the call's values
     /// (`Module::reach_for_call`), requirements in its own file. `None`

@@ -253,6 +253,10 @@ impl Resolver for Recording<'_> {
         self.inner.imported_lowering_helpers(from_file, text)
     }
 
+    fn is_lowering_helper(&self, from_file: &Path, path: &str) -> bool {
+        self.inner.is_lowering_helper(from_file, path)
+    }
+
     fn call_lowerings(&self, from_file: &Path, path: &str, call: &ForeignCall) -> CallLowerings {
         self.record_module_of(from_file, path)?;
         self.inner.call_lowerings(from_file, path, call)
