@@ -797,6 +797,18 @@ enum TypeTest {
     Class(ScopeId),
 }
 
+/// A sequence of a certain kind whose items are not known.
+fn unknown_items<'t>(kind: SeqKind) -> Val<'t> {
+    Val::Members(
+        kind,
+        Arc::new(vec![Alt {
+            val: Val::Unknown,
+            why: Why::Choice,
+            choices: Vec::new(),
+        }]),
+    )
+}
+
 /// `[...]` or `list()`: a list a name can be bound to and then grown.
 fn is_list_literal(value: Node<'_>, src: &str) -> bool {
     match value.kind_name() {
@@ -4222,6 +4234,20 @@ impl<'m, 't> Flow<'m, 't> {
                                         Val::Unknown
                                     }
                                 }),
+                            // `list(xs)` of anything iterable is a list, its
+                            // items not known: the type alone is certain
+                            // (what `Traced.lower` rejects).
+                            Val::Unknown
+                            | Val::Imported(_)
+                            | Val::ParamRef(_)
+                            | Val::OpaqueDict
+                            | Val::Dict(..)
+                            | Val::Entries(_)
+                            | Val::Devices
+                                if kind == SeqKind::List =>
+                            {
+                                unknown_items(SeqKind::List)
+                            }
                             _ => Val::Unknown,
                         },
                     );
@@ -4298,6 +4324,13 @@ impl<'m, 't> Flow<'m, 't> {
                             Val::Members(_, members) => {
                                 return Val::Members(SeqKind::List, members.clone())
                             }
+                            // A new list whatever it sorts.
+                            Val::Unknown
+                            | Val::Imported(_)
+                            | Val::ParamRef(_)
+                            | Val::OpaqueDict
+                            | Val::Dict(..)
+                            | Val::Entries(_) => return unknown_items(SeqKind::List),
                             _ => return Val::Unknown,
                         };
                         let strs: Option<Vec<String>> = items

@@ -2094,22 +2094,48 @@ impl<'t> Module<'t> {
         let Some(last) = stores.last() else {
             return PathStore::None;
         };
-        // The name rebound to something else after the construction.
+        // The name rebound to something else after the construction (a
+        // copy of itself is the same object for what it holds:
+        // `cfg = copy.copy(cfg)` before `object.__setattr__(cfg, ...)`).
+        let name_text = text(name, self.src);
         if self
             .bindings
-            .get(&(scope, text(name, self.src).to_owned()))
-            .is_some_and(|b| b.len() > 1)
+            .get(&(scope, name_text.to_owned()))
+            .is_some_and(|b| {
+                b.len() > 1
+                    && b.iter().any(|b| match b {
+                        Binding::Value { value, .. } => {
+                            value.id() != call.id() && !self.is_copy_of(*value, name_text)
+                        }
+                        _ => true,
+                    })
+            })
         {
             return PathStore::Unknown;
         }
+        // Stores that run whenever the construction does: in its block
+        // or an enclosing one, not under a branch or loop of their own.
         if stores
             .iter()
-            .all(|(_, target, _)| self.is_body_statement_target(*target, scope))
+            .all(|(_, target, _)| self.is_straight_line(*target, scope, call))
         {
             PathStore::Value(last.2, last.0)
         } else {
             PathStore::Unknown
         }
+    }
+
+    /// `value` is `copy.copy(name)` / `copy.deepcopy(name)`.
+    fn is_copy_of(&self, value: Node<'t>, name: &str) -> bool {
+        value.kind_name() == "call"
+            && value
+                .field("function")
+                .is_some_and(|f| matches!(text(f, self.src), "copy.copy" | "copy.deepcopy"))
+            && value.field("arguments").is_some_and(|a| {
+                a.named_child_count() == 1
+                    && a.named_child(0)
+                        .is_some_and(|x| x.kind_name() == "identifier" && text(x, self.src) == name)
+            })
     }
 
     /// `target` is the target of an assignment that is a statement of

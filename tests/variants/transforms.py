@@ -983,6 +983,45 @@ def b_mutating_helper(src: Source, v: Value):
     return out
 
 
+def b_stored_after_construction(src: Source, v: Value):
+    """The value is stored onto a config object after it is made, just before the
+    statement, and read back by a module-level reader the object is passed to:
+    `cfg = VariantConfig(); cfg.<name> = <value>` (a plain class), or, for a frozen
+    dataclass, `object.__setattr__(cfg, "<name>", <value>)`, also on a copy
+    (`cfg = copy.copy(cfg)` first: jax_dataclasses' copy_and_mutate); the statement
+    reads `variant_read(cfg)`."""
+    st = _statement_level(src, v)
+    out = []
+    for shape in ("plain", "frozen", "copied"):
+        ed = Edits(src)
+        cls = src.fresh("VariantConfig")
+        read = src.fresh("variant_read")
+        obj = src.fresh("cfg")
+        try:
+            if shape == "plain":
+                header = f"class {cls}:\n    {v.base} = None\n"
+                stores = [f"{obj} = {cls}()", f"{obj}.{v.base} = {src.seg(v.expr)}"]
+            else:
+                ensure_import(ed, "dataclasses")
+                header = f"@dataclasses.dataclass(frozen=True)\nclass {cls}:\n    {v.base}: object = None\n"
+                stores = [f"{obj} = {cls}()"]
+                if shape == "copied":
+                    ensure_import(ed, "copy")
+                    stores.append(f"{obj} = copy.copy({obj})")
+                stores.append(f"object.__setattr__({obj}, \"{v.base}\", {src.seg(v.expr)})")
+            insert_module_code(
+                ed,
+                header_end(src)[0],
+                header + f"\n\ndef {read}(config):\n    return config.{v.base}\n",
+            )
+            insert_before_stmt(ed, st, stores)
+        except Skip:
+            continue
+        ed.replace(v.expr, f"{read}({obj})")
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_injecting_decorator(src: Source, v: Value):
     """A module-level function returns its `value` parameter, whose default is a
     placeholder (`None` or `"variant"`); a local decorator's wrapper calls it with
@@ -2979,6 +3018,14 @@ TRANSFORMS = {
         "(`def variant_configure(settings, value): settings.platforms = value`), called just before the "
         "statement on a fresh object whose class attribute is a placeholder (`None` or `\"variant\"`); "
         "the statement reads `settings.platforms`",
+    ),
+    "stored_after_construction": (
+        _values,
+        b_stored_after_construction,
+        "the value is stored onto a config object just after it is made, before the statement "
+        "(`cfg = VariantConfig(); cfg.platforms = <value>`, or `object.__setattr__(cfg, \"platforms\", <value>)` "
+        "on a frozen dataclass, also after `cfg = copy.copy(cfg)`), and read back by a module-level "
+        "`variant_read(cfg)` returning `config.platforms`",
     ),
     "injecting_decorator": (
         _values,
