@@ -7,6 +7,12 @@
   left: (_) @binding.target
   right: (_) @binding.value)
 
+; `if len(parts := name.split("/")) == 1:`: the name is bound where the
+; condition runs.
+(named_expression
+  name: (identifier) @binding.target
+  value: (_) @binding.value)
+
 (for_statement
   left: (_) @binding.loop_target)
 

@@ -1013,6 +1013,11 @@ impl<'m, 't> Flow<'m, 't> {
         let node = unparenthesize(node);
         let one = |v: Val<'t>| vec![Alt::fixed(v)];
         match node.kind_name() {
+            // `(parts := name.split("/"))` is its value.
+            "named_expression" => match node.field("value") {
+                Some(value) => self.eval_depth(value, scope, depth + 1),
+                None => vec![Alt::unknown()],
+            },
             "string" => match string_value(node, m.src) {
                 Some(s) => one(Val::Str(s)),
                 // f-strings and other interpolated text are still strings.
@@ -1119,17 +1124,30 @@ impl<'m, 't> Flow<'m, 't> {
                                 .filter_map(|r| r.under(&l.why, &l.choices)),
                         ),
                         None => {
+                            // `probe() and False` is falsy whatever `probe()`
+                            // is (`or True` truthy): a boolean, known.
+                            let rights = self.eval_depth(right, scope, depth + 1);
+                            let absorbing = !rights.is_empty()
+                                && rights.iter().all(|r| {
+                                    r.why.certain() && matches!(r.val, Val::Bool(b) if b == is_or)
+                                });
+                            if absorbing && matches!(l.val, Val::Unknown | Val::AnyStr) {
+                                out.push(Alt {
+                                    val: Val::Bool(is_or),
+                                    why: l.why.clone(),
+                                    choices: l.choices.clone(),
+                                });
+                                continue;
+                            }
                             out.push(Alt {
                                 val: l.val.clone(),
                                 why: Why::Choice,
                                 choices: l.choices.clone(),
                             });
-                            out.extend(self.eval_depth(right, scope, depth + 1).into_iter().map(
-                                |mut r| {
-                                    r.why = Why::Choice;
-                                    r
-                                },
-                            ));
+                            out.extend(rights.into_iter().map(|mut r| {
+                                r.why = Why::Choice;
+                                r
+                            }));
                         }
                     }
                 }
@@ -4330,7 +4348,8 @@ impl<'m, 't> Flow<'m, 't> {
                             | Val::ParamRef(_)
                             | Val::OpaqueDict
                             | Val::Dict(..)
-                            | Val::Entries(_) => return unknown_items(SeqKind::List),
+                            | Val::Entries(_)
+                            | Val::Comprehension(..) => return unknown_items(SeqKind::List),
                             _ => return Val::Unknown,
                         };
                         let strs: Option<Vec<String>> = items

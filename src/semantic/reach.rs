@@ -1634,10 +1634,10 @@ impl<'t> Module<'t> {
             let host_test = match kind {
                 "if_statement" | "elif_clause" | "while_statement" => node
                     .field("condition")
-                    .is_some_and(|c| is_host_platform_test(text(c, self.src))),
-                "conditional_expression" => node
-                    .named_child(1)
-                    .is_some_and(|c| is_host_platform_test(text(c, self.src))),
+                    .is_some_and(|c| self.is_host_test(c)),
+                "conditional_expression" => {
+                    node.named_child(1).is_some_and(|c| self.is_host_test(c))
+                }
                 _ => false,
             };
             let host_elif = kind == "if_statement" && {
@@ -1646,9 +1646,7 @@ impl<'t> Module<'t> {
                     .children_by_field_name("alternative", &mut c)
                     .any(|alt| {
                         alt.kind_name() == "elif_clause"
-                            && alt
-                                .field("condition")
-                                .is_some_and(|c| is_host_platform_test(text(c, self.src)))
+                            && alt.field("condition").is_some_and(|c| self.is_host_test(c))
                     });
                 found
             };
@@ -1716,6 +1714,25 @@ impl<'t> Module<'t> {
     }
 
     /// The scope a call is evaluated in (for resolving its callee).
+    /// A condition that tests the host's platform. `.platform` alone is a
+    /// device's only when the object is not a constant of the program: a
+    /// config's `platform = "pallas"` (a kernel language) decides its
+    /// branch like any constant.
+    fn is_host_test(&self, condition: Node<'t>) -> bool {
+        let condition_text = text(condition, self.src);
+        match host_platform_test(condition_text) {
+            None => false,
+            Some(HostTest::Call) => true,
+            Some(HostTest::PlatformAttribute) => {
+                let scope = self.scope_at(condition);
+                !matches!(
+                    truth_of(self.flow().eval(condition, scope)),
+                    Truth::Known(_)
+                )
+            }
+        }
+    }
+
     fn scope_of_call(&self, call: Node<'t>) -> ScopeId {
         self.call_scope.get(&call.id()).copied().unwrap_or(0)
     }
@@ -2634,6 +2651,26 @@ fn dedup(reqs: &mut Vec<Requirement>) {
 
 /// Does a condition test the host's platform (which makes both branches
 /// host-dependent)?
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum HostTest {
+    /// A call or name that only the host answers (`default_backend()`).
+    Call,
+    /// Only an attribute named `platform`: a device's, or a config's.
+    PlatformAttribute,
+}
+
+fn host_platform_test(condition: &str) -> Option<HostTest> {
+    if !is_host_platform_test(condition) {
+        return None;
+    }
+    let without = condition.replace(".platform", "");
+    Some(if is_host_platform_test(&without) {
+        HostTest::Call
+    } else {
+        HostTest::PlatformAttribute
+    })
+}
+
 fn is_host_platform_test(condition: &str) -> bool {
     // Searchers built once: building one costs more than searching a
     // statement, and every unit's model asks of each of its statements.

@@ -1022,6 +1022,43 @@ def b_stored_after_construction(src: Source, v: Value):
     return out
 
 
+def b_walrus_condition(src: Source, v: Value):
+    """The statement runs under an `if` whose condition binds the value with an
+    assignment expression, and reads it by that name: `if (platforms := <value>) is not
+    None or True:` (always taken), or `if len(parts := (<value>,)) == 1:` reading
+    `parts[0]`."""
+    st = _statement_level(src, v)
+    out = []
+    for form in ("bare", "len"):
+        ed = Edits(src)
+        name = src.fresh(v.base)
+        try:
+            if form == "bare":
+                header = f"if ({name} := {wrapped(src, v.expr)}) is not None or True:"
+                use = name
+            else:
+                header = f"if len({name} := ({wrapped(src, v.expr)},)) == 1:"
+                use = f"{name}[0]"
+            _wrap_in_loop(src, ed, st, header)
+        except Skip:
+            continue
+        ed.replace(v.expr, use)
+        out.append({MAIN: ed.apply()})
+    return out
+
+
+def b_constant_platform_guard(src: Source, v: Value):
+    """The statement holding the value runs under a branch on a config class's constant
+    `platform` attribute, a kernel language rather than a device (flash-attention's
+    `Config.platform == "pallas"`): `if VariantKernelConfig.platform == "pallas":`."""
+    st = _statement_level(src, v)
+    ed = Edits(src)
+    cls = src.fresh("VariantKernelConfig")
+    insert_module_code(ed, header_end(src)[0], f"class {cls}:\n    platform = \"pallas\"\n")
+    _wrap_in_loop(src, ed, st, f"if {cls}.platform == \"pallas\":")
+    return [{MAIN: ed.apply()}]
+
+
 def b_injecting_decorator(src: Source, v: Value):
     """A module-level function returns its `value` parameter, whose default is a
     placeholder (`None` or `"variant"`); a local decorator's wrapper calls it with
@@ -3026,6 +3063,19 @@ TRANSFORMS = {
         "(`cfg = VariantConfig(); cfg.platforms = <value>`, or `object.__setattr__(cfg, \"platforms\", <value>)` "
         "on a frozen dataclass, also after `cfg = copy.copy(cfg)`), and read back by a module-level "
         "`variant_read(cfg)` returning `config.platforms`",
+    ),
+    "walrus_condition": (
+        _values,
+        b_walrus_condition,
+        "the statement runs under an `if` whose condition binds the value with `:=` and reads it by that "
+        "name: `if (platforms := <value>) is not None or True:`, or `if len(platforms := (<value>,)) == 1:` "
+        "reading `platforms[0]`",
+    ),
+    "constant_platform_guard": (
+        _values,
+        b_constant_platform_guard,
+        "the statement holding the value runs under `if VariantKernelConfig.platform == \"pallas\":`, a "
+        "class constant naming a kernel language (not a device's platform)",
     ),
     "injecting_decorator": (
         _values,
