@@ -6178,6 +6178,19 @@ impl<'m, 't> Flow<'m, 't> {
                             }
                             fields.push((attr, self.detach(&alts, depth + 1)));
                         }
+                        // The class rides along, so the importer finds its
+                        // methods (`DEFAULT = Meter()`, then `DEFAULT.update(x)`).
+                        if let Some(name) = self.m.module_def_name(*class) {
+                            if !fields.iter().any(|(n, _)| n == "__class__") {
+                                fields.push((
+                                    "__class__".to_owned(),
+                                    vec![ConstAlt {
+                                        val: Const::Str(name.to_owned()),
+                                        why: Why::Fixed,
+                                    }],
+                                ));
+                            }
+                        }
                         Const::Object(Arc::new(fields))
                     }
                     Val::Dict(dict, scope) if depth < 2 => self

@@ -40,6 +40,23 @@ pub struct ModuleSummary {
 }
 
 impl ModuleSummary {
+    /// `OBJ.method` where module-level `OBJ` is an object of one class of
+    /// this module (`DEFAULT = Meter()`): `Meter.method` (what a call of it
+    /// reaches is computed per call, with the object as receiver).
+    pub fn method_of_object(&self, name: &str) -> Option<String> {
+        let (object, method) = name.split_once('.')?;
+        let alts = self.constants.get(object)?;
+        let mut classes = alts.iter().map(|a| match &a.val {
+            super::flow::Const::Object(fields) => super::flow::object_class(fields),
+            _ => None,
+        });
+        let class = classes.next()??;
+        if !classes.all(|c| c == Some(class)) || class.contains('.') {
+            return None;
+        }
+        Some(format!("{class}.{method}"))
+    }
+
     pub fn build(module: &Module<'_>, file: &Path) -> ModuleSummary {
         let mut functions = HashMap::new();
         let file: Arc<Path> = Arc::from(file);
@@ -311,11 +328,17 @@ pub trait Resolver: Sync {
         from_file: &Path,
         path: &str,
     ) -> Option<(Arc<ModuleSummary>, String)> {
-        self.resolve(from_file, path).or_else(|| {
+        let (summary, name) = self.resolve(from_file, path).or_else(|| {
             let (prefix, last) = path.rsplit_once('.')?;
             let (summary, class) = self.resolve(from_file, prefix)?;
             Some((summary, format!("{class}.{last}")))
-        })
+        })?;
+        // `DEFAULT.update` of a module-level object: its class's method.
+        let name = match summary.functions.contains_key(&name) {
+            true => name,
+            false => summary.method_of_object(&name).unwrap_or(name),
+        };
+        Some((summary, name))
     }
 
     /// What function `path` (`pkg.mod.f`, `pkg.mod.Class.method`, as

@@ -2118,6 +2118,53 @@ def b_imported_closure_hook(src: Source, item):
         out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
     return out
 
+def b_imported_object_method(src: Source, item):
+    """The host callback is made by a method of an object of another module's class
+    (dynamiqs' default progress meter, craftax's env factory): an instance that module
+    makes at module level (`from _variant_cfg import DEFAULT_METER`, then
+    `DEFAULT_METER.update(<args>)`, also through a local name), or one its factory
+    returns (`_variant_cfg.make_meter().update(<args>)`)."""
+    c, imp = item
+    callee = src.seg(c.func)
+    args = ", ".join(src.seg(p) for p in sorted(list(c.args) + list(c.keywords), key=src.start))
+    cfg = "\n".join(
+        [
+            '"""Helpers of the variant: a meter whose update makes the callback."""',
+            src.seg(imp),
+            "",
+            "",
+            "class Meter:",
+            "    def update(self, *args, **kwargs):",
+            f"        return {callee}(*args, **kwargs)",
+            "",
+            "",
+            "DEFAULT_METER = Meter()",
+            "",
+            "",
+            "def make_meter():",
+            "    return Meter()",
+            "",
+        ]
+    )
+    out = []
+    for form in ("constant", "dotted", "factory"):
+        ed = Edits(src)
+        if form == "constant":
+            if "DEFAULT_METER" in bound_in(src.tree.body) or "DEFAULT_METER" in src.text:
+                continue
+            off, _ = header_end(src)
+            ed.insert(off, f"from {CFG_MODULE} import DEFAULT_METER\n", first=True)
+            ed.replace(c, f"DEFAULT_METER.update({args})")
+        elif form == "dotted":
+            ensure_import(ed, CFG_MODULE)
+            ed.replace(c, f"{CFG_MODULE}.DEFAULT_METER.update({args})")
+        else:
+            ensure_import(ed, CFG_MODULE)
+            ed.replace(c, f"{CFG_MODULE}.make_meter().update({args})")
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
+    return out
+
+
 def b_imported_hook_class(src: Source, item):
     """A host callback made as a statement is made by the constructor of a class of
     another module kept in its table of hook classes, only when the `enabled` keyword
@@ -3194,6 +3241,14 @@ TRANSFORMS = {
         "a host callback is made by a closure another module's factory returns, kept by an object "
         "of that module's class and called from its method: "
         "`_variant_cfg.Hooks(_variant_cfg.make_hook()).fire(...)`, inline or the object made once at module level",
+    ),
+    "imported_object_method": (
+        i_host_callback_calls,
+        b_imported_object_method,
+        "a host callback is made by a method of an object of another module's class: an instance that "
+        "module makes at module level (`from _variant_cfg import DEFAULT_METER; DEFAULT_METER.update(...)`, "
+        "or `_variant_cfg.DEFAULT_METER.update(...)`), or one its factory returns "
+        "(`_variant_cfg.make_meter().update(...)`)",
     ),
     "imported_property": (
         _values,
