@@ -4573,13 +4573,17 @@ impl<'m, 't> Flow<'m, 't> {
                 }
                 // `dict(d)` copies d.
                 "dict" if args.positional.len() == 1 && args.keywords.is_empty() => {
+                    // A copy changed afterwards holds what its stores make.
+                    if m.assigned_name_is_mutated(call) {
+                        return vec![Alt::unknown()];
+                    }
                     return map(self.eval_depth(args.positional[0], scope, depth + 1), |v| {
                         if v.is_dict() {
                             v.clone()
                         } else {
                             Val::Unknown
                         }
-                    })
+                    });
                 }
                 "dict" => return vec![Alt::fixed(Val::Dict(call, scope))],
                 "bool" if args.positional.len() == 1 => {
@@ -5086,7 +5090,13 @@ impl<'m, 't> Flow<'m, 't> {
             // A configuration parsed from a constant JSON text.
             // A copy holds what the original holds.
             "copy.deepcopy" | "copy.copy" if args.positional.len() == 1 => {
-                Some(self.eval_depth(args.positional[0], scope, depth + 1))
+                let copied = self.eval_depth(args.positional[0], scope, depth + 1);
+                // A dict copied and then changed (`d = copy.copy(D); d[k] = v`)
+                // is not the one it copied.
+                if m.assigned_name_is_mutated(call) && copied.iter().any(|a| a.val.is_dict()) {
+                    return Some(vec![Alt::unknown()]);
+                }
+                Some(copied)
             }
             // A Python literal written as text (`--platforms "('tpu',)"`).
             "ast.literal_eval" if args.positional.len() == 1 => Some(map(

@@ -422,6 +422,66 @@ impl<'t> Module<'t> {
         found
     }
 
+    /// The name `call` is assigned to (`raw = dict(DEFAULTS)`) is changed
+    /// in its scope afterwards: an item stored (`raw[k] = v`, `del raw[k]`
+    /// too), or one set by a method (`raw.update(...)`). A copy so changed
+    /// is not the dict it copied.
+    pub(crate) fn assigned_name_is_mutated(&self, call: Node<'t>) -> bool {
+        let Some(target) = call
+            .parent()
+            .filter(|p| p.kind_name() == "assignment")
+            .and_then(|a| a.field("left"))
+            .filter(|l| l.kind_name() == "identifier")
+        else {
+            return false;
+        };
+        let name = text(target, self.src);
+        let home = self.innermost_scope_at(target.start_byte());
+        let range = if home == MODULE_SCOPE {
+            0..self.src.len()
+        } else {
+            self.scopes[home].node.byte_range()
+        };
+        let Some(body) = self.src.get(call.end_byte().max(range.start)..range.end) else {
+            return false;
+        };
+        let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '.';
+        let mut from = 0;
+        while let Some(at) = body.get(from..).and_then(|t| t.find(name)) {
+            let start = from + at;
+            from = start + name.len();
+            if body[..start].chars().next_back().is_some_and(is_word) {
+                continue;
+            }
+            let rest = body[from..].trim_start();
+            // (A key popped or cleared is gone: reading it raises.)
+            let mutated = [".update(", ".setdefault(", ".__setitem__("]
+                .iter()
+                .any(|m| rest.starts_with(m))
+                || (rest.starts_with('[') && {
+                    // `name[...] =` / `+=`, or `del name[...]`.
+                    let line_start = body[..start].rfind('\n').map_or(0, |i| i + 1);
+                    let before = body[line_start..start].trim();
+                    let line_end = body[from..].find('\n').map_or(body.len(), |i| from + i);
+                    let line = &body[from..line_end];
+                    before == "del"
+                        || line
+                            .find(']')
+                            .map(|i| line[i + 1..].trim_start())
+                            .is_some_and(|after| {
+                                after.starts_with('=') && !after.starts_with("==")
+                                    || after.len() > 1
+                                        && after[1..].starts_with('=')
+                                        && "+-*/|&".contains(&after[..1])
+                            })
+                });
+            if mutated {
+                return true;
+            }
+        }
+        false
+    }
+
     fn find_dict_stores(&self, dict: Node<'t>) -> DictStores<'t> {
         let mut out = Vec::new();
         // A dict nested in a dict literal (`cfg = {"aot": {...}}`): the keys
