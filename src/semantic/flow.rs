@@ -960,6 +960,12 @@ pub struct Flow<'m, 't> {
     /// depends on other decided branches, so the answers do not depend on
     /// the order they are asked in, and deciding never recurses.
     branch_aware: bool,
+    /// The branches of a function evaluated for a call from another module,
+    /// decided with that call's values: (depth of its `bound` frame, the
+    /// function, its branches). Dropped when the frame ends.
+    given_branches: RefCell<Vec<(usize, ScopeId, std::rc::Rc<super::reach::Branches>)>>,
+    /// Deciding those branches now (their conditions see the plain ones).
+    deciding_given: Cell<bool>,
 }
 
 impl<'t> Module<'t> {
@@ -974,6 +980,8 @@ impl<'t> Module<'t> {
             steps: Cell::new(steps),
             bound: RefCell::new(Vec::new()),
             branch_aware: true,
+            given_branches: RefCell::new(Vec::new()),
+            deciding_given: Cell::new(false),
         }
     }
 
@@ -1493,7 +1501,7 @@ impl<'m, 't> Flow<'m, 't> {
             self.closure_anchor(scope, name, found)
         };
         let branches = match anchor {
-            Some((_, at_scope)) if self.branch_aware => m.branch_ranges(at_scope),
+            Some((_, at_scope)) if self.branch_aware => self.branches_for_names(at_scope),
             _ => std::rc::Rc::new(super::reach::Branches::default()),
         };
         let value_start = |b: &Binding<'t>| match b {
@@ -2386,6 +2394,7 @@ impl<'m, 't> Flow<'m, 't> {
             positional: Vec::new(),
             keywords: Vec::new(),
             attribute: true,
+            env_set: self.m.env_keys_set(),
         };
         let alts = self.m.foreign_returns(&format!("{class}.{attr}"), &read)?;
         Some(from_consts(&alts))
@@ -2527,6 +2536,7 @@ impl<'m, 't> Flow<'m, 't> {
             positional: args.positional.iter().map(|a| detach(*a)).collect(),
             keywords,
             attribute: false,
+            env_set: self.m.env_keys_set(),
         })
     }
 
@@ -3812,8 +3822,55 @@ impl<'m, 't> Flow<'m, 't> {
     fn with_bound<R>(&self, bound: Bound<'t>, f: impl FnOnce() -> R) -> R {
         self.bound.borrow_mut().push(bound);
         let out = f();
-        self.bound.borrow_mut().pop();
+        let mut frames = self.bound.borrow_mut();
+        frames.pop();
+        let depth = frames.len();
+        self.given_branches
+            .borrow_mut()
+            .retain(|(frame, _, _)| *frame < depth);
         out
+    }
+
+    /// The branches of `scope` for a name read there: when `scope` is the
+    /// function being evaluated for a call from another module (its values
+    /// given), decided with those values (`if devices is not None: mesh =
+    /// AbstractMesh(...) else: mesh = Mesh(...)` reads one `mesh`), else by
+    /// constant conditions.
+    fn branches_for_names(&self, scope: ScopeId) -> std::rc::Rc<super::reach::Branches> {
+        let m = self.m;
+        let frame = {
+            let frames = self.bound.borrow();
+            match frames.last() {
+                Some(b)
+                    if b.def == scope
+                        && !b.given.is_empty()
+                        && b.call.id() == m.scopes[scope].node.id() =>
+                {
+                    Some(frames.len() - 1)
+                }
+                _ => None,
+            }
+        };
+        let Some(frame) = frame.filter(|_| !self.deciding_given.get()) else {
+            return m.branch_ranges(scope);
+        };
+        if let Some((_, _, found)) = self
+            .given_branches
+            .borrow()
+            .iter()
+            .find(|(f, s, _)| *f == frame && *s == scope)
+        {
+            return found.clone();
+        }
+        self.deciding_given.set(true);
+        let built = std::rc::Rc::new(m.build_branches_by(scope, &|condition| {
+            super::reach::truth_of(self.eval(condition, scope))
+        }));
+        self.deciding_given.set(false);
+        self.given_branches
+            .borrow_mut()
+            .push((frame, scope, built.clone()));
+        built
     }
 
     fn eval_subscript(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Alt<'t>> {
@@ -5249,7 +5306,13 @@ impl<'m, 't> Flow<'m, 't> {
                     why: Why::Choice,
                     choices: Vec::new(),
                 }];
+                // Set by the program itself: its default is not what a
+                // plain run reads.
+                let written = key
+                    .and_then(|k| string_value(k, m.src))
+                    .is_some_and(|k| m.env_written(&k));
                 match default {
+                    _ if written => {}
                     Some(d) => {
                         let note = format!(
                             "with the default of ${key_text} {} (line {})",
@@ -7423,7 +7486,72 @@ impl<'t> Module<'t> {
     ) -> Option<Vec<ConstAlt>> {
         let resolver = self.resolver.get()?;
         let file = self.file.borrow().clone()?;
-        resolver.call_returns(&file, path, call)
+        let mut alts = resolver.call_returns(&file, path, call)?;
+        self.forget_overridden_defaults(&mut alts);
+        Some(alts)
+    }
+
+    /// This module sets environment variable `key` itself
+    /// (`os.environ.setdefault("K", ...)`, `os.environ["K"] = ...`,
+    /// `os.putenv("K", ...)`): a read of it does not see its default.
+    pub(crate) fn env_written(&self, key: &str) -> bool {
+        self.caller_env.borrow().iter().any(|k| k == key)
+            || self.env_keys_set().iter().any(|k| k == key)
+    }
+
+    /// The environment variables this module's text sets
+    /// (`os.environ.setdefault("K", ...)`, `os.environ["K"] = ...`,
+    /// `os.putenv("K", ...)`), by a literal name.
+    pub(crate) fn env_keys_set(&self) -> Vec<String> {
+        self.env_keys
+            .get_or_init(|| self.scan_env_keys_set())
+            .clone()
+    }
+
+    fn scan_env_keys_set(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for needle in ["environ.setdefault(", "putenv(", "environ["] {
+            for (at, _) in self.src.match_indices(needle) {
+                let rest = self.src[at + needle.len()..].trim_start();
+                let Some(quote) = rest.chars().next().filter(|c| *c == '"' || *c == '\'') else {
+                    continue;
+                };
+                let Some(end) = rest[1..].find(quote) else {
+                    continue;
+                };
+                let key = &rest[1..1 + end];
+                // `environ["K"]` stores only when assigned.
+                if needle == "environ[" {
+                    let after = rest[end + 2..].trim_start();
+                    let Some(after) = after.strip_prefix(']') else {
+                        continue;
+                    };
+                    let after = after.trim_start();
+                    if !after.starts_with('=') || after.starts_with("==") {
+                        continue;
+                    }
+                }
+                if !key.is_empty() && !out.iter().any(|k| k == key) {
+                    out.push(key.to_owned());
+                }
+            }
+        }
+        out
+    }
+
+    /// Values another module gives by the default of an environment
+    /// variable this module sets: a run-time choice here.
+    fn forget_overridden_defaults(&self, alts: &mut [ConstAlt]) {
+        for alt in alts {
+            if let Why::Default(note) = &alt.why {
+                let key = note
+                    .split_once('$')
+                    .and_then(|(_, rest)| rest.split_whitespace().next());
+                if key.is_some_and(|k| self.env_written(k)) {
+                    alt.why = Why::Choice;
+                }
+            }
+        }
     }
 
     fn find_external_value(&self, path: &str) -> Option<Vec<ConstAlt>> {

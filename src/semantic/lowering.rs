@@ -188,6 +188,7 @@ impl<'t> Module<'t> {
         name: &str,
         call: &super::summary::ForeignCall,
     ) -> Option<Vec<ForeignLowering>> {
+        self.caller_env.replace(call.env_set.clone());
         let Some(Binding::Def(def)) = self
             .lookup(super::MODULE_SCOPE, name)
             .and_then(|b| b.last())

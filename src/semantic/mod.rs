@@ -331,6 +331,11 @@ pub struct Module<'t> {
     /// Where other modules' summaries come from, and this module's file.
     pub(crate) resolver: std::cell::Cell<Option<&'t dyn Resolver>>,
     pub(crate) file: std::cell::RefCell<Option<std::path::PathBuf>>,
+    /// Environment variables the module calling into this one sets (see
+    /// `ForeignCall::env_set`), while a call of it is evaluated.
+    pub(crate) caller_env: std::cell::RefCell<Vec<String>>,
+    /// The environment variables this module sets (`Module::env_keys_set`).
+    pub(crate) env_keys: std::cell::OnceCell<Vec<String>>,
     /// Set while the call graph is asked what a function passed to another
     /// module reaches (`Flow::foreign_args`): not asked again inside.
     pub(crate) passing: std::cell::Cell<bool>,
@@ -988,6 +993,8 @@ impl<'t> Module<'t> {
             resolvable: std::cell::RefCell::new(HashMap::default()),
             resolver: std::cell::Cell::new(None),
             file: std::cell::RefCell::new(None),
+            caller_env: std::cell::RefCell::new(Vec::new()),
+            env_keys: std::cell::OnceCell::new(),
             passing: std::cell::Cell::new(false),
             foreign_nesting: std::cell::Cell::new(0),
             def_sites: std::cell::RefCell::new(HashMap::default()),

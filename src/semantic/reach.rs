@@ -1426,7 +1426,16 @@ impl<'t> Module<'t> {
                             out.push(body.byte_range());
                             continue;
                         }
-                        let truth = match condition.map(truth_of) {
+                        // The logging level is the application's to set:
+                        // a run-time choice, whatever the flow finds.
+                        let decide = |c: Node<'t>| {
+                            if is_logging_level_test(text(c, self.src)) {
+                                Truth::CallerDecides(None)
+                            } else {
+                                truth_of(c)
+                            }
+                        };
+                        let truth = match condition.map(decide) {
                             // Decided by a default: as decided, and what a body
                             // that runs reaches holds for a plain run only.
                             Some(Truth::KnownByDefault(t, note)) => {
@@ -1469,6 +1478,20 @@ impl<'t> Module<'t> {
                             }
                             Some(Truth::CallerDecides(when)) => {
                                 by_caller.push(body.byte_range());
+                                // `if not logger.isEnabledFor(DEBUG): return x`:
+                                // what follows in its block runs by the same choice.
+                                if when.is_none()
+                                    && earlier_all_false
+                                    && always_exits(body)
+                                    && condition
+                                        .is_some_and(|c| is_logging_level_test(text(c, self.src)))
+                                {
+                                    if let Some(block) =
+                                        node.parent().filter(|p| p.kind_name() == "block")
+                                    {
+                                        by_caller.push(node.end_byte()..block.end_byte());
+                                    }
+                                }
                                 if let Some(when) = when {
                                     by_caller_when.push((body.byte_range(), when));
                                 }
@@ -1713,7 +1736,6 @@ impl<'t> Module<'t> {
         out
     }
 
-    /// The scope a call is evaluated in (for resolving its callee).
     /// A condition that tests the host's platform. `.platform` alone is a
     /// device's only when the object is not a constant of the program: a
     /// config's `platform = "pallas"` (a kernel language) decides its
@@ -1733,6 +1755,7 @@ impl<'t> Module<'t> {
         }
     }
 
+    /// The scope a call is evaluated in (for resolving its callee).
     fn scope_of_call(&self, call: Node<'t>) -> ScopeId {
         self.call_scope.get(&call.id()).copied().unwrap_or(0)
     }
@@ -2669,6 +2692,19 @@ fn host_platform_test(condition: &str) -> Option<HostTest> {
     } else {
         HostTest::PlatformAttribute
     })
+}
+
+/// A condition on the logging level (`logger.isEnabledFor(logging.DEBUG)`,
+/// absl's `vlog_is_on(2)`): set by whoever runs the program.
+fn is_logging_level_test(condition: &str) -> bool {
+    [
+        "isEnabledFor(",
+        "getEffectiveLevel(",
+        "vlog_is_on(",
+        "level_debug(",
+    ]
+    .iter()
+    .any(|needle| condition.contains(needle))
 }
 
 fn is_host_platform_test(condition: &str) -> bool {

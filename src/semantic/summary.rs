@@ -400,6 +400,10 @@ pub struct ForeignCall {
     /// Read as an attribute (`obj.platform`), not called: only a property
     /// (`@property`, `@functools.cached_property`) answers.
     pub attribute: bool,
+    /// Environment variables the calling module sets itself
+    /// (`os.environ.setdefault("K", ...)`): the callee's reads of them do
+    /// not see their defaults.
+    pub env_set: Vec<String>,
 }
 
 impl<'t> Module<'t> {
@@ -408,6 +412,7 @@ impl<'t> Module<'t> {
     /// the call's values; parameters it does not pass take their defaults.
     /// This module's own imports are not followed (one module deep).
     pub fn returns_for_call(&self, name: &str, call: &ForeignCall) -> Option<Vec<ConstAlt>> {
+        self.caller_env.replace(call.env_set.clone());
         use super::flow::from_consts;
         let (head, method) = match name.split_once('.') {
             Some((class, method)) => (class, Some(method)),
@@ -465,6 +470,7 @@ impl<'t> Module<'t> {
     /// when the caller passes `verbose=True`, not when it passes `False`.
     /// `None` for a class, or a call that cannot be bound.
     pub fn reach_for_call(&self, name: &str, call: &ForeignCall) -> Option<FunctionSummary> {
+        self.caller_env.replace(call.env_set.clone());
         use super::flow::from_consts;
         let (head, method) = match name.split_once('.') {
             Some((class, method)) => (class, Some(method)),

@@ -1445,6 +1445,47 @@ def b_imported_call(src: Source, v: Value):
     return out
 
 
+def b_imported_joined_local(src: Source, v: Value):
+    """The value goes through a function of another module that binds a local in both
+    arms of an `if` on a parameter and returns it after the join (fdtdx's planned
+    sharding): `_variant_cfg.choose(<value>, use_given=True)`; or whose flag parameter
+    defaults to `None`, is filled in under `if enabled is None:` and then decides the
+    branch (tunix's `create_mesh`): `_variant_cfg.choose_default(<value>)`."""
+    _statement_level(src, v)
+    cfg = "\n".join(
+        [
+            '"""Helpers of the variant: a value chosen by a branch on a parameter."""',
+            "",
+            "",
+            "def choose(value, use_given=False):",
+            "    if use_given:",
+            "        chosen = value",
+            "    else:",
+            "        chosen = None",
+            "    return chosen",
+            "",
+            "",
+            "def choose_default(value, enabled=None):",
+            "    if enabled is None:",
+            "        enabled = True",
+            "    if enabled:",
+            "        return value",
+            "    return None",
+            "",
+        ]
+    )
+    out = []
+    for form in ("joined", "defaulted"):
+        ed = Edits(src)
+        ensure_import(ed, CFG_MODULE)
+        if form == "joined":
+            ed.replace(v.expr, f"{CFG_MODULE}.choose({src.seg(v.expr)}, use_given=True)")
+        else:
+            ed.replace(v.expr, f"{CFG_MODULE}.choose_default({src.seg(v.expr)})")
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
+    return out
+
+
 def b_imported_property(src: Source, v: Value):
     """The value is read through a `@property` of a class of another module that keeps
     it: `_variant_cfg.VariantProps(<value>).value` (`__init__` stores `self._value`),
@@ -3249,6 +3290,14 @@ TRANSFORMS = {
         "module makes at module level (`from _variant_cfg import DEFAULT_METER; DEFAULT_METER.update(...)`, "
         "or `_variant_cfg.DEFAULT_METER.update(...)`), or one its factory returns "
         "(`_variant_cfg.make_meter().update(...)`)",
+    ),
+    "imported_joined_local": (
+        _values,
+        b_imported_joined_local,
+        "the value goes through a function of another module that binds a local in both arms of an `if` on "
+        "a parameter and returns it after the join (`_variant_cfg.choose(<value>, use_given=True)`), or whose "
+        "`enabled=None` parameter is filled in under `if enabled is None:` and then decides the branch "
+        "(`_variant_cfg.choose_default(<value>)`)",
     ),
     "imported_property": (
         _values,
