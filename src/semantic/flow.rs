@@ -192,6 +192,11 @@ pub enum Val<'t> {
     Function(ScopeId),
     /// A class of this module, as a value (`lower_init(DenseState, key)`).
     Class(ScopeId),
+    /// A function of this module jitted by `jax.jit(f, ...)`: f's def, and
+    /// the jit call (its keywords: shardings, static arguments) with its
+    /// scope. Kept in a field, returned by a property or a factory, it is
+    /// still that jit when lowered. Whatever takes a function takes f.
+    Jitted(ScopeId, Node<'t>, ScopeId),
     /// `jax.devices(...)` / `jax.local_devices(...)`: a list of devices.
     Devices,
     /// One device (`jax.devices("cpu")[0]`).
@@ -322,6 +327,7 @@ impl Val<'_> {
             | Val::InterpretParams
             | Val::Instance(..)
             | Val::Function(_)
+            | Val::Jitted(..)
             | Val::Class(_)
             | Val::Device
             | Val::Object(_)
@@ -1407,6 +1413,7 @@ impl<'m, 't> Flow<'m, 't> {
                     | Val::Spec(_)
                     | Val::Instance(..)
                     | Val::Function(_)
+                    | Val::Jitted(..)
                     | Val::Class(_)
                     | Val::Params(_)
                     | Val::InterpretParams
@@ -1574,6 +1581,52 @@ impl<'m, 't> Flow<'m, 't> {
         cap(out)
     }
 
+    /// A def decorated by a function of this module that returns a jit of
+    /// what it is given (`def wrapper(fun): return jax.jit(fun, ...)`, then
+    /// `@wrapper`): that jit, of this def. `None` for any other decorator.
+    fn jitted_by_decorator(&self, def: ScopeId, depth: u32) -> Option<Vec<Alt<'t>>> {
+        let m = self.m;
+        let decorated = m.scopes[def].node.parent()?;
+        if decorated.kind_name() != "decorated_definition" || self.bound.borrow().len() > 3 {
+            return None;
+        }
+        let mut cursor = decorated.walk();
+        let decorators: Vec<Node<'t>> = decorated
+            .named_children(&mut cursor)
+            .filter(|c| c.kind_name() == "decorator")
+            .collect();
+        // One decorator, a name: what it returns for this def.
+        let [decorator] = decorators[..] else {
+            return None;
+        };
+        let name = decorator
+            .named_child(0)
+            .filter(|n| n.kind_name() == "identifier")?;
+        let outer = m.scopes[def].parent.unwrap_or(super::MODULE_SCOPE);
+        let Some(Binding::Def(wrapper)) = m.binding_at(outer, text(name, m.src), name) else {
+            return None;
+        };
+        let wrapper = *wrapper;
+        if m.scopes[wrapper].kind != ScopeKind::Function || wrapper == def {
+            return None;
+        }
+        let bound = Bound {
+            def: wrapper,
+            call: m.scopes[wrapper].node,
+            call_scope: wrapper,
+            receiver: None,
+            given: vec![vec![Alt::fixed(Val::Function(def))]],
+        };
+        let alts = self.with_bound(bound, || {
+            self.eval_one_of(&returned_values(m, wrapper), wrapper, depth + 1)
+        });
+        let all_jits = !alts.is_empty()
+            && alts
+                .iter()
+                .all(|a| matches!(a.val, Val::Jitted(d, ..) if d == def) && a.why.certain());
+        all_jits.then_some(alts)
+    }
+
     /// For a name read in a closure and bound (several times) in a function
     /// that encloses it: the nested def or lambda of that function holding
     /// the read, and the function's scope.
@@ -1707,9 +1760,9 @@ impl<'m, 't> Flow<'m, 't> {
                 self.external(&path)
                     .unwrap_or_else(|| vec![Alt::fixed(self.import_val(&path))])
             }
-            Binding::Def(id) if self.m.scopes[*id].kind == ScopeKind::Function => {
-                vec![Alt::fixed(Val::Function(*id))]
-            }
+            Binding::Def(id) if self.m.scopes[*id].kind == ScopeKind::Function => self
+                .jitted_by_decorator(*id, depth)
+                .unwrap_or_else(|| vec![Alt::fixed(Val::Function(*id))]),
             Binding::Def(id) if self.m.scopes[*id].kind == ScopeKind::Class => {
                 vec![Alt::fixed(Val::Class(*id))]
             }
@@ -1916,6 +1969,7 @@ impl<'m, 't> Flow<'m, 't> {
             // JAX's objects: none is a builtin or a class of this module.
             Val::Params(_)
             | Val::Function(_)
+            | Val::Jitted(..)
             | Val::Class(_)
             | Val::EnumMember(..)
             | Val::Sharding(_)
@@ -2420,7 +2474,9 @@ impl<'m, 't> Flow<'m, 't> {
         let mut out = self.detach(alts, 0);
         for (alt, detached) in alts.iter().zip(out.iter_mut()) {
             let target = match alt.val {
-                Val::Function(def) if every_function || self.m.module_def_name(def).is_none() => {
+                Val::Function(def) | Val::Jitted(def, ..)
+                    if every_function || self.m.module_def_name(def).is_none() =>
+                {
                     Some(super::reach::Target::Local(def))
                 }
                 Val::Instance(class, _) => self
@@ -4480,7 +4536,7 @@ impl<'m, 't> Flow<'m, 't> {
                     return map(
                         self.eval_depth(args.positional[0], scope, depth + 1),
                         |v| match v {
-                            Val::Function(_) | Val::Class(_) => Val::Bool(true),
+                            Val::Function(_) | Val::Jitted(..) | Val::Class(_) => Val::Bool(true),
                             Val::Str(_)
                             | Val::AnyStr
                             | Val::Seq(..)
@@ -5178,7 +5234,13 @@ impl<'m, 't> Flow<'m, 't> {
             // calls f (what it reaches; its values are not f's).
             c if c != names::PARTIAL && super::reach::makes_a_function(c) => {
                 let first = unparenthesize(*args.positional.first()?);
+                let jit = c == names::JIT;
                 Some(map(self.eval_depth(first, scope, depth + 1), |v| match v {
+                    // The jit itself, with its keywords.
+                    Val::Function(def) | Val::Jitted(def, ..) if jit => {
+                        Val::Jitted(*def, call, scope)
+                    }
+                    Val::Jitted(def, ..) => Val::Function(*def),
                     Val::Function(_) | Val::Instance(..) | Val::Class(_) => v.clone(),
                     _ => Val::Unknown,
                 }))
@@ -5467,7 +5529,9 @@ impl<'m, 't> Flow<'m, 't> {
             // them is this call's choice.
             let made_here = [(m.scopes[def].node.id(), call.id())];
             let alts = alts.into_iter().filter_map(|a| match a.val {
-                Val::Function(inner) if inner != def && m.scope_within(inner, def) => {
+                Val::Function(inner) | Val::Jitted(inner, ..)
+                    if inner != def && m.scope_within(inner, def) =>
+                {
                     let why = a.why.clone();
                     a.under(&why, &made_here)
                 }
@@ -5547,14 +5611,16 @@ impl<'m, 't> Flow<'m, 't> {
     ) -> Vec<(ScopeId, Option<Alt<'t>>, Alt<'t>)> {
         let m = self.m;
         let values = self.eval_depth(func, scope, depth + 1);
-        let is_def = |v: &Val<'t>| matches!(v, Val::Function(def) if matches!(m.scopes[*def].kind, ScopeKind::Function | ScopeKind::Lambda));
+        let is_def = |v: &Val<'t>| matches!(v, Val::Function(def) | Val::Jitted(def, ..) if matches!(m.scopes[*def].kind, ScopeKind::Function | ScopeKind::Lambda));
         if !values.iter().any(|a| is_def(&a.val)) {
             return Vec::new();
         }
         let mut out = Vec::new();
         for o in values {
             match o.val {
-                Val::Function(def) if is_def(&o.val) => out.push((def, None, o)),
+                Val::Function(def) | Val::Jitted(def, ..) if is_def(&o.val) => {
+                    out.push((def, None, o))
+                }
                 _ => other.push(Alt {
                     val: Val::Unknown,
                     ..o
@@ -6271,7 +6337,7 @@ impl<'m, 't> Flow<'m, 't> {
                         .map(|e| Const::Entries(Arc::new(e)))
                         .unwrap_or(Const::Dict),
                     // A module-level def, by the name it is bound to.
-                    Val::Function(def) | Val::Class(def) => self
+                    Val::Function(def) | Val::Jitted(def, ..) | Val::Class(def) => self
                         .m
                         .module_def_name(*def)
                         .map(|name| Const::Ref(name.to_owned()))

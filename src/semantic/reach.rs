@@ -1957,7 +1957,7 @@ impl<'t> Module<'t> {
         let unchosen =
             |targets: Vec<Target>| targets.into_iter().map(|t| (t, Vec::new())).collect();
         match val {
-            Val::Function(id) => unchosen(vec![Target::Local(*id)]),
+            Val::Function(id) | Val::Jitted(id, ..) => unchosen(vec![Target::Local(*id)]),
             Val::Instance(class, _) => unchosen(
                 self.method(*class, "__call__")
                     .map(|m| Target::Bound(m, *class))

@@ -545,20 +545,32 @@ impl<'t> Module<'t> {
             return Some(found);
         }
         // What the syntax does not show (`state_cls.init`, a jitted function
-        // kept in a field): the one jitted def the value flow gives.
-        if !matches!(unparenthesize(node).kind_name(), "identifier" | "attribute") {
+        // kept in a field, returned by a property or a factory): the one
+        // jit, or jitted def, the value flow gives.
+        if !matches!(
+            unparenthesize(node).kind_name(),
+            "identifier" | "attribute" | "call"
+        ) {
             return None;
         }
         let alts = self.flow_with_budget(200).eval(node, scope);
-        let mut defs = alts.iter().map(|a| match a.val {
-            flow::Val::Function(def) if a.why.certain() => Some(def),
+        let mut jits = alts.iter().map(|a| match a.val {
+            flow::Val::Jitted(_, call, call_scope) if a.why.certain() => {
+                Some(((true, call.id()), Some((call, call_scope))))
+            }
+            flow::Val::Function(def) if a.why.certain() => Some(((false, def), None)),
             _ => None,
         });
-        let first = defs.next()??;
-        if !defs.all(|d| d == Some(first)) {
+        let first = jits.next()??;
+        if !jits.all(|j| j.as_ref().is_some_and(|j| j.0 == first.0)) {
             return None;
         }
-        self.jitted_def(first)
+        match first {
+            (_, Some((call, call_scope))) => {
+                self.eval_jitted_by_syntax(call, call_scope, depth + 1)
+            }
+            ((_, def), None) => self.jitted_def(def),
+        }
     }
 
     fn eval_jitted_by_syntax(

@@ -1789,6 +1789,59 @@ def b_imported_lowering_helper(src: Source, s: Site):
     return out
 
 
+def b_jit_kept_as_value(src: Source, s: Site):
+    """The jitted function (`jax.jit(F, kw=...)`, its shardings and static arguments
+    with it) is kept as a value before it is lowered: a field an object stores
+    (`VariantJits(jax.jit(F, ...)).jitted`), a `@functools.cached_property` returning it
+    (s2fft's precomputed transforms), or a module-level factory returning a jit of the
+    function it is given (`variant_jit(F)`, interpax's `jd`), when the jit's keywords
+    need no local names."""
+    if s.jit is None or s.fn is None:
+        raise Skip("no jit call")
+    jit_call = src.par(s.jit)
+    if not (isinstance(jit_call, ast.Call) and jit_call.func is s.jit and (dotted(s.jit) or "").split(".")[-1] == "jit"):
+        raise Skip("no jit call")
+    out = []
+    text = src.seg(jit_call)
+    for form in ("field", "property", "factory"):
+        ed = Edits(src)
+        cls = src.fresh("VariantJits")
+        if form == "field":
+            insert_module_code(
+                ed,
+                header_end(src)[0],
+                f"class {cls}:\n    def __init__(self, jitted):\n        self.jitted = jitted\n",
+            )
+            ed.replace(jit_call, f"{cls}({text}).jitted")
+        elif form == "property":
+            try:
+                ensure_import(ed, "functools")
+            except Skip:
+                continue
+            insert_module_code(
+                ed,
+                header_end(src)[0],
+                f"class {cls}:\n    def __init__(self, jitted):\n        self._jitted = jitted\n\n"
+                f"    @functools.cached_property\n    def jitted(self):\n        return self._jitted\n",
+            )
+            ed.replace(jit_call, f"{cls}({text}).jitted")
+        else:
+            off = closed_insertion(src, jit_call)
+            if off is None:
+                continue
+            fun = src.fresh("fun")
+            maker = src.fresh("variant_jit")
+            kws = ", ".join(src.seg(k) for k in s.jit_kws)
+            insert_module_code(
+                ed,
+                off,
+                f"def {maker}({fun}):\n    return {src.seg(s.jit)}({fun}{', ' + kws if kws else ''})\n",
+            )
+            ed.replace(jit_call, f"{maker}({src.seg(s.fn)})")
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_class_method_lowering(src: Source, s: Site):
     ed = Edits(src)
     cls = src.fresh("Exporter")
@@ -3401,6 +3454,13 @@ TRANSFORMS = {
         b_local_decorator,
         "a locally defined pass-through decorator (`functools.wraps`) wraps the function holding the kernel "
         "call or callback (or else the lowered function), or the `pl.pallas_call(...)` callable itself",
+    ),
+    "jit_kept_as_value": (
+        find_sites,
+        b_jit_kept_as_value,
+        "the jitted function (`jax.jit(F, kw=...)`) is kept as a value before it is lowered: a field an "
+        "object stores (`VariantJits(jax.jit(F, ...)).jitted`), a `functools.cached_property` returning it, "
+        "or a module-level factory returning a jit of the function it is given (`variant_jit(F)`)",
     ),
     "class_method_lowering": (
         find_sites,
