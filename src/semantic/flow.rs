@@ -284,6 +284,16 @@ impl Val<'_> {
         Some((*kind, items?))
     }
 
+    /// The same string, int or bool constant.
+    pub fn same_constant(&self, other: &Val<'_>) -> bool {
+        match (self, other) {
+            (Val::Str(a), Val::Str(b)) => a == b,
+            (Val::Int(a), Val::Int(b)) => a == b,
+            (Val::Bool(a), Val::Bool(b)) => a == b,
+            _ => false,
+        }
+    }
+
     /// The value as a constant truth value, when it has one.
     pub fn truthy(&self) -> Option<bool> {
         match self {
@@ -6123,9 +6133,6 @@ impl<'m, 't> Flow<'m, 't> {
         let mut entries: Vec<(Vec<Alt<'t>>, Vec<Alt<'t>>)> = Vec::new();
         match &dict.val {
             Val::Dict(node, dscope) if node.kind_name() == "dictionary" => {
-                if !self.m.dict_stores(*node).is_empty() {
-                    return unknown(dict);
-                }
                 let mut cursor = node.walk();
                 for pair in node.named_children(&mut cursor) {
                     match (pair.kind_name(), pair.field("key"), pair.field("value")) {
@@ -6138,6 +6145,28 @@ impl<'m, 't> Flow<'m, 't> {
                         }
                         _ => return unknown(dict),
                     }
+                }
+                // `D = {}; D["serve"] = call` in the same block: entries too,
+                // each key a constant (a later store replaces its entry).
+                for (key, value, store_scope) in self.m.dict_stores(*node).iter() {
+                    let straight =
+                        *store_scope == *dscope && self.m.is_straight_line(*value, *dscope, *node);
+                    let key_alts = self.eval_depth(*key, *store_scope, depth + 1);
+                    let constant = match key_alts.as_slice() {
+                        [k] if k.why.certain() => {
+                            matches!(k.val, Val::Str(_) | Val::Int(_) | Val::Bool(_))
+                        }
+                        _ => false,
+                    };
+                    if !straight || !constant || entries.len() >= MAX_ALTS * 4 {
+                        return unknown(dict);
+                    }
+                    let same_key = |alts: &[Alt<'t>]| match (alts, key_alts.as_slice()) {
+                        ([a], [b]) => a.val.same_constant(&b.val),
+                        _ => false,
+                    };
+                    entries.retain(|(k, _)| !same_key(k));
+                    entries.push((key_alts, self.eval_depth(*value, *store_scope, depth + 1)));
                 }
             }
             Val::Entries(known) if known.len() <= MAX_ALTS * 4 => {

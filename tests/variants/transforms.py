@@ -1059,6 +1059,29 @@ def b_constant_platform_guard(src: Source, v: Value):
     return [{MAIN: ed.apply()}]
 
 
+def b_stored_dict_view(src: Source, v: Value):
+    """The statement using the value runs in a loop over a dict filled by a store just
+    before it (keras' export archive endpoints, tinygp's export registry):
+    `table = {}; table["variant"] = <value>`, then `for name in table.values():` or
+    `for label, name in table.items():`, the value read as `name`."""
+    st = _statement_level(src, v)
+    out = []
+    for view in ("values", "items"):
+        ed = Edits(src)
+        table = src.fresh("variant_table")
+        name = src.fresh(v.base)
+        label = src.fresh("label")
+        try:
+            insert_before_stmt(ed, st, [f"{table} = {{}}", f"{table}[\"variant\"] = {src.seg(v.expr)}"])
+            target = name if view == "values" else f"{label}, {name}"
+            _wrap_in_loop(src, ed, st, f"for {target} in {table}.{view}():")
+        except Skip:
+            continue
+        ed.replace(v.expr, name)
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_injecting_decorator(src: Source, v: Value):
     """A module-level function returns its `value` parameter, whose default is a
     placeholder (`None` or `"variant"`); a local decorator's wrapper calls it with
@@ -3217,6 +3240,13 @@ TRANSFORMS = {
         b_constant_platform_guard,
         "the statement holding the value runs under `if VariantKernelConfig.platform == \"pallas\":`, a "
         "class constant naming a kernel language (not a device's platform)",
+    ),
+    "stored_dict_view": (
+        _values,
+        b_stored_dict_view,
+        "the statement runs in a loop over a dict filled by a store just before it: "
+        "`table = {}; table[\"variant\"] = <value>`, then `for platforms in table.values():` or "
+        "`for label, platforms in table.items():`",
     ),
     "injecting_decorator": (
         _values,
