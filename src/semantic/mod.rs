@@ -2330,6 +2330,45 @@ impl<'t> Module<'t> {
         None
     }
 
+    /// Method `name` that `class` (or a base of it in this module)
+    /// inherits from a class of another module (`class Trainer(Module)`
+    /// with `Module` imported): its path, `pkg.mod.Module.name`. `None`
+    /// when this module defines it, or no base is imported from a
+    /// non-library module.
+    pub(crate) fn foreign_base_method(&self, class: ScopeId, name: &str) -> Option<String> {
+        if self.method(class, name).is_some() {
+            return None;
+        }
+        let mut seen = Vec::new();
+        let mut queue = vec![class];
+        while let Some(id) = queue.pop() {
+            if seen.contains(&id) || seen.len() > 16 {
+                continue;
+            }
+            seen.push(id);
+            let outer = self.scopes[id].parent.unwrap_or(MODULE_SCOPE);
+            if let Some(supers) = self.scopes[id].node.field("superclasses") {
+                let mut cursor = supers.walk();
+                for base in supers.named_children(&mut cursor) {
+                    if !matches!(base.kind_name(), "identifier" | "attribute") {
+                        continue;
+                    }
+                    let Some(path) = self.canonical(base, outer) else {
+                        continue;
+                    };
+                    let library = ["jax", "flax", "numpy", "builtins", "typing", "abc", "enum"]
+                        .iter()
+                        .any(|l| path == *l || path.starts_with(&format!("{l}.")));
+                    if !library && path.contains('.') {
+                        return Some(format!("{path}.{name}"));
+                    }
+                }
+            }
+            queue.extend(self.base_classes(id));
+        }
+        None
+    }
+
     pub(crate) fn base_classes(&self, class: ScopeId) -> Vec<ScopeId> {
         let mut out = Vec::new();
         let scope = &self.scopes[class];

@@ -2064,6 +2064,12 @@ impl<'t> Module<'t> {
                     {
                         return self.value_targets(*value, *scope, depth + 1);
                     }
+                    // Inherited from a class of another module.
+                    if self.attribute(class, attr).is_none() {
+                        if let Some(path) = self.foreign_base_method(class, attr) {
+                            return vec![Target::External(path)];
+                        }
+                    }
                     return Vec::new();
                 }
                 // `obj.method(...)` on an instance of a class of this module
@@ -2072,7 +2078,12 @@ impl<'t> Module<'t> {
                 if let Some(class) = self.instance_class(object, scope) {
                     return match self.method(class, attr) {
                         Some(method) => vec![Target::Bound(method, class)],
-                        None => Vec::new(),
+                        // Inherited from a class of another module.
+                        None => self
+                            .foreign_base_method(class, attr)
+                            .map(Target::External)
+                            .into_iter()
+                            .collect(),
                     };
                 }
                 match self.canonical(node, scope) {

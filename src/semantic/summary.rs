@@ -505,15 +505,16 @@ impl<'t> Module<'t> {
                 [one] => Some(one.clone()),
                 _ => None,
             },
-            // The object `__init__` is making: not known.
-            (None, true) if method == Some("__init__") => None,
-            (None, true) => return None,
+            // The object `__init__` is making, or one not known (a subclass
+            // of the caller's inherits the method): not known.
+            (None, true) => None,
             (_, false) => None,
         };
         let flow = self.flow();
         let given = self.bind_call(&flow, def, takes_receiver, call)?;
-        // Nothing the call gives decides anything: its summary answers.
-        if given.iter().all(|g| g.is_empty()) && receiver.is_none() {
+        // Nothing the call gives decides anything: its summary answers
+        // (a summary has no methods: those are reached here).
+        if given.iter().all(|g| g.is_empty()) && receiver.is_none() && !takes_receiver {
             return None;
         }
         let receiver = match (receiver, takes_receiver) {

@@ -2282,6 +2282,45 @@ def b_imported_object_method(src: Source, item):
     return out
 
 
+def b_imported_base_method(src: Source, item):
+    """The host callback is made by a method the program's class inherits from a base
+    class of another module (axlearn's `Module.vprint`): `class VariantTrainer(Module):`
+    with `from _variant_cfg import Module` (or `_variant_cfg.Module` as the base), and
+    the call `VariantTrainer().emit(<args>)`."""
+    c, imp = item
+    callee = src.seg(c.func)
+    args = ", ".join(src.seg(p) for p in sorted(list(c.args) + list(c.keywords), key=src.start))
+    cfg = "\n".join(
+        [
+            '"""Helpers of the variant: a base class whose method makes the callback."""',
+            src.seg(imp),
+            "",
+            "",
+            "class Module:",
+            "    def emit(self, *args, **kwargs):",
+            f"        return {callee}(*args, **kwargs)",
+            "",
+        ]
+    )
+    out = []
+    for form in ("named", "dotted"):
+        ed = Edits(src)
+        cls = src.fresh("VariantTrainer")
+        if form == "named":
+            if "Module" in bound_in(src.tree.body) or re.search(r"\bModule\b", src.text):
+                continue
+            off, _ = header_end(src)
+            ed.insert(off, f"from {CFG_MODULE} import Module\n", first=True)
+            base = "Module"
+        else:
+            ensure_import(ed, CFG_MODULE)
+            base = f"{CFG_MODULE}.Module"
+        insert_module_code(ed, header_end(src)[0], f"class {cls}({base}):\n    pass\n")
+        ed.replace(c, f"{cls}().emit({args})")
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
+    return out
+
+
 def b_imported_hook_class(src: Source, item):
     """A host callback made as a statement is made by the constructor of a class of
     another module kept in its table of hook classes, only when the `enabled` keyword
@@ -3381,6 +3420,13 @@ TRANSFORMS = {
         "a parameter and returns it after the join (`_variant_cfg.choose(<value>, use_given=True)`), or whose "
         "`enabled=None` parameter is filled in under `if enabled is None:` and then decides the branch "
         "(`_variant_cfg.choose_default(<value>)`)",
+    ),
+    "imported_base_method": (
+        i_host_callback_calls,
+        b_imported_base_method,
+        "a host callback is made by a method the program's class inherits from a base class of another "
+        "module: `class VariantTrainer(Module): pass` (`from _variant_cfg import Module`, or "
+        "`_variant_cfg.Module` as the base) and `VariantTrainer().emit(...)`",
     ),
     "imported_property": (
         _values,
