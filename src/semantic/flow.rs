@@ -2321,6 +2321,29 @@ impl<'m, 't> Flow<'m, 't> {
         self.returns_bound(def, None, given)
     }
 
+    /// `returns_bound`, and those values detached (`detach_passing`) while
+    /// the parameters are still bound.
+    pub(crate) fn returns_bound_detached(
+        &self,
+        def: ScopeId,
+        receiver: Option<Alt<'t>>,
+        given: Vec<Vec<Alt<'t>>>,
+    ) -> (Vec<Alt<'t>>, Vec<ConstAlt>) {
+        let m = self.m;
+        let bound = Bound {
+            def,
+            call: m.scopes[def].node,
+            call_scope: def,
+            receiver,
+            given,
+        };
+        self.with_bound(bound, || {
+            let alts = self.eval_one_of(&self.returned_for_call(def), def, 0);
+            let detached = self.detach_passing(&alts);
+            (alts, detached)
+        })
+    }
+
     pub(crate) fn returns_bound(
         &self,
         def: ScopeId,

@@ -441,10 +441,12 @@ impl<'t> Module<'t> {
             return None;
         }
         let takes_receiver = method.is_some() && !self.is_static_method(def);
-        if takes_receiver && self.is_class_method(def) {
-            return None;
-        }
+        // A classmethod (`Placement.planned()`, also on an object): `cls` is
+        // the class, so `return cls(...)` makes one of its objects.
+        let class_receiver = (takes_receiver && self.is_class_method(def))
+            .then(|| super::flow::Alt::fixed(super::flow::Val::Class(*id)));
         let receiver = match (&call.receiver, takes_receiver) {
+            _ if class_receiver.is_some() => class_receiver,
             (Some(r), true) => match from_consts(r).as_slice() {
                 [one] => Some(one.clone()),
                 _ => None,
@@ -454,13 +456,15 @@ impl<'t> Module<'t> {
         };
         let flow = self.flow();
         let given = self.bind_call(&flow, def, takes_receiver, call)?;
-        let alts = flow.returns_bound(def, receiver, given);
+        // Detached while the call's values are bound: an object it makes
+        // (`return cls(value)`) has fields that read its parameters. A
+        // closure it returns crosses as this module's token, followed here
+        // when the caller passes it back (`Model(prior, make_fn())`).
+        let (alts, detached) = flow.returns_bound_detached(def, receiver, given);
         if alts.is_empty() || alts.iter().all(|a| a.val.is_unknown()) {
             return None;
         }
-        // A closure it returns crosses as this module's token, followed
-        // here when the caller passes it back (`Model(prior, make_fn())`).
-        Some(flow.detach_passing(&alts))
+        Some(detached)
     }
 
     /// What calling the module-level function or `Class.method` named

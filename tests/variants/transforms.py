@@ -1509,6 +1509,39 @@ def b_imported_joined_local(src: Source, v: Value):
     return out
 
 
+def b_imported_classmethod_object(src: Source, v: Value):
+    """The value is kept by an object of another module's class made by a classmethod
+    constructor (mbirjax's `Placement.planned()`): `_variant_cfg.VariantPlan.planned(<value>)
+    .value`, the classmethod returning `cls(value)` or `VariantPlan(value=value)`."""
+    _statement_level(src, v)
+    cfg = "\n".join(
+        [
+            '"""Helpers of the variant: an object made by a classmethod constructor."""',
+            "",
+            "",
+            "class VariantPlan:",
+            "    def __init__(self, value):",
+            "        self.value = value",
+            "",
+            "    @classmethod",
+            "    def planned(cls, value):",
+            "        return cls(value)",
+            "",
+            "    @classmethod",
+            "    def named(cls, value):",
+            "        return VariantPlan(value=value)",
+            "",
+        ]
+    )
+    out = []
+    for maker in ("planned", "named"):
+        ed = Edits(src)
+        ensure_import(ed, CFG_MODULE)
+        ed.replace(v.expr, f"{CFG_MODULE}.VariantPlan.{maker}({src.seg(v.expr)}).value")
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
+    return out
+
+
 def b_imported_property(src: Source, v: Value):
     """The value is read through a `@property` of a class of another module that keeps
     it: `_variant_cfg.VariantProps(<value>).value` (`__init__` stores `self._value`),
@@ -3427,6 +3460,13 @@ TRANSFORMS = {
         "a host callback is made by a method the program's class inherits from a base class of another "
         "module: `class VariantTrainer(Module): pass` (`from _variant_cfg import Module`, or "
         "`_variant_cfg.Module` as the base) and `VariantTrainer().emit(...)`",
+    ),
+    "imported_classmethod_object": (
+        _values,
+        b_imported_classmethod_object,
+        "the value is kept by an object of another module's class made by a classmethod constructor: "
+        "`_variant_cfg.VariantPlan.planned(<value>).value` (`return cls(value)`) or `.named(<value>)` "
+        "(`return VariantPlan(value=value)`)",
     ),
     "imported_property": (
         _values,
