@@ -813,6 +813,21 @@ enum TypeTest {
     Class(ScopeId),
 }
 
+/// A value that may be iterable but whose items are not known here: an
+/// unknown, another module's object, a dict, the devices.
+fn iterable_not_known(v: &Val<'_>) -> bool {
+    matches!(
+        v,
+        Val::Unknown
+            | Val::Imported(_)
+            | Val::ParamRef(_)
+            | Val::OpaqueDict
+            | Val::Dict(..)
+            | Val::Entries(_)
+            | Val::Devices
+    )
+}
+
 /// A sequence of a certain kind whose items are not known.
 fn unknown_items<'t>(kind: SeqKind) -> Val<'t> {
     Val::Members(
@@ -2350,17 +2365,7 @@ impl<'m, 't> Flow<'m, 't> {
         receiver: Option<Alt<'t>>,
         given: Vec<Vec<Alt<'t>>>,
     ) -> Vec<Alt<'t>> {
-        let m = self.m;
-        let bound = Bound {
-            def,
-            call: m.scopes[def].node,
-            call_scope: def,
-            receiver,
-            given,
-        };
-        self.with_bound(bound, || {
-            self.eval_one_of(&self.returned_for_call(def), def, 0)
-        })
+        self.returns_bound_detached(def, receiver, given).0
     }
 
     /// The `return` values of `def` that the call being evaluated (bound
@@ -4401,15 +4406,7 @@ impl<'m, 't> Flow<'m, 't> {
                             // `list(xs)` of anything iterable is a list, its
                             // items not known: the type alone is certain
                             // (what `Traced.lower` rejects).
-                            Val::Unknown
-                            | Val::Imported(_)
-                            | Val::ParamRef(_)
-                            | Val::OpaqueDict
-                            | Val::Dict(..)
-                            | Val::Entries(_)
-                            | Val::Devices
-                                if kind == SeqKind::List =>
-                            {
+                            v if kind == SeqKind::List && iterable_not_known(v) => {
                                 unknown_items(SeqKind::List)
                             }
                             _ => Val::Unknown,
@@ -4489,13 +4486,9 @@ impl<'m, 't> Flow<'m, 't> {
                                 return Val::Members(SeqKind::List, members.clone())
                             }
                             // A new list whatever it sorts.
-                            Val::Unknown
-                            | Val::Imported(_)
-                            | Val::ParamRef(_)
-                            | Val::OpaqueDict
-                            | Val::Dict(..)
-                            | Val::Entries(_)
-                            | Val::Comprehension(..) => return unknown_items(SeqKind::List),
+                            v if iterable_not_known(v) || matches!(v, Val::Comprehension(..)) => {
+                                return unknown_items(SeqKind::List)
+                            }
                             _ => return Val::Unknown,
                         };
                         let strs: Option<Vec<String>> = items

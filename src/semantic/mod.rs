@@ -427,25 +427,34 @@ impl<'t> Module<'t> {
         found
     }
 
-    /// The name `call` is assigned to (`raw = dict(DEFAULTS)`) is changed
-    /// in its scope afterwards: an item stored (`raw[k] = v`, `del raw[k]`
-    /// too), or one set by a method (`raw.update(...)`). A copy so changed
-    /// is not the dict it copied.
-    pub(crate) fn assigned_name_is_mutated(&self, call: Node<'t>) -> bool {
-        let Some(target) = call
+    /// The name `value` is assigned to (`NAME = value`) and the byte range
+    /// its stores can be in: its scope, or the whole module for a
+    /// module-level name.
+    fn assigned_name_and_range(
+        &self,
+        value: Node<'t>,
+    ) -> Option<(&'t str, std::ops::Range<usize>)> {
+        let target = value
             .parent()
             .filter(|p| p.kind_name() == "assignment")
             .and_then(|a| a.field("left"))
-            .filter(|l| l.kind_name() == "identifier")
-        else {
-            return false;
-        };
-        let name = text(target, self.src);
+            .filter(|l| l.kind_name() == "identifier")?;
         let home = self.innermost_scope_at(target.start_byte());
         let range = if home == MODULE_SCOPE {
             0..self.src.len()
         } else {
             self.scopes[home].node.byte_range()
+        };
+        Some((text(target, self.src), range))
+    }
+
+    /// The name `call` is assigned to (`raw = dict(DEFAULTS)`) is changed
+    /// in its scope afterwards: an item stored (`raw[k] = v`, `del raw[k]`
+    /// too), or one set by a method (`raw.update(...)`). A copy so changed
+    /// is not the dict it copied.
+    pub(crate) fn assigned_name_is_mutated(&self, call: Node<'t>) -> bool {
+        let Some((name, range)) = self.assigned_name_and_range(call) else {
+            return false;
         };
         let Some(body) = self.src.get(call.end_byte().max(range.start)..range.end) else {
             return false;
@@ -511,20 +520,8 @@ impl<'t> Module<'t> {
             path.insert(0, key);
             outer = parent;
         }
-        let Some(target) = outer
-            .parent()
-            .filter(|p| p.kind_name() == "assignment")
-            .and_then(|a| a.field("left"))
-            .filter(|l| l.kind_name() == "identifier")
-        else {
+        let Some((name, range)) = self.assigned_name_and_range(outer) else {
             return out;
-        };
-        let name = text(target, self.src);
-        let home = self.innermost_scope_at(target.start_byte());
-        let range = if home == MODULE_SCOPE {
-            0..self.src.len()
-        } else {
-            self.scopes[home].node.byte_range()
         };
         let needle = format!("{name}[");
         let mut from = range.start;
@@ -2311,6 +2308,21 @@ impl<'t> Module<'t> {
 
     /// A method (or nested class) named `name` of `class` or its local bases.
     pub fn method(&self, class: ScopeId, name: &str) -> Option<ScopeId> {
+        self.class_and_bases(class).into_iter().find_map(|id| {
+            self.bindings
+                .get(&(id, name.to_owned()))?
+                .iter()
+                .rev()
+                .find_map(|binding| match binding {
+                    Binding::Def(def) => Some(*def),
+                    _ => None,
+                })
+        })
+    }
+
+    /// `class` and its bases of this module, nearest first (depth-first, as
+    /// `method` looks a name up), at most 17.
+    fn class_and_bases(&self, class: ScopeId) -> Vec<ScopeId> {
         let mut seen = Vec::new();
         let mut queue = vec![class];
         while let Some(id) = queue.pop() {
@@ -2318,16 +2330,9 @@ impl<'t> Module<'t> {
                 continue;
             }
             seen.push(id);
-            if let Some(bindings) = self.bindings.get(&(id, name.to_owned())) {
-                for binding in bindings.iter().rev() {
-                    if let Binding::Def(def) = binding {
-                        return Some(*def);
-                    }
-                }
-            }
             queue.extend(self.base_classes(id));
         }
-        None
+        seen
     }
 
     /// Method `name` that `class` (or a base of it in this module)
@@ -2339,13 +2344,7 @@ impl<'t> Module<'t> {
         if self.method(class, name).is_some() {
             return None;
         }
-        let mut seen = Vec::new();
-        let mut queue = vec![class];
-        while let Some(id) = queue.pop() {
-            if seen.contains(&id) || seen.len() > 16 {
-                continue;
-            }
-            seen.push(id);
+        for id in self.class_and_bases(class) {
             let outer = self.scopes[id].parent.unwrap_or(MODULE_SCOPE);
             if let Some(supers) = self.scopes[id].node.field("superclasses") {
                 let mut cursor = supers.walk();
@@ -2364,7 +2363,6 @@ impl<'t> Module<'t> {
                     }
                 }
             }
-            queue.extend(self.base_classes(id));
         }
         None
     }

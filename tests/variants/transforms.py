@@ -1430,6 +1430,18 @@ def b_parsed_text(src: Source, v: Value):
     return result
 
 
+def _imported_value_uses(src: Source, v: Value, cfg: str, uses: list[str]) -> list:
+    """One variant per `use` (a template of the value's text, `{value}`): the value
+    replaced by that expression over the module `_variant_cfg.py` with text `cfg`."""
+    out = []
+    for use in uses:
+        ed = Edits(src)
+        ensure_import(ed, CFG_MODULE)
+        ed.replace(v.expr, use.format(value=src.seg(v.expr)))
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
+    return out
+
+
 def b_imported_call(src: Source, v: Value):
     """The value goes through a function of another module, called with it: picked from
     the options dict it is passed in (`_variant_cfg.pick({"chosen": <value>}, "chosen")`),
@@ -1456,16 +1468,15 @@ def b_imported_call(src: Source, v: Value):
             "",
         ]
     )
-    out = []
-    for form in ("pick", "method"):
-        ed = Edits(src)
-        ensure_import(ed, CFG_MODULE)
-        if form == "pick":
-            ed.replace(v.expr, f'{CFG_MODULE}.pick({{"chosen": {src.seg(v.expr)}}}, "chosen")')
-        else:
-            ed.replace(v.expr, f"{CFG_MODULE}.VariantOptions(value={src.seg(v.expr)}).resolved()")
-        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
-    return out
+    return _imported_value_uses(
+        src,
+        v,
+        cfg,
+        [
+            CFG_MODULE + '.pick({{"chosen": {value}}}, "chosen")',
+            CFG_MODULE + ".VariantOptions(value={value}).resolved()",
+        ],
+    )
 
 
 def b_imported_joined_local(src: Source, v: Value):
@@ -1497,16 +1508,9 @@ def b_imported_joined_local(src: Source, v: Value):
             "",
         ]
     )
-    out = []
-    for form in ("joined", "defaulted"):
-        ed = Edits(src)
-        ensure_import(ed, CFG_MODULE)
-        if form == "joined":
-            ed.replace(v.expr, f"{CFG_MODULE}.choose({src.seg(v.expr)}, use_given=True)")
-        else:
-            ed.replace(v.expr, f"{CFG_MODULE}.choose_default({src.seg(v.expr)})")
-        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
-    return out
+    return _imported_value_uses(
+        src, v, cfg, [CFG_MODULE + ".choose({value}, use_given=True)", CFG_MODULE + ".choose_default({value})"]
+    )
 
 
 def b_imported_classmethod_object(src: Source, v: Value):
@@ -1533,13 +1537,9 @@ def b_imported_classmethod_object(src: Source, v: Value):
             "",
         ]
     )
-    out = []
-    for maker in ("planned", "named"):
-        ed = Edits(src)
-        ensure_import(ed, CFG_MODULE)
-        ed.replace(v.expr, f"{CFG_MODULE}.VariantPlan.{maker}({src.seg(v.expr)}).value")
-        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
-    return out
+    return _imported_value_uses(
+        src, v, cfg, [CFG_MODULE + f".VariantPlan.{maker}({{value}}).value" for maker in ("planned", "named")]
+    )
 
 
 def b_imported_property(src: Source, v: Value):
