@@ -5532,9 +5532,26 @@ impl<'m, 't> Flow<'m, 't> {
                 continue;
             }
             if m.scopes[def].returned.is_empty() {
-                // No `return`: the function returns None.
+                // No `return`: the function returns None; a generator whose
+                // yields are straight-line statements of its body gives
+                // them in turn (`for p in platforms():`).
                 if m.scopes[def].node.field("body").is_some() && !m.is_generator(def) {
                     out.push(Alt::fixed(Val::None));
+                } else if let Some(yields) = m.straight_yields(def) {
+                    let bound = Bound {
+                        def,
+                        call,
+                        call_scope: scope,
+                        receiver,
+                        given: Vec::new(),
+                    };
+                    let items: Vec<Vec<Alt<'t>>> = self.with_bound(bound, || {
+                        yields
+                            .iter()
+                            .map(|y| self.eval_depth(*y, def, depth + 1))
+                            .collect()
+                    });
+                    out.extend(product(&items, |vals| Val::Seq(SeqKind::Tuple, vals)));
                 } else {
                     out.push(Alt::unknown());
                 }
@@ -6624,6 +6641,32 @@ impl<'t> Module<'t> {
 
     fn is_generator(&self, def: ScopeId) -> bool {
         text(self.scopes[def].node, self.src).contains("yield")
+    }
+
+    /// The values a generator yields, when every `yield` is a statement of
+    /// its body's own block (none in a branch or loop, none bare, no
+    /// `yield from`), at most a few: what iterating it gives, in order.
+    fn straight_yields(&self, def: ScopeId) -> Option<Vec<Node<'t>>> {
+        let node = self.scopes[def].node;
+        let body = node.field("body")?;
+        let yields = self.yields_of(node);
+        if yields.is_empty() || yields.len() > MAX_ALTS {
+            return None;
+        }
+        yields
+            .iter()
+            .map(|y| {
+                let statement = y
+                    .parent()
+                    .filter(|p| p.kind_name() == "expression_statement")?;
+                let in_body = statement.parent().is_some_and(|b| b.id() == body.id());
+                let from = text(*y, self.src)
+                    .trim_start_matches("yield")
+                    .trim_start()
+                    .starts_with("from ");
+                (in_body && !from).then(|| y.named_child(0)).flatten()
+            })
+            .collect()
     }
 
     /// The argument position a caller fills for parameter `index` of `def`,

@@ -1082,6 +1082,27 @@ def b_stored_dict_view(src: Source, v: Value):
     return out
 
 
+def b_generator_loop(src: Source, v: Value):
+    """The statement using the value runs in a loop over a generator defined just
+    before it that yields the value (navix's platform sweep):
+    `def variant_values(): yield <value>`, then `for platforms in variant_values():`;
+    or over `list(variant_values())`."""
+    st = _statement_level(src, v)
+    out = []
+    for form in ("{gen}()", "list({gen}())"):
+        ed = Edits(src)
+        gen = src.fresh("variant_values")
+        name = src.fresh(v.base)
+        try:
+            insert_before_stmt(ed, st, [f"def {gen}():", f"    yield {src.seg(v.expr)}"])
+            _wrap_in_loop(src, ed, st, f"for {name} in {form.format(gen=gen)}:")
+        except Skip:
+            continue
+        ed.replace(v.expr, name)
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_injecting_decorator(src: Source, v: Value):
     """A module-level function returns its `value` parameter, whose default is a
     placeholder (`None` or `"variant"`); a local decorator's wrapper calls it with
@@ -3319,6 +3340,13 @@ TRANSFORMS = {
         "the statement runs in a loop over a dict filled by a store just before it: "
         "`table = {}; table[\"variant\"] = <value>`, then `for platforms in table.values():` or "
         "`for label, platforms in table.items():`",
+    ),
+    "generator_loop": (
+        _values,
+        b_generator_loop,
+        "the statement runs in a loop over a generator defined just before it that yields the value: "
+        "`def variant_values(): yield <value>`, then `for platforms in variant_values():` or "
+        "`for platforms in list(variant_values()):`",
     ),
     "injecting_decorator": (
         _values,
