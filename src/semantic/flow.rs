@@ -5531,6 +5531,13 @@ impl<'m, 't> Flow<'m, 't> {
                 out.push(Alt::unknown());
                 continue;
             }
+            let bound = Bound {
+                def,
+                call,
+                call_scope: scope,
+                receiver,
+                given: Vec::new(),
+            };
             if m.scopes[def].returned.is_empty() {
                 // No `return`: the function returns None; a generator whose
                 // yields are straight-line statements of its body gives
@@ -5538,13 +5545,6 @@ impl<'m, 't> Flow<'m, 't> {
                 if m.scopes[def].node.field("body").is_some() && !m.is_generator(def) {
                     out.push(Alt::fixed(Val::None));
                 } else if let Some(yields) = m.straight_yields(def) {
-                    let bound = Bound {
-                        def,
-                        call,
-                        call_scope: scope,
-                        receiver,
-                        given: Vec::new(),
-                    };
                     let items: Vec<Vec<Alt<'t>>> = self.with_bound(bound, || {
                         yields
                             .iter()
@@ -5557,13 +5557,6 @@ impl<'m, 't> Flow<'m, 't> {
                 }
                 continue;
             }
-            let bound = Bound {
-                def,
-                call,
-                call_scope: scope,
-                receiver,
-                given: Vec::new(),
-            };
             let alts = self.with_bound(bound, || {
                 self.eval_one_of(&self.returned_for_call(def), def, depth)
             });
@@ -7650,7 +7643,11 @@ impl<'t> Module<'t> {
     /// `os.putenv("K", ...)`): a read of it does not see its default.
     pub(crate) fn env_written(&self, key: &str) -> bool {
         self.caller_env.borrow().iter().any(|k| k == key)
-            || self.env_keys_set().iter().any(|k| k == key)
+            || self
+                .env_keys
+                .get_or_init(|| self.scan_env_keys_set())
+                .iter()
+                .any(|k| k == key)
     }
 
     /// The environment variables this module's text sets

@@ -291,6 +291,8 @@ pub struct Module<'t> {
     /// `NAME[k] = v` stores into a dict literal bound to NAME (by the
     /// literal's node id): (key, value, scope of the store).
     dict_stores: std::cell::RefCell<HashMap<usize, std::rc::Rc<DictStores<'t>>>>,
+    /// `assigned_name_is_mutated` per copy call (by node id).
+    mutated_copies: std::cell::RefCell<HashMap<usize, bool>>,
     /// How each list literal bound to a name grows (by the literal's node id).
     list_mutations: std::cell::RefCell<HashMap<usize, std::rc::Rc<ListMutations<'t>>>>,
     /// The `@contextmanager` generators whose meshes are being worked out.
@@ -453,6 +455,15 @@ impl<'t> Module<'t> {
     /// too), or one set by a method (`raw.update(...)`). A copy so changed
     /// is not the dict it copied.
     pub(crate) fn assigned_name_is_mutated(&self, call: Node<'t>) -> bool {
+        if let Some(known) = self.mutated_copies.borrow().get(&call.id()) {
+            return *known;
+        }
+        let mutated = self.find_name_mutation(call);
+        self.mutated_copies.borrow_mut().insert(call.id(), mutated);
+        mutated
+    }
+
+    fn find_name_mutation(&self, call: Node<'t>) -> bool {
         let Some((name, range)) = self.assigned_name_and_range(call) else {
             return false;
         };
@@ -976,6 +987,7 @@ impl<'t> Module<'t> {
             branches: std::cell::RefCell::new(HashMap::default()),
             branches_building: std::cell::RefCell::new(std::collections::HashSet::new()),
             dict_stores: std::cell::RefCell::new(HashMap::default()),
+            mutated_copies: std::cell::RefCell::new(HashMap::default()),
             list_mutations: std::cell::RefCell::new(HashMap::default()),
             context_managers_open: std::cell::RefCell::new(Vec::new()),
             open: Vec::new(),
@@ -2337,13 +2349,10 @@ impl<'t> Module<'t> {
 
     /// Method `name` that `class` (or a base of it in this module)
     /// inherits from a class of another module (`class Trainer(Module)`
-    /// with `Module` imported): its path, `pkg.mod.Module.name`. `None`
-    /// when this module defines it, or no base is imported from a
+    /// with `Module` imported): its path, `pkg.mod.Module.name`. For a name
+    /// `method` does not find here; `None` when no base is imported from a
     /// non-library module.
     pub(crate) fn foreign_base_method(&self, class: ScopeId, name: &str) -> Option<String> {
-        if self.method(class, name).is_some() {
-            return None;
-        }
         for id in self.class_and_bases(class) {
             let outer = self.scopes[id].parent.unwrap_or(MODULE_SCOPE);
             if let Some(supers) = self.scopes[id].node.field("superclasses") {
@@ -2355,10 +2364,7 @@ impl<'t> Module<'t> {
                     let Some(path) = self.canonical(base, outer) else {
                         continue;
                     };
-                    let library = ["jax", "flax", "numpy", "builtins", "typing", "abc", "enum"]
-                        .iter()
-                        .any(|l| path == *l || path.starts_with(&format!("{l}.")));
-                    if !library && path.contains('.') {
+                    if !reach::is_library_path(&path) && path.contains('.') {
                         return Some(format!("{path}.{name}"));
                     }
                 }

@@ -368,7 +368,7 @@ fn file_tag(file: &Path) -> String {
 }
 
 /// Libraries whose functions never reach user kernels or callbacks.
-fn is_library_path(path: &str) -> bool {
+pub(crate) fn is_library_path(path: &str) -> bool {
     let root = path.split('.').next().unwrap_or("");
     matches!(
         root,
@@ -390,6 +390,9 @@ fn is_library_path(path: &str) -> bool {
             | "scipy"
             | "ml_dtypes"
             | "einops"
+            | "abc"
+            | "enum"
+            | "builtins"
     )
 }
 

@@ -1022,29 +1022,33 @@ def b_stored_after_construction(src: Source, v: Value):
     return out
 
 
+def _wrapped_statement(src: Source, v: Value, st, before: list[str], header: str, use: str):
+    """The statement `st` holding the value run under `header` (an `if` or a loop), the
+    lines `before` put just before it, the value read as `use`; `None` when the
+    statement cannot be re-indented."""
+    ed = Edits(src)
+    try:
+        if before:
+            insert_before_stmt(ed, st, before)
+        _wrap_in_loop(src, ed, st, header)
+    except Skip:
+        return None
+    ed.replace(v.expr, use)
+    return {MAIN: ed.apply()}
+
+
 def b_walrus_condition(src: Source, v: Value):
     """The statement runs under an `if` whose condition binds the value with an
     assignment expression, and reads it by that name: `if (platforms := <value>) is not
     None or True:` (always taken), or `if len(parts := (<value>,)) == 1:` reading
     `parts[0]`."""
     st = _statement_level(src, v)
-    out = []
-    for form in ("bare", "len"):
-        ed = Edits(src)
-        name = src.fresh(v.base)
-        try:
-            if form == "bare":
-                header = f"if ({name} := {wrapped(src, v.expr)}) is not None or True:"
-                use = name
-            else:
-                header = f"if len({name} := ({wrapped(src, v.expr)},)) == 1:"
-                use = f"{name}[0]"
-            _wrap_in_loop(src, ed, st, header)
-        except Skip:
-            continue
-        ed.replace(v.expr, use)
-        out.append({MAIN: ed.apply()})
-    return out
+    name = src.fresh(v.base)
+    forms = [
+        (f"if ({name} := {wrapped(src, v.expr)}) is not None or True:", name),
+        (f"if len({name} := ({wrapped(src, v.expr)},)) == 1:", f"{name}[0]"),
+    ]
+    return [x for header, use in forms if (x := _wrapped_statement(src, v, st, [], header, use))]
 
 
 def b_constant_platform_guard(src: Source, v: Value):
@@ -1065,21 +1069,10 @@ def b_stored_dict_view(src: Source, v: Value):
     `table = {}; table["variant"] = <value>`, then `for name in table.values():` or
     `for label, name in table.items():`, the value read as `name`."""
     st = _statement_level(src, v)
-    out = []
-    for view in ("values", "items"):
-        ed = Edits(src)
-        table = src.fresh("variant_table")
-        name = src.fresh(v.base)
-        label = src.fresh("label")
-        try:
-            insert_before_stmt(ed, st, [f"{table} = {{}}", f"{table}[\"variant\"] = {src.seg(v.expr)}"])
-            target = name if view == "values" else f"{label}, {name}"
-            _wrap_in_loop(src, ed, st, f"for {target} in {table}.{view}():")
-        except Skip:
-            continue
-        ed.replace(v.expr, name)
-        out.append({MAIN: ed.apply()})
-    return out
+    table, name, label = src.fresh("variant_table"), src.fresh(v.base), src.fresh("label")
+    before = [f"{table} = {{}}", f"{table}[\"variant\"] = {src.seg(v.expr)}"]
+    headers = [f"for {name} in {table}.values():", f"for {label}, {name} in {table}.items():"]
+    return [x for header in headers if (x := _wrapped_statement(src, v, st, before, header, name))]
 
 
 def b_generator_loop(src: Source, v: Value):
@@ -1088,19 +1081,10 @@ def b_generator_loop(src: Source, v: Value):
     `def variant_values(): yield <value>`, then `for platforms in variant_values():`;
     or over `list(variant_values())`."""
     st = _statement_level(src, v)
-    out = []
-    for form in ("{gen}()", "list({gen}())"):
-        ed = Edits(src)
-        gen = src.fresh("variant_values")
-        name = src.fresh(v.base)
-        try:
-            insert_before_stmt(ed, st, [f"def {gen}():", f"    yield {src.seg(v.expr)}"])
-            _wrap_in_loop(src, ed, st, f"for {name} in {form.format(gen=gen)}:")
-        except Skip:
-            continue
-        ed.replace(v.expr, name)
-        out.append({MAIN: ed.apply()})
-    return out
+    gen, name = src.fresh("variant_values"), src.fresh(v.base)
+    before = [f"def {gen}():", f"    yield {src.seg(v.expr)}"]
+    headers = [f"for {name} in {gen}():", f"for {name} in list({gen}()):"]
+    return [x for header in headers if (x := _wrapped_statement(src, v, st, before, header, name))]
 
 
 def b_injecting_decorator(src: Source, v: Value):
