@@ -2,7 +2,7 @@
 //! in one file sees the kernels and callbacks of the modules it imports.
 
 use crate::semantic::contract::{scope_for, SiteMatcher};
-use crate::semantic::flow::{qualify_refs, ConstAlt};
+use crate::semantic::flow::{rename_refs, ConstAlt};
 use crate::semantic::summary::{
     candidate_files, CallLowerings, CallReach, ForeignCall, ModuleSummary,
 };
@@ -235,15 +235,29 @@ impl<S: SourceProvider> FsResolver<S> {
 /// and classes it passes (`Const::Ref` by their bare name in `from_file`)
 /// named by a path that resolves from `to_file` (`train.loss_fn`), so that
 /// what the callee calls with them is found.
+///
+/// Defs of the callee's own module that the caller imported and passes
+/// back (`clipped_grad(loss, hook=record)`, both from `clip.py`) become the
+/// bare names the callee knows them by.
 fn named_for(call: &ForeignCall, from_file: &Path, to_file: &Path) -> ForeignCall {
     let mut call = call.clone();
-    let Some(module) = module_path_between(from_file, to_file) else {
-        return call;
+    let own = |path: &str| {
+        candidate_files(from_file, path)
+            .into_iter()
+            .find(|(file, _)| file == to_file)
+            .map(|(_, name)| name)
+            .filter(|name| !name.contains('.'))
     };
-    let qualify = |alts: &mut Vec<ConstAlt>| qualify_refs(alts, &module);
-    call.receiver.iter_mut().for_each(qualify);
-    call.positional.iter_mut().for_each(qualify);
-    call.keywords.iter_mut().for_each(|(_, alts)| qualify(alts));
+    let module = module_path_between(from_file, to_file);
+    let rename = |alts: &mut Vec<ConstAlt>| {
+        rename_refs(alts, &|name| match name.contains('.') {
+            true => own(name),
+            false => module.as_ref().map(|module| format!("{module}.{name}")),
+        })
+    };
+    call.receiver.iter_mut().for_each(rename);
+    call.positional.iter_mut().for_each(rename);
+    call.keywords.iter_mut().for_each(|(_, alts)| rename(alts));
     call
 }
 

@@ -339,6 +339,7 @@ impl Val<'_> {
             | Val::Function(_)
             | Val::Jitted(..)
             | Val::Class(_)
+            | Val::Ref(_)
             | Val::Device
             | Val::Object(_)
             | Val::Mesh(_)
@@ -883,23 +884,38 @@ pub(crate) fn object_class(fields: &Fields) -> Option<&str> {
     }
 }
 
+/// Names the module-level functions and classes in `alts` (`Const::Ref`s
+/// and objects' `__class__`) as seen from the module `module`: bare names
+/// (the defining module's own) get its path.
 pub(crate) fn qualify_refs(alts: &mut [ConstAlt], module: &str) {
-    fn walk(c: &mut Const, module: &str, depth: u32) {
+    rename_refs(alts, &|name| {
+        (!name.contains('.')).then(|| format!("{module}.{name}"))
+    });
+}
+
+/// Renames every def named in `alts` (`Const::Ref`s and objects'
+/// `__class__`) that `rename` gives a new name, a few levels down.
+pub(crate) fn rename_refs(alts: &mut [ConstAlt], rename: &dyn Fn(&str) -> Option<String>) {
+    fn walk(c: &mut Const, rename: &dyn Fn(&str) -> Option<String>, depth: u32) {
         if depth > 4 {
             return;
         }
         match c {
-            Const::Ref(name) if !name.contains('.') => *name = format!("{module}.{name}"),
-            Const::Seq(_, items) => items.iter_mut().for_each(|i| walk(i, module, depth + 1)),
+            Const::Ref(name) => {
+                if let Some(renamed) = rename(name) {
+                    *name = renamed;
+                }
+            }
+            Const::Seq(_, items) => items.iter_mut().for_each(|i| walk(i, rename, depth + 1)),
             Const::Members(_, items) => items
                 .iter_mut()
-                .for_each(|i| walk(&mut i.val, module, depth + 1)),
+                .for_each(|i| walk(&mut i.val, rename, depth + 1)),
             Const::Entries(entries) => {
                 let mut owned: Entries = entries.as_ref().clone();
                 for (_, values) in &mut owned {
                     values
                         .iter_mut()
-                        .for_each(|v| walk(&mut v.val, module, depth + 1));
+                        .for_each(|v| walk(&mut v.val, rename, depth + 1));
                 }
                 *entries = Arc::new(owned);
             }
@@ -907,11 +923,13 @@ pub(crate) fn qualify_refs(alts: &mut [ConstAlt], module: &str) {
                 let mut owned: Fields = fields.as_ref().clone();
                 for (name, values) in &mut owned {
                     for v in values.iter_mut() {
-                        match &v.val {
-                            Const::Str(class) if name == "__class__" && !class.contains('.') => {
-                                v.val = Const::Str(format!("{module}.{class}"))
+                        match &mut v.val {
+                            Const::Str(class) if name == "__class__" => {
+                                if let Some(renamed) = rename(class) {
+                                    *class = renamed;
+                                }
                             }
-                            _ => walk(&mut v.val, module, depth + 1),
+                            _ => walk(&mut v.val, rename, depth + 1),
                         }
                     }
                 }
@@ -921,7 +939,7 @@ pub(crate) fn qualify_refs(alts: &mut [ConstAlt], module: &str) {
         }
     }
     for alt in alts {
-        walk(&mut alt.val, module, 0);
+        walk(&mut alt.val, rename, 0);
     }
 }
 
@@ -1440,6 +1458,9 @@ impl<'m, 't> Flow<'m, 't> {
                     | Val::Function(_)
                     | Val::Jitted(..)
                     | Val::Class(_)
+                    // A def or class by its path (another module's, or a
+                    // caller's function passed here as a token).
+                    | Val::Ref(_)
                     | Val::Params(_)
                     | Val::InterpretParams
                     | Val::Object(_)
@@ -1782,8 +1803,16 @@ impl<'m, 't> Flow<'m, 't> {
             } => self.eval_param(*fscope, *index, *default, node, depth),
             Binding::Import(path) => {
                 let path = names::canonicalize(path);
-                self.external(&path)
-                    .unwrap_or_else(|| vec![Alt::fixed(self.import_val(&path))])
+                self.external(&path).unwrap_or_else(|| {
+                    // A function of another module passed on as a value
+                    // (`clipped_grad(loss, hook=record)`) is that def, so the
+                    // module it is handed to can call it and test it.
+                    let val = match self.m.imports_reaching_function(&path) {
+                        true => Val::Ref(Arc::from(path.as_ref())),
+                        false => self.import_val(&path),
+                    };
+                    vec![Alt::fixed(val)]
+                })
             }
             Binding::Def(id) if self.m.scopes[*id].kind == ScopeKind::Function => self
                 .jitted_by_decorator(*id, depth)
@@ -3211,13 +3240,10 @@ impl<'m, 't> Flow<'m, 't> {
         let mut makers = m.class_constructions(class);
         makers.extend(m.value_constructions(class));
         let replacements = self.field_replacements(class);
-        // Made nowhere we can see, yet named as a value (passed to a
-        // builder, wrapped in a partial): a construction we cannot see may
-        // set a constructor field.
-        if makers.is_empty()
-            && m.dataclass_field_position(class, attr).is_some()
-            && m.identifier_mentions(&m.scopes[class].name) > 1
-        {
+        // Made nowhere we can see: by a module that imports the class, or
+        // by a builder it is passed to. Such a construction may set a
+        // constructor field.
+        if makers.is_empty() && m.dataclass_field_position(class, attr).is_some() {
             let mut out = self.field(class, None, attr, depth);
             out.push(Alt::unknown());
             return cap(out
@@ -7621,6 +7647,25 @@ impl<'t> Module<'t> {
             _ => false,
         };
         self.resolvable.borrow_mut().insert(path.to_owned(), found);
+        found
+    }
+
+    /// Whether `path` (as imported here) names a module-level function of
+    /// another module that reaches something (its summary lists it): such
+    /// a function passed on as a value is worth naming (`Val::Ref`).
+    pub(crate) fn imports_reaching_function(&self, path: &str) -> bool {
+        if let Some(known) = self.reaching_imports.borrow().get(path) {
+            return *known;
+        }
+        let found = match (self.resolver.get(), self.file.borrow().clone()) {
+            (Some(resolver), Some(file)) => resolver
+                .resolve(&file, path)
+                .is_some_and(|(summary, name)| summary.functions.contains_key(&name)),
+            _ => false,
+        };
+        self.reaching_imports
+            .borrow_mut()
+            .insert(path.to_owned(), found);
         found
     }
 

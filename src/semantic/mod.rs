@@ -330,6 +330,9 @@ pub struct Module<'t> {
     /// the workspace (`Module::resolves`), asked before a call's arguments
     /// are evaluated for it.
     pub(crate) resolvable: std::cell::RefCell<HashMap<String, bool>>,
+    /// Whether an imported path names another module's function that
+    /// reaches something (`Module::imports_reaching_function`).
+    pub(crate) reaching_imports: std::cell::RefCell<HashMap<String, bool>>,
     /// Where other modules' summaries come from, and this module's file.
     pub(crate) resolver: std::cell::Cell<Option<&'t dyn Resolver>>,
     pub(crate) file: std::cell::RefCell<Option<std::path::PathBuf>>,
@@ -1000,6 +1003,7 @@ impl<'t> Module<'t> {
             statements,
             external_values: std::cell::RefCell::new(HashMap::default()),
             resolvable: std::cell::RefCell::new(HashMap::default()),
+            reaching_imports: std::cell::RefCell::new(HashMap::default()),
             resolver: std::cell::Cell::new(None),
             file: std::cell::RefCell::new(None),
             caller_env: std::cell::RefCell::new(Vec::new()),

@@ -642,8 +642,12 @@ impl<'t> Module<'t> {
                             self.binding_at(id, text(func, self.src), func),
                             Some(Binding::Def(_))
                         );
+                    // A name bound to what a call of it returned (`grad_fn =
+                    // clipped_grad(loss, hook=h)`, then `grad_fn(x)`) reaches
+                    // it as that call made it, with that call's values.
                     let edge_call = match &target {
                         Target::External(_) if names_def => self.call_made_by(&target, func, id),
+                        Target::External(_) => self.call_made_by(&target, func, id).or(direct),
                         _ => direct,
                     };
                     facts.edges.push(Edge {
@@ -957,9 +961,23 @@ impl<'t> Module<'t> {
                                 .any(|(t, c)| t == target && c.is_empty())
                     }))
         };
+        // `grad_fn(x)` with `grad_fn = clipped_grad(loss, hook=h)` is no
+        // call of `clipped_grad`: the call that made `grad_fn` is.
+        let maker = |call: Node<'t>, scope: ScopeId| {
+            call.field("function")
+                .filter(|f| f.kind_name() == "identifier")
+                .and_then(|f| match self.binding_at(scope, text(f, self.src), f) {
+                    Some(Binding::Value { value, scope, .. }) => {
+                        let value = unparenthesize(*value);
+                        calls_path(value, *scope).then(|| value.id())
+                    }
+                    _ => None,
+                })
+                .unwrap_or(call.id())
+        };
         let node = unparenthesize(node);
         if calls_path(node, scope) {
-            return Some(node.id());
+            return Some(maker(node, scope));
         }
         if node.kind_name() != "identifier" {
             return None;
@@ -967,7 +985,7 @@ impl<'t> Module<'t> {
         match self.binding_at(scope, text(node, self.src), node)? {
             Binding::Value { value, scope, .. } => {
                 let value = unparenthesize(*value);
-                calls_path(value, *scope).then(|| value.id())
+                calls_path(value, *scope).then(|| maker(value, *scope))
             }
             Binding::Def(def) => {
                 let outer = self.scopes[*def].parent.unwrap_or(0);
@@ -1967,6 +1985,15 @@ impl<'t> Module<'t> {
                     .into_iter()
                     .collect(),
             ),
+            // A bare name is this module's own def, handed back by another
+            // module that was given it (`named_for`).
+            Val::Ref(name) if !name.contains('.') => match self.lookup(0, name) {
+                Some([Binding::Def(id)]) if self.scopes[*id].kind == ScopeKind::Class => {
+                    unchosen(self.def_targets(*id))
+                }
+                Some([Binding::Def(id)]) => unchosen(vec![Target::Local(*id)]),
+                _ => Vec::new(),
+            },
             Val::Ref(path) => vec![self
                 .local_target(path)
                 .unwrap_or_else(|| (Target::External(path.to_string()), Vec::new()))],

@@ -2273,6 +2273,85 @@ def b_imported_closure_hook(src: Source, item):
         out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
     return out
 
+def b_imported_hook_wrapper(src: Source, item):
+    """The host callback is made by a hook that another module's wrapper factory runs
+    (jax_privacy's clipping with an auditing hook): `_variant_cfg.wrap(None, hook=H)`
+    returns a closure that calls `hook` when it is not None, and H is a lambda that a
+    method of that module's config object returns when a field says so
+    (`HookConfig(enabled=True).hook()`, `if not self.enabled: return None`), or a
+    function of that module passed back to it (`_variant_cfg.emit`, also imported by
+    name). The closure is called inline or through a name bound just before the
+    statement (`fire = _variant_cfg.wrap(...)`, then `fire(<args>)`)."""
+    c, imp = item
+    callee = src.seg(c.func)
+    args = ", ".join(src.seg(p) for p in sorted(list(c.args) + list(c.keywords), key=src.start))
+    cfg = "\n".join(
+        [
+            '"""Helpers of the variant: a wrapper that runs an optional hook."""',
+            "import dataclasses",
+            "",
+            src.seg(imp),
+            "",
+            "",
+            "@dataclasses.dataclass(frozen=True)",
+            "class HookConfig:",
+            "    enabled: bool = False",
+            "",
+            "    def hook(self):",
+            "        if not self.enabled:",
+            "            return None",
+            f"        return lambda *args, **kwargs: {callee}(*args, **kwargs)",
+            "",
+            "",
+            "def emit(*args, **kwargs):",
+            f"    return {callee}(*args, **kwargs)",
+            "",
+            "",
+            "def wrap(fn, *, hook=None):",
+            "    def wrapped(*args, **kwargs):",
+            "        if hook is not None:",
+            "            return hook(*args, **kwargs)",
+            "        return fn(*args, **kwargs)",
+            "",
+            "    return wrapped",
+            "",
+        ]
+    )
+    forms = [
+        (f"{CFG_MODULE}.HookConfig(enabled=True).hook()", False),
+        (f"{CFG_MODULE}.HookConfig(enabled=True).hook()", True),
+        (f"{CFG_MODULE}.emit", True),
+        ("emit", True),
+    ]
+    # Two rewrites are kept per fixture: a method's hook and a function's,
+    # the pair chosen by the text so that every form is exercised.
+    k = len(src.text) % 2
+    out = []
+    for hook, bound in (forms[k], forms[2 + k]):
+        if hook == "emit" and "emit" in src.text:
+            continue  # the name is taken
+        st = src.stmt_of(c)
+        if bound and [id(x) for x in src.scope_chain(c)[:1]] != [
+            id(x) for x in src.scope_chain(st)[:1]
+        ]:
+            continue  # the call is inside a lambda or comprehension of its statement
+        ed = Edits(src)
+        ensure_import(ed, CFG_MODULE)
+        made = f"{CFG_MODULE}.wrap(None, hook={hook})"
+        if hook == "emit":
+            insert_module_code(ed, header_end(src)[0], f"from {CFG_MODULE} import emit\n")
+        if bound:
+            fire = src.fresh("variant_fire")
+            insert_before_stmt(ed, st, [f"{fire} = {made}"])
+            ed.replace(c, f"{fire}({args})")
+        else:
+            ed.replace(c, f"{made}({args})")
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
+    if not out:
+        raise Skip("no form applies")
+    return out
+
+
 def b_imported_object_method(src: Source, item):
     """The host callback is made by a method of an object of another module's class
     (dynamiqs' default progress meter, craftax's env factory): an instance that module
@@ -3449,6 +3528,15 @@ TRANSFORMS = {
         "a host callback is made by a closure another module's factory returns, kept by an object "
         "of that module's class and called from its method: "
         "`_variant_cfg.Hooks(_variant_cfg.make_hook()).fire(...)`, inline or the object made once at module level",
+    ),
+    "imported_hook_wrapper": (
+        i_host_callback_calls,
+        b_imported_hook_wrapper,
+        "a host callback is made by a hook that another module's wrapper factory runs when it "
+        "is not None (`_variant_cfg.wrap(None, hook=H)(...)`, inline or bound to a name first): "
+        "H a lambda a method of that module's config object returns when a field says so "
+        "(`HookConfig(enabled=True).hook()`), or that module's function passed back to it "
+        "(`_variant_cfg.emit`, or `emit` imported by name)",
     ),
     "imported_object_method": (
         i_host_callback_calls,
