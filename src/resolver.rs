@@ -4,7 +4,7 @@
 use crate::semantic::contract::{scope_for, SiteMatcher};
 use crate::semantic::flow::{rename_refs, ConstAlt};
 use crate::semantic::summary::{
-    candidate_files, CallLowerings, CallReach, ForeignCall, ModuleSummary,
+    candidate_files, CallLowerings, CallReach, ForeignCall, ModuleSummary, Registration,
 };
 use crate::semantic::{Module, Resolver};
 use crate::syntax;
@@ -40,6 +40,9 @@ pub struct FsResolver<S: SourceProvider = Disk> {
     /// What calls of other modules' functions reach, by (file, name, the
     /// call's values): `Resolver::call_reach`.
     call_reach: DashMap<String, CallReach>,
+    /// What calls of other modules' registering functions store, by (file,
+    /// name, the call's values, the def decorated): `Resolver::call_stores`.
+    call_stores: DashMap<String, Arc<Vec<Registration>>>,
     /// What calls of other modules' lowering helpers lower, by (file,
     /// name, the call's values): `Resolver::call_lowerings`.
     call_lowerings: DashMap<String, CallLowerings>,
@@ -64,6 +67,7 @@ impl<S: SourceProvider> FsResolver<S> {
             summaries: DashMap::new(),
             call_returns: DashMap::new(),
             call_reach: DashMap::new(),
+            call_stores: DashMap::new(),
             call_lowerings: DashMap::new(),
             helper_defs: DashMap::new(),
             contracts: Default::default(),
@@ -84,6 +88,7 @@ impl<S: SourceProvider> FsResolver<S> {
             self.summaries.clear();
             self.call_returns.clear();
             self.call_reach.clear();
+            self.call_stores.clear();
             self.call_lowerings.clear();
         }
     }
@@ -100,6 +105,7 @@ impl<S: SourceProvider> FsResolver<S> {
         let stale = format!("{}\0", path.display());
         forget_calls_into(&self.call_returns, &stale);
         forget_calls_into(&self.call_reach, &stale);
+        forget_calls_into(&self.call_stores, &stale);
         forget_calls_into(&self.call_lowerings, &stale);
     }
 
@@ -241,7 +247,17 @@ impl<S: SourceProvider> FsResolver<S> {
 /// bare names the callee knows them by.
 fn named_for(call: &ForeignCall, from_file: &Path, to_file: &Path) -> ForeignCall {
     let mut call = call.clone();
-    let own = |path: &str| {
+    let rename = renamer(from_file, to_file);
+    call.receiver.iter_mut().for_each(&rename);
+    call.positional.iter_mut().for_each(&rename);
+    call.keywords.iter_mut().for_each(|(_, alts)| rename(alts));
+    call
+}
+
+/// Renames the defs named in values going from `from_file` to `to_file`
+/// (see `named_for`).
+fn renamer<'a>(from_file: &'a Path, to_file: &'a Path) -> impl Fn(&mut Vec<ConstAlt>) + 'a {
+    let own = move |path: &str| {
         candidate_files(from_file, path)
             .into_iter()
             .find(|(file, _)| file == to_file)
@@ -249,16 +265,12 @@ fn named_for(call: &ForeignCall, from_file: &Path, to_file: &Path) -> ForeignCal
             .filter(|name| !name.contains('.'))
     };
     let module = module_path_between(from_file, to_file);
-    let rename = |alts: &mut Vec<ConstAlt>| {
+    move |alts: &mut Vec<ConstAlt>| {
         rename_refs(alts, &|name| match name.contains('.') {
             true => own(name),
             false => module.as_ref().map(|module| format!("{module}.{name}")),
         })
-    };
-    call.receiver.iter_mut().for_each(rename);
-    call.positional.iter_mut().for_each(rename);
-    call.keywords.iter_mut().for_each(|(_, alts)| rename(alts));
-    call
+    }
 }
 
 /// The dotted path of the module in `from_file` relative to the nearest
@@ -374,6 +386,58 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
             .filter(|(file, _)| file != from_file)
             .find_map(|(file, name)| Some((self.helpers_of(&file)?, name)))
             .is_some_and(|(helpers, name)| helpers.contains(&name))
+    }
+
+    fn call_stores(
+        &self,
+        from_file: &Path,
+        path: &str,
+        call: &ForeignCall,
+        applied_to: Option<&[ConstAlt]>,
+    ) -> Vec<Registration> {
+        let Some((summary, name)) = self.resolve_function(from_file, path) else {
+            return Vec::new();
+        };
+        if !summary.registrars.contains(&name) {
+            return Vec::new();
+        }
+        let call = &named_for(call, from_file, &summary.file);
+        let applied_to = applied_to.map(|alts| {
+            let mut alts = alts.to_vec();
+            renamer(from_file, &summary.file)(&mut alts);
+            alts
+        });
+        let key = format!(
+            "{}\0{name}\0{call:?}\0{applied_to:?}",
+            summary.file.display()
+        );
+        if let Some(cached) = self.call_stores.get(&key) {
+            return cached.as_ref().clone();
+        }
+        // One module deep, as `call_returns`.
+        let computed = self
+            .source
+            .read(&summary.file)
+            .and_then(|text| {
+                let tree = syntax::parse(&text, None)?;
+                let module = Module::new(&text, &tree);
+                module.set_file(&summary.file);
+                let stores = module.stores_for_call(&name, call, applied_to.as_deref());
+                Some(
+                    stores
+                        .into_iter()
+                        .map(|(dict, key, values)| Registration {
+                            file: summary.file.clone(),
+                            dict,
+                            key,
+                            values,
+                        })
+                        .collect::<Vec<_>>(),
+                )
+            })
+            .unwrap_or_default();
+        self.call_stores.insert(key, Arc::new(computed.clone()));
+        computed
     }
 
     fn call_lowerings(&self, from_file: &Path, path: &str, call: &ForeignCall) -> CallLowerings {

@@ -999,11 +999,22 @@ struct Bound<'t> {
     given: Vec<Vec<Alt<'t>>>,
 }
 
+/// A def bound to a call from another module (`Flow::with_frames`): its
+/// parameters' values, and the keywords its `**kwargs` takes.
+pub(crate) struct Frame<'t> {
+    pub def: ScopeId,
+    pub given: Vec<Vec<Alt<'t>>>,
+    pub kwargs: Arc<Entries>,
+}
+
 /// One evaluation: its step budget and the calls being evaluated.
 pub struct Flow<'m, 't> {
     m: &'m Module<'t>,
     steps: Cell<u32>,
     bound: RefCell<Vec<Bound<'t>>>,
+    /// The keywords a call from another module passes into a def's
+    /// `**kwargs` while that call is bound (`with_frames`), innermost last.
+    bound_kwargs: RefCell<Vec<(ScopeId, Arc<Entries>)>>,
     /// Names see the branches constant conditions decide (`branch_ranges`).
     /// Off when deciding those conditions: what decides a branch never
     /// depends on other decided branches, so the answers do not depend on
@@ -1028,6 +1039,7 @@ impl<'t> Module<'t> {
             m: self,
             steps: Cell::new(steps),
             bound: RefCell::new(Vec::new()),
+            bound_kwargs: RefCell::new(Vec::new()),
             branch_aware: true,
             given_branches: RefCell::new(Vec::new()),
             deciding_given: Cell::new(false),
@@ -1183,17 +1195,21 @@ impl<'m, 't> Flow<'m, 't> {
                         None => {
                             // `probe() and False` is falsy whatever `probe()`
                             // is (`or True` truthy): a boolean, known.
+                            // Each alternative of `y` decides it on its own
+                            // path (`on_cpu_host() and platform == "cpu"` in a
+                            // loop over platforms).
                             let rights = self.eval_depth(right, scope, depth + 1);
                             let absorbing = !rights.is_empty()
-                                && rights.iter().all(|r| {
-                                    r.why.certain() && matches!(r.val, Val::Bool(b) if b == is_or)
-                                });
-                            if absorbing && matches!(l.val, Val::Unknown | Val::AnyStr) {
-                                out.push(Alt {
-                                    val: Val::Bool(is_or),
-                                    why: l.why.clone(),
-                                    choices: l.choices.clone(),
-                                });
+                                && rights.iter().all(|r| r.val.truthy() == Some(is_or));
+                            if absorbing {
+                                out.extend(rights.iter().filter_map(|r| {
+                                    Alt {
+                                        val: Val::Bool(is_or),
+                                        why: r.why.clone(),
+                                        choices: r.choices.clone(),
+                                    }
+                                    .under(&l.why, &l.choices)
+                                }));
                                 continue;
                             }
                             out.push(Alt {
@@ -1803,16 +1819,18 @@ impl<'m, 't> Flow<'m, 't> {
             } => self.eval_param(*fscope, *index, *default, node, depth),
             Binding::Import(path) => {
                 let path = names::canonicalize(path);
-                self.external(&path).unwrap_or_else(|| {
-                    // A function of another module passed on as a value
-                    // (`clipped_grad(loss, hook=record)`) is that def, so the
-                    // module it is handed to can call it and test it.
-                    let val = match self.m.imports_reaching_function(&path) {
-                        true => Val::Ref(Arc::from(path.as_ref())),
-                        false => self.import_val(&path),
-                    };
-                    vec![Alt::fixed(val)]
-                })
+                self.external(&path)
+                    .map(|alts| self.with_registrations(&path, alts))
+                    .unwrap_or_else(|| {
+                        // A function of another module passed on as a value
+                        // (`clipped_grad(loss, hook=record)`) is that def, so the
+                        // module it is handed to can call it and test it.
+                        let val = match self.m.imports_reaching_function(&path) {
+                            true => Val::Ref(Arc::from(path.as_ref())),
+                            false => self.import_val(&path),
+                        };
+                        vec![Alt::fixed(val)]
+                    })
             }
             Binding::Def(id) if self.m.scopes[*id].kind == ScopeKind::Function => self
                 .jitted_by_decorator(*id, depth)
@@ -2466,6 +2484,30 @@ impl<'m, 't> Flow<'m, 't> {
         self.with_bound(bound, || self.eval(node, scope))
     }
 
+    /// `f` run with `frames` bound in order (a function, then the def it
+    /// returns, each with its parameters' values): what a call of a
+    /// registering decorator stores, for a call from another module.
+    pub(crate) fn with_frames<R>(&self, frames: &[Frame<'t>], f: impl FnOnce() -> R) -> R {
+        match frames.split_first() {
+            None => f(),
+            Some((frame, rest)) => {
+                let bound = Bound {
+                    def: frame.def,
+                    call: self.m.scopes[frame.def].node,
+                    call_scope: frame.def,
+                    receiver: None,
+                    given: frame.given.clone(),
+                };
+                self.bound_kwargs
+                    .borrow_mut()
+                    .push((frame.def, frame.kwargs.clone()));
+                let out = self.with_bound(bound, || self.with_frames(rest, f));
+                self.bound_kwargs.borrow_mut().pop();
+                out
+            }
+        }
+    }
+
     /// A call of `path`, a function or method of another module: what it
     /// returns evaluated in its own module with its parameters bound to
     /// this call's arguments (`receiver`: the object a method is called
@@ -2516,6 +2558,7 @@ impl<'m, 't> Flow<'m, 't> {
             keywords: Vec::new(),
             attribute: true,
             env_set: self.m.env_keys_set(),
+            registered: self.m.registrations(),
         };
         let alts = self.m.foreign_returns(&format!("{class}.{attr}"), &read)?;
         Some(from_consts(&alts))
@@ -2660,12 +2703,23 @@ impl<'m, 't> Flow<'m, 't> {
             keywords,
             attribute: false,
             env_set: self.m.env_keys_set(),
+            registered: self.m.registrations(),
         })
     }
 
     /// The `**kwargs` parameter of `def`: in the call being evaluated, or
     /// in each direct call of it in the module.
     fn kwargs_of(&self, def: ScopeId) -> Vec<Alt<'t>> {
+        let given = self
+            .bound_kwargs
+            .borrow()
+            .iter()
+            .rev()
+            .find(|(d, _)| *d == def)
+            .map(|(_, entries)| entries.clone());
+        if let Some(entries) = given {
+            return vec![Alt::fixed(Val::Entries(entries))];
+        }
         self.per_call_of(def, |call, call_scope| {
             vec![Alt::fixed(Val::KwArgs {
                 call,
@@ -2685,6 +2739,45 @@ impl<'m, 't> Flow<'m, 't> {
         } else {
             Val::Unknown
         }
+    }
+
+    /// A dict of another module (`EXPORTS`, imported) with the entries this
+    /// module registered into it when it was imported.
+    fn with_registrations(&self, path: &str, alts: Vec<Alt<'t>>) -> Vec<Alt<'t>> {
+        let added = self.m.registered_into(path);
+        if added.is_empty() {
+            return alts;
+        }
+        let module = path.rsplit_once('.').map(|(m, _)| m);
+        alts.into_iter()
+            .map(|mut alt| {
+                let mut merged: Entries = match &alt.val {
+                    Val::Entries(entries) => entries.as_ref().clone(),
+                    // Filled by stores it cannot see (its registrars').
+                    Val::OpaqueDict => Vec::new(),
+                    _ => return alt,
+                };
+                for (key, values) in &added {
+                    let mut values = values.clone();
+                    if let Some(module) = module {
+                        qualify_refs(&mut values, module);
+                    }
+                    merged.retain(|(k, _)| !k.val().same(&key.val()));
+                    merged.push((key.clone(), values));
+                }
+                // Other importers may register more: a key not seen is
+                // not known to be missing.
+                merged.push((
+                    Const::Unknown,
+                    vec![ConstAlt {
+                        val: Const::Unknown,
+                        why: Why::Fixed,
+                    }],
+                ));
+                alt.val = Val::Entries(Arc::new(merged));
+                alt
+            })
+            .collect()
     }
 
     /// A constant of another module, from its summary.
@@ -3027,7 +3120,7 @@ impl<'m, 't> Flow<'m, 't> {
         // An imported module's constant: `defaults.EXPORT_PLATFORMS`.
         if let Some(path) = m.canonical(node, scope) {
             if let Some(alts) = self.external(&path) {
-                return alts;
+                return self.with_registrations(&path, alts);
             }
             if let Some((holder, flag)) = path.rsplit_once('.') {
                 if is_flag_holder(holder) {
@@ -4143,9 +4236,16 @@ impl<'m, 't> Flow<'m, 't> {
             Val::Entries(_) if matches!(key, Val::EnumMember(..)) => Lookup::Unknown,
             Val::Entries(entries) => match entries.iter().find(|(k, _)| k.val().same(key)) {
                 Some((_, values)) => Lookup::Found(from_consts(values)),
+                // Entries others may add (`with_registrations`).
+                None if entries.iter().any(|(k, _)| matches!(k, Const::Unknown)) => Lookup::Unknown,
                 None => Lookup::Missing,
             },
-            Val::Dict(node, scope) => self.literal_lookup(*node, *scope, key, depth),
+            Val::Dict(node, scope) => match self.m.registered_entry(*node, key) {
+                // Stored by the module calling into this one when it was
+                // imported (`@register("matmul")`).
+                Some(values) => Lookup::Found(from_consts(&values)),
+                None => self.literal_lookup(*node, *scope, key, depth),
+            },
             Val::KwArgs {
                 call,
                 call_scope,
@@ -7648,6 +7748,138 @@ impl<'t> Module<'t> {
         };
         self.resolvable.borrow_mut().insert(path.to_owned(), found);
         found
+    }
+
+    /// What this module registers into other modules' module-level dicts
+    /// when it is imported: module-level decorators (`@register("matmul")`,
+    /// `@register`) and call statements (`register_export(...)`) whose
+    /// function is a registrar of another module of the workspace
+    /// (`ModuleSummary::registrars`), each asked what it stores for this
+    /// call (`Resolver::call_stores`). Computed once; empty while being
+    /// computed (the calls' own arguments are evaluated without it).
+    pub(crate) fn registrations(&self) -> Arc<Vec<super::summary::Registration>> {
+        if let Some(found) = self.registrations.borrow().as_ref() {
+            return found.clone();
+        }
+        if self.registering.replace(true) {
+            return Arc::default();
+        }
+        let found = Arc::new(self.find_registrations());
+        self.registering.set(false);
+        *self.registrations.borrow_mut() = Some(found.clone());
+        found
+    }
+
+    /// The entries this module registered into the dict `path` names (a
+    /// module-level dict of another module, as imported here).
+    pub(crate) fn registered_into(&self, path: &str) -> Vec<(Const, Vec<ConstAlt>)> {
+        let registrations = self.registrations();
+        if registrations.is_empty() {
+            return Vec::new();
+        }
+        let (Some(resolver), Some(file)) = (self.resolver.get(), self.file.borrow().clone()) else {
+            return Vec::new();
+        };
+        let Some((summary, name)) = resolver.resolve(&file, path) else {
+            return Vec::new();
+        };
+        registrations
+            .iter()
+            .filter(|r| r.file == summary.file && r.dict == name)
+            .map(|r| (r.key.clone(), r.values.clone()))
+            .collect()
+    }
+
+    /// What the module calling into this one registered into the
+    /// module-level dict literal `dict` under `key`.
+    pub(crate) fn registered_entry(&self, dict: Node<'t>, key: &Val<'_>) -> Option<Vec<ConstAlt>> {
+        let registered = self.caller_registered.borrow().clone();
+        if registered.is_empty() {
+            return None;
+        }
+        let file = self.file.borrow().clone()?;
+        let name = self.module_level_name_of(dict)?;
+        registered
+            .iter()
+            .rev()
+            .find(|r| *r.file == *file && r.dict == name && r.key.val().same(key))
+            .map(|r| r.values.clone())
+    }
+
+    fn find_registrations(&self) -> Vec<super::summary::Registration> {
+        let (Some(resolver), Some(file)) = (self.resolver.get(), self.file.borrow().clone()) else {
+            return Vec::new();
+        };
+        let registrar = |path: &str| {
+            !path.starts_with("jax.")
+                && path.contains('.')
+                && resolver
+                    .resolve_function(&file, path)
+                    .is_some_and(|(summary, name)| {
+                        summary.registrars.contains(&name) && *summary.file != *file
+                    })
+        };
+        let flow = self.flow();
+        let mut out = Vec::new();
+        for stmt in self.top_level_statements() {
+            match stmt.kind_name() {
+                "decorated_definition" => {
+                    let Some(def) = stmt.field("definition").and_then(|d| self.scope_of_def(d))
+                    else {
+                        continue;
+                    };
+                    let val = match self.scopes[def].kind {
+                        ScopeKind::Class => Val::Class(def),
+                        _ => Val::Function(def),
+                    };
+                    let decorated = flow.detach_passing(&[Alt::fixed(val)]);
+                    for decorator in self.scopes[def].decorators() {
+                        if decorator.kind_name() == "call" {
+                            let Some(path) = self.callee(decorator, super::MODULE_SCOPE) else {
+                                continue;
+                            };
+                            if !registrar(&path) {
+                                continue;
+                            }
+                            if let Some(call) =
+                                flow.foreign_args(None, decorator, super::MODULE_SCOPE, 0)
+                            {
+                                out.extend(resolver.call_stores(
+                                    &file,
+                                    &path,
+                                    &call,
+                                    Some(&decorated),
+                                ));
+                            }
+                        } else if let Some(path) = self.canonical(decorator, super::MODULE_SCOPE) {
+                            if registrar(&path) {
+                                let call = super::summary::ForeignCall {
+                                    positional: vec![decorated.clone()],
+                                    ..Default::default()
+                                };
+                                out.extend(resolver.call_stores(&file, &path, &call, None));
+                            }
+                        }
+                    }
+                }
+                "expression_statement" => {
+                    let Some(call) = stmt.named_child(0).filter(|c| c.kind_name() == "call") else {
+                        continue;
+                    };
+                    let Some(path) = self.callee(call, super::MODULE_SCOPE) else {
+                        continue;
+                    };
+                    if !registrar(&path) {
+                        continue;
+                    }
+                    if let Some(args) = flow.foreign_args(None, call, super::MODULE_SCOPE, 0) {
+                        out.extend(resolver.call_stores(&file, &path, &args, None));
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
     }
 
     /// Whether `path` (as imported here) names a module-level function of

@@ -333,6 +333,14 @@ pub struct Module<'t> {
     /// Whether an imported path names another module's function that
     /// reaches something (`Module::imports_reaching_function`).
     pub(crate) reaching_imports: std::cell::RefCell<HashMap<String, bool>>,
+    /// What this module registers into other modules' dicts when imported
+    /// (`Module::registrations`), and whether that is being computed.
+    pub(crate) registrations:
+        std::cell::RefCell<Option<std::sync::Arc<Vec<summary::Registration>>>>,
+    pub(crate) registering: std::cell::Cell<bool>,
+    /// What the module calling into this one registered (see
+    /// `ForeignCall::registered`), while a call of it is evaluated.
+    pub(crate) caller_registered: std::cell::RefCell<std::sync::Arc<Vec<summary::Registration>>>,
     /// Where other modules' summaries come from, and this module's file.
     pub(crate) resolver: std::cell::Cell<Option<&'t dyn Resolver>>,
     pub(crate) file: std::cell::RefCell<Option<std::path::PathBuf>>,
@@ -430,6 +438,17 @@ impl<'t> Module<'t> {
             .borrow_mut()
             .insert(dict.id(), found.clone());
         found
+    }
+
+    /// The module-level name `value` is assigned to (`NAME = value`).
+    pub(crate) fn module_level_name_of(&self, value: Node<'t>) -> Option<&'t str> {
+        let target = value
+            .parent()
+            .filter(|p| p.kind_name() == "assignment")
+            .and_then(|a| a.field("left"))
+            .filter(|l| l.kind_name() == "identifier")?;
+        (self.innermost_scope_at(target.start_byte()) == MODULE_SCOPE)
+            .then(|| text(target, self.src))
     }
 
     /// The name `value` is assigned to (`NAME = value`) and the byte range
@@ -1004,6 +1023,9 @@ impl<'t> Module<'t> {
             external_values: std::cell::RefCell::new(HashMap::default()),
             resolvable: std::cell::RefCell::new(HashMap::default()),
             reaching_imports: std::cell::RefCell::new(HashMap::default()),
+            registrations: std::cell::RefCell::new(None),
+            registering: std::cell::Cell::new(false),
+            caller_registered: std::cell::RefCell::default(),
             resolver: std::cell::Cell::new(None),
             file: std::cell::RefCell::new(None),
             caller_env: std::cell::RefCell::new(Vec::new()),

@@ -6,11 +6,13 @@
 use super::flow::ConstAlt;
 use super::reach::{Guard, Requirement, Target};
 use super::{Binding, Module, ScopeKind, MODULE_SCOPE};
+use crate::syntax::text;
 use crate::syntax::Field;
 use crate::syntax::KindName;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use tree_sitter::Node;
 
 #[derive(Debug, Default)]
 pub struct FunctionSummary {
@@ -37,6 +39,11 @@ pub struct ModuleSummary {
     /// (`from .configs import KernelConfig` in a package's `__init__.py`):
     /// constants and returns are looked up through them.
     pub reexports: HashMap<String, String>,
+    /// Module-level functions that store into a module-level dict of this
+    /// module (`_RULES[op] = rule`), in their body or in a def they return
+    /// (a registering decorator): calling one from another module registers
+    /// something (`Resolver::call_stores`).
+    pub registrars: std::collections::HashSet<String>,
 }
 
 impl ModuleSummary {
@@ -165,6 +172,21 @@ impl ModuleSummary {
                 },
             );
         }
+        let registrars = module
+            .module_bindings()
+            .filter_map(|(name, bindings)| match bindings.last() {
+                Some(Binding::Def(id))
+                    if module.scopes[*id].kind == ScopeKind::Function
+                        && module
+                            .registering_scopes(*id)
+                            .iter()
+                            .any(|s| !module.module_dict_stores(*s).is_empty()) =>
+                {
+                    Some(name.to_owned())
+                }
+                _ => None,
+            })
+            .collect();
         ModuleSummary {
             file,
             functions,
@@ -172,6 +194,7 @@ impl ModuleSummary {
             returns,
             keyed_returns,
             reexports,
+            registrars,
         }
     }
 }
@@ -381,6 +404,19 @@ pub trait Resolver: Sync {
     fn call_lowerings(&self, _from_file: &Path, _path: &str, _call: &ForeignCall) -> CallLowerings {
         None
     }
+
+    /// What a call of function `path` (as imported in `from_file`) stores
+    /// into its module's module-level dicts (`Module::stores_for_call`);
+    /// `applied_to`, the def the call's result decorates.
+    fn call_stores(
+        &self,
+        _from_file: &Path,
+        _path: &str,
+        _call: &ForeignCall,
+        _applied_to: Option<&[ConstAlt]>,
+    ) -> Vec<Registration> {
+        Vec::new()
+    }
 }
 
 /// What function `path` lowers for `call`: see `Resolver::call_lowerings`.
@@ -404,15 +440,174 @@ pub struct ForeignCall {
     /// (`os.environ.setdefault("K", ...)`): the callee's reads of them do
     /// not see their defaults.
     pub env_set: Vec<String>,
+    /// What the calling module registered into module-level dicts of other
+    /// modules when it was imported (`@register("matmul")` on its defs):
+    /// the callee reads the ones into its own dicts.
+    pub registered: Arc<Vec<Registration>>,
+}
+
+/// An entry stored into a module-level dict of another module when a
+/// module is imported: `@register("matmul")` over a def, or a statement
+/// `register_export("name", platforms=...)`, whose function stores
+/// `_RULES[op] = rule`. Values are as the dict's module sees them.
+#[derive(Clone, Debug)]
+pub struct Registration {
+    /// The module holding the dict.
+    pub file: Arc<Path>,
+    pub dict: String,
+    pub key: super::flow::Const,
+    pub values: Vec<ConstAlt>,
 }
 
 impl<'t> Module<'t> {
+    /// The scopes whose stores a call of module-level function `def` runs
+    /// when it is a registering decorator: its body, and the body of the
+    /// one def it returns (applied to the decorated def).
+    pub(crate) fn registering_scopes(&self, def: usize) -> Vec<usize> {
+        let mut out = vec![def];
+        out.extend(self.returned_defs(def));
+        out
+    }
+
+    /// The defs nested in `def` that it returns by name (`return decorator`).
+    fn returned_defs(&self, def: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        for value in &self.scopes[def].returned {
+            if value.kind_name() != "identifier" {
+                continue;
+            }
+            if let Some(Binding::Def(id)) = self.binding_at(def, text(*value, self.src), *value) {
+                if self.scopes[*id].parent == Some(def) && !out.contains(id) {
+                    out.push(*id);
+                }
+            }
+        }
+        out
+    }
+
+    /// The stores `D[key] = value` that run whenever `scope` runs (statements
+    /// of its body itself, not nested) into a dict `D` bound at module level
+    /// to a literal or `dict()`: (name, key, value).
+    pub(crate) fn module_dict_stores(&self, scope: usize) -> Vec<(&'t str, Node<'t>, Node<'t>)> {
+        let Some(body) = self.scopes[scope].node.field("body") else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        let mut cursor = body.walk();
+        for stmt in body.named_children(&mut cursor) {
+            let Some(assignment) = stmt.named_child(0).filter(|a| {
+                stmt.kind_name() == "expression_statement" && a.kind_name() == "assignment"
+            }) else {
+                continue;
+            };
+            let (Some(left), Some(value)) = (assignment.field("left"), assignment.field("right"))
+            else {
+                continue;
+            };
+            let (Some(dict), Some(key)) = (
+                left.field("value")
+                    .filter(|_| left.kind_name() == "subscript"),
+                left.field("subscript"),
+            ) else {
+                continue;
+            };
+            if dict.kind_name() != "identifier" {
+                continue;
+            }
+            let name = text(dict, self.src);
+            let module_dict = matches!(
+                self.binding_at(scope, name, dict),
+                Some(Binding::Value { value, scope: MODULE_SCOPE, .. })
+                    if value.kind_name() == "dictionary"
+                        || (value.kind_name() == "call"
+                            && value.field("function").is_some_and(|f| text(f, self.src) == "dict"))
+            );
+            if module_dict {
+                out.push((name, key, value));
+            }
+        }
+        out
+    }
+
+    /// What a call of module-level function `name` from another module
+    /// stores into this module's module-level dicts (`Registration`s, less
+    /// the file): its own stores with its parameters bound to the call's
+    /// values, and, when `applied_to` is the def it decorates, those of
+    /// the def it returns with that def as its argument. A key must be
+    /// one known constant.
+    pub fn stores_for_call(
+        &self,
+        name: &str,
+        call: &ForeignCall,
+        applied_to: Option<&[ConstAlt]>,
+    ) -> Vec<(String, super::flow::Const, Vec<ConstAlt>)> {
+        use super::flow::{Const, Frame, Val};
+        let Some(Binding::Def(f)) = self.lookup(MODULE_SCOPE, name).and_then(|b| b.last()) else {
+            return Vec::new();
+        };
+        let f = *f;
+        if self.scopes[f].kind != ScopeKind::Function {
+            return Vec::new();
+        }
+        let flow = self.flow();
+        let Some(given) = self.bind_call(&flow, f, false, call) else {
+            return Vec::new();
+        };
+        let mut frames = vec![Frame {
+            def: f,
+            given,
+            kwargs: Arc::new(self.extra_keywords(f, call)),
+        }];
+        let mut scopes = vec![f];
+        if let Some(applied) = applied_to {
+            let [inner] = self.returned_defs(f)[..] else {
+                return Vec::new();
+            };
+            let applied_call = ForeignCall {
+                positional: vec![applied.to_vec()],
+                ..ForeignCall::default()
+            };
+            let Some(inner_given) = self.bind_call(&flow, inner, false, &applied_call) else {
+                return Vec::new();
+            };
+            frames.push(Frame {
+                def: inner,
+                given: inner_given,
+                kwargs: Arc::default(),
+            });
+            scopes.push(inner);
+        }
+        let mut out = Vec::new();
+        for scope in scopes {
+            for (dict, key, value) in self.module_dict_stores(scope) {
+                // Detached while bound: a dict literal stored reads them.
+                let stored = flow.with_frames(&frames, || {
+                    let key = match flow.eval(key, scope).as_slice() {
+                        [k] if k.why.certain() => match &k.val {
+                            Val::Str(s) => Const::Str(s.clone()),
+                            Val::Int(i) => Const::Int(*i),
+                            Val::Bool(b) => Const::Bool(*b),
+                            _ => return None,
+                        },
+                        _ => return None,
+                    };
+                    Some((key, flow.detach_passing(&flow.eval(value, scope))))
+                });
+                if let Some((key, values)) = stored {
+                    out.push((dict.to_owned(), key, values));
+                }
+            }
+        }
+        out
+    }
+
     /// What the module-level function or `Class.method` named `name`
     /// returns for `call` (from another module), its parameters bound to
     /// the call's values; parameters it does not pass take their defaults.
     /// This module's own imports are not followed (one module deep).
     pub fn returns_for_call(&self, name: &str, call: &ForeignCall) -> Option<Vec<ConstAlt>> {
         self.caller_env.replace(call.env_set.clone());
+        self.caller_registered.replace(call.registered.clone());
         use super::flow::from_consts;
         let (head, method) = match name.split_once('.') {
             Some((class, method)) => (class, Some(method)),
@@ -475,6 +670,7 @@ impl<'t> Module<'t> {
     /// `None` for a class, or a call that cannot be bound.
     pub fn reach_for_call(&self, name: &str, call: &ForeignCall) -> Option<FunctionSummary> {
         self.caller_env.replace(call.env_set.clone());
+        self.caller_registered.replace(call.registered.clone());
         use super::flow::from_consts;
         let (head, method) = match name.split_once('.') {
             Some((class, method)) => (class, Some(method)),
@@ -627,6 +823,17 @@ impl<'t> Module<'t> {
         let refused = (extra_positional && !splats("list_splat_pattern"))
             || (extra_keyword && !splats("dictionary_splat_pattern"));
         (!refused).then_some(given)
+    }
+
+    /// The keywords of `call` that no named parameter of `def` takes: what
+    /// its `**kwargs` holds, as entries.
+    fn extra_keywords(&self, def: usize, call: &ForeignCall) -> super::flow::Entries {
+        let params = self.scopes[def].params();
+        call.keywords
+            .iter()
+            .filter(|(k, _)| !params.iter().any(|(p, _)| p == k))
+            .map(|(k, v)| (super::flow::Const::Str(k.clone()), v.clone()))
+            .collect()
     }
 
     /// The object `Class(...)` makes for `call` (from another module): its

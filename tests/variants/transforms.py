@@ -2111,6 +2111,51 @@ def i_host_callback_calls(src: Source):
     return out
 
 
+def i_bool_keywords(src: Source):
+    """Keyword arguments written as `True` or `False` (`interpret=False`, `debug=True`)."""
+    out = []
+    for c in ast.walk(src.tree):
+        if not isinstance(c, ast.Call):
+            continue
+        for k in c.keywords:
+            if k.arg and isinstance(k.value, ast.Constant) and isinstance(k.value.value, bool):
+                out.append(k.value)
+    return out
+
+
+def b_probed_bool(src: Source, node):
+    """A `True`/`False` keyword is combined with a host probe of another module whose
+    result the code cannot know (`_variant_cfg.on_cpu_host()`, `jax.default_backend() ==
+    "cpu"`), in a way that cannot change it: `on_cpu_host() and False` is falsy
+    whatever the probe says, `on_cpu_host() or True` truthy (eformer's `interpret =
+    on_cpu_host() and platform == "cpu"`). Through the module or a name imported from it."""
+    cfg = "\n".join(
+        [
+            '"""Helpers of the variant: a host probe."""',
+            "import jax",
+            "",
+            "",
+            "def on_cpu_host():",
+            '    return jax.default_backend() == "cpu"',
+            "",
+        ]
+    )
+    op = "and" if node.value is False else "or"
+    out = []
+    for probe in (f"{CFG_MODULE}.on_cpu_host()", "on_cpu_host()"):
+        if probe == "on_cpu_host()" and "on_cpu_host" in src.text:
+            continue
+        ed = Edits(src)
+        ensure_import(ed, CFG_MODULE)
+        if probe == "on_cpu_host()":
+            insert_module_code(ed, header_end(src)[0], f"from {CFG_MODULE} import on_cpu_host\n")
+        ed.replace(node, f"({probe} {op} {src.seg(node)})")
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
+    if not out:
+        raise Skip("no form applies")
+    return out
+
+
 def b_imported_flag_callback(src: Source, item):
     """The host callback moves into a function of another module that makes it only
     when the flag its caller passes says so: `_variant_cfg.callback_if(True, <args>)`,
@@ -3020,6 +3065,52 @@ def b_imported_registry(src: Source, v: Value):
     return [{MAIN: ed.apply(), CFG_MODULE + ".py": "\n".join(cfg)}]
 
 
+def b_imported_registration(src: Source, v: Value):
+    """The value is registered into another module's dict by that module's decorator
+    factory (kernel and export registries, quax's `register`, tinygp-style export
+    tables): `@_variant_cfg.register("variant", value=<value>, note="variant")` over a
+    def of this module stores `REGISTRY[name] = {"fn": fn, "value": value, **options}`;
+    the value is read back here (`_variant_cfg.REGISTRY["variant"]["value"]`) or by that
+    module's lookup function (`_variant_cfg.registered("variant")`)."""
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    cfg = "\n".join(
+        [
+            '"""Registrations of the variant: entries a decorator stores, as registries keep them."""',
+            "",
+            "REGISTRY = {}",
+            "",
+            "",
+            "def register(name, *, value, **options):",
+            "    def decorator(fn):",
+            '        REGISTRY[name] = {"fn": fn, "value": value, **options}',
+            "        return fn",
+            "",
+            "    return decorator",
+            "",
+            "",
+            "def registered(name):",
+            '    return REGISTRY[name]["value"]',
+            "",
+        ]
+    )
+    out = []
+    for read in (f'{CFG_MODULE}.REGISTRY["variant"]["value"]', f'{CFG_MODULE}.registered("variant")'):
+        ed = Edits(src)
+        ensure_import(ed, CFG_MODULE)
+        fn = src.fresh("variant_registered")
+        insert_module_code(
+            ed,
+            off,
+            f'@{CFG_MODULE}.register("variant", value={src.seg(v.expr)}, note="variant")\n'
+            f"def {fn}():\n    return None\n",
+        )
+        ed.replace(v.expr, read)
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
+    return out
+
+
 def b_none_checked(src: Source, v: Value):
     ed = Edits(src)
     fn = src.fresh("variant_checked")
@@ -3506,6 +3597,12 @@ TRANSFORMS = {
         "`_variant_cfg.callback_if(True, ...)` or with `enabled=VARIANT_ENABLED` (a module "
         "constant `True`) over a keyword-only default of `False`",
     ),
+    "probed_bool": (
+        i_bool_keywords,
+        b_probed_bool,
+        "a `True`/`False` keyword is combined with another module's host probe in a way that "
+        "cannot change it: `(_variant_cfg.on_cpu_host() and False)`, `(on_cpu_host() or True)`",
+    ),
     "imported_callback_table": (
         i_host_callback_calls,
         b_imported_callback_table,
@@ -3784,6 +3881,15 @@ TRANSFORMS = {
         f"the value is a field of an entry of a table in a second module `{CFG_MODULE}.py`, read through "
         "a lookup function by name (`variant_systems.get_system(\"default\").platforms`, maxtext "
         "`get_system_characteristics` style)",
+    ),
+    "imported_registration": (
+        _values,
+        b_imported_registration,
+        "the value is registered into another module's dict by its decorator factory over a def "
+        "of this module (`@_variant_cfg.register(\"variant\", value=..., note=...)` storing "
+        "`REGISTRY[name] = {\"fn\": fn, \"value\": value, **options}`), read back here "
+        "(`_variant_cfg.REGISTRY[\"variant\"][\"value\"]`) or by that module's lookup "
+        "function (`_variant_cfg.registered(\"variant\")`)",
     ),
     "none_checked": (
         _values,
