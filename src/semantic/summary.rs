@@ -145,32 +145,52 @@ impl ModuleSummary {
                 Binding::Import(path) => vec![Target::External(path.clone())],
                 _ => continue,
             };
-            if seeds.is_empty() {
-                continue;
+            let mut entries = vec![(name.clone(), seeds)];
+            // A class's methods too (`Class.method`): an importer may pass
+            // one of an object on as a value (`jax.jit(env.step)`).
+            if let Binding::Def(id) = &binding {
+                if module.scopes[*id].kind == ScopeKind::Class {
+                    entries.extend(
+                        module
+                            .scopes
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, s)| s.class == Some(*id) && s.kind == ScopeKind::Function)
+                            .map(|(m, s)| {
+                                (format!("{name}.{}", s.name), vec![Target::Bound(m, *id)])
+                            }),
+                    );
+                }
             }
-            let reached = module.reach_local(seeds.into_iter().map(|t| (t, Vec::new())).collect());
-            if reached.reqs.is_empty() && reached.externals.is_empty() {
-                continue;
+            for (key, seeds) in entries {
+                if seeds.is_empty() || functions.contains_key(&key) {
+                    continue;
+                }
+                let reached =
+                    module.reach_local(seeds.into_iter().map(|t| (t, Vec::new())).collect());
+                if reached.reqs.is_empty() && reached.externals.is_empty() {
+                    continue;
+                }
+                let reqs = reached
+                    .reqs
+                    .into_iter()
+                    .map(|mut r| {
+                        r.file = Some(file.clone());
+                        r
+                    })
+                    .collect();
+                functions.insert(
+                    key,
+                    FunctionSummary {
+                        reqs,
+                        externals: reached
+                            .externals
+                            .into_iter()
+                            .map(|(p, g, _)| (p, g))
+                            .collect(),
+                    },
+                );
             }
-            let reqs = reached
-                .reqs
-                .into_iter()
-                .map(|mut r| {
-                    r.file = Some(file.clone());
-                    r
-                })
-                .collect();
-            functions.insert(
-                name,
-                FunctionSummary {
-                    reqs,
-                    externals: reached
-                        .externals
-                        .into_iter()
-                        .map(|(p, g, _)| (p, g))
-                        .collect(),
-                },
-            );
         }
         let registrars = module
             .module_bindings()

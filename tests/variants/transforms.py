@@ -2444,6 +2444,58 @@ def b_imported_object_method(src: Source, item):
     return out
 
 
+def b_imported_bound_method(src: Source, item):
+    """The host callback is made by a method of an object of another module's class,
+    passed on as a bound method, not called where it is named (craftax's
+    `jax.jit(env.step)`): `fire = functools.partial(_variant_cfg.Meter().update)` just
+    before the statement, then `fire(<args>)`, or a module constant `VARIANT_UPDATE =
+    functools.partial(_variant_cfg.DEFAULT_METER.update)` after the imports."""
+    c, imp = item
+    callee = src.seg(c.func)
+    args = ", ".join(src.seg(p) for p in sorted(list(c.args) + list(c.keywords), key=src.start))
+    cfg = "\n".join(
+        [
+            '"""Helpers of the variant: a meter whose update makes the callback."""',
+            src.seg(imp),
+            "",
+            "",
+            "class Meter:",
+            "    def update(self, *args, **kwargs):",
+            f"        return {callee}(*args, **kwargs)",
+            "",
+            "",
+            "DEFAULT_METER = Meter()",
+            "",
+        ]
+    )
+    out = []
+    for form in ("local", "constant"):
+        ed = Edits(src)
+        ensure_import(ed, CFG_MODULE)
+        ensure_import(ed, "functools")
+        if form == "local":
+            st = src.stmt_of(c)
+            if [id(x) for x in src.scope_chain(c)[:1]] != [id(x) for x in src.scope_chain(st)[:1]]:
+                continue  # the call is inside a lambda or comprehension of its statement
+            fire = src.fresh("variant_fire")
+            insert_before_stmt(
+                ed, st, [f"{fire} = functools.partial({CFG_MODULE}.Meter().update)"]
+            )
+            ed.replace(c, f"{fire}({args})")
+        else:
+            name = src.fresh("VARIANT_UPDATE")
+            insert_module_code(
+                ed,
+                header_end(src)[0],
+                f"{name} = functools.partial({CFG_MODULE}.DEFAULT_METER.update)\n",
+            )
+            ed.replace(c, f"{name}({args})")
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
+    if not out:
+        raise Skip("no form applies")
+    return out
+
+
 def b_imported_base_method(src: Source, item):
     """The host callback is made by a method the program's class inherits from a base
     class of another module (axlearn's `Module.vprint`): `class VariantTrainer(Module):`
@@ -3634,6 +3686,13 @@ TRANSFORMS = {
         "H a lambda a method of that module's config object returns when a field says so "
         "(`HookConfig(enabled=True).hook()`), or that module's function passed back to it "
         "(`_variant_cfg.emit`, or `emit` imported by name)",
+    ),
+    "imported_bound_method": (
+        i_host_callback_calls,
+        b_imported_bound_method,
+        "a host callback is made by a method of an object of another module's class passed on as "
+        "a bound method: `fire = functools.partial(_variant_cfg.Meter().update); fire(...)`, or a "
+        "module constant `VARIANT_UPDATE = functools.partial(_variant_cfg.DEFAULT_METER.update)`",
     ),
     "imported_object_method": (
         i_host_callback_calls,
