@@ -1657,31 +1657,62 @@ impl<'m, 't> Flow<'m, 't> {
             .named_children(&mut cursor)
             .filter(|c| c.kind_name() == "decorator")
             .collect();
-        // One decorator, a name: what it returns for this def.
+        // One decorator of this module: a name (`@traced`), or a call of a
+        // factory (`@wrap_jit(out_shardings=S)`) that returns the wrapper,
+        // its parameters bound to the call: what it returns for this def.
         let [decorator] = decorators[..] else {
             return None;
         };
-        let name = decorator
-            .named_child(0)
-            .filter(|n| n.kind_name() == "identifier")?;
+        let expr = decorator.named_child(0)?;
+        let (name, factory_call) = match expr.kind_name() {
+            "identifier" => (expr, None),
+            "call" => (
+                expr.field("function")
+                    .filter(|f| f.kind_name() == "identifier")?,
+                Some(expr),
+            ),
+            _ => return None,
+        };
         let outer = m.scopes[def].parent.unwrap_or(super::MODULE_SCOPE);
-        let Some(Binding::Def(wrapper)) = m.binding_at(outer, text(name, m.src), name) else {
+        let Some(Binding::Def(maker)) = m.binding_at(outer, text(name, m.src), name) else {
             return None;
         };
-        let wrapper = *wrapper;
-        if m.scopes[wrapper].kind != ScopeKind::Function || wrapper == def {
+        let maker = *maker;
+        if m.scopes[maker].kind != ScopeKind::Function || maker == def {
             return None;
         }
-        let bound = Bound {
+        let (factory, wrapper) = match factory_call {
+            None => (None, maker),
+            Some(call) => match m.returned_defs(maker)[..] {
+                [wrapper] => (Some((maker, call)), wrapper),
+                _ => return None,
+            },
+        };
+        let applied = Bound {
             def: wrapper,
             call: m.scopes[wrapper].node,
             call_scope: wrapper,
             receiver: None,
             given: vec![vec![Alt::fixed(Val::Function(def))]],
         };
-        let alts = self.with_bound(bound, || {
-            self.eval_one_of(&returned_values(m, wrapper), wrapper, depth + 1)
-        });
+        let returns = || {
+            self.with_bound(applied, || {
+                self.eval_one_of(&returned_values(m, wrapper), wrapper, depth + 1)
+            })
+        };
+        let alts = match factory {
+            None => returns(),
+            Some((factory, call)) => self.with_bound(
+                Bound {
+                    def: factory,
+                    call,
+                    call_scope: outer,
+                    receiver: None,
+                    given: Vec::new(),
+                },
+                returns,
+            ),
+        };
         let all_jits = !alts.is_empty()
             && alts
                 .iter()

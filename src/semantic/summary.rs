@@ -490,7 +490,7 @@ impl<'t> Module<'t> {
     }
 
     /// The defs nested in `def` that it returns by name (`return decorator`).
-    fn returned_defs(&self, def: usize) -> Vec<usize> {
+    pub(crate) fn returned_defs(&self, def: usize) -> Vec<usize> {
         let mut out = Vec::new();
         for value in &self.scopes[def].returned {
             if value.kind_name() != "identifier" {

@@ -555,8 +555,8 @@ impl<'t> Module<'t> {
         }
         let alts = self.flow_with_budget(200).eval(node, scope);
         let mut jits = alts.iter().map(|a| match a.val {
-            flow::Val::Jitted(_, call, call_scope) if a.why.certain() => {
-                Some(((true, call.id()), Some((call, call_scope))))
+            flow::Val::Jitted(def, call, call_scope) if a.why.certain() => {
+                Some(((true, call.id()), Some((call, call_scope, def))))
             }
             flow::Val::Function(def) if a.why.certain() => Some(((false, def), None)),
             _ => None,
@@ -566,8 +566,24 @@ impl<'t> Module<'t> {
             return None;
         }
         match first {
-            (_, Some((call, call_scope))) => {
-                self.eval_jitted_by_syntax(call, call_scope, depth + 1)
+            (_, Some((call, call_scope, def))) => {
+                let mut jitted = self.eval_jitted_by_syntax(call, call_scope, depth + 1)?;
+                // `jax.jit(fun)` in a decorator's wrapper names the def by a
+                // parameter, which means nothing where the def is lowered:
+                // the def itself is the jitted function.
+                let by_parameter = jitted.target.is_some_and(|t| {
+                    let t = unparenthesize(t);
+                    t.kind_name() == "identifier"
+                        && matches!(
+                            self.binding_at(call_scope, text(t, self.src), t),
+                            Some(Binding::Param { .. })
+                        )
+                });
+                if by_parameter && self.scopes[def].kind == super::ScopeKind::Function {
+                    jitted.target = Some(self.scopes[def].node);
+                    jitted.scope = self.scopes[def].parent.unwrap_or(0);
+                }
+                Some(jitted)
             }
             ((_, def), None) => self.jitted_def(def),
         }

@@ -1903,6 +1903,58 @@ def b_jit_kept_as_value(src: Source, s: Site):
     return out
 
 
+def b_jit_decorator_factory(src: Source, s: Site):
+    """The lowered function is jitted by a local decorator over its def (interpax's
+    `@wrap_jit(...)`, keras-style `@jit_step`): a factory `@variant_jit_with(k=<value>,
+    ...)` whose wrapper returns `jax.jit(fun, k=k, ...)` (the jit's keywords passed
+    through the factory's parameters), or a plain `@variant_jit` returning
+    `jax.jit(fun)` when the jit has no keywords; the site then lowers the decorated
+    name itself."""
+    if s.jit is None or s.fn is None or not isinstance(s.fn, ast.Name):
+        raise Skip("no jit of a name")
+    jit_call = src.par(s.jit)
+    if not (isinstance(jit_call, ast.Call) and jit_call.func is s.jit and (dotted(s.jit) or "").split(".")[-1] == "jit"):
+        raise Skip("no jit call")
+    if len(jit_call.args) != 1 or any(k.arg is None for k in s.jit_kws):
+        raise Skip("jit arguments other than the function and keywords")
+    defs = [d for d in src.tree.body if isinstance(d, ast.FunctionDef) and d.name == s.fn.id]
+    if len(defs) != 1:
+        raise Skip("not one module-level def")
+    fdef = defs[0]
+    before = module_bound_before(src, fdef) | header_end(src)[1]
+    for k in s.jit_kws:
+        if local_names(src, k.value) or not set(free_names(k.value)) - BUILTINS <= before:
+            raise Skip("keyword values need names the def does not see")
+    first = fdef.decorator_list[0].lineno if fdef.decorator_list else fdef.lineno
+    names = [k.arg for k in s.jit_kws]
+    out = []
+    for form in ("factory", "plain"):
+        if form == "plain" and names:
+            continue
+        ed = Edits(src)
+        fun = src.fresh("fun")
+        if form == "factory":
+            maker = src.fresh("variant_jit_with")
+            passed = "".join(f", {n}={n}" for n in names)
+            code = (
+                f"def {maker}({', '.join(names)}):\n"
+                f"    def wrapper({fun}):\n"
+                f"        return {src.seg(s.jit)}({fun}{passed})\n\n"
+                f"    return wrapper\n"
+            )
+            args = ", ".join(f"{k.arg}={src.seg(k.value)}" for k in s.jit_kws)
+            applied = f"@{maker}({args})\n"
+        else:
+            maker = src.fresh("variant_jit")
+            code = f"def {maker}({fun}):\n    return {src.seg(s.jit)}({fun})\n"
+            applied = f"@{maker}\n"
+        insert_module_code(ed, header_end(src)[0], code)
+        ed.insert(src.line_start(first), applied)
+        ed.replace(jit_call, s.fn.id)
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_class_method_lowering(src: Source, s: Site):
     ed = Edits(src)
     cls = src.fresh("Exporter")
@@ -3826,6 +3878,14 @@ TRANSFORMS = {
         b_local_decorator,
         "a locally defined pass-through decorator (`functools.wraps`) wraps the function holding the kernel "
         "call or callback (or else the lowered function), or the `pl.pallas_call(...)` callable itself",
+    ),
+    "jit_decorator_factory": (
+        find_sites,
+        b_jit_decorator_factory,
+        "the lowered function is jitted by a local decorator over its def: a factory whose "
+        "wrapper returns `jax.jit(fun, k=k)`, the jit's keywords passed through it "
+        "(`@variant_jit_with(k=...)`), or `@variant_jit` returning `jax.jit(fun)`; the decorated "
+        "name is lowered",
     ),
     "jit_kept_as_value": (
         find_sites,
