@@ -7917,6 +7917,11 @@ impl<'t> Module<'t> {
     /// another module that reaches something (its summary lists it): such
     /// a function passed on as a value is worth naming (`Val::Ref`).
     pub(crate) fn imports_reaching_function(&self, path: &str) -> bool {
+        // The libraries' own names are never the workspace's (and asking
+        // costs a look at the disk per model).
+        if path.starts_with("jax.") || path.starts_with("numpy.") || !path.contains('.') {
+            return false;
+        }
         if let Some(known) = self.reaching_imports.borrow().get(path) {
             return *known;
         }
