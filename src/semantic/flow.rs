@@ -1895,9 +1895,7 @@ impl<'m, 't> Flow<'m, 't> {
         let mut out = Vec::new();
         let mut cursor = body.walk();
         for stmt in body.named_children(&mut cursor) {
-            let Some(assign) = stmt.named_child(0).filter(|a| {
-                stmt.kind_name() == "expression_statement" && a.kind_name() == "assignment"
-            }) else {
+            let Some(assign) = super::statement_assignment(stmt) else {
                 continue;
             };
             let (Some(left), Some(right)) = (assign.field("left"), assign.field("right")) else {
@@ -7770,14 +7768,27 @@ impl<'t> Module<'t> {
     /// the resolver finds: only then are a call's arguments worth
     /// evaluating for it (most dotted calls are of the standard library).
     pub(crate) fn resolves(&self, path: &str) -> bool {
-        if let Some(known) = self.resolvable.borrow().get(path) {
+        self.ask_resolver_once(&self.resolvable, path, |resolver, file| {
+            resolver.resolve_function(file, path).is_some()
+        })
+    }
+
+    /// `ask` of the resolver about `path` from this module's file, kept in
+    /// `cache`; false without a resolver or a file.
+    fn ask_resolver_once(
+        &self,
+        cache: &std::cell::RefCell<rustc_hash::FxHashMap<String, bool>>,
+        path: &str,
+        ask: impl FnOnce(&dyn super::Resolver, &std::path::Path) -> bool,
+    ) -> bool {
+        if let Some(known) = cache.borrow().get(path) {
             return *known;
         }
         let found = match (self.resolver.get(), self.file.borrow().clone()) {
-            (Some(resolver), Some(file)) => resolver.resolve_function(&file, path).is_some(),
+            (Some(resolver), Some(file)) => ask(resolver, &file),
             _ => false,
         };
-        self.resolvable.borrow_mut().insert(path.to_owned(), found);
+        cache.borrow_mut().insert(path.to_owned(), found);
         found
     }
 
@@ -7842,7 +7853,7 @@ impl<'t> Module<'t> {
             return Vec::new();
         };
         let registrar = |path: &str| {
-            !path.starts_with("jax.")
+            !super::reach::is_library_path(path)
                 && path.contains('.')
                 && resolver
                     .resolve_function(&file, path)
@@ -7863,34 +7874,33 @@ impl<'t> Module<'t> {
                         ScopeKind::Class => Val::Class(def),
                         _ => Val::Function(def),
                     };
-                    let decorated = flow.detach_passing(&[Alt::fixed(val)]);
                     for decorator in self.scopes[def].decorators() {
-                        if decorator.kind_name() == "call" {
-                            let Some(path) = self.callee(decorator, super::MODULE_SCOPE) else {
+                        let is_call = decorator.kind_name() == "call";
+                        let path = match is_call {
+                            true => self.callee(decorator, super::MODULE_SCOPE),
+                            false => self.canonical(decorator, super::MODULE_SCOPE),
+                        };
+                        let Some(path) = path.filter(|p| registrar(p)) else {
+                            continue;
+                        };
+                        // `@register("k")` calls the factory, then applies what it
+                        // returns to the def; `@register` applies itself.
+                        let decorated = flow.detach_passing(&[Alt::fixed(val.clone())]);
+                        let stores = if is_call {
+                            let Some(call) =
+                                flow.foreign_args(None, decorator, super::MODULE_SCOPE, 0)
+                            else {
                                 continue;
                             };
-                            if !registrar(&path) {
-                                continue;
-                            }
-                            if let Some(call) =
-                                flow.foreign_args(None, decorator, super::MODULE_SCOPE, 0)
-                            {
-                                out.extend(resolver.call_stores(
-                                    &file,
-                                    &path,
-                                    &call,
-                                    Some(&decorated),
-                                ));
-                            }
-                        } else if let Some(path) = self.canonical(decorator, super::MODULE_SCOPE) {
-                            if registrar(&path) {
-                                let call = super::summary::ForeignCall {
-                                    positional: vec![decorated.clone()],
-                                    ..Default::default()
-                                };
-                                out.extend(resolver.call_stores(&file, &path, &call, None));
-                            }
-                        }
+                            resolver.call_stores(&file, &path, &call, Some(&decorated))
+                        } else {
+                            let call = super::summary::ForeignCall {
+                                positional: vec![decorated],
+                                ..Default::default()
+                            };
+                            resolver.call_stores(&file, &path, &call, None)
+                        };
+                        out.extend(stores);
                     }
                 }
                 "expression_statement" => {
@@ -7919,22 +7929,14 @@ impl<'t> Module<'t> {
     pub(crate) fn imports_reaching_function(&self, path: &str) -> bool {
         // The libraries' own names are never the workspace's (and asking
         // costs a look at the disk per model).
-        if path.starts_with("jax.") || path.starts_with("numpy.") || !path.contains('.') {
+        if super::reach::is_library_path(path) || !path.contains('.') {
             return false;
         }
-        if let Some(known) = self.reaching_imports.borrow().get(path) {
-            return *known;
-        }
-        let found = match (self.resolver.get(), self.file.borrow().clone()) {
-            (Some(resolver), Some(file)) => resolver
-                .resolve(&file, path)
-                .is_some_and(|(summary, name)| summary.functions.contains_key(&name)),
-            _ => false,
-        };
-        self.reaching_imports
-            .borrow_mut()
-            .insert(path.to_owned(), found);
-        found
+        self.ask_resolver_once(&self.reaching_imports, path, |resolver, file| {
+            resolver
+                .resolve(file, path)
+                .is_some_and(|(summary, name)| summary.functions.contains_key(&name))
+        })
     }
 
     /// What a call of `path` (a function or method of another module)

@@ -442,11 +442,7 @@ impl<'t> Module<'t> {
 
     /// The module-level name `value` is assigned to (`NAME = value`).
     pub(crate) fn module_level_name_of(&self, value: Node<'t>) -> Option<&'t str> {
-        let target = value
-            .parent()
-            .filter(|p| p.kind_name() == "assignment")
-            .and_then(|a| a.field("left"))
-            .filter(|l| l.kind_name() == "identifier")?;
+        let target = assigned_name(value)?;
         (self.innermost_scope_at(target.start_byte()) == MODULE_SCOPE)
             .then(|| text(target, self.src))
     }
@@ -458,11 +454,7 @@ impl<'t> Module<'t> {
         &self,
         value: Node<'t>,
     ) -> Option<(&'t str, std::ops::Range<usize>)> {
-        let target = value
-            .parent()
-            .filter(|p| p.kind_name() == "assignment")
-            .and_then(|a| a.field("left"))
-            .filter(|l| l.kind_name() == "identifier")?;
+        let target = assigned_name(value)?;
         let home = self.innermost_scope_at(target.start_byte());
         let range = if home == MODULE_SCOPE {
             0..self.src.len()
@@ -2649,4 +2641,19 @@ impl<'t> Args<'t> {
             .find(|(n, _, _)| n == name)
             .map(|(_, _, a)| *a)
     }
+}
+
+/// The plain name `value` is assigned to (`NAME = value`).
+fn assigned_name(value: Node<'_>) -> Option<Node<'_>> {
+    value
+        .parent()
+        .filter(|p| p.kind_name() == "assignment")
+        .and_then(|a| a.field("left"))
+        .filter(|l| l.kind_name() == "identifier")
+}
+
+/// The assignment a statement is (`x = v`, `D[k] = v`), if it is one.
+pub(crate) fn statement_assignment(stmt: Node<'_>) -> Option<Node<'_>> {
+    stmt.named_child(0)
+        .filter(|a| stmt.kind_name() == "expression_statement" && a.kind_name() == "assignment")
 }

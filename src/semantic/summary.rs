@@ -515,9 +515,7 @@ impl<'t> Module<'t> {
         let mut out = Vec::new();
         let mut cursor = body.walk();
         for stmt in body.named_children(&mut cursor) {
-            let Some(assignment) = stmt.named_child(0).filter(|a| {
-                stmt.kind_name() == "expression_statement" && a.kind_name() == "assignment"
-            }) else {
+            let Some(assignment) = super::statement_assignment(stmt) else {
                 continue;
             };
             let (Some(left), Some(value)) = (assignment.field("left"), assignment.field("right"))

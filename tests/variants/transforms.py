@@ -2208,14 +2208,41 @@ def b_probed_bool(src: Source, node):
     return out
 
 
+def _callback_call(src: Source, c) -> tuple[str, str]:
+    """A host-callback call's callee and its arguments, in their order, as text."""
+    args = ", ".join(src.seg(p) for p in sorted(list(c.args) + list(c.keywords), key=src.start))
+    return src.seg(c.func), args
+
+
+def _meter_module(imp: str, callee: str, factory: bool) -> str:
+    """The helper module of the meter transforms: `Meter.update` makes the callback,
+    `DEFAULT_METER` is one made at module level, and `make_meter()` (with `factory`)
+    returns a new one."""
+    lines = [
+        '"""Helpers of the variant: a meter whose update makes the callback."""',
+        imp,
+        "",
+        "",
+        "class Meter:",
+        "    def update(self, *args, **kwargs):",
+        f"        return {callee}(*args, **kwargs)",
+        "",
+        "",
+        "DEFAULT_METER = Meter()",
+        "",
+    ]
+    if factory:
+        lines += ["", "def make_meter():", "    return Meter()", ""]
+    return "\n".join(lines)
+
+
 def b_imported_flag_callback(src: Source, item):
     """The host callback moves into a function of another module that makes it only
     when the flag its caller passes says so: `_variant_cfg.callback_if(True, <args>)`,
     or the keyword-only `enabled=VARIANT_ENABLED` (a module constant `True`) over a
     default of `False`."""
     c, imp = item
-    callee = src.seg(c.func)
-    args = ", ".join(src.seg(p) for p in sorted(list(c.args) + list(c.keywords), key=src.start))
+    callee, args = _callback_call(src, c)
     out = []
     for form in ("positional", "keyword"):
         if form == "positional":
@@ -2252,8 +2279,7 @@ def b_call_site_flag(src: Source, item):
     flag says so; the statement calls it with the flag on, and a second helper, never
     called, calls it with the flag off (the flag's value depends on the call site)."""
     c, _ = item
-    callee = src.seg(c.func)
-    args = ", ".join(src.seg(p) for p in sorted(list(c.args) + list(c.keywords), key=src.start))
+    callee, args = _callback_call(src, c)
     out = []
     for form in ("positional", "keyword"):
         ed = Edits(src)
@@ -2285,8 +2311,7 @@ def b_imported_callback_table(src: Source, item):
     `_variant_cfg.HOOKS["variant"](True, <args>)`, or through a name bound to the entry
     just before the statement (`hook = _variant_cfg.HOOKS["variant"]`)."""
     c, imp = item
-    callee = src.seg(c.func)
-    args = ", ".join(src.seg(p) for p in sorted(list(c.args) + list(c.keywords), key=src.start))
+    callee, args = _callback_call(src, c)
     cfg = "\n".join(
         [
             '"""Helpers of the variant: hooks that make a callback when asked to."""',
@@ -2332,8 +2357,7 @@ def b_imported_closure_hook(src: Source, item):
     `_variant_cfg.Hooks(_variant_cfg.make_hook()).fire(<args>)`, or the object made
     once at module level (`VARIANT_HOOKS = ...` after the imports) and fired there."""
     c, imp = item
-    callee = src.seg(c.func)
-    args = ", ".join(src.seg(p) for p in sorted(list(c.args) + list(c.keywords), key=src.start))
+    callee, args = _callback_call(src, c)
     cfg = "\n".join(
         [
             '"""Helpers of the variant: a hook made by a factory, kept and fired by an object."""',
@@ -2380,8 +2404,7 @@ def b_imported_hook_wrapper(src: Source, item):
     name). The closure is called inline or through a name bound just before the
     statement (`fire = _variant_cfg.wrap(...)`, then `fire(<args>)`)."""
     c, imp = item
-    callee = src.seg(c.func)
-    args = ", ".join(src.seg(p) for p in sorted(list(c.args) + list(c.keywords), key=src.start))
+    callee, args = _callback_call(src, c)
     cfg = "\n".join(
         [
             '"""Helpers of the variant: a wrapper that runs an optional hook."""',
@@ -2456,27 +2479,8 @@ def b_imported_object_method(src: Source, item):
     `DEFAULT_METER.update(<args>)`, also through a local name), or one its factory
     returns (`_variant_cfg.make_meter().update(<args>)`)."""
     c, imp = item
-    callee = src.seg(c.func)
-    args = ", ".join(src.seg(p) for p in sorted(list(c.args) + list(c.keywords), key=src.start))
-    cfg = "\n".join(
-        [
-            '"""Helpers of the variant: a meter whose update makes the callback."""',
-            src.seg(imp),
-            "",
-            "",
-            "class Meter:",
-            "    def update(self, *args, **kwargs):",
-            f"        return {callee}(*args, **kwargs)",
-            "",
-            "",
-            "DEFAULT_METER = Meter()",
-            "",
-            "",
-            "def make_meter():",
-            "    return Meter()",
-            "",
-        ]
-    )
+    callee, args = _callback_call(src, c)
+    cfg = _meter_module(src.seg(imp), callee, factory=True)
     out = []
     for form in ("constant", "dotted", "factory"):
         ed = Edits(src)
@@ -2503,23 +2507,8 @@ def b_imported_bound_method(src: Source, item):
     before the statement, then `fire(<args>)`, or a module constant `VARIANT_UPDATE =
     functools.partial(_variant_cfg.DEFAULT_METER.update)` after the imports."""
     c, imp = item
-    callee = src.seg(c.func)
-    args = ", ".join(src.seg(p) for p in sorted(list(c.args) + list(c.keywords), key=src.start))
-    cfg = "\n".join(
-        [
-            '"""Helpers of the variant: a meter whose update makes the callback."""',
-            src.seg(imp),
-            "",
-            "",
-            "class Meter:",
-            "    def update(self, *args, **kwargs):",
-            f"        return {callee}(*args, **kwargs)",
-            "",
-            "",
-            "DEFAULT_METER = Meter()",
-            "",
-        ]
-    )
+    callee, args = _callback_call(src, c)
+    cfg = _meter_module(src.seg(imp), callee, factory=False)
     out = []
     for form in ("local", "constant"):
         ed = Edits(src)
@@ -2554,8 +2543,7 @@ def b_imported_base_method(src: Source, item):
     with `from _variant_cfg import Module` (or `_variant_cfg.Module` as the base), and
     the call `VariantTrainer().emit(<args>)`."""
     c, imp = item
-    callee = src.seg(c.func)
-    args = ", ".join(src.seg(p) for p in sorted(list(c.args) + list(c.keywords), key=src.start))
+    callee, args = _callback_call(src, c)
     cfg = "\n".join(
         [
             '"""Helpers of the variant: a base class whose method makes the callback."""',
@@ -2595,8 +2583,7 @@ def b_imported_hook_class(src: Source, item):
     c, imp = item
     if not isinstance(src.par(c), ast.Expr):
         raise Skip("the callback's value is used")
-    callee = src.seg(c.func)
-    args = ", ".join(src.seg(p) for p in sorted(list(c.args) + list(c.keywords), key=src.start))
+    callee, args = _callback_call(src, c)
     cfg = "\n".join(
         [
             '"""Helpers of the variant: hook classes that make a callback when enabled."""',
