@@ -64,9 +64,21 @@ impl Rule for Jp009 {
             else {
                 continue;
             };
-            if !matches!(module.eval_mesh(mesh, site.scope), MeshValue::Abstract(_)) {
-                continue;
-            }
+            // Every mesh it may be is abstract, or one that certainly runs
+            // is (an element of a loop over meshes).
+            let meshes = module.eval_mesh_alts(mesh, site.scope);
+            let all_abstract = !meshes.is_empty()
+                && meshes
+                    .iter()
+                    .all(|(m, _, _)| matches!(m, MeshValue::Abstract(_)));
+            let running = meshes
+                .iter()
+                .find(|(m, why, _)| matches!(m, MeshValue::Abstract(_)) && why.certain());
+            let note = match (all_abstract, running) {
+                (true, _) => None,
+                (false, Some((_, why, _))) => why.note().map(str::to_owned),
+                (false, None) => continue,
+            };
             // The fix only fits the context-manager use (`use_abstract_mesh` is not a setter).
             let in_with = site
                 .node
@@ -90,7 +102,10 @@ impl Rule for Jp009 {
             out.push(Finding {
                 code: META.code,
                 severity: META.severity,
-                message: META.template.to_owned(),
+                message: match note {
+                    Some(note) => format!("{} ({note})", META.template),
+                    None => META.template.to_owned(),
+                },
                 span: site.node.byte_range(),
                 related: Vec::new(),
                 fixes,

@@ -1746,6 +1746,45 @@ impl<'m, 't> Flow<'m, 't> {
     }
 
     fn eval_binding(&self, binding: &Binding<'t>, node: Node<'t>, depth: u32) -> Vec<Alt<'t>> {
+        let mut alts = self.eval_binding_in_loop(binding, node, depth);
+        for loop_node in self.loops_ended_before(binding, node) {
+            alts = last_iteration(alts, loop_node);
+        }
+        alts
+    }
+
+    /// The `for` loops holding `binding` (in its scope) that end before
+    /// `node` reads it: there the name holds what the last iteration bound.
+    /// Not a loop that may `break`, whose last iteration is not known.
+    fn loops_ended_before(&self, binding: &Binding<'t>, node: Node<'t>) -> Vec<Node<'t>> {
+        let (anchor, scope) = match binding {
+            Binding::Value { target, scope, .. }
+            | Binding::Item { target, scope, .. }
+            | Binding::Loop { target, scope, .. } => (*target, *scope),
+            _ => return Vec::new(),
+        };
+        let Some(top) = self.m.scopes.get(scope).map(|s| s.node) else {
+            return Vec::new();
+        };
+        if node.start_byte() < anchor.end_byte() {
+            return Vec::new();
+        }
+        crate::syntax::ancestors_below(anchor, top)
+            .into_iter()
+            .filter(|a| {
+                a.kind_name() == "for_statement"
+                    && a.end_byte() <= node.start_byte()
+                    && !has_break(*a)
+            })
+            .collect()
+    }
+
+    fn eval_binding_in_loop(
+        &self,
+        binding: &Binding<'t>,
+        node: Node<'t>,
+        depth: u32,
+    ) -> Vec<Alt<'t>> {
         match binding {
             Binding::Value { value, scope, .. } if is_list_literal(*value, self.m.src) => {
                 let mutations = self.m.list_mutations(*value);
@@ -5356,16 +5395,17 @@ impl<'m, 't> Flow<'m, 't> {
                 let platform = args
                     .keyword("platform")
                     .or_else(|| args.positional.get(2).copied());
-                let value = match platform {
-                    Some(p) => match self.eval_depth(p, scope, depth + 1).as_slice() {
-                        [Alt {
-                            val: Val::Str(s), ..
-                        }] => Some(s.clone()),
-                        _ => Some(String::new()),
-                    },
-                    None => Some(String::new()),
+                // One device per value the platform takes (each element of a
+                // loop over platforms is its own device).
+                let Some(p) = platform else {
+                    return Some(vec![Alt::fixed(Val::AbstractDevice(Some(String::new())))]);
                 };
-                Some(vec![Alt::fixed(Val::AbstractDevice(value))])
+                Some(map(self.eval_depth(p, scope, depth + 1), |v| {
+                    Val::AbstractDevice(Some(match v {
+                        Val::Str(s) => s.clone(),
+                        _ => String::new(),
+                    }))
+                }))
             }
             "contextvars.ContextVar" => Some(vec![Alt::fixed(Val::ContextVar(call, scope))]),
             // An object of the keywords' values (`SimpleNamespace(width=32)`).
@@ -5465,9 +5505,16 @@ impl<'m, 't> Flow<'m, 't> {
                 }
                 None
             }
-            names::ABSTRACT_MESH => Some(vec![Alt::fixed(Val::Mesh(MeshValue::Abstract(
-                m.abstract_mesh_info(args, scope),
-            )))]),
+            names::ABSTRACT_MESH => Some(
+                m.abstract_mesh_alts(args, scope)
+                    .into_iter()
+                    .map(|(info, why, choices)| Alt {
+                        val: Val::Mesh(MeshValue::Abstract(info)),
+                        why,
+                        choices,
+                    })
+                    .collect(),
+            ),
             // The current abstract mesh: its device, if any, is not visible.
             "jax.sharding.get_abstract_mesh" => Some(vec![Alt::fixed(Val::Mesh(
                 MeshValue::Abstract(AbstractMeshInfo {
@@ -6710,6 +6757,50 @@ fn json_const(value: &serde_json::Value, depth: u32) -> Const {
 }
 
 /// Applies `f` to each alternative's value.
+/// What a name bound in the body of `loop_node` holds after the loop: the
+/// alternatives of its last element (and those not made by the loop).
+fn last_iteration<'t>(alts: Vec<Alt<'t>>, loop_node: Node<'t>) -> Vec<Alt<'t>> {
+    let id = loop_node.id();
+    let element = |a: &Alt<'t>| a.choices.iter().find(|(p, _)| *p == id).map(|(_, i)| *i);
+    let Some(last) = alts.iter().filter_map(element).max() else {
+        return alts;
+    };
+    let note = format!("in the loop at line {}", line_of(loop_node));
+    alts.into_iter()
+        .filter(|a| element(a).is_none_or(|i| i == last))
+        .map(|mut a| {
+            a.choices.retain(|(p, _)| *p != id);
+            if matches!(&a.why, Why::Each(n) if *n == note) {
+                a.why = Why::Fixed;
+            }
+            a
+        })
+        .collect()
+}
+
+/// True if a `break` may leave the loop `loop_node` (one of its own, not of
+/// a loop nested in it).
+fn has_break(loop_node: Node<'_>) -> bool {
+    fn walk(node: Node<'_>) -> bool {
+        let mut cursor = node.walk();
+        let found = node
+            .named_children(&mut cursor)
+            .any(|child| match child.kind_name() {
+                "break_statement" => true,
+                "for_statement"
+                | "while_statement"
+                | "function_definition"
+                | "class_definition" => {
+                    // A nested loop's `break` leaves that loop; its `else` is ours.
+                    child.field("alternative").is_some_and(walk)
+                }
+                _ => walk(child),
+            });
+        found
+    }
+    loop_node.field("body").is_some_and(walk)
+}
+
 fn map<'t>(alts: Vec<Alt<'t>>, f: impl Fn(&Val<'t>) -> Val<'t>) -> Vec<Alt<'t>> {
     cap(alts
         .into_iter()

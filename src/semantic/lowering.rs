@@ -36,6 +36,26 @@ pub enum ContextMesh {
     Unknown,
 }
 
+/// One mesh a context may set, how sure it is, and the choices it made.
+pub type ContextScenario = (ContextMesh, Why, Vec<Choice>);
+
+/// One context standing for all a `with` may set: the same one, abstract
+/// meshes joined (`AbstractMeshInfo::join`), else `Unknown`.
+fn join_contexts(meshes: Vec<ContextScenario>) -> ContextMesh {
+    let mut found: Option<ContextMesh> = None;
+    for (mesh, _, _) in meshes {
+        found = Some(match (found, mesh) {
+            (None, mesh) => mesh,
+            (Some(ContextMesh::Abstract(a)), ContextMesh::Abstract(b)) => {
+                ContextMesh::Abstract(a.join(&b))
+            }
+            (Some(a), b) if a == b => a,
+            _ => return ContextMesh::Unknown,
+        });
+    }
+    found.unwrap_or(ContextMesh::None)
+}
+
 #[derive(Clone)]
 pub struct Lowering<'t> {
     pub kind: LoweringKind,
@@ -468,22 +488,26 @@ impl<'t> Module<'t> {
                 }
                 if lowering.lowered.is_empty() {
                     for (platforms, why) in &lowering.platforms {
-                        out.push(Lowering {
-                            kind: lowering.kind,
-                            call,
-                            scope,
-                            anchor: anchor.clone(),
-                            platforms_arg,
-                            platforms: platforms.clone(),
-                            jitted: None,
-                            trace_args: Vec::new(),
-                            trace_call: None,
-                            trace_scope: scope,
-                            context: self.context_through_calls(call, scope, &[], 0),
-                            reqs: Vec::new(),
-                            why: why.clone(),
-                            choices: Vec::new(),
-                        });
+                        for (context, context_why, choices) in
+                            self.context_through_calls(call, scope, &[], 0)
+                        {
+                            out.push(Lowering {
+                                kind: lowering.kind,
+                                call,
+                                scope,
+                                anchor: anchor.clone(),
+                                platforms_arg,
+                                platforms: platforms.clone(),
+                                jitted: None,
+                                trace_args: Vec::new(),
+                                trace_call: None,
+                                trace_scope: scope,
+                                context,
+                                reqs: Vec::new(),
+                                why: why.and(&context_why),
+                                choices,
+                            });
+                        }
                     }
                 }
                 for lowered in flow::from_consts(&lowering.lowered) {
@@ -501,22 +525,30 @@ impl<'t> Module<'t> {
                             Some(resolver),
                         );
                         for (platforms, why) in &lowering.platforms {
-                            out.push(Lowering {
-                                kind: lowering.kind,
-                                call,
-                                scope,
-                                anchor: anchor.clone(),
-                                platforms_arg,
-                                platforms: platforms.clone(),
-                                jitted: None,
-                                trace_args: Vec::new(),
-                                trace_call: None,
-                                trace_scope: scope,
-                                context: self.context_through_calls(call, scope, &choices, 0),
-                                reqs: reqs.clone(),
-                                why: why.and(&lowered.why),
-                                choices: choices.clone(),
-                            });
+                            for (context, context_why, choices) in
+                                self.context_through_calls(call, scope, &choices, 0)
+                            {
+                                out.push(Lowering {
+                                    kind: lowering.kind,
+                                    call,
+                                    scope,
+                                    anchor: anchor.clone(),
+                                    platforms_arg,
+                                    platforms: platforms.clone(),
+                                    jitted: None,
+                                    trace_args: Vec::new(),
+                                    trace_call: None,
+                                    trace_scope: scope,
+                                    context,
+                                    reqs: reqs
+                                        .iter()
+                                        .filter(|r| flow::compatible(&choices, &r.choices))
+                                        .cloned()
+                                        .collect(),
+                                    why: why.and(&lowered.why).and(&context_why),
+                                    choices,
+                                });
+                            }
                         }
                     }
                 }
@@ -819,29 +851,32 @@ impl<'t> Module<'t> {
                 let Some(choices) = flow::merge_choices(choices, &seed_choices) else {
                     continue;
                 };
-                // Only what this scenario's choices reach.
-                let reqs = reqs
-                    .iter()
-                    .filter(|r| flow::compatible(&choices, &r.choices))
-                    .cloned()
-                    .collect();
-                let context = self.context_through_calls(call, scope, &choices, 0);
-                out.push(Lowering {
-                    kind: head.kind,
-                    call,
-                    scope,
-                    anchor: head.anchor.clone(),
-                    platforms_arg,
-                    platforms: value.clone(),
-                    jitted: head.jitted.clone(),
-                    trace_args: head.trace_args.clone(),
-                    trace_call: head.trace_call,
-                    trace_scope: head.trace_scope,
-                    context,
-                    reqs,
-                    why: why.and(&seed_why),
-                    choices,
-                });
+                for (context, context_why, choices) in
+                    self.context_through_calls(call, scope, &choices, 0)
+                {
+                    // Only what this scenario's choices reach.
+                    let reqs = reqs
+                        .iter()
+                        .filter(|r| flow::compatible(&choices, &r.choices))
+                        .cloned()
+                        .collect();
+                    out.push(Lowering {
+                        kind: head.kind,
+                        call,
+                        scope,
+                        anchor: head.anchor.clone(),
+                        platforms_arg,
+                        platforms: value.clone(),
+                        jitted: head.jitted.clone(),
+                        trace_args: head.trace_args.clone(),
+                        trace_call: head.trace_call,
+                        trace_scope: head.trace_scope,
+                        context,
+                        reqs,
+                        why: why.and(&seed_why).and(&context_why),
+                        choices,
+                    });
+                }
             }
         }
         out
@@ -1108,22 +1143,42 @@ impl<'t> Module<'t> {
     /// in a function, the context at the call this scenario came through
     /// (`with use_abstract_mesh(m): helper()` sets it for `helper`'s body),
     /// or at the function's only call.
+    /// One scenario per mesh the context may be (`for mesh in MESHES: with
+    /// use_abstract_mesh(mesh):`), each with how sure it is and the choices
+    /// it made, merged with `choices` (a context that contradicts them is
+    /// not this scenario's).
     pub fn context_through_calls(
         &self,
         node: Node<'t>,
         scope: ScopeId,
         choices: &[Choice],
         depth: u32,
-    ) -> ContextMesh {
-        let here = self.context_mesh(node, scope);
-        if here != ContextMesh::None || depth > 3 {
-            return here;
+    ) -> Vec<ContextScenario> {
+        let here = self.context_meshes(node, scope);
+        let is_none = matches!(here.as_slice(), [(ContextMesh::None, _, _)]);
+        if !is_none || depth > 3 {
+            let kept: Vec<ContextScenario> = here
+                .iter()
+                .filter_map(|(mesh, why, made)| {
+                    Some((
+                        mesh.clone(),
+                        why.clone(),
+                        flow::merge_choices(choices, made)?,
+                    ))
+                })
+                .collect();
+            if kept.is_empty() {
+                // Every mesh contradicts the scenario's choices: keep what
+                // one mesh standing for them all says.
+                return vec![(join_contexts(here), Why::Fixed, choices.to_vec())];
+            }
+            return kept;
         }
         match self.call_came_through(scope, choices) {
             Some((call, call_scope)) => {
                 self.context_through_calls(call, call_scope, choices, depth + 1)
             }
-            None => here,
+            None => vec![(ContextMesh::None, Why::Fixed, choices.to_vec())],
         }
     }
 
@@ -1236,11 +1291,19 @@ impl<'t> Module<'t> {
         None
     }
 
-    /// The mesh of the innermost enclosing `with` in the same scope.
+    /// The mesh of the innermost enclosing `with` in the same scope, one
+    /// mesh standing for all it may be.
     pub fn context_mesh(&self, node: Node<'t>, scope: ScopeId) -> ContextMesh {
+        join_contexts(self.context_meshes(node, scope))
+    }
+
+    /// The meshes the innermost enclosing `with` in the same scope may set,
+    /// each with how sure it is and the choices it made.
+    pub fn context_meshes(&self, node: Node<'t>, scope: ScopeId) -> Vec<ContextScenario> {
+        let none = || vec![(ContextMesh::None, Why::Fixed, Vec::new())];
         // Only a `with` item sets one (and most models have none).
         if self.with_items.is_empty() {
-            return ContextMesh::None;
+            return none();
         }
         for parent in crate::syntax::ancestors_below(node, self.scopes[scope].node) {
             if parent.kind_name() == "with_statement"
@@ -1257,33 +1320,59 @@ impl<'t> Module<'t> {
                     })
                     .rev()
                 {
-                    if let Some(mesh) = self.with_item_mesh(*item, scope) {
-                        return mesh;
+                    if let Some(meshes) = self.with_item_meshes(*item, scope) {
+                        return meshes;
                     }
                 }
             }
         }
-        ContextMesh::None
+        none()
     }
 
-    /// The mesh a `with` item sets, if it is a mesh context manager.
+    /// The mesh a `with` item sets, if it is a mesh context manager: one
+    /// mesh standing for all it may be.
     pub fn with_item_mesh(&self, item: Node<'t>, scope: ScopeId) -> Option<ContextMesh> {
+        self.with_item_meshes(item, scope).map(join_contexts)
+    }
+
+    /// The meshes a `with` item may set, if it is a mesh context manager:
+    /// `use_abstract_mesh(m)` sets each mesh `m` may be.
+    fn with_item_meshes(&self, item: Node<'t>, scope: ScopeId) -> Option<Vec<ContextScenario>> {
         let item = unparenthesize(item);
-        if item.kind_name() == "call" {
-            match self.callee(item, scope).as_deref() {
-                Some(names::USE_ABSTRACT_MESH) => {
-                    let args = self.args_of(item);
-                    let mesh = args
-                        .positional
-                        .first()
-                        .copied()
-                        .or_else(|| args.keyword("mesh"))?;
-                    return Some(match self.eval_mesh(mesh, scope) {
+        if item.kind_name() == "call"
+            && self.callee(item, scope).as_deref() == Some(names::USE_ABSTRACT_MESH)
+        {
+            let args = self.args_of(item);
+            let mesh = args
+                .positional
+                .first()
+                .copied()
+                .or_else(|| args.keyword("mesh"))?;
+            let meshes: Vec<ContextScenario> = self
+                .eval_mesh_alts(mesh, scope)
+                .into_iter()
+                .map(|(mesh, why, choices)| {
+                    let context = match mesh {
                         MeshValue::Abstract(info) => ContextMesh::Abstract(info),
                         MeshValue::Concrete => ContextMesh::Concrete,
                         MeshValue::Unknown => ContextMesh::Unknown,
-                    });
-                }
+                    };
+                    (context, why, choices)
+                })
+                .collect();
+            if meshes.is_empty() {
+                return Some(vec![(ContextMesh::Unknown, Why::Fixed, Vec::new())]);
+            }
+            return Some(meshes);
+        }
+        self.with_item_single_mesh(item, scope)
+            .map(|mesh| vec![(mesh, Why::Fixed, Vec::new())])
+    }
+
+    /// The mesh a `with` item other than `use_abstract_mesh(m)` sets.
+    fn with_item_single_mesh(&self, item: Node<'t>, scope: ScopeId) -> Option<ContextMesh> {
+        if item.kind_name() == "call" {
+            match self.callee(item, scope).as_deref() {
                 Some(names::SET_MESH) => return Some(ContextMesh::Concrete),
                 Some(path) if path.starts_with("jax.sharding.") && path.ends_with("mesh") => {
                     return Some(ContextMesh::Unknown)
@@ -1651,7 +1740,16 @@ impl<'t> Module<'t> {
         depth: u32,
         seen: &mut std::collections::HashSet<ScopeId>,
     ) -> ContextMesh {
-        let here = self.context_mesh(node, scope);
+        let meshes = self.context_meshes(node, scope);
+        // A mesh that certainly runs (one element of a loop over meshes) is
+        // enough: the operation dispatches under it.
+        let certain_abstract = meshes
+            .iter()
+            .find(|(mesh, why, _)| matches!(mesh, ContextMesh::Abstract(_)) && why.certain());
+        if let Some((mesh, _, _)) = certain_abstract {
+            return mesh.clone();
+        }
+        let here = join_contexts(meshes);
         if here != ContextMesh::None || depth > 3 {
             return here;
         }
@@ -1693,13 +1791,17 @@ impl<'t> Module<'t> {
         };
         for parent in ancestors {
             if parent.kind_name() == "with_statement" {
+                // A concrete mesh, or only meshes not known; not a loop
+                // over meshes of which one is an abstract mesh that runs.
                 let concrete = self.with_items.iter().any(|(item, item_scope)| {
                     item.start_byte() >= parent.start_byte()
                         && item.end_byte() <= parent.end_byte()
-                        && matches!(
-                            self.with_item_mesh(*item, *item_scope),
-                            Some(ContextMesh::Concrete | ContextMesh::Unknown)
-                        )
+                        && self
+                            .with_item_meshes(*item, *item_scope)
+                            .is_some_and(|meshes| {
+                                meshes.iter().any(|(m, _, _)| *m == ContextMesh::Concrete)
+                                    || meshes.iter().all(|(m, _, _)| *m == ContextMesh::Unknown)
+                            })
                 });
                 if concrete {
                     return true;

@@ -70,6 +70,17 @@ pub struct AbstractMeshInfo {
     pub current: bool,
 }
 
+impl AbstractMeshInfo {
+    /// One mesh standing for two it may be: the first's axes, a device of
+    /// unknown platform when their devices differ.
+    pub fn join(mut self, other: &AbstractMeshInfo) -> AbstractMeshInfo {
+        if self.device_platform != other.device_platform {
+            self.device_platform = Some(String::new());
+        }
+        self
+    }
+}
+
 /// What a sharding argument uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ShardingUse {
@@ -377,17 +388,71 @@ impl<'t> Module<'t> {
             let flow::Val::Mesh(mesh) = alt.val else {
                 return MeshValue::Unknown;
             };
-            match (&found, &mesh) {
-                (None, _) => found = Some(mesh),
-                (Some(MeshValue::Abstract(_)), MeshValue::Abstract(_)) => {}
-                (Some(a), b) if a == b => {}
+            found = Some(match (found, mesh) {
+                (None, mesh) => mesh,
+                (Some(MeshValue::Abstract(a)), MeshValue::Abstract(b)) => {
+                    MeshValue::Abstract(a.join(&b))
+                }
+                (Some(a), b) if a == b => a,
                 _ => return MeshValue::Unknown,
-            }
+            });
         }
         found.unwrap_or(MeshValue::Unknown)
     }
 
-    /// What an `AbstractMesh(...)` call's arguments say.
+    /// Evaluates a mesh expression to each mesh it may be, with how sure
+    /// each is and the choices it made (`Unknown` for what is not a mesh).
+    pub fn eval_mesh_alts(
+        &self,
+        node: Node<'t>,
+        scope: ScopeId,
+    ) -> Vec<(MeshValue, flow::Why, Vec<flow::Choice>)> {
+        self.eval_alts(node, scope)
+            .into_iter()
+            .map(|alt| match alt.val {
+                flow::Val::Mesh(mesh) => (mesh, alt.why, alt.choices),
+                _ => (MeshValue::Unknown, alt.why, alt.choices),
+            })
+            .collect()
+    }
+
+    /// The meshes an `AbstractMesh(...)` call makes: one per platform its
+    /// `abstract_device` may have (`for device in FLEET: AbstractMesh(...,
+    /// abstract_device=device)` is a mesh per device), each with how sure it
+    /// is and the choices it made; one mesh when the device is certain.
+    pub(crate) fn abstract_mesh_alts(
+        &self,
+        args: &Args<'t>,
+        scope: ScopeId,
+    ) -> Vec<(AbstractMeshInfo, flow::Why, Vec<flow::Choice>)> {
+        let joined = self.abstract_mesh_info(args, scope);
+        let Some(device) = args.keyword("abstract_device") else {
+            return vec![(joined, flow::Why::Fixed, Vec::new())];
+        };
+        let flow = self.flow();
+        let alts = flow.with_defaults(flow.eval(device, scope));
+        let platform_of = |val: &flow::Val<'t>| match val {
+            flow::Val::None => None,
+            flow::Val::AbstractDevice(Some(p)) => Some(p.clone()),
+            _ => Some(String::new()),
+        };
+        let first = alts.first().map(|a| platform_of(&a.val));
+        if alts.len() < 2 || alts.iter().all(|a| Some(platform_of(&a.val)) == first) {
+            return vec![(joined, flow::Why::Fixed, Vec::new())];
+        }
+        alts.into_iter()
+            .map(|alt| {
+                let info = AbstractMeshInfo {
+                    device_platform: platform_of(&alt.val),
+                    ..joined.clone()
+                };
+                (info, alt.why, alt.choices)
+            })
+            .collect()
+    }
+
+    /// What an `AbstractMesh(...)` call's arguments say, its device joined
+    /// over the values it may take (`Some("")` when they differ).
     pub(crate) fn abstract_mesh_info(&self, args: &Args<'t>, scope: ScopeId) -> AbstractMeshInfo {
         // `Some(p)`: a device of platform p (`""` when not known); `None`: none.
         let device_platform = args.keyword("abstract_device").map(|device| {

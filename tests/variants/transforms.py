@@ -771,6 +771,49 @@ def b_loop_element(src: Source, v: Value):
     return out
 
 
+def b_paired_loop(src: Source, v: Value):
+    """The statement using the value runs in a loop over two elements, the value and
+    `None`, in both orders: `for platforms in (<value>, None):` (the value's iteration
+    is the one JAX fails in when it comes first) and `for platforms in (None, <value>):`
+    (the `None` iteration runs first; the oracle keeps the variant only when that
+    iteration leaves the outcome unchanged).  Each element is a value that certainly
+    runs, so an analysis must follow each on its own, not one standing for both."""
+    st = _statement_level(src, v)
+    if isinstance(st, (ast.Assign, ast.AnnAssign, ast.AugAssign) + FUNCS + (ast.ClassDef,)) or any(
+        isinstance(n, (ast.Return, ast.Yield, ast.YieldFrom)) for n in ast.walk(st)
+    ):
+        # A name (or def) read after the loop holds the last element only, a
+        # `return` leaves in the first iteration, and a context manager's
+        # generator yields once.
+        raise Skip("only one iteration's value is used")
+    if v.call is not None and src.stmt_of(v.call) is not st:
+        raise Skip("the value is not written in the statement that uses it")
+    out = []
+    for order in ("({value}, None)", "(None, {value})"):
+        ed = Edits(src)
+        name = src.fresh(v.base)
+        try:
+            _wrap_in_loop(src, ed, st, f"for {name} in {order.format(value=wrapped(src, v.expr))}:")
+        except Skip:
+            continue
+        ed.replace(v.expr, name)
+        out.append({MAIN: ed.apply()})
+    return out
+
+
+def _paired_items(src: Source):
+    """The mesh each `with use_abstract_mesh(<mesh>):` sets (first: where there is one,
+    that is what the transform is for), then the values."""
+    out = []
+    for node in ast.walk(src.tree):
+        if isinstance(node, ast.With):
+            for item in node.items:
+                c = item.context_expr
+                if isinstance(c, ast.Call) and (dotted(c.func) or "").endswith("use_abstract_mesh") and c.args:
+                    out.append(Value(c.args[0], "mesh", stmt_prio(src, c), c))
+    return out + _values(src)
+
+
 def _unpacking_loop(src: Source, v: Value, iterable: str, walk: str | None = None):
     """The statement using `v` wrapped in a one-iteration loop `for label, name in ...:`, the
     value replaced by `name`.  `iterable` holds `{value}`, the value's text.  Without `walk`
@@ -3504,6 +3547,12 @@ TRANSFORMS = {
         _values,
         b_enumerate_loop,
         "as `zip_loop`, over `enumerate((<value>,))` or `enumerate(TABLE)`",
+    ),
+    "paired_loop": (
+        _paired_items,
+        b_paired_loop,
+        "the statement using the value runs in a two-iteration loop over the value and `None`, in both orders "
+        "(`for mesh in (<value>, None):` and `for mesh in (None, <value>):`): each element certainly runs",
     ),
     "items_loop": (
         _values,
