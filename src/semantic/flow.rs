@@ -240,6 +240,9 @@ pub enum Val<'t> {
     /// A member of an `enum.Enum` class of this module with no `str`/`int`
     /// mixin (members of those are read as their values): class and name.
     EnumMember(ScopeId, String),
+    /// A member of a plain `enum.Enum` class of another module, by a name
+    /// unique to it (its module's file, class and member).
+    ForeignEnumMember(Arc<str>),
     /// A list whose length and order are not known, grown by `append`s in
     /// a loop or a branch: each element it may hold, with how sure it is to
     /// be in it (`Each`/`Fixed`: certainly, `Choice`: maybe). The kind is
@@ -303,7 +306,7 @@ impl Val<'_> {
             Val::Str(s) => Some(!s.is_empty()),
             Val::Seq(_, items) => Some(!items.is_empty()),
             Val::Members(_, members) => members.iter().any(|m| m.why.certain()).then_some(true),
-            Val::EnumMember(..) => Some(true),
+            Val::EnumMember(..) | Val::ForeignEnumMember(_) => Some(true),
             Val::Split(s) => Some(!s.is_empty()),
             Val::Entries(entries) => Some(!entries.is_empty()),
             Val::Dict(dict, _) => {
@@ -357,6 +360,7 @@ impl Val<'_> {
             (Val::None, Val::None) => true,
             (Val::Params(a), Val::Params(b)) => a == b,
             (Val::EnumMember(c, a), Val::EnumMember(d, b)) => c == d && a == b,
+            (Val::ForeignEnumMember(a), Val::ForeignEnumMember(b)) => a == b,
             (Val::Seq(k, a), Val::Seq(l, b)) => {
                 k == l && a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same(y))
             }
@@ -392,6 +396,7 @@ impl Val<'_> {
             Val::Device => Const::Device,
             Val::Devices => Const::Devices,
             Val::Ref(path) => Const::Ref(path.to_string()),
+            Val::ForeignEnumMember(name) => Const::EnumMember(name.to_string()),
             Val::Members(kind, members) => Const::Members(
                 *kind,
                 members
@@ -440,6 +445,8 @@ pub enum Const {
     Devices,
     /// `Val::Members`: a sequence of this kind whose items are these.
     Members(SeqKind, Vec<ConstAlt>),
+    /// A plain enum's member (`Val::ForeignEnumMember`).
+    EnumMember(String),
     /// A module-level function or class of the module the value comes
     /// from, by its name there; the importer qualifies it with that
     /// module's path (`qualify_refs`) and reads it as a `Val::Ref`.
@@ -483,6 +490,7 @@ impl Const {
             Const::Devices => Val::Devices,
             Const::Members(kind, members) => Val::Members(*kind, Arc::new(from_consts(members))),
             Const::Ref(path) => Val::Ref(Arc::from(path.as_str())),
+            Const::EnumMember(name) => Val::ForeignEnumMember(Arc::from(name.as_str())),
             Const::Unknown => Val::Unknown,
         }
     }
@@ -1460,8 +1468,18 @@ impl<'m, 't> Flow<'m, 't> {
                     | Val::None
                     | Val::Seq(..)
                     | Val::EnumMember(..)
+                    | Val::ForeignEnumMember(_)
             )
         };
+        // A member of this module's enum and one named from another module
+        // may be the same one (passed back here).
+        if matches!(
+            (a, b),
+            (Val::EnumMember(..), Val::ForeignEnumMember(_))
+                | (Val::ForeignEnumMember(_), Val::EnumMember(..))
+        ) {
+            return Val::Unknown;
+        }
         // An object made in the code (a mesh, a sharding, an instance) is
         // not None: `mesh is None` is decided.
         let an_object = |v: &Val<'_>| {
@@ -1492,6 +1510,7 @@ impl<'m, 't> Flow<'m, 't> {
                     | Val::AnyStr
                     | Val::Split(_)
                     | Val::EnumMember(..)
+                    | Val::ForeignEnumMember(_)
             )
         };
         match op {
@@ -1961,6 +1980,46 @@ impl<'m, 't> Flow<'m, 't> {
             super::EnumKind::Plain => vec![Alt::fixed(Val::EnumMember(class, attr.to_owned()))],
             super::EnumKind::Mixin => self.enum_value(class, attr, depth),
         }
+    }
+
+    /// The class-body constants of `class` as `Class.NAME` reads them from
+    /// another module: a `str`/`int` enum's members (their values), a plain
+    /// enum's members (by `qualified`, unique to the class, and their
+    /// names), a plain class's attributes.
+    pub(crate) fn class_constants(
+        &self,
+        class: ScopeId,
+        qualified: &str,
+    ) -> Vec<(String, Vec<ConstAlt>)> {
+        let enum_kind = self.m.enum_kind(class);
+        let mut out = Vec::new();
+        for (name, _) in self.enum_member_names(class) {
+            let alts = match enum_kind {
+                // A plain member is itself: named uniquely for importers.
+                Some(super::EnumKind::Plain) => {
+                    let unique = format!("{qualified}.{name}");
+                    out.push((
+                        name,
+                        vec![ConstAlt {
+                            val: Const::EnumMember(unique),
+                            why: Why::Fixed,
+                        }],
+                    ));
+                    continue;
+                }
+                Some(super::EnumKind::Mixin) => self.enum_member(class, &name, 0),
+                None => self.field(class, None, &name, 0),
+            };
+            if alts.is_empty()
+                || alts
+                    .iter()
+                    .any(|a| a.val.is_unknown() || matches!(a.val, Val::EnumMember(..)))
+            {
+                continue;
+            }
+            out.push((name, self.detach(&alts, 0)));
+        }
+        out
     }
 
     /// What a member's class-body assignment `value` gives (`auto()` is not

@@ -109,6 +109,13 @@ impl ModuleSummary {
                         }
                     }
                 }
+                // `Class.NAME` read by an importer: its class-body constants.
+                if module.scopes[*id].kind == ScopeKind::Class {
+                    let qualified = format!("{}::{name}", file.display());
+                    for (attr, alts) in module.flow().class_constants(*id, &qualified) {
+                        constants.insert(format!("{name}.{attr}"), alts);
+                    }
+                }
                 // A class called: an object of its fields' defaults (the
                 // caller's keywords replace them; see `flow`).
                 // Only dataclass-like classes: their fields' defaults are

@@ -1106,6 +1106,41 @@ def b_constant_platform_guard(src: Source, v: Value):
     return [{MAIN: ed.apply()}]
 
 
+def b_imported_enum_guard(src: Source, v: Value):
+    """The statement holding the value runs under a branch on a config object's field
+    compared with a member of an enum of another module (flash-attention's
+    `cfg.platform == Platform.PALLAS`, with `Platform` in its config module; the field's
+    name is a device's attribute too, but this is a kernel language): the enum
+    is a `str` enum (`class VariantBackend(str, enum.Enum)`, compared with `==`) or a
+    plain `enum.Enum` (compared with `is`), the object made with that member.  Not a
+    lowering's platforms: the guard is meant for what the lowered code reaches."""
+    if v.key == "platforms":
+        raise Skip("a lowering site, not code it reaches")
+    st = _statement_level(src, v)
+    out = []
+    for bases, op in (("str, enum.Enum", "=="), ("enum.Enum", "is")):
+        ed = Edits(src)
+        enum_cls = src.fresh("VariantBackend")
+        cls = src.fresh("VariantKernelConfig")
+        obj = src.fresh("variant_config")
+        off, _ = header_end(src)
+        ed.insert(off, f"from {CFG_MODULE} import {enum_cls}\n")
+        insert_module_code(
+            ed,
+            off,
+            f"class {cls}:\n    def __init__(self, platform=None):\n        self.platform = platform\n\n\n"
+            f"{obj} = {cls}(platform={enum_cls}.PALLAS)\n",
+        )
+        try:
+            _wrap_in_loop(src, ed, st, f"if {obj}.platform {op} {enum_cls}.PALLAS:")
+        except Skip:
+            continue
+        cfg = '"""Kernel backends of the variant."""\nimport enum\n\n\n'
+        cfg += f'class {enum_cls}({bases}):\n    TRITON = "triton"\n    PALLAS = "pallas"\n'
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
+    return out
+
+
 def b_stored_dict_view(src: Source, v: Value):
     """The statement using the value runs in a loop over a dict filled by a store just
     before it (keras' export archive endpoints, tinygp's export registry):
@@ -3686,6 +3721,14 @@ TRANSFORMS = {
         b_enum_member,
         "the value is the `.value` of a member of a module-level `enum.Enum` class, read as "
         "`VariantChoice.SELECTED.value` or `VariantChoice[\"SELECTED\"].value`",
+    ),
+    "imported_enum_guard": (
+        _values,
+        b_imported_enum_guard,
+        f"the statement using the value runs under `if variant_config.platform == VariantBackend.PALLAS:` (a kernel "
+        "language, not a device), the "
+        f"object made with that member of an enum of `{CFG_MODULE}.py`: a `str` enum compared with `==`, or a plain "
+        "`enum.Enum` compared with `is`",
     ),
     "collected_sequence": (
         _values,
