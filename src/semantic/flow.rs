@@ -1788,12 +1788,19 @@ impl<'m, 't> Flow<'m, 't> {
         if node.start_byte() < anchor.end_byte() {
             return Vec::new();
         }
-        crate::syntax::ancestors_below(anchor, top)
-            .into_iter()
-            .filter(|a| {
-                a.kind_name() == "for_statement"
-                    && a.end_byte() <= node.start_byte()
-                    && !has_break(*a)
+        // A loop of the binding's scope (inside its node, around the
+        // binding), ended before the read.
+        self.m
+            .for_loops
+            .iter()
+            .copied()
+            .filter(|l| {
+                l.start_byte() <= anchor.start_byte()
+                    && anchor.end_byte() <= l.end_byte()
+                    && l.end_byte() <= node.start_byte()
+                    && top.start_byte() <= l.start_byte()
+                    && l.end_byte() <= top.end_byte()
+                    && !has_break(*l)
             })
             .collect()
     }

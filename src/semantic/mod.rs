@@ -272,6 +272,8 @@ pub struct Module<'t> {
     pub calls: Vec<CallSite<'t>>,
     /// `with` items (the context manager expressions) and their scopes.
     pub with_items: Vec<(Node<'t>, ScopeId)>,
+    /// The `for` statements, in the order their targets were collected.
+    pub for_loops: Vec<Node<'t>>,
     /// The `@site` nodes of each group of rule patterns written alike
     /// (`syntax::queries::Queries::groups`), in pre-order of the matched
     /// nodes: a call that eleven rules' queries capture is kept once.
@@ -991,6 +993,7 @@ impl<'t> Module<'t> {
             key_setters: Vec::new(),
             calls: Vec::new(),
             with_items: Vec::new(),
+            for_loops: Vec::new(),
             group_sites: vec![Vec::new(); queries().group_count],
             group_site_ids: (0..queries().group_count)
                 .map(|_| std::cell::OnceCell::new())
@@ -1208,6 +1211,16 @@ impl<'t> Module<'t> {
                 };
                 Some((iter, loop_node))
             });
+            if let Some((_, loop_node)) = iter_and_loop {
+                if loop_node.kind_name() == "for_statement"
+                    && self
+                        .for_loops
+                        .last()
+                        .is_none_or(|l| l.id() != loop_node.id())
+                {
+                    self.for_loops.push(loop_node);
+                }
+            }
             match (Self::unpacked_names(target), iter_and_loop) {
                 (Some(names), Some((iter, loop_node))) => {
                     for (name_node, path) in names {
