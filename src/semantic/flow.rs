@@ -2577,21 +2577,21 @@ impl<'m, 't> Flow<'m, 't> {
         }
     }
 
-    /// The values of `nodes` (in `def`'s scope) with `def`'s parameters
-    /// after the receiver given: what a constructor stores, for a call from
-    /// another module.
-    pub(crate) fn eval_bound(
+    /// The values of `nodes` (in `def`'s scope) with `self` the `receiver`
+    /// and `def`'s other parameters `given`: what a constructor stores, for
+    /// a call from another module.
+    pub(crate) fn eval_bound_on(
         &self,
         def: ScopeId,
         given: Vec<Vec<Alt<'t>>>,
+        receiver: Alt<'t>,
         nodes: Vec<Node<'t>>,
     ) -> Vec<Vec<Alt<'t>>> {
         let bound = Bound {
             def,
             call: self.m.scopes[def].node,
             call_scope: def,
-            // `self` (not known: the object being made); `given` follows it.
-            receiver: Some(Alt::unknown()),
+            receiver: Some(receiver),
             given,
         };
         self.with_bound(bound, || nodes.iter().map(|n| self.eval(*n, def)).collect())

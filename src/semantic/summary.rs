@@ -976,10 +976,21 @@ impl<'t> Module<'t> {
                     })
                     .collect();
                 stores.sort_by_key(|(_, target, _)| target.start_byte());
-                let values =
-                    flow.eval_bound(init, given, stores.iter().map(|(_, _, v)| *v).collect());
                 let mut joined: Vec<(String, Vec<ConstAlt>)> = Vec::new();
-                for ((name, target, _), alts) in stores.iter().zip(values) {
+                for (name, target, value) in &stores {
+                    // `self` is the object made so far: a store reads the
+                    // fields stored before it (`self.sharding =
+                    // NamedSharding(self.mesh, ...)`).
+                    let mut so_far = fields.clone();
+                    for (n, alts) in &joined {
+                        put(&mut so_far, n, alts.clone());
+                    }
+                    let receiver =
+                        super::flow::Alt::fixed(super::flow::Val::Object(Arc::new(so_far)));
+                    let alts = flow
+                        .eval_bound_on(init, given.clone(), receiver, vec![*value])
+                        .pop()
+                        .unwrap_or_default();
                     let alts = flow.detach(&alts, 0);
                     let certain = self.runs_before(*target, init, init_node, &branches.taken);
                     match joined.iter_mut().find(|(n, _)| n == name) {

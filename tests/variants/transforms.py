@@ -1394,6 +1394,36 @@ def b_imported_class(src: Source, v: Value):
     return out
 
 
+def b_imported_derived_field(src: Source, v: Value):
+    """The value is kept by an object of a class of another module whose `__init__`
+    stores it, then derives a second field from the first through `self` (xlb's grid:
+    `self.mesh = ...`, then `self.sharding = NamedSharding(self.mesh, ...)`): read as the
+    derived field (`self.value = self.raw`) or through a tuple field built from it
+    (`self.values = (self.raw,)`, read `.values[0]`)."""
+    _statement_level(src, v)
+    cfg = "\n".join(
+        [
+            '"""Holders of the variant: a value passed in is kept, and derived fields."""',
+            "",
+            "",
+            "class VariantGrid:",
+            "    def __init__(self, raw, label=\"variant\"):",
+            "        self.raw = raw",
+            "        self.label = label",
+            "        self.value = self.raw",
+            "        self.values = (self.raw, self.label)",
+            "",
+        ]
+    )
+    out = []
+    for read in ("value", "values[0]"):
+        ed = Edits(src)
+        ensure_import(ed, CFG_MODULE)
+        ed.replace(v.expr, f"{CFG_MODULE}.VariantGrid({src.seg(v.expr)}).{read}")
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
+    return out
+
+
 def b_imported_branching_init(src: Source, v: Value):
     """The value is kept by an object of another module's class whose `__init__`
     stores it in the branch its arguments choose and a placeholder (`None` or
@@ -3721,6 +3751,12 @@ TRANSFORMS = {
         b_enum_member,
         "the value is the `.value` of a member of a module-level `enum.Enum` class, read as "
         "`VariantChoice.SELECTED.value` or `VariantChoice[\"SELECTED\"].value`",
+    ),
+    "imported_derived_field": (
+        _values,
+        b_imported_derived_field,
+        f"the value is given to `{CFG_MODULE}.VariantGrid(<value>)`, whose `__init__` stores it as `self.raw` and "
+        "derives `self.value = self.raw` and `self.values = (self.raw, self.label)`; read as `.value` or `.values[0]`",
     ),
     "imported_enum_guard": (
         _values,
