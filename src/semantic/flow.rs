@@ -3044,8 +3044,10 @@ impl<'m, 't> Flow<'m, 't> {
         if let Some(alts) = self.click_default(fscope, name, depth) {
             return alts;
         }
-        // The first parameter of a decorator: each def it decorates.
-        if index == 0 {
+        // The first parameter of a decorator (after `self`/`cls` of a
+        // method used as one): each def it decorates.
+        let first_explicit = usize::from(def.class.is_some() && !m.is_static_method(fscope));
+        if index == first_explicit {
             let applied = m.decorator_applications(fscope);
             if !applied.is_empty() {
                 let out = applied

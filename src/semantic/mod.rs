@@ -860,6 +860,42 @@ impl<'t> Module<'t> {
     /// with the choice that picks it: (the def `@` names, the decorator
     /// expression's node id), the same choice `outer`'s parameters take
     /// through that call.
+    /// The def a decorator expression names: a def of this module by name,
+    /// or a method of a class of this module, named on the class
+    /// (`@Op.register(...)`, a classmethod) or on a module-level object of
+    /// it (`@reg.register` with `reg = Registry()`).
+    fn decorator_def(&self, home: ScopeId, named: Node<'t>) -> Option<ScopeId> {
+        if named.kind_name() == "identifier" {
+            return match self.binding_at(home, text(named, self.src), named) {
+                Some(Binding::Def(target)) => Some(*target),
+                _ => None,
+            };
+        }
+        let object = named.field("object")?;
+        let method = text(named.field("attribute")?, self.src);
+        if object.kind_name() != "identifier" {
+            return None;
+        }
+        let class = match self.binding_at(home, text(object, self.src), object)? {
+            Binding::Def(class) => *class,
+            Binding::Value { value, .. } => {
+                let value = crate::syntax::unparenthesize(*value);
+                let made_by = value
+                    .field("function")
+                    .filter(|f| value.kind_name() == "call" && f.kind_name() == "identifier")?;
+                match self.binding_at(MODULE_SCOPE, text(made_by, self.src), made_by)? {
+                    Binding::Def(class) => *class,
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        };
+        if self.scopes[class].kind != ScopeKind::Class {
+            return None;
+        }
+        self.method(class, method)
+    }
+
     pub fn decorator_applications(&self, decorator: ScopeId) -> Vec<(ScopeId, usize, usize)> {
         let own = &self.scopes[decorator];
         if own.kind != ScopeKind::Function {
@@ -883,18 +919,18 @@ impl<'t> Module<'t> {
                 let home = scope.parent.unwrap_or(MODULE_SCOPE);
                 for d in scope.decorators() {
                     let (named, through_call) = match d.kind_name() {
-                        "identifier" => (d, false),
+                        "identifier" | "attribute" => (d, false),
                         "call" => match d.field("function") {
-                            Some(f) if f.kind_name() == "identifier" => (f, true),
+                            Some(f) if matches!(f.kind_name(), "identifier" | "attribute") => {
+                                (f, true)
+                            }
                             _ => continue,
                         },
                         _ => continue,
                     };
-                    if let Some(Binding::Def(target)) =
-                        self.binding_at(home, text(named, self.src), named)
-                    {
+                    if let Some(target) = self.decorator_def(home, named) {
                         index
-                            .entry((*target, through_call))
+                            .entry((target, through_call))
                             .or_default()
                             .push((id, d.id()));
                     }

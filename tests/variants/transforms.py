@@ -921,6 +921,41 @@ def b_function_registry(src: Source, v: Value):
     return out
 
 
+def b_method_registry(src: Source, v: Value):
+    """The value is returned by a module-level function registered by a decorator that is
+    a method (ejkernel's `@registry.register`, xlb's `@Operator.register(...)`): a bound
+    method of a module-level registry object, `@variant_registry.register`, or a
+    classmethod decorator factory, `@VariantOps.register("variant")`; each stores the
+    function into a module-level dict, read back as `VARIANT_TABLE["variant"]()`."""
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    out = []
+    for form in ("bound", "classmethod"):
+        ed = Edits(src)
+        fn = src.fresh("variant_value")
+        table = src.fresh("VARIANT_TABLE")
+        if form == "bound":
+            cls = src.fresh("VariantRegistry")
+            obj = src.fresh("variant_registry")
+            code = (
+                f"{table} = {{}}\n\n\nclass {cls}:\n    def register(self, fn):\n"
+                f"        {table}[\"variant\"] = fn\n        return fn\n\n\n{obj} = {cls}()\n\n\n"
+                f"@{obj}.register\ndef {fn}():\n    return {src.seg(v.expr)}\n"
+            )
+        else:
+            cls = src.fresh("VariantOps")
+            code = (
+                f"{table} = {{}}\n\n\nclass {cls}:\n    @classmethod\n    def register(cls, name):\n"
+                f"        def deco(fn):\n            {table}[name] = fn\n            return fn\n\n"
+                f"        return deco\n\n\n@{cls}.register(\"variant\")\ndef {fn}():\n    return {src.seg(v.expr)}\n"
+            )
+        insert_module_code(ed, off, code)
+        ed.replace(v.expr, f"{table}[\"variant\"]()")
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_attr_dict_config(src: Source, v: Value):
     """The value is an entry of a `dict` subclass read as an attribute (ml_collections /
     big_vision style configs): `__getattr__` looking the key up, or bound to
@@ -3751,6 +3786,13 @@ TRANSFORMS = {
         b_enum_member,
         "the value is the `.value` of a member of a module-level `enum.Enum` class, read as "
         "`VariantChoice.SELECTED.value` or `VariantChoice[\"SELECTED\"].value`",
+    ),
+    "method_registry": (
+        _values,
+        b_method_registry,
+        "the value is returned by a function registered into `VARIANT_TABLE` by a decorator that is a method: "
+        "`@variant_registry.register` (a bound method of a module-level object) or "
+        "`@VariantOps.register(\"variant\")` (a classmethod decorator factory); read as `VARIANT_TABLE[\"variant\"]()`",
     ),
     "imported_derived_field": (
         _values,
