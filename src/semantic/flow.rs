@@ -1643,6 +1643,24 @@ impl<'m, 't> Flow<'m, 't> {
                 );
             }
             candidates
+        } else if m
+            .bindings_in(super::MODULE_SCOPE, name)
+            .is_some_and(|b| std::ptr::eq(b, found))
+        {
+            // A module-level name read in a function: any of its bindings
+            // may hold when the function runs, but not one in a module-level
+            // body that never runs (`if GPU.platform == "cuda": USE = True
+            // else: USE = False`). Also while a function's own conditions
+            // are decided: the module's branches are another scope's
+            // (`branch_ranges` answers a question it is building with none).
+            let module_branches = m.branch_ranges(super::MODULE_SCOPE);
+            found
+                .iter()
+                .filter(|b| {
+                    let start = value_start(b);
+                    !module_branches.dead.iter().any(|r| r.contains(&start))
+                })
+                .collect()
         } else {
             found.iter().collect()
         };
@@ -3430,6 +3448,17 @@ impl<'m, 't> Flow<'m, 't> {
             Val::AbslFlags => self.absl_flag_named(attr, depth),
             Val::AbslFlag(call, cscope) if attr == "value" => {
                 self.absl_flag_value(*call, *cscope, depth)
+            }
+            // `AbstractDevice(..., platform=p).platform` is `p`.
+            Val::AbstractDevice(Some(p)) if attr == "platform" && !p.is_empty() => {
+                vec![Alt::fixed(Val::Str(p.clone()))]
+            }
+            // `AbstractMesh(..., abstract_device=d).abstract_device` is `d`.
+            Val::Mesh(MeshValue::Abstract(info)) if attr == "abstract_device" && !info.current => {
+                vec![Alt::fixed(match &info.device_platform {
+                    None => Val::None,
+                    Some(p) => Val::AbstractDevice(Some(p.clone())),
+                })]
             }
             // A mesh built with a shape is not empty; the current abstract
             // mesh (`get_abstract_mesh()`) may be.

@@ -1176,6 +1176,40 @@ def b_imported_enum_guard(src: Source, v: Value):
     return out
 
 
+def b_module_flag_branch(src: Source, v: Value):
+    """The code a lowering reaches runs under `if VARIANT_ENABLED:`, a module flag set
+    in both arms of a module-level `if` on a constant condition (mbirjax's
+    `USE_PALLAS`): the condition compares a module constant with a literal
+    (`if VARIANT_BACKEND == "pallas":`), or reads the platform of an
+    `AbstractDevice` (`if VARIANT_DEVICE.platform == "cuda":`); the flag is `True`
+    in the arm taken, `False` in the other.  Not a lowering's platforms."""
+    if v.key == "platforms":
+        raise Skip("a lowering site, not code it reaches")
+    st = _statement_level(src, v)
+    out = []
+    for form in ("constant", "device"):
+        ed = Edits(src)
+        flag = src.fresh("VARIANT_ENABLED")
+        if form == "constant":
+            holder = src.fresh("VARIANT_BACKEND")
+            setup = f"{holder} = \"pallas\"\n\nif {holder} == \"pallas\":\n"
+        else:
+            ensure_import(ed, "jax")
+            holder = src.fresh("VARIANT_DEVICE")
+            setup = (
+                f"{holder} = jax.sharding.AbstractDevice(device_kind=\"NVIDIA H100 80GB HBM3\", num_cores=132, "
+                f"platform=\"cuda\")\n\nif {holder}.platform == \"cuda\":\n"
+            )
+        setup += f"    {flag} = True\nelse:\n    {flag} = False\n"
+        insert_module_code(ed, header_end(src)[0], setup)
+        try:
+            _wrap_in_loop(src, ed, st, f"if {flag}:")
+        except Skip:
+            continue
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_stored_dict_view(src: Source, v: Value):
     """The statement using the value runs in a loop over a dict filled by a store just
     before it (keras' export archive endpoints, tinygp's export registry):
@@ -3786,6 +3820,13 @@ TRANSFORMS = {
         b_enum_member,
         "the value is the `.value` of a member of a module-level `enum.Enum` class, read as "
         "`VariantChoice.SELECTED.value` or `VariantChoice[\"SELECTED\"].value`",
+    ),
+    "module_flag_branch": (
+        _values,
+        b_module_flag_branch,
+        "the code a lowering reaches runs under `if VARIANT_ENABLED:`, the flag `True` in the taken arm and `False` "
+        "in the other of a module-level `if VARIANT_BACKEND == \"pallas\":` or `if VARIANT_DEVICE.platform == "
+        "\"cuda\":` (an `AbstractDevice`)",
     ),
     "method_registry": (
         _values,
