@@ -1524,6 +1524,13 @@ impl<'t> Module<'t> {
     }
 
     fn bind(&mut self, scope: ScopeId, name: &str, binding: Binding<'t>) {
+        // `global NAME` in a function: its assignments bind the module's
+        // name (evaluated in the function: the binding keeps its scope).
+        let scope = if self.declares_global(scope, name) {
+            MODULE_SCOPE
+        } else {
+            scope
+        };
         let bindings = self.bindings.entry((scope, name.to_owned())).or_default();
         // `import jax` again (or `import jax.numpy` after it) rebinds the name
         // to the same module: one binding, not an ambiguous two.
@@ -1533,6 +1540,36 @@ impl<'t> Module<'t> {
             }
         }
         bindings.push(binding);
+    }
+
+    /// True if the function `scope` declares `name` global (`global name`
+    /// in its own body, not in a def nested in it).
+    fn declares_global(&self, scope: ScopeId, name: &str) -> bool {
+        fn walk(node: Node<'_>, name: &str, src: &str) -> bool {
+            let mut cursor = node.walk();
+            let found = node
+                .named_children(&mut cursor)
+                .any(|child| match child.kind_name() {
+                    "global_statement" => {
+                        let mut names = child.walk();
+                        let hit = child
+                            .named_children(&mut names)
+                            .any(|n| n.kind_name() == "identifier" && text(n, src) == name);
+                        hit
+                    }
+                    "function_definition" | "class_definition" | "lambda" => false,
+                    _ => walk(child, name, src),
+                });
+            found
+        }
+        let Some(s) = self.scopes.get(scope) else {
+            return false;
+        };
+        s.kind == ScopeKind::Function
+            && self.src.contains("global ")
+            && s.node
+                .field("body")
+                .is_some_and(|body| walk(body, name, self.src))
     }
 
     fn bind_target(&mut self, scope: ScopeId, target: Node<'t>, value: Option<Node<'t>>) {
