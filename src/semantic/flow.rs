@@ -3295,6 +3295,12 @@ impl<'m, 't> Flow<'m, 't> {
             PathStore::Unknown => return vec![Alt::unknown()],
             PathStore::None => {}
         }
+        // `self.x = v` earlier in this method, in straight-line code with no
+        // call on `self` between: `v` (`self.mesh = None`, then
+        // `self.mesh = AbstractMesh(...)`, then `NamedSharding(self.mesh, ...)`).
+        if let Some(value) = self.own_store_before(node, object, attr, scope) {
+            return self.eval_depth(value, scope, depth + 1);
+        }
         let objects = match m.class_of_receiver(object, scope) {
             // `self.x` in a method: the instances the method runs on.
             Some(class)
@@ -3313,6 +3319,51 @@ impl<'m, 't> Flow<'m, 't> {
             out.extend(vals.into_iter().filter_map(|a| a.under(&o.why, &o.choices)));
         }
         cap(out)
+    }
+
+    /// The value of the last `self.attr = value` of the method `scope`
+    /// before `node` reads `self.attr`, when it runs straight-line before
+    /// the read and no call on `self` comes between (which may store again).
+    fn own_store_before(
+        &self,
+        node: Node<'t>,
+        object: Node<'t>,
+        attr: &str,
+        scope: ScopeId,
+    ) -> Option<Node<'t>> {
+        let m = self.m;
+        let (class, self_name) = m.enclosing_method_class(scope)?;
+        if object.kind_name() != "identifier" || text(object, m.src) != self_name {
+            return None;
+        }
+        let stores = m.attribute(class, attr)?;
+        let (value, target) = stores
+            .iter()
+            .filter_map(|b| match b {
+                Binding::Value {
+                    value,
+                    scope: store_scope,
+                    target,
+                } if *store_scope == scope && target.end_byte() <= node.start_byte() => {
+                    Some((*value, *target))
+                }
+                _ => None,
+            })
+            .max_by_key(|(_, target)| target.start_byte())?;
+        if !m.is_straight_line(target, scope, node) {
+            return None;
+        }
+        let self_called_between = m.scopes[scope].calls.iter().any(|&i| {
+            let call = m.calls[i].node;
+            call.start_byte() >= target.end_byte()
+                && call.end_byte() <= node.start_byte()
+                && call.field("function").is_some_and(|f| {
+                    f.kind_name() == "attribute"
+                        && f.field("object")
+                            .is_some_and(|o| text(o, m.src) == self_name)
+                })
+        });
+        (!self_called_between).then_some(value)
     }
 
     /// `obj.attr` read after a call in the same scope that passes `obj` to a
@@ -3659,11 +3710,46 @@ impl<'m, 't> Flow<'m, 't> {
             .iter()
             .filter(|b| matches!(b, Binding::Value { scope, .. } if m.scopes[*scope].kind == ScopeKind::Function))
             .collect();
-        let chosen: Vec<&Binding<'t>> = if in_init.is_empty() {
+        let mut chosen: Vec<&Binding<'t>> = if in_init.is_empty() {
             bindings.iter().collect()
         } else {
             in_init
         };
+        // Not a store in a body that never runs (a constant condition).
+        chosen.retain(|b| match b {
+            Binding::Value { scope, target, .. }
+                if m.scopes[*scope].kind == ScopeKind::Function =>
+            {
+                let start = target.start_byte();
+                !m.branch_ranges(*scope)
+                    .dead
+                    .iter()
+                    .any(|r| r.contains(&start))
+            }
+            _ => true,
+        });
+        // A store that runs on every path through `__init__` replaces the
+        // ones of `__init__` before it (`self.mesh = None`, then
+        // `self.mesh = AbstractMesh(...)`); other methods' stores stay.
+        if let Some(init) = m.method(class, "__init__") {
+            let unconditional = chosen
+                .iter()
+                .filter_map(|b| match b {
+                    Binding::Value { scope, target, .. }
+                        if *scope == init && m.is_body_statement_target(*target, init) =>
+                    {
+                        Some(target.start_byte())
+                    }
+                    _ => None,
+                })
+                .max();
+            if let Some(last) = unconditional {
+                chosen.retain(|b| {
+                    !matches!(b, Binding::Value { scope, target, .. }
+                        if *scope == init && target.start_byte() < last)
+                });
+            }
+        }
         let mut out = Vec::new();
         let several = chosen.len() > 1;
         for binding in chosen {

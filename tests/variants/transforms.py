@@ -1210,6 +1210,30 @@ def b_module_flag_branch(src: Source, v: Value):
     return out
 
 
+def b_reset_field(src: Source, v: Value):
+    """The value is kept by an object of a module-level class whose `__init__` first
+    resets the field (`self.value = None`), then stores the value, then derives a
+    tuple field from it through `self` (xlb's grid: `self.mesh = None` ... `self.mesh
+    = ...`, `self.sharding = NamedSharding(self.mesh, ...)`): read as `.value`, or as
+    `.derived[0]`."""
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    out = []
+    for read in ("value", "derived[0]"):
+        ed = Edits(src)
+        cls = src.fresh("VariantState")
+        insert_module_code(
+            ed,
+            off,
+            f"class {cls}:\n    def __init__(self, value):\n        self.value = None\n        self.derived = None\n"
+            f"        self.value = value\n        self.derived = (self.value,)\n",
+        )
+        ed.replace(v.expr, f"{cls}({src.seg(v.expr)}).{read}")
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_stored_dict_view(src: Source, v: Value):
     """The statement using the value runs in a loop over a dict filled by a store just
     before it (keras' export archive endpoints, tinygp's export registry):
@@ -3820,6 +3844,13 @@ TRANSFORMS = {
         b_enum_member,
         "the value is the `.value` of a member of a module-level `enum.Enum` class, read as "
         "`VariantChoice.SELECTED.value` or `VariantChoice[\"SELECTED\"].value`",
+    ),
+    "reset_field": (
+        _values,
+        b_reset_field,
+        "the value is given to `VariantState(<value>)`, whose `__init__` sets `self.value = None` and "
+        "`self.derived = None`, then `self.value = value` and `self.derived = (self.value,)`; read as `.value` or "
+        "`.derived[0]`",
     ),
     "module_flag_branch": (
         _values,
