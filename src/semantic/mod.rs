@@ -293,6 +293,10 @@ pub struct Module<'t> {
     /// `NAME[k] = v` stores into a dict literal bound to NAME (by the
     /// literal's node id): (key, value, scope of the store).
     dict_stores: std::cell::RefCell<HashMap<usize, std::rc::Rc<DictStores<'t>>>>,
+    /// The names each function declares `global` (none when the text has
+    /// no `global`), computed once per function.
+    globals_declared: HashMap<ScopeId, Vec<String>>,
+    has_global: bool,
     /// `assigned_name_is_mutated` per copy call (by node id).
     mutated_copies: std::cell::RefCell<HashMap<usize, bool>>,
     /// How each list literal bound to a name grows (by the literal's node id).
@@ -1040,6 +1044,8 @@ impl<'t> Module<'t> {
             branches: std::cell::RefCell::new(HashMap::default()),
             branches_building: std::cell::RefCell::new(std::collections::HashSet::new()),
             dict_stores: std::cell::RefCell::new(HashMap::default()),
+            globals_declared: HashMap::default(),
+            has_global: src.contains("global "),
             mutated_copies: std::cell::RefCell::new(HashMap::default()),
             list_mutations: std::cell::RefCell::new(HashMap::default()),
             context_managers_open: std::cell::RefCell::new(Vec::new()),
@@ -1544,32 +1550,47 @@ impl<'t> Module<'t> {
 
     /// True if the function `scope` declares `name` global (`global name`
     /// in its own body, not in a def nested in it).
-    fn declares_global(&self, scope: ScopeId, name: &str) -> bool {
-        fn walk(node: Node<'_>, name: &str, src: &str) -> bool {
+    fn declares_global(&mut self, scope: ScopeId, name: &str) -> bool {
+        fn walk(node: Node<'_>, src: &str, out: &mut Vec<String>) {
             let mut cursor = node.walk();
-            let found = node
-                .named_children(&mut cursor)
-                .any(|child| match child.kind_name() {
+            for child in node.named_children(&mut cursor) {
+                match child.kind_name() {
                     "global_statement" => {
                         let mut names = child.walk();
-                        let hit = child
-                            .named_children(&mut names)
-                            .any(|n| n.kind_name() == "identifier" && text(n, src) == name);
-                        hit
+                        out.extend(
+                            child
+                                .named_children(&mut names)
+                                .filter(|n| n.kind_name() == "identifier")
+                                .map(|n| text(n, src).to_owned()),
+                        );
                     }
-                    "function_definition" | "class_definition" | "lambda" => false,
-                    _ => walk(child, name, src),
-                });
-            found
+                    "function_definition" | "class_definition" | "lambda" => {}
+                    _ => walk(child, src, out),
+                }
+            }
+        }
+        if !self.has_global {
+            return false;
         }
         let Some(s) = self.scopes.get(scope) else {
             return false;
         };
-        s.kind == ScopeKind::Function
-            && self.src.contains("global ")
-            && s.node
-                .field("body")
-                .is_some_and(|body| walk(body, name, self.src))
+        if s.kind != ScopeKind::Function {
+            return false;
+        }
+        let node = s.node;
+        let src = self.src;
+        self.globals_declared
+            .entry(scope)
+            .or_insert_with(|| {
+                let mut out = Vec::new();
+                if let Some(body) = node.field("body") {
+                    walk(body, src, &mut out);
+                }
+                out
+            })
+            .iter()
+            .any(|n| n == name)
     }
 
     fn bind_target(&mut self, scope: ScopeId, target: Node<'t>, value: Option<Node<'t>>) {
