@@ -486,28 +486,39 @@ impl<'t> Module<'t> {
                     }
                     continue;
                 }
+                // One lowering per context mesh the call may run under, with
+                // what the lowered function reaches in this scenario.
+                let scenarios = |platforms: &PlatformsValue,
+                                 why: &Why,
+                                 reqs: &[Requirement],
+                                 choices: &[Choice]| {
+                    self.context_through_calls(call, scope, choices, 0)
+                        .into_iter()
+                        .map(|(context, context_why, choices)| Lowering {
+                            kind: lowering.kind,
+                            call,
+                            scope,
+                            anchor: anchor.clone(),
+                            platforms_arg,
+                            platforms: platforms.clone(),
+                            jitted: None,
+                            trace_args: Vec::new(),
+                            trace_call: None,
+                            trace_scope: scope,
+                            context,
+                            reqs: reqs
+                                .iter()
+                                .filter(|r| flow::compatible(&choices, &r.choices))
+                                .cloned()
+                                .collect(),
+                            why: why.and(&context_why),
+                            choices,
+                        })
+                        .collect::<Vec<_>>()
+                };
                 if lowering.lowered.is_empty() {
                     for (platforms, why) in &lowering.platforms {
-                        for (context, context_why, choices) in
-                            self.context_through_calls(call, scope, &[], 0)
-                        {
-                            out.push(Lowering {
-                                kind: lowering.kind,
-                                call,
-                                scope,
-                                anchor: anchor.clone(),
-                                platforms_arg,
-                                platforms: platforms.clone(),
-                                jitted: None,
-                                trace_args: Vec::new(),
-                                trace_call: None,
-                                trace_scope: scope,
-                                context,
-                                reqs: Vec::new(),
-                                why: why.and(&context_why),
-                                choices,
-                            });
-                        }
+                        out.extend(scenarios(platforms, why, &[], &[]));
                     }
                 }
                 for lowered in flow::from_consts(&lowering.lowered) {
@@ -525,30 +536,12 @@ impl<'t> Module<'t> {
                             Some(resolver),
                         );
                         for (platforms, why) in &lowering.platforms {
-                            for (context, context_why, choices) in
-                                self.context_through_calls(call, scope, &choices, 0)
-                            {
-                                out.push(Lowering {
-                                    kind: lowering.kind,
-                                    call,
-                                    scope,
-                                    anchor: anchor.clone(),
-                                    platforms_arg,
-                                    platforms: platforms.clone(),
-                                    jitted: None,
-                                    trace_args: Vec::new(),
-                                    trace_call: None,
-                                    trace_scope: scope,
-                                    context,
-                                    reqs: reqs
-                                        .iter()
-                                        .filter(|r| flow::compatible(&choices, &r.choices))
-                                        .cloned()
-                                        .collect(),
-                                    why: why.and(&lowered.why).and(&context_why),
-                                    choices,
-                                });
-                            }
+                            out.extend(scenarios(
+                                platforms,
+                                &why.and(&lowered.why),
+                                &reqs,
+                                &choices,
+                            ));
                         }
                     }
                 }
