@@ -390,14 +390,36 @@ fn apply_client_side(text: &str, edits: &[Value], enc: Enc) -> (String, Vec<Valu
 
 static COUNTER: AtomicUsize = AtomicUsize::new(0);
 
-fn temp_dir(name: &str) -> PathBuf {
+/// A directory for one test's workspace, removed when the test ends.
+struct TestDir(PathBuf);
+
+impl std::ops::Deref for TestDir {
+    type Target = PathBuf;
+    fn deref(&self) -> &PathBuf {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for TestDir {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TestDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn temp_dir(name: &str) -> TestDir {
     let dir = std::env::temp_dir().join(format!(
         "jax-lsp-e2e-{}-{}-{name}",
         std::process::id(),
         COUNTER.fetch_add(1, Ordering::Relaxed)
     ));
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    TestDir(dir)
 }
 
 fn file_uri(path: &Path) -> String {
