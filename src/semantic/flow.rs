@@ -1857,7 +1857,6 @@ impl<'m, 't> Flow<'m, 't> {
                 path,
                 ..
             } => {
-                let line = line_of(*loop_node);
                 let mut out = Vec::new();
                 // A loop over a dict takes its keys.
                 let iterated = self
@@ -1894,9 +1893,7 @@ impl<'m, 't> Flow<'m, 't> {
                                 choices.push((loop_node.id(), i));
                                 out.push(Alt {
                                     val: element_at(&member.val, path),
-                                    why: member
-                                        .why
-                                        .and(&Why::Each(format!("in the loop at line {line}"))),
+                                    why: member.why.and(&Why::Each(loop_note(*loop_node))),
                                     choices,
                                 });
                             }
@@ -1910,9 +1907,7 @@ impl<'m, 't> Flow<'m, 't> {
                                 choices.push((loop_node.id(), i));
                                 out.push(Alt {
                                     val: element_at(item, path),
-                                    why: alt
-                                        .why
-                                        .and(&Why::Each(format!("in the loop at line {line}"))),
+                                    why: alt.why.and(&Why::Each(loop_note(*loop_node))),
                                     choices,
                                 });
                             }
@@ -2395,7 +2390,7 @@ impl<'m, 't> Flow<'m, 't> {
             if n > MAX_UNROLLED {
                 return None;
             }
-            let note = format!("in the loop at line {}", line_of(loop_node));
+            let note = loop_note(loop_node);
             let values: Vec<Vec<Alt<'t>>> = group
                 .iter()
                 .map(|add| self.eval_depth(add.arg, scope, depth + 1))
@@ -3332,8 +3327,11 @@ impl<'m, 't> Flow<'m, 't> {
         scope: ScopeId,
     ) -> Option<Node<'t>> {
         let m = self.m;
+        if object.kind_name() != "identifier" {
+            return None;
+        }
         let (class, self_name) = m.enclosing_method_class(scope)?;
-        if object.kind_name() != "identifier" || text(object, m.src) != self_name {
+        if text(object, m.src) != self_name {
             return None;
         }
         let stores = m.attribute(class, attr)?;
@@ -6940,6 +6938,12 @@ fn json_const(value: &serde_json::Value, depth: u32) -> Const {
 }
 
 /// Applies `f` to each alternative's value.
+/// How a value of each element of `loop_node` is named in messages (and
+/// recognised again: `last_iteration`, `grown_list`).
+fn loop_note(loop_node: Node<'_>) -> String {
+    format!("in the loop at line {}", line_of(loop_node))
+}
+
 /// What a name bound in the body of `loop_node` holds after the loop: the
 /// alternatives of its last element (and those not made by the loop).
 fn last_iteration<'t>(alts: Vec<Alt<'t>>, loop_node: Node<'t>) -> Vec<Alt<'t>> {
@@ -6948,7 +6952,7 @@ fn last_iteration<'t>(alts: Vec<Alt<'t>>, loop_node: Node<'t>) -> Vec<Alt<'t>> {
     let Some(last) = alts.iter().filter_map(element).max() else {
         return alts;
     };
-    let note = format!("in the loop at line {}", line_of(loop_node));
+    let note = loop_note(loop_node);
     alts.into_iter()
         .filter(|a| element(a).is_none_or(|i| i == last))
         .map(|mut a| {

@@ -1478,13 +1478,9 @@ def b_imported_class(src: Source, v: Value):
             "",
         ]
     )
-    out = []
-    for cls in ("VariantHolder", "VariantRecord"):
-        ed = Edits(src)
-        ensure_import(ed, CFG_MODULE)
-        ed.replace(v.expr, f"{CFG_MODULE}.{cls}({src.seg(v.expr)}).value")
-        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
-    return out
+    return _imported_value_uses(
+        src, v, cfg, [f"{CFG_MODULE}.{cls}({{value}}).value" for cls in ("VariantHolder", "VariantRecord")]
+    )
 
 
 def b_imported_derived_field(src: Source, v: Value):
@@ -1508,13 +1504,9 @@ def b_imported_derived_field(src: Source, v: Value):
             "",
         ]
     )
-    out = []
-    for read in ("value", "values[0]"):
-        ed = Edits(src)
-        ensure_import(ed, CFG_MODULE)
-        ed.replace(v.expr, f"{CFG_MODULE}.VariantGrid({src.seg(v.expr)}).{read}")
-        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
-    return out
+    return _imported_value_uses(
+        src, v, cfg, [f"{CFG_MODULE}.VariantGrid({{value}}).{read}" for read in ("value", "values[0]")]
+    )
 
 
 def b_imported_branching_init(src: Source, v: Value):
