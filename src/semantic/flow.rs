@@ -3308,9 +3308,35 @@ impl<'m, 't> Flow<'m, 't> {
             Some(class) => vec![Alt::fixed(Val::Class(class))],
             None => self.eval_depth(object, scope, depth + 1),
         };
+        // `self` of a method that several classes' instances run (a base
+        // class's `__call__`, two subclasses constructed): when every
+        // instance gives the same value, that value is certain whichever
+        // runs (`self.backend` set to "pallas" by the base `__init__`).
+        let instance_choice = objects.len() > 1
+            && objects.iter().all(|o| {
+                matches!(o.val, Val::Instance(..)) && o.why == Why::Choice && o.choices.is_empty()
+            });
+        let per_object: Vec<Vec<Alt<'t>>> = objects
+            .iter()
+            .map(|o| self.attribute_of(&o.val, attr, depth))
+            .collect();
+        if instance_choice {
+            if let Some(first) = per_object.first() {
+                let agree = |a: &Alt<'t>, b: &Alt<'t>| {
+                    a.val.same(&b.val) && a.why == b.why && a.choices == b.choices
+                };
+                let all_agree = !first.is_empty()
+                    && per_object.iter().all(|vals| {
+                        vals.len() == first.len()
+                            && vals.iter().zip(first).all(|(a, b)| agree(a, b))
+                    });
+                if all_agree {
+                    return first.clone();
+                }
+            }
+        }
         let mut out = Vec::new();
-        for o in objects {
-            let vals = self.attribute_of(&o.val, attr, depth);
+        for (o, vals) in objects.iter().zip(per_object) {
             out.extend(vals.into_iter().filter_map(|a| a.under(&o.why, &o.choices)));
         }
         cap(out)
@@ -3880,6 +3906,45 @@ impl<'m, 't> Flow<'m, 't> {
         Some(cap(out))
     }
 
+    /// The stores into the dict literal `dict`: `NAME[k] = v` through the
+    /// name it is bound to, and `E.attr[k] = v` where `E.attr` evaluates to
+    /// this dict (`self.d[k]`, `C.REG[k]`, `cls.REG[k]`, `reg.d[k]` for a
+    /// dict held in an attribute). `None` when a store's receiver may be
+    /// this dict or another, as the run decides: its entries cannot be told.
+    fn dict_stores(
+        &self,
+        dict: Node<'t>,
+        depth: u32,
+    ) -> Option<std::rc::Rc<super::DictStores<'t>>> {
+        let named = self.m.dict_stores(dict);
+        let held = self.m.attribute_dict_stores(dict);
+        if held.is_empty() {
+            return Some(named);
+        }
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let mut out: super::DictStores<'t> = (*named).clone();
+        for store in held.iter() {
+            let holders = self.m.subclasses(store.owner);
+            let objects = self.eval_depth(store.object, store.scope, depth + 1);
+            let holds = |a: &Alt<'t>| match a.val {
+                Val::Instance(class, _) => holders.contains(&class),
+                Val::Class(class) => store.class_level && holders.contains(&class),
+                _ => false,
+            };
+            if !objects.is_empty() && objects.iter().all(holds) {
+                out.push((store.key, store.value, store.scope));
+            } else if objects.iter().any(holds) {
+                return None;
+            }
+        }
+        // In document order, as the named stores are: a later store of a
+        // key replaces an earlier one.
+        out.sort_by_key(|(_, v, _)| v.start_byte());
+        Some(std::rc::Rc::new(out))
+    }
+
     /// The value node of `key` in a dict literal or `dict(k=v)`: `Some(None)`
     /// when it certainly has no such key, `None` when it cannot be told.
     pub(crate) fn dict_entry(
@@ -3919,7 +3984,7 @@ impl<'m, 't> Flow<'m, 't> {
         }
         // `D[k] = v` stores: the last one of this key.
         let mut found = None;
-        for (k, v, store_scope) in m.dict_stores(dict).iter() {
+        for (k, v, store_scope) in self.dict_stores(dict, depth)?.iter() {
             let runs = m.store_runs(*v, *store_scope, dict);
             if runs == StoreRuns::Never {
                 continue;
@@ -4683,7 +4748,10 @@ impl<'m, 't> Flow<'m, 't> {
         // alternatives (a registration decorator's name) gives the value
         // made the same way as the matching key.
         let mut stored = Vec::new();
-        for (k, v, store_scope) in m.dict_stores(dict).iter() {
+        let Some(stores) = self.dict_stores(dict, depth) else {
+            return Lookup::Unknown;
+        };
+        for (k, v, store_scope) in stores.iter() {
             let runs = m.store_runs(*v, *store_scope, dict);
             if runs == StoreRuns::Never {
                 continue;
@@ -6031,11 +6099,27 @@ impl<'m, 't> Flow<'m, 't> {
         let m = self.m;
         let values = self.eval_depth(func, scope, depth + 1);
         let is_def = |v: &Val<'t>| matches!(v, Val::Function(def) | Val::Jitted(def, ..) if matches!(m.scopes[*def].kind, ScopeKind::Function | ScopeKind::Lambda));
-        if !values.iter().any(|a| is_def(&a.val)) {
+        // A callable instance (`layer = Dense(); layer(x)`, an operator
+        // object): its class's `__call__`, with `self` the instance.
+        let dunder_call = |v: &Val<'t>| match v {
+            Val::Instance(class, _) => m
+                .method(*class, "__call__")
+                .filter(|d| m.scopes[*d].kind == ScopeKind::Function),
+            _ => None,
+        };
+        if !values
+            .iter()
+            .any(|a| is_def(&a.val) || dunder_call(&a.val).is_some())
+        {
             return Vec::new();
         }
         let mut out = Vec::new();
         for o in values {
+            if let Some(method) = dunder_call(&o.val) {
+                let receiver = Alt::fixed(o.val.clone());
+                out.push((method, Some(receiver), o));
+                continue;
+            }
             match o.val {
                 Val::Function(def) | Val::Jitted(def, ..) if is_def(&o.val) => {
                     out.push((def, None, o))
@@ -6557,7 +6641,10 @@ impl<'m, 't> Flow<'m, 't> {
                 }
                 // `D = {}; D["serve"] = call` in the same block: entries too,
                 // each key a constant (a later store replaces its entry).
-                for (key, value, store_scope) in self.m.dict_stores(*node).iter() {
+                let Some(stores) = self.dict_stores(*node, depth) else {
+                    return unknown(dict);
+                };
+                for (key, value, store_scope) in stores.iter() {
                     let straight =
                         *store_scope == *dscope && self.m.is_straight_line(*value, *dscope, *node);
                     let key_alts = self.eval_depth(*key, *store_scope, depth + 1);
@@ -6621,7 +6708,17 @@ impl<'m, 't> Flow<'m, 't> {
                 out.extend(self.eval(v, scope));
             }
         }
-        for (_, v, store_scope) in m.dict_stores(dict).iter() {
+        // A store that may be into it counts: any of its values may be read.
+        let stores = self.dict_stores(dict, 0).unwrap_or_else(|| {
+            let mut all = (*m.dict_stores(dict)).clone();
+            all.extend(
+                m.attribute_dict_stores(dict)
+                    .iter()
+                    .map(|store| (store.key, store.value, store.scope)),
+            );
+            std::rc::Rc::new(all)
+        });
+        for (_, v, store_scope) in stores.iter() {
             out.extend(self.eval(*v, *store_scope));
         }
         out
@@ -6636,7 +6733,7 @@ impl<'m, 't> Flow<'m, 't> {
         if at > MAX_DEPTH {
             return None;
         }
-        if !m.dict_stores(dict).is_empty() {
+        if !self.dict_stores(dict, at)?.is_empty() {
             return None;
         }
         let mut out: Entries = Vec::new();

@@ -131,6 +131,23 @@ type DecoratedBy = HashMap<(ScopeId, bool), Vec<(ScopeId, usize)>>;
 /// The `NAME[key] = value` stores into a dict: (key, value, store's scope).
 pub type DictStores<'t> = Vec<(Node<'t>, Node<'t>, ScopeId)>;
 
+/// A store `E.attr[key] = value` that may be into a dict held in attribute
+/// `attr` of class `owner` (`Module::attribute_dict_stores`).
+pub struct AttrDictStore<'t> {
+    pub key: Node<'t>,
+    pub value: Node<'t>,
+    /// The store's scope.
+    pub scope: ScopeId,
+    /// `E`: the store is into the dict when `E` is an instance of `owner`
+    /// (or of a class deriving from it), or, for a class-body dict
+    /// (`class_level`), that class itself.
+    pub object: Node<'t>,
+    pub owner: ScopeId,
+    pub class_level: bool,
+}
+
+pub type AttrDictStores<'t> = Vec<AttrDictStore<'t>>;
+
 /// How a list bound to a name grows after it is made (`layers = []`, then
 /// `layers.append(layer)` in a loop): `Module::list_mutations`.
 #[derive(Default)]
@@ -293,6 +310,7 @@ pub struct Module<'t> {
     /// `NAME[k] = v` stores into a dict literal bound to NAME (by the
     /// literal's node id): (key, value, scope of the store).
     dict_stores: std::cell::RefCell<HashMap<usize, std::rc::Rc<DictStores<'t>>>>,
+    attribute_dict_stores: std::cell::RefCell<HashMap<usize, std::rc::Rc<AttrDictStores<'t>>>>,
     /// The names each function declares `global` (none when the text has
     /// no `global`), computed once per function.
     globals_declared: HashMap<ScopeId, Vec<String>>,
@@ -525,6 +543,102 @@ impl<'t> Module<'t> {
             }
         }
         false
+    }
+
+    /// The stores `E.attr[key] = value` anywhere in this model's statements
+    /// that may be into `dict`, a literal held in an attribute: the value of
+    /// `X.attr = {...}`, or of `attr = {...}` in a class body (reached as
+    /// `C.attr`, `cls.attr`, `self.attr`). Each with `E.attr`, the receiver,
+    /// for the caller to evaluate: only a receiver whose object holds this
+    /// very dict makes its store one of its entries (`Flow::dict_stores`).
+    pub(crate) fn attribute_dict_stores(&self, dict: Node<'t>) -> std::rc::Rc<AttrDictStores<'t>> {
+        if let Some(found) = self.attribute_dict_stores.borrow().get(&dict.id()) {
+            return found.clone();
+        }
+        let found = std::rc::Rc::new(self.find_attribute_dict_stores(dict));
+        self.attribute_dict_stores
+            .borrow_mut()
+            .insert(dict.id(), found.clone());
+        found
+    }
+
+    fn find_attribute_dict_stores(&self, dict: Node<'t>) -> AttrDictStores<'t> {
+        let mut out = Vec::new();
+        let Some(left) = dict
+            .parent()
+            .filter(|p| p.kind_name() == "assignment")
+            .and_then(|a| a.field("left"))
+        else {
+            return out;
+        };
+        let home = self.innermost_scope_at(left.start_byte());
+        // The class whose instances (or which, and its instances) hold it.
+        let (attr, owner, class_level) = match left.kind_name() {
+            "attribute" => {
+                let (Some(object), Some(a)) = (left.field("object"), left.field("attribute"))
+                else {
+                    return out;
+                };
+                let Some(class) = self.method_self_class(home, object) else {
+                    return out;
+                };
+                (text(a, self.src), class, false)
+            }
+            "identifier" if self.scopes[home].kind == ScopeKind::Class => {
+                (text(left, self.src), home, true)
+            }
+            _ => return out,
+        };
+        let needle = format!(".{attr}[");
+        let ranges: Vec<std::ops::Range<usize>> = match &self.statements {
+            Some(statements) => statements.iter().map(|s| s.byte_range()).collect(),
+            None => std::iter::once(0..self.src.len()).collect(),
+        };
+        for range in ranges {
+            let mut from = range.start;
+            while let Some(at) = self.src.get(from..range.end).and_then(|t| t.find(&needle)) {
+                let start = from + at + 1;
+                from = start + attr.len();
+                let Some(receiver) = self
+                    .node_for_span(start..start + attr.len())
+                    .and_then(|ident| ident.parent())
+                    .filter(|a| a.kind_name() == "attribute")
+                else {
+                    continue;
+                };
+                let Some(subscript) = receiver.parent().filter(|p| {
+                    p.kind_name() == "subscript"
+                        && p.field("value").is_some_and(|v| v.id() == receiver.id())
+                }) else {
+                    continue;
+                };
+                let Some(assignment) = subscript.parent().filter(|p| {
+                    p.kind_name() == "assignment"
+                        && p.field("left").is_some_and(|l| l.id() == subscript.id())
+                }) else {
+                    continue;
+                };
+                let (Some(key), Some(value)) =
+                    (subscript.field("subscript"), assignment.field("right"))
+                else {
+                    continue;
+                };
+                let Some(object) = receiver.field("object") else {
+                    continue;
+                };
+                if out.len() < 64 {
+                    out.push(AttrDictStore {
+                        key,
+                        value,
+                        scope: self.innermost_scope_at(start),
+                        object,
+                        owner,
+                        class_level,
+                    });
+                }
+            }
+        }
+        out
     }
 
     fn find_dict_stores(&self, dict: Node<'t>) -> DictStores<'t> {
@@ -1044,6 +1158,7 @@ impl<'t> Module<'t> {
             branches: std::cell::RefCell::new(HashMap::default()),
             branches_building: std::cell::RefCell::new(std::collections::HashSet::new()),
             dict_stores: std::cell::RefCell::new(HashMap::default()),
+            attribute_dict_stores: std::cell::RefCell::new(HashMap::default()),
             globals_declared: HashMap::default(),
             // Over the model's own statements: a unit of a large module
             // scanning the whole text cost 7% of opening the bench module.

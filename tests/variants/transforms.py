@@ -956,6 +956,72 @@ def b_method_registry(src: Source, v: Value):
     return out
 
 
+def b_attribute_registry(src: Source, v: Value):
+    """The value is returned by a function stored into a dict held in an attribute, not a
+    module-level name (ejkernel's `self._registry[key] = ...`, xlb's `cls.REGISTRY[name] = fn`):
+    an instance's `self.table` made in `__init__` and filled by a bound-method decorator, or
+    a class-body `TABLE` filled by a classmethod decorator factory through `cls`; read back
+    through the object (`variant_kernels.table["variant"]()`) or the class."""
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    out = []
+    for form in ("instance", "class"):
+        ed = Edits(src)
+        fn = src.fresh("variant_value")
+        cls = src.fresh("VariantKernels")
+        if form == "instance":
+            obj = src.fresh("variant_kernels")
+            code = (
+                f"class {cls}:\n    def __init__(self):\n        self.table = {{}}\n\n"
+                f"    def add(self, fn):\n        self.table[\"variant\"] = fn\n        return fn\n\n\n"
+                f"{obj} = {cls}()\n\n\n@{obj}.add\ndef {fn}():\n    return {src.seg(v.expr)}\n"
+            )
+            use = f"{obj}.table[\"variant\"]()"
+        else:
+            code = (
+                f"class {cls}:\n    TABLE = {{}}\n\n    @classmethod\n    def register(cls, name):\n"
+                f"        def deco(fn):\n            cls.TABLE[name] = fn\n            return fn\n\n"
+                f"        return deco\n\n\n@{cls}.register(\"variant\")\ndef {fn}():\n    return {src.seg(v.expr)}\n"
+            )
+            use = f"{cls}.TABLE[\"variant\"]()"
+        insert_module_code(ed, off, code)
+        ed.replace(v.expr, use)
+        out.append({MAIN: ed.apply()})
+    return out
+
+
+def b_callable_object(src: Source, v: Value):
+    """The value is what calling an object returns (flax modules, XLB operators): its class's
+    `__call__` returns `self.value`, stored by `__init__`. One class, or a base class whose
+    `__init__` and `__call__` two subclasses inherit, both subclasses constructed."""
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    out = []
+    for form in ("single", "inherited"):
+        ed = Edits(src)
+        cls = src.fresh("VariantValue")
+        obj = src.fresh("variant_value")
+        code = (
+            f"class {cls}:\n    def __init__(self):\n        self.value = {src.seg(v.expr)}\n\n"
+            f"    def __call__(self):\n        return self.value\n\n\n"
+        )
+        if form == "single":
+            code += f"{obj} = {cls}()\n"
+        else:
+            left, right = src.fresh("VariantLeft"), src.fresh("VariantRight")
+            other = src.fresh("variant_other")
+            code += (
+                f"class {left}({cls}):\n    pass\n\n\nclass {right}({cls}):\n    pass\n\n\n"
+                f"{obj} = {left}()\n{other} = {right}()\n"
+            )
+        insert_module_code(ed, off, code)
+        ed.replace(v.expr, f"{obj}()")
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_attr_dict_config(src: Source, v: Value):
     """The value is an entry of a `dict` subclass read as an attribute (ml_collections /
     big_vision style configs): `__getattr__` looking the key up, or bound to
@@ -3857,6 +3923,20 @@ TRANSFORMS = {
         "the value is returned by a function registered into `VARIANT_TABLE` by a decorator that is a method: "
         "`@variant_registry.register` (a bound method of a module-level object) or "
         "`@VariantOps.register(\"variant\")` (a classmethod decorator factory); read as `VARIANT_TABLE[\"variant\"]()`",
+    ),
+    "attribute_registry": (
+        _values,
+        b_attribute_registry,
+        "the value is returned by a function stored into a dict held in an attribute: `self.table[\"variant\"] = fn` "
+        "in a bound-method decorator (the dict made in `__init__`), or `cls.TABLE[name] = fn` in a classmethod "
+        "decorator factory (a class-body dict); read as `variant_kernels.table[\"variant\"]()` or "
+        "`VariantKernels.TABLE[\"variant\"]()`",
+    ),
+    "callable_object": (
+        _values,
+        b_callable_object,
+        "the value is what calling an object returns: `variant_value()`, whose class's `__call__` returns "
+        "`self.value` stored by `__init__`; one class, or a base class two constructed subclasses inherit",
     ),
     "imported_derived_field": (
         _values,
