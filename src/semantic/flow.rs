@@ -7065,24 +7065,34 @@ fn last_iteration<'t>(alts: Vec<Alt<'t>>, loop_node: Node<'t>) -> Vec<Alt<'t>> {
 /// True if a `break` may leave the loop `loop_node` (one of its own, not of
 /// a loop nested in it).
 fn has_break(loop_node: Node<'_>) -> bool {
-    fn walk(node: Node<'_>) -> bool {
+    has_jump(loop_node, &["break_statement"])
+}
+
+/// Whether the body of `loop_node` holds one of `jumps` (`break`,
+/// `continue`) of this loop, not of a loop or def nested in it.
+pub(crate) fn has_jump(loop_node: Node<'_>, jumps: &[&str]) -> bool {
+    fn walk(node: Node<'_>, jumps: &[&str]) -> bool {
         let mut cursor = node.walk();
         let found = node
             .named_children(&mut cursor)
             .any(|child| match child.kind_name() {
-                "break_statement" => true,
+                kind if jumps.contains(&kind) => true,
                 "for_statement"
                 | "while_statement"
                 | "function_definition"
                 | "class_definition" => {
                     // A nested loop's `break` leaves that loop; its `else` is ours.
-                    child.field("alternative").is_some_and(walk)
+                    child
+                        .field("alternative")
+                        .is_some_and(|alt| walk(alt, jumps))
                 }
-                _ => walk(child),
+                _ => walk(child, jumps),
             });
         found
     }
-    loop_node.field("body").is_some_and(walk)
+    loop_node
+        .field("body")
+        .is_some_and(|body| walk(body, jumps))
 }
 
 fn map<'t>(alts: Vec<Alt<'t>>, f: impl Fn(&Val<'t>) -> Val<'t>) -> Vec<Alt<'t>> {

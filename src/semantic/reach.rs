@@ -1525,8 +1525,54 @@ impl<'t> Module<'t> {
                         }
                     }
                 }
-                "block" | "for_statement" | "while_statement" | "with_statement"
-                | "try_statement" | "except_clause" | "finally_clause" | "else_clause" => {
+                "for_statement" => {
+                    // `for frame in STACK: return frame[name]` over a
+                    // sequence certainly not empty: the first iteration
+                    // leaves the function, so what follows the loop in its
+                    // block never runs (nor does an `else`).
+                    // So does `if name in frame: return frame[name]` when
+                    // the condition is true for every element.
+                    let first_iteration_exits =
+                        node.field("body").is_some_and(|body| {
+                            let mut cursor = body.walk();
+                            let statements: Vec<Node<'t>> = body
+                                .named_children(&mut cursor)
+                                .filter(|c| c.kind_name() != "comment")
+                                .collect();
+                            statements.iter().any(|s| match s.kind_name() {
+                                "return_statement" | "raise_statement" => true,
+                                "if_statement" => {
+                                    s.field("consequence").is_some_and(always_exits)
+                                        && s.field("condition").is_some_and(|c| {
+                                            matches!(truth_of(c), Truth::Known(true))
+                                        })
+                                }
+                                _ => false,
+                            })
+                        }) && !flow::has_jump(node, &["break_statement", "continue_statement"]);
+                    if first_iteration_exits {
+                        let not_empty = node.field("right").is_some_and(|items| {
+                            !self.grown_in_another_scope(items, scope)
+                                && matches!(truth_of(items), Truth::Known(true))
+                        });
+                        if not_empty {
+                            if let Some(block) = node.parent().filter(|p| p.kind_name() == "block")
+                            {
+                                out.push(node.end_byte()..block.end_byte());
+                            }
+                            if let Some(otherwise) = node.field("alternative") {
+                                out.push(otherwise.byte_range());
+                            }
+                        }
+                    }
+                    let mut cursor = node.walk();
+                    stack.extend(
+                        node.named_children(&mut cursor)
+                            .filter(|c| c.kind_name() != "comment"),
+                    );
+                }
+                "block" | "while_statement" | "with_statement" | "try_statement"
+                | "except_clause" | "finally_clause" | "else_clause" => {
                     let mut cursor = node.walk();
                     stack.extend(
                         node.named_children(&mut cursor)
@@ -1543,6 +1589,38 @@ impl<'t> Module<'t> {
             by_default,
             holds,
             by_caller_when,
+        }
+    }
+
+    /// Whether `items` (or `reversed(items)`, `list(items)`...) is a list
+    /// another scope grows (`STACK = []` at module level, `STACK.append(f)`
+    /// there): read in a function, it holds every add, but the function may
+    /// run before they do, so it may be empty.
+    fn grown_in_another_scope(&self, items: Node<'t>, scope: ScopeId) -> bool {
+        let mut items = crate::syntax::unparenthesize(items);
+        while items.kind_name() == "call" {
+            let wraps = items.field("function").is_some_and(|f| {
+                matches!(
+                    text(f, self.src),
+                    "reversed" | "list" | "tuple" | "sorted" | "iter"
+                )
+            });
+            match self.args_of(items).positional.first() {
+                Some(inner) if wraps => items = crate::syntax::unparenthesize(*inner),
+                _ => return false,
+            }
+        }
+        if items.kind_name() != "identifier" {
+            return false;
+        }
+        match self.binding_at(scope, text(items, self.src), items) {
+            Some(Binding::Value {
+                value, scope: home, ..
+            }) if *home != scope => {
+                let mutations = self.list_mutations(*value);
+                mutations.unknown || !mutations.adds.is_empty()
+            }
+            _ => false,
         }
     }
 

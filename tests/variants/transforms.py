@@ -1022,6 +1022,33 @@ def b_callable_object(src: Source, v: Value):
     return out
 
 
+def b_first_match_loop(src: Source, v: Value):
+    """The value is found by a lookup that loops over a constant, non-empty tuple of settings
+    frames and returns from the first one (brainpy's settings stack, first-match backend
+    pickers), with a fallback `return None` after the loop that never runs: the frame
+    returned unconditionally, or under `if key in frame:`."""
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    out = []
+    for form in ("unconditional", "membership"):
+        ed = Edits(src)
+        frames = src.fresh("VARIANT_FRAMES")
+        fn = src.fresh("variant_lookup")
+        if form == "unconditional":
+            body = "    for frame in {frames}:\n        return frame[key]\n    return None\n"
+        else:
+            body = "    for frame in {frames}:\n        if key in frame:\n            return frame[key]\n    return None\n"
+        code = (
+            f"{frames} = ({{\"variant\": {src.seg(v.expr)}}},)\n\n\n"
+            f"def {fn}(key):\n" + body.format(frames=frames)
+        )
+        insert_module_code(ed, off, code)
+        ed.replace(v.expr, f"{fn}(\"variant\")")
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_attr_dict_config(src: Source, v: Value):
     """The value is an entry of a `dict` subclass read as an attribute (ml_collections /
     big_vision style configs): `__getattr__` looking the key up, or bound to
@@ -3937,6 +3964,13 @@ TRANSFORMS = {
         b_callable_object,
         "the value is what calling an object returns: `variant_value()`, whose class's `__call__` returns "
         "`self.value` stored by `__init__`; one class, or a base class two constructed subclasses inherit",
+    ),
+    "first_match_loop": (
+        _values,
+        b_first_match_loop,
+        "the value is returned by `variant_lookup(\"variant\")`, which loops over a constant one-frame tuple and "
+        "returns `frame[key]` from the first frame (unconditionally, or under `if key in frame:`); the `return None` "
+        "after the loop never runs",
     ),
     "imported_derived_field": (
         _values,
