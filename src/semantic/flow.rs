@@ -147,6 +147,9 @@ pub enum Val<'t> {
     /// A `str` whose text is not known: an environment variable, a flag
     /// given on the command line, `jax.default_backend()`.
     AnyStr,
+    /// An `int` whose value is not known (`int(os.environ.get(...))`):
+    /// never `None`, whatever the environment holds.
+    AnyInt,
     Seq(SeqKind, Vec<Val<'t>>),
     Bool(bool),
     Int(i64),
@@ -374,6 +377,7 @@ impl Val<'_> {
         match self {
             Val::Str(s) => Const::Str(s.clone()),
             Val::AnyStr => Const::AnyStr,
+            Val::AnyInt => Const::AnyInt,
             Val::Seq(k, items) => Const::Seq(*k, items.iter().map(Val::detached).collect()),
             Val::Split(s) => Const::Seq(
                 SeqKind::Tuple,
@@ -426,6 +430,7 @@ impl Val<'_> {
 pub enum Const {
     Str(String),
     AnyStr,
+    AnyInt,
     Seq(SeqKind, Vec<Const>),
     Bool(bool),
     Int(i64),
@@ -471,6 +476,7 @@ impl Const {
         match self {
             Const::Str(s) => Val::Str(s.clone()),
             Const::AnyStr => Val::AnyStr,
+            Const::AnyInt => Val::AnyInt,
             Const::Seq(k, items) => Val::Seq(*k, items.iter().map(Const::val).collect()),
             Const::Bool(b) => Val::Bool(*b),
             Const::Int(i) => Val::Int(*i),
@@ -1034,6 +1040,10 @@ pub struct Flow<'m, 't> {
     given_branches: RefCell<Vec<(usize, ScopeId, std::rc::Rc<super::reach::Branches>)>>,
     /// Deciding those branches now (their conditions see the plain ones).
     deciding_given: Cell<bool>,
+    /// The (constructor call, method) pairs whose branches `field` is
+    /// deciding for that construction: a condition reading a field of the
+    /// same object does not decide them again.
+    deciding_construction: RefCell<Vec<(usize, ScopeId)>>,
 }
 
 impl<'t> Module<'t> {
@@ -1051,6 +1061,7 @@ impl<'t> Module<'t> {
             branch_aware: true,
             given_branches: RefCell::new(Vec::new()),
             deciding_given: Cell::new(false),
+            deciding_construction: RefCell::new(Vec::new()),
         }
     }
 
@@ -1508,6 +1519,7 @@ impl<'m, 't> Flow<'m, 't> {
                     | Val::Devices
                     | Val::Device
                     | Val::AnyStr
+                    | Val::AnyInt
                     | Val::Split(_)
                     | Val::EnumMember(..)
                     | Val::ForeignEnumMember(_)
@@ -2175,7 +2187,7 @@ impl<'m, 't> Flow<'m, 't> {
             }
             // `bool` is a subclass of `int`.
             Val::Bool(_) => is(matches!(test, TypeTest::Bool | TypeTest::Int)),
-            Val::Int(_) => is(matches!(test, TypeTest::Int)),
+            Val::Int(_) | Val::AnyInt => is(matches!(test, TypeTest::Int)),
             Val::None => is(false),
             Val::Dict(..) => is(matches!(test, TypeTest::Dict)),
             Val::Comprehension(comp, _) => match comp.kind_name() {
@@ -3752,6 +3764,82 @@ impl<'m, 't> Flow<'m, 't> {
             }
             _ => true,
         });
+        // Stores under conditions this construction's arguments decide
+        // (`if self.target_devices is None:` in `__init__`, or in a method
+        // `__init__` calls on `self`, with the call passing 8): only those
+        // of the branches that run for it. Another module's factory
+        // (`return JaxGrid(shape, target_devices)`) is evaluated with its
+        // parameters bound, so the decision follows its caller's value.
+        if chosen.len() > 1 {
+            if let (Some((call, call_scope)), Some(init)) = (ctor, m.method(class, "__init__")) {
+                let deciding = self.bound.borrow().len() > 6
+                    || self
+                        .deciding_construction
+                        .borrow()
+                        .iter()
+                        .any(|(c, _)| *c == call.id());
+                if !deciding {
+                    let init_text = text(m.scopes[init].node, m.src);
+                    let mut methods: Vec<ScopeId> = chosen
+                        .iter()
+                        .filter_map(|b| match b {
+                            Binding::Value { scope, .. }
+                                if *scope == init
+                                    || (m.scopes[*scope].class == Some(class)
+                                        && init_text.contains(&format!(
+                                            "self.{}(",
+                                            m.scopes[*scope].name
+                                        ))) =>
+                            {
+                                Some(*scope)
+                            }
+                            _ => None,
+                        })
+                        .collect();
+                    methods.sort_unstable();
+                    methods.dedup();
+                    let instance = Alt::fixed(Val::Instance(class, ctor));
+                    for method in methods {
+                        let decide = || {
+                            m.build_branches_by(method, &|c| {
+                                super::reach::truth_of(self.eval(c, method))
+                            })
+                            .dead
+                        };
+                        let construction = Bound {
+                            def: init,
+                            call,
+                            call_scope,
+                            receiver: Some(instance.clone()),
+                            given: Vec::new(),
+                        };
+                        self.deciding_construction
+                            .borrow_mut()
+                            .push((call.id(), method));
+                        let dead = self.with_bound(construction, || {
+                            if method == init {
+                                decide()
+                            } else {
+                                let on_self = Bound {
+                                    def: method,
+                                    call: m.scopes[method].node,
+                                    call_scope: method,
+                                    receiver: Some(instance.clone()),
+                                    given: Vec::new(),
+                                };
+                                self.with_bound(on_self, decide)
+                            }
+                        });
+                        self.deciding_construction.borrow_mut().pop();
+                        chosen.retain(|b| {
+                            !matches!(b, Binding::Value { scope, target, .. }
+                                if *scope == method
+                                    && dead.iter().any(|r| r.contains(&target.start_byte())))
+                        });
+                    }
+                }
+            }
+        }
         // A store that runs on every path through `__init__` replaces the
         // ones of `__init__` before it (`self.mesh = None`, then
         // `self.mesh = AbstractMesh(...)`); other methods' stores stay.
@@ -5168,6 +5256,27 @@ impl<'m, 't> Flow<'m, 't> {
                     });
                 }
                 "dict" => return vec![Alt::fixed(Val::Dict(call, scope))],
+                // `int(x)` is an int or raises, whatever `x` is: its value
+                // when `x` is a known integer, numeral or bool.
+                "int"
+                    if args.positional.len() == 1
+                        && args.keywords.is_empty()
+                        && !args.has_splat =>
+                {
+                    return map(
+                        self.eval_depth(args.positional[0], scope, depth + 1),
+                        |v| match v {
+                            Val::Int(i) => Val::Int(*i),
+                            Val::Bool(b) => Val::Int(i64::from(*b)),
+                            Val::Str(text) => text
+                                .trim()
+                                .replace('_', "")
+                                .parse::<i64>()
+                                .map_or(Val::AnyInt, Val::Int),
+                            _ => Val::AnyInt,
+                        },
+                    );
+                }
                 "bool" if args.positional.len() == 1 => {
                     return map(self.eval_depth(args.positional[0], scope, depth + 1), |v| {
                         v.truthy().map(Val::Bool).unwrap_or(Val::Unknown)

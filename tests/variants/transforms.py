@@ -1640,6 +1640,51 @@ def b_imported_branching_init(src: Source, v: Value):
     return out
 
 
+def b_imported_factory_branching(src: Source, v: Value):
+    """The value is kept by an object that another module's factory function constructs,
+    forwarding its parameters (XLB's `grid_factory(shape, target_devices)`), whose class
+    stores it in the branch the constructor's arguments choose and `None` in the other:
+    in `__init__` itself, or in a method `__init__` calls on `self` that tests fields
+    `__init__` stored (`self._configure()`); read as
+    `_variant_cfg.make_variant_setup(<value>, "given").value`."""
+    _statement_level(src, v)
+    forms = {
+        "init": [
+            "class VariantSetup:",
+            "    def __init__(self, value, mode=None):",
+            "        if mode is None:",
+            "            self.value = None",
+            "        else:",
+            "            self.value = value",
+        ],
+        "helper": [
+            "class VariantSetup:",
+            "    def __init__(self, value, mode=None):",
+            "        self.raw = value",
+            "        self.mode = mode",
+            "        self._configure()",
+            "",
+            "    def _configure(self):",
+            "        if self.mode is None:",
+            "            self.value = None",
+            "        else:",
+            "            self.value = self.raw",
+        ],
+    }
+    out = []
+    for lines in forms.values():
+        cfg = "\n".join(
+            ['"""A setup built by a factory: the value, when a mode is given."""', "", ""]
+            + lines
+            + ["", "", "def make_variant_setup(value, mode=None):", "    return VariantSetup(value, mode)", ""]
+        )
+        ed = Edits(src)
+        ensure_import(ed, CFG_MODULE)
+        ed.replace(v.expr, f"{CFG_MODULE}.make_variant_setup({src.seg(v.expr)}, \"given\").value")
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
+    return out
+
+
 def b_collected_sequence(src: Source, v: Value):
     """A tuple or list value (the platforms of a lowering) is built by a loop appending
     each of its elements, in order, to a list made empty just before its statement; the
@@ -3500,6 +3545,28 @@ def b_none_checked(src: Source, v: Value):
     return [{MAIN: ed.apply()}]
 
 
+def b_env_int_guard(src: Source, v: Value):
+    """The value passes through a helper that returns `None` unless its `count` is given,
+    called with a count read from the environment with a default
+    (`int(os.environ.get("VARIANT_COUNT", "8"))`, or `"0"`): whatever the environment
+    holds, `int(...)` is an int, never `None`, so the value is what the helper returns."""
+    out = []
+    for default in ("8", "0"):
+        ed = Edits(src)
+        fn = src.fresh("variant_when_counted")
+        count = src.fresh("VARIANT_COUNT")
+        ensure_import(ed, "os")
+        insert_module_code(
+            ed,
+            header_end(src)[0],
+            f"{count} = int(os.environ.get(\"VARIANT_COUNT\", \"{default}\"))\n\n\n"
+            f"def {fn}(value, count=None):\n    if count is None:\n        return None\n    return value\n",
+        )
+        ed.replace(v.expr, f"{fn}({wrapped(src, v.expr)}, count={count})")
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_stored_kwargs(src: Source, item):
     c, kw = item
     ed = Edits(src)
@@ -3971,6 +4038,20 @@ TRANSFORMS = {
         "the value is returned by `variant_lookup(\"variant\")`, which loops over a constant one-frame tuple and "
         "returns `frame[key]` from the first frame (unconditionally, or under `if key in frame:`); the `return None` "
         "after the loop never runs",
+    ),
+    "imported_factory_branching": (
+        _values,
+        b_imported_factory_branching,
+        f"the value is kept by an object that `{CFG_MODULE}.make_variant_setup(<value>, \"given\")` constructs, "
+        "forwarding its parameters to a class that stores the value in the branch `mode` chooses and `None` in the "
+        "other, in `__init__` or in a method `__init__` calls on `self`; read as `.value`",
+    ),
+    "env_int_guard": (
+        _values,
+        b_env_int_guard,
+        "the value passes through `variant_when_counted(<value>, count=VARIANT_COUNT)`, which returns `None` when "
+        "`count is None`, with `VARIANT_COUNT = int(os.environ.get(\"VARIANT_COUNT\", \"8\"))` (or `\"0\"`): an int "
+        "whatever the environment holds",
     ),
     "imported_derived_field": (
         _values,
