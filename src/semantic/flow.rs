@@ -3079,7 +3079,13 @@ impl<'m, 't> Flow<'m, 't> {
                     .into_iter()
                     .take(MAX_ALTS)
                     .map(|(decorated, point, at)| Alt {
-                        val: Val::Function(decorated),
+                        // A class decorator (`@register class Op:`) is
+                        // given the class.
+                        val: if m.scopes[decorated].kind == ScopeKind::Class {
+                            Val::Class(decorated)
+                        } else {
+                            Val::Function(decorated)
+                        },
                         why: Why::Each(format!(
                             "for the def at line {}",
                             line_of(m.scopes[decorated].node)
@@ -6067,6 +6073,12 @@ impl<'m, 't> Flow<'m, 't> {
                             }
                         }
                     }
+                }
+                // No method of that name: a field holding a function
+                // (`prof.platform_fn()` with `platform_fn=lambda: "tpu"`
+                // given to the constructor), called as it is.
+                if out.is_empty() && imported.is_empty() {
+                    out = self.functions_called(func, scope, depth, &mut imported);
                 }
                 out
             }

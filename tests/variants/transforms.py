@@ -1049,6 +1049,73 @@ def b_first_match_loop(src: Source, v: Value):
     return out
 
 
+def b_callable_field(src: Source, v: Value):
+    """The value is what a function kept in an object's field returns, called through the
+    object (dopamine's `Profile(platform_fn=lambda: "tpu")`, then `prof.platform_fn()`):
+    a lambda in a frozen dataclass's field, or a module-level function stored by a plain
+    class's `__init__`."""
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    out = []
+    for form in ("dataclass_lambda", "init_function"):
+        ed = Edits(src)
+        cls = src.fresh("VariantProfile")
+        obj = src.fresh("variant_profile")
+        if form == "dataclass_lambda":
+            ensure_import(ed, "dataclasses")
+            code = (
+                f"@dataclasses.dataclass(frozen=True)\nclass {cls}:\n    value_fn: object\n\n\n"
+                f"{obj} = {cls}(value_fn=lambda: {src.seg(v.expr)})\n"
+            )
+        else:
+            fn = src.fresh("variant_make")
+            code = (
+                f"def {fn}():\n    return {src.seg(v.expr)}\n\n\n"
+                f"class {cls}:\n    def __init__(self, value_fn):\n        self.value_fn = value_fn\n\n\n"
+                f"{obj} = {cls}({fn})\n"
+            )
+        insert_module_code(ed, off, code)
+        ed.replace(v.expr, f"{obj}.value_fn()")
+        out.append({MAIN: ed.apply()})
+    return out
+
+
+def b_class_decorator_registry(src: Source, v: Value):
+    """The value is returned by a method of a class that a class decorator registers into a
+    dict (easydel's `@OperationRegistry.register class Op:`): a module-level function
+    storing the class into a module-level dict, or a classmethod storing it into a dict held
+    by its class (`cls._classes[...] = impl`); read back as
+    `VARIANT_CLASSES["variant"]().get()`."""
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    out = []
+    for form in ("function", "classmethod"):
+        ed = Edits(src)
+        provider = src.fresh("VariantProvider")
+        if form == "function":
+            table = src.fresh("VARIANT_CLASSES")
+            reg = src.fresh("variant_register")
+            code = (
+                f"{table} = {{}}\n\n\ndef {reg}(cls):\n    {table}[\"variant\"] = cls\n    return cls\n\n\n"
+                f"@{reg}\nclass {provider}:\n    def get(self):\n        return {src.seg(v.expr)}\n"
+            )
+            use = f"{table}[\"variant\"]().get()"
+        else:
+            registry = src.fresh("VariantRegistry")
+            code = (
+                f"class {registry}:\n    classes = {{}}\n\n    @classmethod\n    def register(cls, impl):\n"
+                f"        cls.classes[\"variant\"] = impl\n        return impl\n\n\n"
+                f"@{registry}.register\nclass {provider}:\n    def get(self):\n        return {src.seg(v.expr)}\n"
+            )
+            use = f"{registry}.classes[\"variant\"]().get()"
+        insert_module_code(ed, off, code)
+        ed.replace(v.expr, use)
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_attr_dict_config(src: Source, v: Value):
     """The value is an entry of a `dict` subclass read as an attribute (ml_collections /
     big_vision style configs): `__getattr__` looking the key up, or bound to
@@ -4052,6 +4119,20 @@ TRANSFORMS = {
         "the value passes through `variant_when_counted(<value>, count=VARIANT_COUNT)`, which returns `None` when "
         "`count is None`, with `VARIANT_COUNT = int(os.environ.get(\"VARIANT_COUNT\", \"8\"))` (or `\"0\"`): an int "
         "whatever the environment holds",
+    ),
+    "callable_field": (
+        _values,
+        b_callable_field,
+        "the value is returned by a function kept in an object's field and called through it: "
+        "`variant_profile.value_fn()`, the field a lambda given to a frozen dataclass, or a module-level "
+        "function stored by `__init__`",
+    ),
+    "class_decorator_registry": (
+        _values,
+        b_class_decorator_registry,
+        "the value is returned by `get()` of a class a class decorator registers: `@variant_register` storing it "
+        "into a module-level dict, or `@VariantRegistry.register` (a classmethod) storing it into the class's own "
+        "dict; read as `VARIANT_CLASSES[\"variant\"]().get()`",
     ),
     "imported_derived_field": (
         _values,
