@@ -3096,10 +3096,15 @@ impl<'m, 't> Flow<'m, 't> {
                 return cap(out);
             }
         }
-        // Every call site of the function in this module: each runs.
-        let Some(calls) = m.param_call_sites(fscope, index, name) else {
+        // Every call site of the function in this module: each runs, unless
+        // it is in a body that never runs (not while deciding conditions:
+        // those see no decided branches).
+        let Some(mut calls) = m.param_call_sites(fscope, index, name) else {
             return vec![Alt::unknown()];
         };
+        if self.branch_aware {
+            calls.retain(|(call, call_scope, _)| !m.never_runs(*call, *call_scope));
+        }
         // A library function called only from other modules: its callers
         // supply this (resolved where a caller's requirements are gathered).
         // So is a constructor of a module-level class made only in other
@@ -4330,22 +4335,51 @@ impl<'m, 't> Flow<'m, 't> {
                 let lambda_scope = m.scope_of_def(f)?;
                 Some(self.eval_depth(body, lambda_scope, depth + 1))
             }
-            "identifier" => {
-                let Some(Binding::Def(def)) = m.binding_at(scope, text(f, m.src), f) else {
-                    return None;
-                };
-                if m.scopes[*def].kind != ScopeKind::Function || m.scopes[*def].returned.is_empty()
-                {
-                    return None;
+            "identifier" => match m.binding_at(scope, text(f, m.src), f) {
+                Some(Binding::Def(def)) => {
+                    if m.scopes[*def].kind != ScopeKind::Function
+                        || m.scopes[*def].returned.is_empty()
+                    {
+                        return None;
+                    }
+                    Some(cap(self.eval_one_of(
+                        &returned_values(m, *def),
+                        *def,
+                        depth,
+                    )))
                 }
-                Some(cap(self.eval_one_of(
-                    &returned_values(m, *def),
-                    *def,
-                    depth,
-                )))
-            }
+                _ => None,
+            },
             _ => None,
         }
+        .or_else(|| {
+            // A function kept as a value (`to_sharding = lambda axes: ...`,
+            // a registry entry, a parameter): what each it may be returns.
+            if depth > MAX_DEPTH {
+                return None;
+            }
+            let mut out = Vec::new();
+            for alt in self.eval_depth(f, scope, depth + 1) {
+                let (Val::Function(def) | Val::Jitted(def, ..)) = alt.val else {
+                    return None;
+                };
+                let returns = match m.scopes[def].kind {
+                    ScopeKind::Lambda => {
+                        self.eval_depth(m.scopes[def].node.field("body")?, def, depth + 1)
+                    }
+                    ScopeKind::Function if !m.scopes[def].returned.is_empty() => {
+                        self.eval_one_of(&returned_values(m, def), def, depth)
+                    }
+                    _ => return None,
+                };
+                out.extend(
+                    returns
+                        .into_iter()
+                        .filter_map(|r| r.under(&alt.why, &alt.choices)),
+                );
+            }
+            (!out.is_empty()).then(|| cap(out))
+        })
     }
 
     /// What `with cm as name` binds: for a `@contextmanager` generator of

@@ -399,6 +399,11 @@ impl<'t> Module<'t> {
             }
         }
         for site in self.call_sites_named(&lowering_names) {
+            // A lowering in a body that never runs (`if DRY_RUN:` ... `else:
+            // traced.lower()` with the flag set) lowers nothing.
+            if self.never_runs(site.node, site.scope) {
+                continue;
+            }
             if let Some(lowerings) = self.lowering_at(site.node, site.scope, file, resolver) {
                 out.extend(lowerings);
             }
@@ -421,6 +426,9 @@ impl<'t> Module<'t> {
                 continue;
             };
             if path.starts_with("jax.") || path.starts_with("numpy.") || !path.contains('.') {
+                continue;
+            }
+            if self.never_runs(call, scope) {
                 continue;
             }
             // Only functions the text of their module shows to be lowering

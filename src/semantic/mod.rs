@@ -2350,6 +2350,17 @@ impl<'t> Module<'t> {
     /// false), certainly (straight-line code, a branch decided true, a `for`
     /// body: once per element, a branch that holds `since` too), or maybe (a
     /// branch, loop or handler decided at run time).
+    /// Whether `node` is in a body of `scope` that never runs (a branch a
+    /// constant condition rules out, what follows a `return` that always
+    /// runs).
+    pub(crate) fn never_runs(&self, node: Node<'t>, scope: ScopeId) -> bool {
+        let at = node.start_byte();
+        self.branch_ranges(scope)
+            .dead
+            .iter()
+            .any(|d| d.contains(&at))
+    }
+
     pub fn store_runs(&self, node: Node<'t>, scope: ScopeId, since: Node<'t>) -> StoreRuns {
         let branches = self.branch_ranges(scope);
         let at = node.start_byte();

@@ -1487,7 +1487,7 @@ impl<'t> Module<'t> {
                                     taken_bodies.push(body.byte_range());
                                     // `if not DEBUG: return x`: what follows
                                     // the `if` in its block never runs.
-                                    if always_exits(body) {
+                                    if self.block_exits(body, scope, truth_of, 0) {
                                         if let Some(block) =
                                             node.parent().filter(|p| p.kind_name() == "block")
                                         {
@@ -1530,39 +1530,12 @@ impl<'t> Module<'t> {
                     // sequence certainly not empty: the first iteration
                     // leaves the function, so what follows the loop in its
                     // block never runs (nor does an `else`).
-                    // So does `if name in frame: return frame[name]` when
-                    // the condition is true for every element.
-                    let first_iteration_exits =
-                        node.field("body").is_some_and(|body| {
-                            let mut cursor = body.walk();
-                            let statements: Vec<Node<'t>> = body
-                                .named_children(&mut cursor)
-                                .filter(|c| c.kind_name() != "comment")
-                                .collect();
-                            statements.iter().any(|s| match s.kind_name() {
-                                "return_statement" | "raise_statement" => true,
-                                "if_statement" => {
-                                    s.field("consequence").is_some_and(always_exits)
-                                        && s.field("condition").is_some_and(|c| {
-                                            matches!(truth_of(c), Truth::Known(true))
-                                        })
-                                }
-                                _ => false,
-                            })
-                        }) && !flow::has_jump(node, &["break_statement", "continue_statement"]);
-                    if first_iteration_exits {
-                        let not_empty = node.field("right").is_some_and(|items| {
-                            !self.grown_in_another_scope(items, scope)
-                                && matches!(truth_of(items), Truth::Known(true))
-                        });
-                        if not_empty {
-                            if let Some(block) = node.parent().filter(|p| p.kind_name() == "block")
-                            {
-                                out.push(node.end_byte()..block.end_byte());
-                            }
-                            if let Some(otherwise) = node.field("alternative") {
-                                out.push(otherwise.byte_range());
-                            }
+                    if self.loop_exits(node, scope, truth_of) {
+                        if let Some(block) = node.parent().filter(|p| p.kind_name() == "block") {
+                            out.push(node.end_byte()..block.end_byte());
+                        }
+                        if let Some(otherwise) = node.field("alternative") {
+                            out.push(otherwise.byte_range());
                         }
                     }
                     let mut cursor = node.walk();
@@ -1590,6 +1563,87 @@ impl<'t> Module<'t> {
             holds,
             by_caller_when,
         }
+    }
+
+    /// Whether running `block` certainly leaves the function: a statement
+    /// of it that runs whenever the block does is a `return` or `raise`, an
+    /// `if` whose every branch that may run leaves (the taken one, when a
+    /// condition is decided; else all, `else` included), a `with` whose body
+    /// leaves, or a loop whose first iteration leaves (`loop_exits`). Not
+    /// when a `break` or `continue` may skip it.
+    fn block_exits(
+        &self,
+        block: Node<'t>,
+        scope: ScopeId,
+        truth_of: &dyn Fn(Node<'t>) -> Truth,
+        depth: u32,
+    ) -> bool {
+        if depth > 8 || has_loop_jump(block) {
+            return false;
+        }
+        let mut cursor = block.walk();
+        let statements: Vec<Node<'t>> = block
+            .named_children(&mut cursor)
+            .filter(|c| c.kind_name() != "comment")
+            .collect();
+        statements.iter().any(|s| match s.kind_name() {
+            "return_statement" | "raise_statement" => true,
+            "with_statement" => s
+                .field("body")
+                .is_some_and(|b| self.block_exits(b, scope, truth_of, depth + 1)),
+            "for_statement" => self.loop_exits(*s, scope, truth_of),
+            "if_statement" => {
+                let mut branches: Vec<(Option<Node<'t>>, Option<Node<'t>>)> =
+                    vec![(s.field("condition"), s.field("consequence"))];
+                let mut cursor = s.walk();
+                for alt in s.children_by_field_name("alternative", &mut cursor) {
+                    match alt.kind_name() {
+                        "elif_clause" => {
+                            branches.push((alt.field("condition"), alt.field("consequence")))
+                        }
+                        _ => branches.push((None, alt.field("body"))),
+                    }
+                }
+                for (condition, body) in branches {
+                    let exits =
+                        body.is_some_and(|b| self.block_exits(b, scope, truth_of, depth + 1));
+                    match condition.map(truth_of) {
+                        Some(Truth::Known(false)) => continue,
+                        // Taken (or the `else` after conditions not all false).
+                        Some(Truth::Known(true)) | None => return exits,
+                        _ if !exits => return false,
+                        _ => {}
+                    }
+                }
+                // No branch certainly taken, and none of them is an `else`.
+                false
+            }
+            _ => false,
+        })
+    }
+
+    /// `for frame in STACK: return frame[name]` over a sequence certainly
+    /// not empty: its first iteration leaves the function (its body leaves
+    /// for every element, and no `break`/`continue` of it skips that). So
+    /// does `if name in frame: return frame[name]` when the condition is
+    /// true for every element.
+    fn loop_exits(
+        &self,
+        node: Node<'t>,
+        scope: ScopeId,
+        truth_of: &dyn Fn(Node<'t>) -> Truth,
+    ) -> bool {
+        if flow::has_jump(node, &["break_statement", "continue_statement"]) {
+            return false;
+        }
+        let body_exits = node
+            .field("body")
+            .is_some_and(|body| self.block_exits(body, scope, truth_of, 1));
+        body_exits
+            && node.field("right").is_some_and(|items| {
+                !self.grown_in_another_scope(items, scope)
+                    && matches!(truth_of(items), Truth::Known(true))
+            })
     }
 
     /// Whether `items` (or `reversed(items)`, `list(items)`...) is a list
@@ -2854,6 +2908,27 @@ fn is_host_platform_test(condition: &str) -> bool {
 }
 
 /// A block whose last statement leaves the function (`return`, `raise`).
+/// Whether `block` holds a `break` or `continue` of an enclosing loop (not
+/// of a loop or def nested in it).
+fn has_loop_jump(block: Node<'_>) -> bool {
+    let mut stack = vec![block];
+    while let Some(n) = stack.pop() {
+        let mut cursor = n.walk();
+        for child in n.named_children(&mut cursor) {
+            match child.kind_name() {
+                "break_statement" | "continue_statement" => return true,
+                "for_statement" | "while_statement" => {
+                    // A nested loop's jumps are its own; its `else` is ours.
+                    stack.extend(child.field("alternative"));
+                }
+                "function_definition" | "class_definition" | "lambda" => {}
+                _ => stack.push(child),
+            }
+        }
+    }
+    false
+}
+
 fn always_exits(block: Node<'_>) -> bool {
     let mut cursor = block.walk();
     let last = block

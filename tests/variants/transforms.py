@@ -3283,6 +3283,37 @@ def b_tree_mapped_sharding(src: Source, v: Value):
     return [{MAIN: ed.apply()}]
 
 
+def b_tree_mapped_named_function(src: Source, v: Value):
+    """Shardings mapped over a one-leaf tree by a function kept as a value (levanter's
+    `to_sharding = lambda axes: NamedSharding(...)`, then `jax.tree.map(to_sharding, ...)`):
+    a lambda bound to a name just before the statement, or one taken from a dict of them."""
+    if v.base not in ("in_shardings", "out_shardings"):
+        raise Skip("not a shardings value")
+    parts = v.expr.elts if isinstance(v.expr, ast.Tuple) else [v.expr]
+    parts = [p for p in parts if not (isinstance(p, ast.Constant) and p.value is None)]
+    if not parts:
+        raise Skip("no sharding to map")
+    if any("_" in free_names(p) for p in parts):
+        raise Skip("the value reads `_`")
+    st = _statement_level(src, v)
+    out = []
+    for form in ("name", "dict"):
+        ed = Edits(src)
+        ensure_import(ed, "jax")
+        lines = []
+        for p in parts:
+            fn = src.fresh("variant_to_sharding")
+            if form == "name":
+                lines.append(f"{fn} = lambda _: {src.seg(p)}")
+                ed.replace(p, f"jax.tree.map({fn}, 0)")
+            else:
+                lines.append(f"{fn} = {{\"leaf\": lambda _: {src.seg(p)}}}")
+                ed.replace(p, f"jax.tree.map({fn}[\"leaf\"], 0)")
+        insert_before_stmt(ed, st, lines)
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_tree_unflattened_sharding(src: Source, v: Value):
     if v.base not in ("in_shardings", "out_shardings"):
         raise Skip("not a shardings value")
@@ -4133,6 +4164,13 @@ TRANSFORMS = {
         "the value is returned by `get()` of a class a class decorator registers: `@variant_register` storing it "
         "into a module-level dict, or `@VariantRegistry.register` (a classmethod) storing it into the class's own "
         "dict; read as `VARIANT_CLASSES[\"variant\"]().get()`",
+    ),
+    "tree_mapped_named_function": (
+        _values,
+        b_tree_mapped_named_function,
+        "each sharding of `in_shardings`/`out_shardings` is `jax.tree.map(variant_to_sharding, 0)`, the function "
+        "a lambda bound to a name just before the statement (`variant_to_sharding = lambda _: <sharding>`) or "
+        "an entry of a dict of lambdas",
     ),
     "imported_derived_field": (
         _values,
