@@ -399,13 +399,14 @@ impl<'t> Module<'t> {
             }
         }
         for site in self.call_sites_named(&lowering_names) {
-            // A lowering in a body that never runs (`if DRY_RUN:` ... `else:
-            // traced.lower()` with the flag set) lowers nothing.
-            if self.never_runs(site.node, site.scope) {
-                continue;
-            }
             if let Some(lowerings) = self.lowering_at(site.node, site.scope, file, resolver) {
-                out.extend(lowerings);
+                // A lowering in a body that never runs (`if DRY_RUN:` ...
+                // `else: traced.lower()` with the flag set) lowers nothing.
+                // (Asked last: deciding a scope's branches costs more than
+                // telling `str.lower()` from a lowering.)
+                if !self.never_runs(site.node, site.scope) {
+                    out.extend(lowerings);
+                }
             }
         }
         if let Some(resolver) = resolver {
@@ -428,9 +429,6 @@ impl<'t> Module<'t> {
             if path.starts_with("jax.") || path.starts_with("numpy.") || !path.contains('.') {
                 continue;
             }
-            if self.never_runs(call, scope) {
-                continue;
-            }
             // Only functions the text of their module shows to be lowering
             // helpers are asked about (each asks for a parse there).
             if !resolver.is_lowering_helper(file, &path) {
@@ -450,6 +448,9 @@ impl<'t> Module<'t> {
             let Some(lowerings) = resolver.call_lowerings(file, &path, &foreign) else {
                 continue;
             };
+            if self.never_runs(call, scope) {
+                continue;
+            }
             let Some(func) = call.field("function") else {
                 continue;
             };
