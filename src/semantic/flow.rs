@@ -5897,7 +5897,14 @@ impl<'m, 't> Flow<'m, 't> {
                         m.binding_at(scope, text(factory, m.src), factory)
                     {
                         if m.scopes[*id].kind == ScopeKind::Class {
-                            return Some(vec![Alt::fixed(Val::Instance(*id, None))]);
+                            // Called with no arguments: the factory name
+                            // stands for that construction (no arguments,
+                            // so every field is its default), not for any
+                            // instance of the class made anywhere.
+                            return Some(vec![Alt::fixed(Val::Instance(
+                                *id,
+                                Some((factory, scope)),
+                            ))]);
                         }
                     }
                 }

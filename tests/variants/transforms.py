@@ -1116,6 +1116,32 @@ def b_class_decorator_registry(src: Source, v: Value):
     return out
 
 
+def b_default_factory_class(src: Source, v: Value):
+    """The value is the default of a dataclass field, in an object another dataclass makes
+    with `dataclasses.field(default_factory=VariantInner)` (kauldron's sharding config):
+    read as `VariantOuter().inner.value`; alone, or with another `VariantInner(value=None)`
+    made elsewhere in the module."""
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    out = []
+    for form in ("alone", "other_instance"):
+        ed = Edits(src)
+        ensure_import(ed, "dataclasses")
+        inner, outer = src.fresh("VariantInner"), src.fresh("VariantOuter")
+        code = (
+            f"@dataclasses.dataclass\nclass {inner}:\n    value: object = {src.seg(v.expr)}\n\n\n"
+            f"@dataclasses.dataclass\nclass {outer}:\n"
+            f"    inner: {inner} = dataclasses.field(default_factory={inner})\n"
+        )
+        if form == "other_instance":
+            code += f"\n\n{src.fresh('variant_unused')} = {inner}(value=None)\n"
+        insert_module_code(ed, off, code)
+        ed.replace(v.expr, f"{outer}().inner.value")
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_attr_dict_config(src: Source, v: Value):
     """The value is an entry of a `dict` subclass read as an attribute (ml_collections /
     big_vision style configs): `__getattr__` looking the key up, or bound to
@@ -4171,6 +4197,13 @@ TRANSFORMS = {
         "each sharding of `in_shardings`/`out_shardings` is `jax.tree.map(variant_to_sharding, 0)`, the function "
         "a lambda bound to a name just before the statement (`variant_to_sharding = lambda _: <sharding>`) or "
         "an entry of a dict of lambdas",
+    ),
+    "default_factory_class": (
+        _values,
+        b_default_factory_class,
+        "the value is the default of `VariantInner.value`, a dataclass made by another dataclass's "
+        "`dataclasses.field(default_factory=VariantInner)`; read as `VariantOuter().inner.value`, alone or with "
+        "another `VariantInner(value=None)` made in the module",
     ),
     "imported_derived_field": (
         _values,
