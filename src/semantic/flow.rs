@@ -5296,6 +5296,23 @@ impl<'m, 't> Flow<'m, 't> {
                     });
                 }
                 "dict" => return vec![Alt::fixed(Val::Dict(call, scope))],
+                // `type(obj)` of an instance of a class of this module: that
+                // class (`type(lora).compiler_params`).
+                "type"
+                    if args.positional.len() == 1
+                        && args.keywords.is_empty()
+                        && !args.has_splat =>
+                {
+                    let objects = self.eval_depth(args.positional[0], scope, depth + 1);
+                    if objects.iter().all(|a| matches!(a.val, Val::Instance(..)))
+                        && !objects.is_empty()
+                    {
+                        return map(objects, |v| match v {
+                            Val::Instance(class, _) => Val::Class(*class),
+                            _ => Val::Unknown,
+                        });
+                    }
+                }
                 // `int(x)` is an int or raises, whatever `x` is: its value
                 // when `x` is a known integer, numeral or bool.
                 "int"

@@ -1142,6 +1142,27 @@ def b_default_factory_class(src: Source, v: Value):
     return out
 
 
+def b_type_of_instance(src: Source, v: Value):
+    """The value is a class attribute read through `type(obj)` (quax's
+    `type(lora).compiler_params`): `type(variant_holder).value` on a module-level
+    instance, or `type(self).value` in a method, `variant_holder.get()`."""
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    out = []
+    for form in ("object", "self"):
+        ed = Edits(src)
+        cls, obj = src.fresh("VariantHolder"), src.fresh("variant_holder")
+        code = f"class {cls}:\n    value = {src.seg(v.expr)}\n"
+        if form == "self":
+            code += "\n    def get(self):\n        return type(self).value\n"
+        code += f"\n\n{obj} = {cls}()\n"
+        insert_module_code(ed, off, code)
+        ed.replace(v.expr, f"type({obj}).value" if form == "object" else f"{obj}.get()")
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_attr_dict_config(src: Source, v: Value):
     """The value is an entry of a `dict` subclass read as an attribute (ml_collections /
     big_vision style configs): `__getattr__` looking the key up, or bound to
@@ -4204,6 +4225,12 @@ TRANSFORMS = {
         "the value is the default of `VariantInner.value`, a dataclass made by another dataclass's "
         "`dataclasses.field(default_factory=VariantInner)`; read as `VariantOuter().inner.value`, alone or with "
         "another `VariantInner(value=None)` made in the module",
+    ),
+    "type_of_instance": (
+        _values,
+        b_type_of_instance,
+        "the value is a class attribute read through `type(...)` of an instance: `type(variant_holder).value`, or "
+        "`variant_holder.get()` returning `type(self).value`",
     ),
     "imported_derived_field": (
         _values,
