@@ -454,14 +454,7 @@ impl<'t> Module<'t> {
     /// is the value of `NAME = {...}` (cached). In the scope of that
     /// binding, or anywhere when it is a module-level name.
     pub fn dict_stores(&self, dict: Node<'t>) -> std::rc::Rc<DictStores<'t>> {
-        if let Some(found) = self.dict_stores.borrow().get(&dict.id()) {
-            return found.clone();
-        }
-        let found = std::rc::Rc::new(self.find_dict_stores(dict));
-        self.dict_stores
-            .borrow_mut()
-            .insert(dict.id(), found.clone());
-        found
+        memoized(&self.dict_stores, dict.id(), || self.find_dict_stores(dict))
     }
 
     /// The module-level name `value` is assigned to (`NAME = value`).
@@ -552,14 +545,9 @@ impl<'t> Module<'t> {
     /// for the caller to evaluate: only a receiver whose object holds this
     /// very dict makes its store one of its entries (`Flow::dict_stores`).
     pub(crate) fn attribute_dict_stores(&self, dict: Node<'t>) -> std::rc::Rc<AttrDictStores<'t>> {
-        if let Some(found) = self.attribute_dict_stores.borrow().get(&dict.id()) {
-            return found.clone();
-        }
-        let found = std::rc::Rc::new(self.find_attribute_dict_stores(dict));
-        self.attribute_dict_stores
-            .borrow_mut()
-            .insert(dict.id(), found.clone());
-        found
+        memoized(&self.attribute_dict_stores, dict.id(), || {
+            self.find_attribute_dict_stores(dict)
+        })
     }
 
     fn find_attribute_dict_stores(&self, dict: Node<'t>) -> AttrDictStores<'t> {
@@ -738,14 +726,9 @@ impl<'t> Module<'t> {
     /// How the list literal `list` (`[]`, `[a]`, `list()`), bound to a
     /// name, is changed after it is made, by that name.
     pub fn list_mutations(&self, list: Node<'t>) -> std::rc::Rc<ListMutations<'t>> {
-        if let Some(found) = self.list_mutations.borrow().get(&list.id()) {
-            return found.clone();
-        }
-        let found = std::rc::Rc::new(self.find_list_mutations(list));
-        self.list_mutations
-            .borrow_mut()
-            .insert(list.id(), found.clone());
-        found
+        memoized(&self.list_mutations, list.id(), || {
+            self.find_list_mutations(list)
+        })
     }
 
     fn find_list_mutations(&self, list: Node<'t>) -> ListMutations<'t> {
@@ -2885,6 +2868,21 @@ impl<'t> Args<'t> {
 }
 
 /// The plain name `value` is assigned to (`NAME = value`).
+/// `cache[key]`, made by `make` the first time it is asked for (a per-node
+/// answer a model computes once: `dict_stores`, `list_mutations`, ...).
+fn memoized<V>(
+    cache: &std::cell::RefCell<HashMap<usize, std::rc::Rc<V>>>,
+    key: usize,
+    make: impl FnOnce() -> V,
+) -> std::rc::Rc<V> {
+    if let Some(found) = cache.borrow().get(&key) {
+        return found.clone();
+    }
+    let made = std::rc::Rc::new(make());
+    cache.borrow_mut().insert(key, made.clone());
+    made
+}
+
 fn assigned_name(value: Node<'_>) -> Option<Node<'_>> {
     value
         .parent()
