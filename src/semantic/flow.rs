@@ -5895,6 +5895,9 @@ impl<'m, 't> Flow<'m, 't> {
             "jax.tree_util.tree_unflatten" | "jax.tree.unflatten" if args.positional.len() == 2 => {
                 Some(self.rebuilt_tree(args.positional[1], scope, depth))
             }
+            // An `OrderedDict` is a dict for what is stored and looked up
+            // (keras's layout maps): read like `dict(...)`.
+            "collections.OrderedDict" => Some(vec![Alt::fixed(Val::Dict(call, scope))]),
             // A dataclass field's default (read where the class body is).
             "dataclasses.field" => {
                 if let Some(default) = args.keyword("default") {

@@ -1163,6 +1163,28 @@ def b_type_of_instance(src: Source, v: Value):
     return out
 
 
+def b_ordered_dict(src: Source, v: Value):
+    """The value is an entry of a `collections.OrderedDict` (keras's layout map): stored
+    into an empty one after it is made, or given to its constructor as a keyword; read as
+    `VARIANT_OPTIONS["variant"]`."""
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    out = []
+    for form in ("stored", "keyword"):
+        ed = Edits(src)
+        ensure_import(ed, "collections")
+        table = src.fresh("VARIANT_OPTIONS")
+        if form == "stored":
+            code = f"{table} = collections.OrderedDict()\n{table}[\"variant\"] = {src.seg(v.expr)}\n"
+        else:
+            code = f"{table} = collections.OrderedDict(variant={src.seg(v.expr)})\n"
+        insert_module_code(ed, off, code)
+        ed.replace(v.expr, f"{table}[\"variant\"]")
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_attr_dict_config(src: Source, v: Value):
     """The value is an entry of a `dict` subclass read as an attribute (ml_collections /
     big_vision style configs): `__getattr__` looking the key up, or bound to
@@ -4231,6 +4253,13 @@ TRANSFORMS = {
         b_type_of_instance,
         "the value is a class attribute read through `type(...)` of an instance: `type(variant_holder).value`, or "
         "`variant_holder.get()` returning `type(self).value`",
+    ),
+    "ordered_dict": (
+        _values,
+        b_ordered_dict,
+        "the value is an entry of a `collections.OrderedDict`: stored into an empty one "
+        "(`VARIANT_OPTIONS[\"variant\"] = <value>`) or given as a keyword to its constructor; read as "
+        "`VARIANT_OPTIONS[\"variant\"]`",
     ),
     "imported_derived_field": (
         _values,
