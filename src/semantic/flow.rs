@@ -7253,6 +7253,14 @@ fn has_break(loop_node: Node<'_>) -> bool {
 /// Whether the body of `loop_node` holds one of `jumps` (`break`,
 /// `continue`) of this loop, not of a loop or def nested in it.
 pub(crate) fn has_jump(loop_node: Node<'_>, jumps: &[&str]) -> bool {
+    loop_node
+        .field("body")
+        .is_some_and(|body| block_has_jump(body, jumps))
+}
+
+/// Whether `block` holds one of `jumps` that leaves a loop around it (not
+/// one of a loop or def nested in it).
+pub(crate) fn block_has_jump(block: Node<'_>, jumps: &[&str]) -> bool {
     fn walk(node: Node<'_>, jumps: &[&str]) -> bool {
         let mut cursor = node.walk();
         let found = node
@@ -7272,9 +7280,7 @@ pub(crate) fn has_jump(loop_node: Node<'_>, jumps: &[&str]) -> bool {
             });
         found
     }
-    loop_node
-        .field("body")
-        .is_some_and(|body| walk(body, jumps))
+    walk(block, jumps)
 }
 
 fn map<'t>(alts: Vec<Alt<'t>>, f: impl Fn(&Val<'t>) -> Val<'t>) -> Vec<Alt<'t>> {

@@ -594,21 +594,7 @@ impl<'t> Module<'t> {
                 else {
                     continue;
                 };
-                let Some(subscript) = receiver.parent().filter(|p| {
-                    p.kind_name() == "subscript"
-                        && p.field("value").is_some_and(|v| v.id() == receiver.id())
-                }) else {
-                    continue;
-                };
-                let Some(assignment) = subscript.parent().filter(|p| {
-                    p.kind_name() == "assignment"
-                        && p.field("left").is_some_and(|l| l.id() == subscript.id())
-                }) else {
-                    continue;
-                };
-                let (Some(key), Some(value)) =
-                    (subscript.field("subscript"), assignment.field("right"))
-                else {
+                let Some((key, value)) = subscripted(receiver).and_then(item_store) else {
                     continue;
                 };
                 let Some(object) = receiver.field("object") else {
@@ -669,10 +655,7 @@ impl<'t> Module<'t> {
             let Some(ident) = self.node_for_span(start..start + name.len()) else {
                 continue;
             };
-            let Some(mut subscript) = ident.parent().filter(|p| {
-                p.kind_name() == "subscript"
-                    && p.field("value").is_some_and(|v| v.id() == ident.id())
-            }) else {
+            let Some(mut subscript) = subscripted(ident) else {
                 continue;
             };
             // Down the nesting: each level's key must be the path's (a
@@ -686,10 +669,7 @@ impl<'t> Module<'t> {
                     on_path = false;
                     break;
                 }
-                match subscript.parent().filter(|p| {
-                    p.kind_name() == "subscript"
-                        && p.field("value").is_some_and(|v| v.id() == subscript.id())
-                }) {
+                match subscripted(subscript) {
                     Some(next) => subscript = next,
                     None => {
                         on_path = false;
@@ -700,15 +680,7 @@ impl<'t> Module<'t> {
             if !on_path {
                 continue;
             }
-            let Some(assignment) = subscript.parent().filter(|p| {
-                p.kind_name() == "assignment"
-                    && p.field("left").is_some_and(|l| l.id() == subscript.id())
-            }) else {
-                continue;
-            };
-            let (Some(key), Some(value)) =
-                (subscript.field("subscript"), assignment.field("right"))
-            else {
+            let Some((key, value)) = item_store(subscript) else {
                 continue;
             };
             let scope = self.innermost_scope_at(start);
@@ -2868,6 +2840,21 @@ impl<'t> Args<'t> {
 }
 
 /// The plain name `value` is assigned to (`NAME = value`).
+/// `node[...]`: the subscript whose value `node` is.
+fn subscripted(node: Node<'_>) -> Option<Node<'_>> {
+    node.parent().filter(|p| {
+        p.kind_name() == "subscript" && p.field("value").is_some_and(|v| v.id() == node.id())
+    })
+}
+
+/// `subscript = value` (an item store, `D[key] = value`): its key and value.
+fn item_store(subscript: Node<'_>) -> Option<(Node<'_>, Node<'_>)> {
+    let assignment = subscript.parent().filter(|p| {
+        p.kind_name() == "assignment" && p.field("left").is_some_and(|l| l.id() == subscript.id())
+    })?;
+    Some((subscript.field("subscript")?, assignment.field("right")?))
+}
+
 /// `cache[key]`, made by `make` the first time it is asked for (a per-node
 /// answer a model computes once: `dict_stores`, `list_mutations`, ...).
 fn memoized<V>(

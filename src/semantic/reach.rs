@@ -1578,7 +1578,7 @@ impl<'t> Module<'t> {
         truth_of: &dyn Fn(Node<'t>) -> Truth,
         depth: u32,
     ) -> bool {
-        if depth > 8 || has_loop_jump(block) {
+        if depth > 8 || flow::block_has_jump(block, &["break_statement", "continue_statement"]) {
             return false;
         }
         let mut cursor = block.walk();
@@ -2908,27 +2908,6 @@ fn is_host_platform_test(condition: &str) -> bool {
 }
 
 /// A block whose last statement leaves the function (`return`, `raise`).
-/// Whether `block` holds a `break` or `continue` of an enclosing loop (not
-/// of a loop or def nested in it).
-fn has_loop_jump(block: Node<'_>) -> bool {
-    let mut stack = vec![block];
-    while let Some(n) = stack.pop() {
-        let mut cursor = n.walk();
-        for child in n.named_children(&mut cursor) {
-            match child.kind_name() {
-                "break_statement" | "continue_statement" => return true,
-                "for_statement" | "while_statement" => {
-                    // A nested loop's jumps are its own; its `else` is ours.
-                    stack.extend(child.field("alternative"));
-                }
-                "function_definition" | "class_definition" | "lambda" => {}
-                _ => stack.push(child),
-            }
-        }
-    }
-    false
-}
-
 fn always_exits(block: Node<'_>) -> bool {
     let mut cursor = block.walk();
     let last = block
