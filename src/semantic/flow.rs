@@ -2714,6 +2714,7 @@ impl<'m, 't> Flow<'m, 't> {
         let read = super::summary::ForeignCall {
             receiver: Some(self.detach(&[Alt::fixed(object.clone())], 0)),
             positional: Vec::new(),
+            open_positional: false,
             keywords: Vec::new(),
             attribute: true,
             env_set: self.m.env_keys_set(),
@@ -2803,9 +2804,9 @@ impl<'m, 't> Flow<'m, 't> {
         every_function: bool,
     ) -> Option<super::summary::ForeignCall> {
         let args = self.m.args_of(call);
-        if args.has_list_splat {
-            return None;
-        }
+        // Positions past a `*splat` are unknown: only the values before it
+        // are passed, and the callee's later parameters stay unknown.
+        let fixed = Args::positional_before_list_splat(call).unwrap_or(args.positional.len());
         // (`detach`'s depth is its own nesting of objects, not this one's.)
         // Functions of this module no other module can name (a closure, a
         // lambda, a method, a callable instance) cross as this module's
@@ -2858,7 +2859,11 @@ impl<'m, 't> Flow<'m, 't> {
         }
         Some(super::summary::ForeignCall {
             receiver: receiver.map(|v| self.detach(&[Alt::fixed(v.clone())], 0)),
-            positional: args.positional.iter().map(|a| detach(*a)).collect(),
+            positional: args.positional[..fixed]
+                .iter()
+                .map(|a| detach(*a))
+                .collect(),
+            open_positional: args.has_list_splat,
             keywords,
             attribute: false,
             env_set: self.m.env_keys_set(),

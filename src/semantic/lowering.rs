@@ -194,6 +194,14 @@ pub struct ForeignLowering {
     /// function, a traced stage): the caller's argument for it is lowered
     /// as if the caller lowered it there.
     pub lowered_param: Option<(Option<usize>, String)>,
+    /// The helper traces what it lowers with its `*args` (`.trace(*specs)`,
+    /// `jit(fn).lower(*specs)`): the caller's positional arguments from this
+    /// position on are the specs.
+    pub specs_from: Option<usize>,
+    /// The helper jits with its `**kwargs` (`jax.jit(fn, **jit_kwargs)`):
+    /// the caller's keywords that name none of these parameters are the
+    /// jit's keywords (`in_shardings=`, `backend=`).
+    pub jit_keywords_besides: Option<Vec<String>>,
 }
 
 impl<'t> Module<'t> {
@@ -276,6 +284,8 @@ impl<'t> Module<'t> {
                         lowered: Vec::new(),
                         platforms_param,
                         lowered_param: Some(lowered_param),
+                        specs_from: None,
+                        jit_keywords_besides: None,
                     });
                 }
                 continue;
@@ -368,6 +378,46 @@ impl<'t> Module<'t> {
                     .platforms_arg
                     .and_then(|(_, value)| param_of(value, lowering.scope));
                 let lowered_param = lowered_node.and_then(|(node, s)| param_of(node, s));
+                let (star, double_star) = self.splat_params(def);
+                // The call whose positionals are the specs: `.trace(...)`,
+                // or `jit(fn).lower(...)` itself.
+                let specs_call = match lowering.kind {
+                    LoweringKind::TracedLower => lowering.trace_call,
+                    LoweringKind::JitLower => Some(lowering.call),
+                    // `export(fn, platforms=...)(*specs)`: the applying call.
+                    LoweringKind::Export => lowering.call.parent().filter(|p| {
+                        p.kind_name() == "call"
+                            && p.field("function")
+                                .is_some_and(|f| f.id() == lowering.call.id())
+                    }),
+                };
+                let specs_from = star
+                    .filter(|_| lowering.trace_scope == def)
+                    .filter(|name| {
+                        specs_call.is_some_and(|c| self.only_splat_of(c, "list_splat", name))
+                    })
+                    .map(|_| {
+                        self.scopes[def]
+                            .params()
+                            .iter()
+                            .take_while(|(p, _)| p != "*")
+                            .filter(|(p, _)| p != "/")
+                            .count()
+                    });
+                let jit_keywords_besides = double_star
+                    .zip(lowering.jitted.as_ref())
+                    .filter(|(name, jitted)| {
+                        jitted.scope == def
+                            && self.only_splat_of(jitted.site, "dictionary_splat", name)
+                    })
+                    .map(|_| {
+                        self.scopes[def]
+                            .params()
+                            .iter()
+                            .map(|(p, _)| p.clone())
+                            .filter(|p| p != "*" && p != "/")
+                            .collect()
+                    });
                 if lowered.is_empty() && !platforms_from_call && lowered_param.is_none() {
                     continue;
                 }
@@ -377,6 +427,8 @@ impl<'t> Module<'t> {
                     lowered,
                     platforms_param,
                     lowered_param,
+                    specs_from,
+                    jit_keywords_besides,
                 });
             }
         }
@@ -435,7 +487,9 @@ impl<'t> Module<'t> {
                 continue;
             }
             let args = self.args_of(call);
-            if args.has_splat || args.positional.is_empty() && args.keywords.is_empty() {
+            // Positions past a `*splat` are not known.
+            let fixed = Args::positional_before_list_splat(call).unwrap_or(args.positional.len());
+            if args.has_dict_splat || fixed == 0 && args.keywords.is_empty() {
                 continue;
             }
             if !self.resolves(&path) {
@@ -465,6 +519,7 @@ impl<'t> Module<'t> {
                     match args.keyword_arg(name).zip(args.keyword(name)) {
                         Some(found) => Some(found),
                         None => at
+                            .filter(|&i| i < fixed)
                             .and_then(|i| args.positional.get(i).copied())
                             .map(|v| (v, v)),
                     }
@@ -481,9 +536,27 @@ impl<'t> Module<'t> {
                             .map(|(v, w)| (v.clone(), w.clone(), Vec::new()))
                             .collect(),
                     )];
-                    for head in
+                    for mut head in
                         self.heads_of_argument(lowering.kind, anchor.clone(), lowered, scope)
                     {
+                        // What the helper adds of the call's own arguments:
+                        // the specs it traces with, the keywords it jits with.
+                        if head.trace_call.is_none() && head.trace_args.is_empty() {
+                            if let Some(from) = lowering.specs_from.filter(|&f| f <= fixed) {
+                                head.trace_args = args.positional[from..fixed].to_vec();
+                                head.trace_scope = scope;
+                            }
+                        }
+                        if let (Some(besides), Some(jitted)) =
+                            (&lowering.jit_keywords_besides, head.jitted.as_mut())
+                        {
+                            jitted.keywords.extend(
+                                args.keywords
+                                    .iter()
+                                    .filter(|(name, _, _)| !besides.contains(name))
+                                    .map(|(name, value, _)| (name.clone(), *value, scope)),
+                            );
+                        }
                         out.extend(self.lowerings_of_head(
                             &head,
                             &sources,
@@ -1626,6 +1699,47 @@ impl<'t> Module<'t> {
             }
         }
         out
+    }
+
+    /// The names of `def`'s `*args` and `**kwargs` parameters.
+    fn splat_params(&self, def: ScopeId) -> (Option<&'t str>, Option<&'t str>) {
+        let (mut star, mut double_star) = (None, None);
+        let Some(params) = crate::syntax::Field::field(&self.scopes[def].node, "parameters") else {
+            return (None, None);
+        };
+        let mut cursor = params.walk();
+        for p in params.named_children(&mut cursor) {
+            let name = p.named_child(0).map(|n| text(n, self.src));
+            match p.kind_name() {
+                "list_splat_pattern" => star = name,
+                "dictionary_splat_pattern" => double_star = name,
+                _ => {}
+            }
+        }
+        (star, double_star)
+    }
+
+    /// Whether `call`'s only argument of kind `splat` (`list_splat`,
+    /// `dictionary_splat`) is `*name` / `**name`.
+    fn only_splat_of(&self, call: Node<'t>, splat: &str, name: &str) -> bool {
+        let Some(list) = call.field("arguments") else {
+            return false;
+        };
+        let mut cursor = list.walk();
+        let children: Vec<Node<'t>> = list.named_children(&mut cursor).collect();
+        // The specs are the splat's alone: no positional beside it.
+        if splat == "list_splat"
+            && children.iter().any(|a| {
+                !matches!(
+                    a.kind_name(),
+                    "list_splat" | "keyword_argument" | "dictionary_splat" | "comment"
+                )
+            })
+        {
+            return false;
+        }
+        let splats: Vec<&Node<'t>> = children.iter().filter(|a| a.kind_name() == splat).collect();
+        matches!(&splats[..], [one] if one.named_child(0).is_some_and(|n| n.kind_name() == "identifier" && text(n, self.src) == name))
     }
 
     /// The function scope (this one or an enclosing one) whose `*name`

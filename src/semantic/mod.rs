@@ -2813,6 +2813,22 @@ impl<'t> Args<'t> {
         args
     }
 
+    /// How many positional arguments of `call` come before its first
+    /// `*expr` argument; `None` without one.
+    pub fn positional_before_list_splat(call: Node<'t>) -> Option<usize> {
+        let list = call.field("arguments")?;
+        let mut cursor = list.walk();
+        let mut before = 0;
+        for arg in list.named_children(&mut cursor) {
+            match arg.kind_name() {
+                "list_splat" => return Some(before),
+                "keyword_argument" | "dictionary_splat" | "comment" => {}
+                _ => before += 1,
+            }
+        }
+        None
+    }
+
     /// The first `**expr` argument of `call` (where a finding about what it
     /// unpacks points).
     pub fn first_dict_splat(call: Node<'t>) -> Option<Node<'t>> {

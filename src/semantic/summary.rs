@@ -459,6 +459,9 @@ pub struct ForeignCall {
     /// The object a method is called on.
     pub receiver: Option<Vec<ConstAlt>>,
     pub positional: Vec<Vec<ConstAlt>>,
+    /// A `*splat` follows `positional` (`lower_for(fn, *specs, platforms=p)`):
+    /// the parameters past them get unknown values, not their defaults.
+    pub open_positional: bool,
     pub keywords: Vec<(String, Vec<ConstAlt>)>,
     /// Read as an attribute (`obj.platform`), not called: only a property
     /// (`@property`, `@functools.cached_property`) answers.
@@ -823,6 +826,10 @@ impl<'t> Module<'t> {
             });
             given.push(match (passed, default) {
                 (Some(values), _) => from_consts(values),
+                // Filled by the caller's `*splat`, or not: unknown.
+                (None, _) if call.open_positional && !keyword_only => {
+                    vec![super::flow::Alt::unknown()]
+                }
                 (None, Some(default)) => {
                     flow.eval(*default, self.scopes[def].parent.unwrap_or(MODULE_SCOPE))
                 }
@@ -913,7 +920,7 @@ impl<'t> Module<'t> {
                     });
                     if let Some(values) = passed {
                         put(&mut fields, name, values.clone());
-                    } else if !fields.iter().any(|(n, _)| n == name) {
+                    } else if call.open_positional || !fields.iter().any(|(n, _)| n == name) {
                         put(
                             &mut fields,
                             name,
@@ -933,7 +940,8 @@ impl<'t> Module<'t> {
                 }
             }
             None => {
-                if !call.positional.is_empty() || !call.keywords.is_empty() {
+                if !call.positional.is_empty() || call.open_positional || !call.keywords.is_empty()
+                {
                     return None;
                 }
             }
