@@ -364,6 +364,8 @@ impl Val<'_> {
             (Val::Params(a), Val::Params(b)) => a == b,
             (Val::EnumMember(c, a), Val::EnumMember(d, b)) => c == d && a == b,
             (Val::ForeignEnumMember(a), Val::ForeignEnumMember(b)) => a == b,
+            // The same def or class (what a field holds, a dict key).
+            (Val::Function(a), Val::Function(b)) | (Val::Class(a), Val::Class(b)) => a == b,
             (Val::Seq(k, a), Val::Seq(l, b)) => {
                 k == l && a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same(y))
             }

@@ -2222,9 +2222,22 @@ impl<'t> Module<'t> {
                         }
                         return self.def_targets(method);
                     }
-                    if let Some([Binding::Value { value, scope, .. }]) = self.attribute(class, attr)
-                    {
+                    // A subclass storing its own value (its `__init__` not
+                    // calling this one's) makes `self.attr` depend on the
+                    // instance: for the value flow to say.
+                    let own = self.attribute(class, attr);
+                    let overridden = own.is_some()
+                        && self.subclasses(class).iter().any(|c| {
+                            *c != class
+                                && self
+                                    .attribute(*c, attr)
+                                    .is_some_and(|b| !std::ptr::eq(b, own.unwrap_or_default()))
+                        });
+                    if let (Some([Binding::Value { value, scope, .. }]), false) = (own, overridden) {
                         return self.value_targets(*value, *scope, depth + 1);
+                    }
+                    if overridden {
+                        return Vec::new();
                     }
                     // Inherited from a class of another module.
                     if self.attribute(class, attr).is_none() {
