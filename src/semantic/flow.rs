@@ -1110,8 +1110,9 @@ impl<'m, 't> Flow<'m, 't> {
             },
             "string" => match string_value(node, m.src) {
                 Some(s) => one(Val::Str(s)),
-                // f-strings and other interpolated text are still strings.
-                None => one(Val::AnyStr),
+                // An f-string of known values (`f"{name}_out"`); other
+                // interpolated text is still a string.
+                None => self.eval_fstring(node, scope, depth),
             },
             "concatenated_string" => one(Val::AnyStr),
             "integer" => one(text(node, m.src)
@@ -1171,11 +1172,18 @@ impl<'m, 't> Flow<'m, 't> {
                 .scope_of_def(node)
                 .map(Val::Function)
                 .unwrap_or(Val::Unknown)),
-            "list_comprehension" => one(self
-                .expand_comprehension(node, scope, depth)
-                .map(|items| Val::Seq(SeqKind::List, items))
-                .unwrap_or(Val::Comprehension(node, scope))),
-            "dictionary_comprehension" | "set_comprehension" | "generator_expression" => {
+            "list_comprehension" => self.expand_comprehensions(
+                one(Val::Comprehension(node, scope)),
+                SeqKind::List,
+                depth,
+            ),
+            // A set of known items reads as a tuple, as `set(...)` does.
+            "set_comprehension" => self.expand_comprehensions(
+                one(Val::Comprehension(node, scope)),
+                SeqKind::Tuple,
+                depth,
+            ),
+            "dictionary_comprehension" | "generator_expression" => {
                 one(Val::Comprehension(node, scope))
             }
             "identifier" => self.eval_name(node, scope, depth),
@@ -4956,8 +4964,10 @@ impl<'m, 't> Flow<'m, 't> {
                     } else {
                         SeqKind::Tuple
                     };
+                    let alts = self.eval_depth(args.positional[0], scope, depth + 1);
                     return map(
-                        self.eval_depth(args.positional[0], scope, depth + 1),
+                        // `tuple(p.platform for p in TARGETS if p.enabled)`
+                        self.expand_comprehensions(alts, kind, depth),
                         |v| match v {
                             Val::Seq(_, items) => Val::Seq(kind, items.clone()),
                             Val::Members(_, members) => Val::Members(kind, members.clone()),
@@ -4967,20 +4977,15 @@ impl<'m, 't> Flow<'m, 't> {
                             Val::Str(s) | Val::Split(s) => {
                                 Val::Seq(kind, s.chars().map(|c| Val::Str(c.into())).collect())
                             }
-                            // `tuple(p.platform for p in TARGETS if p.enabled)`
-                            Val::Comprehension(comp, cscope) => self
-                                .expand_comprehension(*comp, *cscope, depth)
-                                .map(|items| Val::Seq(kind, items))
-                                .unwrap_or_else(|| {
-                                    // `list([...])` of a list comprehension: a copy.
-                                    if kind == SeqKind::List
-                                        && comp.kind_name() == "list_comprehension"
-                                    {
-                                        v.clone()
-                                    } else {
-                                        Val::Unknown
-                                    }
-                                }),
+                            // `list([...])` of a list comprehension not
+                            // expanded: a copy.
+                            Val::Comprehension(comp, _)
+                                if kind == SeqKind::List
+                                    && comp.kind_name() == "list_comprehension" =>
+                            {
+                                v.clone()
+                            }
+                            Val::Comprehension(..) => Val::Unknown,
                             // `list(xs)` of anything iterable is a list, its
                             // items not known: the type alone is certain
                             // (what `Traced.lower` rejects).
@@ -5033,8 +5038,14 @@ impl<'m, 't> Flow<'m, 't> {
                     let Some(items) = args.positional.first() else {
                         return vec![Alt::fixed(Val::Seq(SeqKind::Tuple, Vec::new()))];
                     };
-                    return map(self.eval_depth(*items, scope, depth + 1), |v| match v {
+                    let alts = self.eval_depth(*items, scope, depth + 1);
+                    let alts = self.expand_comprehensions(alts, SeqKind::Tuple, depth);
+                    return map(alts, |v| match v {
                         Val::Seq(_, items) => Val::Seq(SeqKind::Tuple, items.clone()),
+                        Val::Str(s) | Val::Split(s) => Val::Seq(
+                            SeqKind::Tuple,
+                            s.chars().map(|c| Val::Str(c.into())).collect(),
+                        ),
                         _ => Val::Unknown,
                     });
                 }
@@ -6721,7 +6732,7 @@ impl<'m, 't> Flow<'m, 't> {
             return vec![Alt::unknown()];
         };
         let item = self
-            .expand_comprehension(comp, scope, depth)
+            .certain_comprehension(comp, scope, depth)
             .and_then(|items| item_at(&items, *index));
         vec![Alt::fixed(item.unwrap_or(Val::Unknown))]
     }
@@ -6731,12 +6742,17 @@ impl<'m, 't> Flow<'m, 't> {
     /// loop variable at that element: the alternatives whose loop choice is
     /// that index), the filters decided per element. `None` when an element
     /// or a filter is not known.
+    ///
+    /// Over run-time configuration (`os.environ.get("K", "a,b").split(",")`)
+    /// the items are those of the default, as certain as a default is, and
+    /// the `bool` says that other runs hold other items (the alternatives
+    /// chosen at run time, left out here).
     fn expand_comprehension(
         &self,
         comp: Node<'t>,
         scope: ScopeId,
         depth: u32,
-    ) -> Option<Vec<Val<'t>>> {
+    ) -> Option<(Vec<Val<'t>>, Why, bool)> {
         if depth > MAX_DEPTH {
             return None;
         }
@@ -6749,33 +6765,43 @@ impl<'m, 't> Flow<'m, 't> {
         let (Some(for_clause), None) = (fors.next(), fors.next()) else {
             return None;
         };
-        let n = match self
-            .eval_depth(for_clause.field("right")?, scope, depth + 1)
-            .as_slice()
-        {
+        // Certain, or a configured default (then so are the items).
+        let known = |why: &Why| !matches!(why, Why::Choice);
+        let iterated = self.eval_depth(for_clause.field("right")?, scope, depth + 1);
+        // A default beside run-time choices: the default's items.
+        let configured = iterated.iter().any(|a| matches!(a.why, Why::Default(_)));
+        let other_runs = configured && iterated.iter().any(|a| !known(&a.why));
+        let iterated: Vec<Alt<'t>> = iterated
+            .into_iter()
+            .filter(|a| !configured || known(&a.why))
+            .collect();
+        let (n, mut why) = match iterated.as_slice() {
             [Alt {
                 val: Val::Seq(_, items),
                 why,
                 ..
-            }] if why.certain() && items.len() <= MAX_ALTS => items.len(),
+            }] if known(why) && items.len() <= MAX_ALTS => (items.len(), why.clone()),
             // Over an enum class: its members.
             [Alt {
                 val: Val::Class(class),
                 why,
                 ..
-            }] if why.certain() => self.enum_members(*class, depth)?.len(),
+            }] if known(why) => (self.enum_members(*class, depth)?.len(), why.clone()),
             _ => return None,
         };
         let body = comp.field("body").filter(|b| b.kind_name() != "pair")?;
         let point = comp.id();
         let index_of = |a: &Alt<'t>| a.choices.iter().find(|(p, _)| *p == point).map(|(_, i)| *i);
-        let for_element = |alts: &[Alt<'t>], i: usize| -> Option<Val<'t>> {
+        let for_element = |alts: &[Alt<'t>], i: usize| -> Option<(Val<'t>, Why)> {
             let mine: Vec<&Alt<'t>> = alts
                 .iter()
                 .filter(|a| index_of(a).is_none_or(|j| j == i))
+                .filter(|a| !other_runs || known(&a.why))
                 .collect();
             match mine.as_slice() {
-                [one] if one.why.certain() && !one.val.is_unknown() => Some(one.val.clone()),
+                [one] if known(&one.why) && !one.val.is_unknown() => {
+                    Some((one.val.clone(), one.why.clone()))
+                }
                 _ => None,
             }
         };
@@ -6793,13 +6819,88 @@ impl<'m, 't> Flow<'m, 't> {
         for i in 0..n {
             let mut keep = true;
             for filter in &filters {
-                keep &= for_element(filter, i)?.truthy()?;
+                let (decided, filter_why) = for_element(filter, i)?;
+                keep &= decided.truthy()?;
+                why = why.and(&filter_why);
             }
             if keep {
-                items.push(for_element(&bodies, i)?);
+                let (item, item_why) = for_element(&bodies, i)?;
+                items.push(item);
+                why = why.and(&item_why);
             }
         }
-        Some(items)
+        Some((items, why, other_runs))
+    }
+
+    /// An f-string: its text with each interpolation's value (a `str` or
+    /// an `int`), one alternative per combination; `AnyStr` when a value
+    /// is not known.
+    fn eval_fstring(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Alt<'t>> {
+        use crate::syntax::FStringPart;
+        let any = vec![Alt::fixed(Val::AnyStr)];
+        let Some(parts) = crate::syntax::fstring_parts(node, self.m.src) else {
+            return any;
+        };
+        let values: Vec<Vec<Alt<'t>>> = parts
+            .iter()
+            .map(|part| match part {
+                FStringPart::Text(t) => vec![Alt::fixed(Val::Str(t.clone()))],
+                FStringPart::Expr(e) => self.eval_depth(*e, scope, depth + 1),
+            })
+            .collect();
+        product(&values, |vals| {
+            let mut out = String::new();
+            for v in vals {
+                match v {
+                    Val::Str(s) => out.push_str(&s),
+                    Val::Int(i) => out.push_str(&i.to_string()),
+                    _ => return Val::AnyStr,
+                }
+            }
+            Val::Str(out)
+        })
+    }
+
+    /// The items of a comprehension when they are certain (not through a
+    /// configured default): `expand_comprehension`.
+    fn certain_comprehension(
+        &self,
+        comp: Node<'t>,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Option<Vec<Val<'t>>> {
+        self.expand_comprehension(comp, scope, depth)
+            .filter(|(_, why, other_runs)| why.certain() && !other_runs)
+            .map(|(items, _, _)| items)
+    }
+
+    /// `alts` with each comprehension that can be expanded made the
+    /// sequence of kind `kind` of its items, as certain as they are.
+    fn expand_comprehensions(&self, alts: Vec<Alt<'t>>, kind: SeqKind, depth: u32) -> Vec<Alt<'t>> {
+        let mut out = Vec::new();
+        for a in alts {
+            let Val::Comprehension(comp, cscope) = a.val else {
+                out.push(a);
+                continue;
+            };
+            match self.expand_comprehension(comp, cscope, depth) {
+                Some((items, why, other_runs)) => {
+                    if other_runs {
+                        out.push(Alt {
+                            why: Why::Choice,
+                            ..a.clone()
+                        });
+                    }
+                    out.push(Alt {
+                        val: Val::Seq(kind, items),
+                        why: a.why.and(&why),
+                        choices: a.choices,
+                    });
+                }
+                None => out.push(a),
+            }
+        }
+        out
     }
 
     /// `items()`, `values()` or `keys()` of the dict `dict`: the list of its

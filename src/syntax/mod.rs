@@ -214,6 +214,66 @@ pub fn string_value(node: Node<'_>, src: &str) -> Option<String> {
     Some(value)
 }
 
+/// A piece of an f-string: literal text, or an interpolated expression.
+pub enum FStringPart<'t> {
+    Text(String),
+    Expr(Node<'t>),
+}
+
+/// The pieces of an f-string literal (`f"{name}_out"`), its text decoded
+/// like `string_value`'s; `None` for other strings, and for interpolations
+/// with a conversion (`!r`) or a format spec (`:>3`), whose text is not the
+/// value's own.
+pub fn fstring_parts<'t>(node: Node<'t>, src: &str) -> Option<Vec<FStringPart<'t>>> {
+    if node.kind_name() != "string" {
+        return None;
+    }
+    let mut parts = Vec::new();
+    let mut raw = false;
+    let mut is_f = false;
+    let mut cursor = node.walk();
+    for child in node.named_children(&mut cursor) {
+        match child.kind_name() {
+            "string_start" => {
+                let prefix = text(child, src).to_ascii_lowercase();
+                if prefix.contains('b') {
+                    return None;
+                }
+                is_f = prefix.contains('f');
+                raw = prefix.contains('r');
+            }
+            "string_content" => {
+                let mut value = String::new();
+                let mut at = child.start_byte();
+                let mut inner = child.walk();
+                for piece in child.named_children(&mut inner) {
+                    let decoded = match piece.kind_name() {
+                        "escape_sequence" if !raw => unescape(text(piece, src))?,
+                        "escape_interpolation" => text(piece, src).get(..1)?.to_owned(),
+                        _ => continue,
+                    };
+                    value.push_str(src.get(at..piece.start_byte())?);
+                    value.push_str(&decoded);
+                    at = piece.end_byte();
+                }
+                value.push_str(src.get(at..child.end_byte())?);
+                parts.push(FStringPart::Text(value));
+            }
+            "interpolation" => {
+                if child.field("type_conversion").is_some()
+                    || child.field("format_specifier").is_some()
+                {
+                    return None;
+                }
+                parts.push(FStringPart::Expr(child.field("expression")?));
+            }
+            "string_end" => {}
+            _ => return None,
+        }
+    }
+    is_f.then_some(parts)
+}
+
 /// One escape sequence of a (non-raw) string literal, as Python reads it;
 /// `None` for the named ones (`\N{...}`).
 fn unescape(escape: &str) -> Option<String> {
