@@ -1857,10 +1857,10 @@ impl<'m, 't> Flow<'m, 't> {
                 if mutations.unknown {
                     return vec![Alt::unknown()];
                 }
-                if mutations.adds.is_empty() {
+                if mutations.adds.is_empty() && !mutations.shrinks {
                     return self.eval_depth(*value, *scope, depth + 1);
                 }
-                self.grown_list(*value, *scope, &mutations.adds, node, depth)
+                self.grown_list(*value, *scope, &mutations, node, depth)
             }
             Binding::Value { value, scope, .. } => self.eval_depth(*value, *scope, depth + 1),
             Binding::Item {
@@ -2270,7 +2270,7 @@ impl<'m, 't> Flow<'m, 't> {
         &self,
         list: Node<'t>,
         scope: ScopeId,
-        adds: &[super::ListAdd<'t>],
+        mutations: &super::ListMutations<'t>,
         read: Node<'t>,
         depth: u32,
     ) -> Vec<Alt<'t>> {
@@ -2278,8 +2278,12 @@ impl<'m, 't> Flow<'m, 't> {
         let Some(target) = list.parent().and_then(|a| a.field("left")) else {
             return vec![Alt::unknown()];
         };
+        let (adds, elsewhere): (Vec<&super::ListAdd<'t>>, Vec<&super::ListAdd<'t>>) =
+            mutations.adds.iter().partition(|a| a.elsewhere.is_none());
         let read_here = m.innermost_scope_at(read.start_byte()) == scope;
-        let mut exact = true;
+        // Pushed or popped by other functions: what it may hold, in no
+        // known order and none of it certainly.
+        let mut exact = elsewhere.is_empty() && !mutations.shrinks;
         // Each add with the loop it runs in since the list was made, if any.
         let mut applied: Vec<(&super::ListAdd<'t>, super::StoreRuns, Option<Node<'t>>)> =
             Vec::new();
@@ -2343,14 +2347,37 @@ impl<'m, 't> Flow<'m, 't> {
                 }
             }
         };
-        add_items(self.eval_depth(list, scope, depth + 1), false, &Why::Fixed);
+        let kept = if mutations.shrinks {
+            Why::Choice
+        } else {
+            Why::Fixed
+        };
+        add_items(self.eval_depth(list, scope, depth + 1), false, &kept);
         for (add, runs) in &applied {
             let why = if *runs == super::StoreRuns::Certainly {
-                Why::Fixed
+                kept.clone()
             } else {
                 Why::Choice
             };
             add_items(self.eval_depth(add.arg, scope, depth + 1), add.one, &why);
+        }
+        // Each push of another function is in the list while that function
+        // has it there (a context manager's `__enter__`): readers running
+        // then see it, as each call site of a function is seen. (Their call
+        // paths are not the reader's: which call of the pushing function
+        // made a member is no choice of the reader's path.)
+        for add in &elsewhere {
+            let add_scope = add.elsewhere.unwrap_or(scope);
+            let why = Why::Each(format!("pushed at line {}", line_of(add.at)));
+            let pushed = self
+                .eval_depth(add.arg, add_scope, depth + 1)
+                .into_iter()
+                .map(|a| Alt {
+                    choices: Vec::new(),
+                    ..a
+                })
+                .collect();
+            add_items(pushed, add.one, &why);
         }
         if members.len() > MAX_ALTS * 2 {
             return vec![Alt::unknown()];
@@ -7694,8 +7721,13 @@ impl<'t> Module<'t> {
         if let Some(found) = self.def_sites.borrow().get(&def) {
             return found.clone();
         }
+        let building = self.value_constructions_building.get();
         let sites = std::rc::Rc::new(self.find_def_call_sites(def));
-        self.def_sites.borrow_mut().insert(def, sites.clone());
+        // Found while the registry calls are being indexed, they lack
+        // those: not kept.
+        if !building {
+            self.def_sites.borrow_mut().insert(def, sites.clone());
+        }
         sites
     }
 
@@ -7802,8 +7834,22 @@ impl<'t> Module<'t> {
             }
         }
         // Any other mention (stored in a list, returned, decorated by
-        // something) has callers we cannot see.
-        if self.mentioned_more_than(def_name, accounted + 1) {
+        // something) has callers we cannot see; the calls through a
+        // registry that the value flow resolves to it are seen.
+        // (A decorator may store it: `@register("rmh")`.)
+        let opaque = self.mentioned_more_than(def_name, accounted + 1);
+        if opaque || !scope.decorators().is_empty() {
+            for (call, call_scope) in self.value_constructions(def) {
+                if self.scope_within(call_scope, home) {
+                    out.push(CallSiteOf {
+                        call,
+                        scope: call_scope,
+                        kind: SiteKind::Direct { bound_self: false },
+                    });
+                }
+            }
+        }
+        if opaque {
             out.push(CallSiteOf {
                 call: scope.node,
                 scope: home,
@@ -8116,34 +8162,34 @@ impl<'t> Module<'t> {
                 && self.identifier_mentions(&self.scopes[id].name)
                     > self.class_constructions(id).len() + 1
         });
-        if kept_as_value {
-            for site in &self.calls {
-                let Some(func) = site.node.field("function") else {
-                    continue;
+        for site in &self.calls {
+            let Some(func) = site.node.field("function") else {
+                continue;
+            };
+            let indirect = match func.kind_name() {
+                // `OPS[k](...)`: a class constructed, or a function called
+                // through a registry (`SAMPLERS["rmh"](logdensity)`).
+                "subscript" => true,
+                // `impl = OPS[k]; impl(...)`, and `cls(...)` of a
+                // parameter given the class (`make(Exporter)`).
+                "identifier" if kept_as_value => matches!(
+                    self.binding_at(site.scope, text(func, self.src), func),
+                    Some(Binding::Value { .. } | Binding::Param { .. })
+                ),
+                _ => false,
+            };
+            if !indirect {
+                continue;
+            }
+            let alts = self.flow_with_budget(400).eval(func, site.scope);
+            if let [Alt { val, why, .. }] = alts.as_slice() {
+                let called = match val {
+                    Val::Class(c) if kept_as_value => Some(*c),
+                    Val::Function(f) if func.kind_name() == "subscript" => Some(*f),
+                    _ => None,
                 };
-                let indirect = match func.kind_name() {
-                    "subscript" => true,
-                    // `impl = OPS[k]; impl(...)`, and `cls(...)` of a
-                    // parameter given the class (`make(Exporter)`).
-                    "identifier" => matches!(
-                        self.binding_at(site.scope, text(func, self.src), func),
-                        Some(Binding::Value { .. } | Binding::Param { .. })
-                    ),
-                    _ => false,
-                };
-                if !indirect {
-                    continue;
-                }
-                let alts = self.flow_with_budget(400).eval(func, site.scope);
-                if let [Alt {
-                    val: Val::Class(c),
-                    why,
-                    ..
-                }] = alts.as_slice()
-                {
-                    if why.certain() {
-                        index.entry(*c).or_default().push((site.node, site.scope));
-                    }
+                if let Some(id) = called.filter(|_| why.certain()) {
+                    index.entry(id).or_default().push((site.node, site.scope));
                 }
             }
         }

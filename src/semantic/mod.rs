@@ -156,8 +156,12 @@ pub struct ListMutations<'t> {
     /// method passed on as a value, a mutation from another function): its
     /// contents are not known.
     pub unknown: bool,
+    /// `pop()`, `remove(x)`, `clear()`, `sort()`, `reverse()`: elements may
+    /// be gone or moved, so none is certainly there, in no known order.
+    pub shrinks: bool,
     /// `append(x)`, `insert(i, x)`, `extend(xs)`, `xs += ys` made in the
-    /// list's own scope, in text order.
+    /// list's own scope, in text order; then the `append`/`insert`/`extend`
+    /// calls of other scopes (`elsewhere`).
     pub adds: Vec<ListAdd<'t>>,
 }
 
@@ -170,6 +174,9 @@ pub struct ListAdd<'t> {
     pub one: bool,
     /// `insert`: where the element lands is not followed.
     pub positioned: bool,
+    /// Made in another scope (a function pushing onto a module-level
+    /// stack): it may run any number of times, before or after a read.
+    pub elsewhere: Option<ScopeId>,
 }
 
 /// What an attribute path read holds, from the stores to it (`Module::path_store_at`).
@@ -392,7 +399,8 @@ pub struct Module<'t> {
     /// The key `lookup` asks `bindings` with, kept so that a lookup does
     /// not allocate the name (it runs tens of thousands of times a model).
     lookup_key: std::cell::RefCell<(ScopeId, String)>,
-    /// Calls constructing a class through a value (`OPS[k]()`), by class
+    /// Calls constructing a class through a value (`OPS[k]()`), by class, and
+    /// calls of a function through a registry (`SAMPLERS["rmh"](f)`), by def
     /// (built on first use; `None` while being built, which answers empty).
     #[allow(clippy::type_complexity)]
     value_constructions: std::cell::RefCell<
@@ -762,7 +770,7 @@ impl<'t> Module<'t> {
                     });
                     match (method, call) {
                         ("index" | "count" | "copy", _) => {}
-                        ("append" | "extend" | "insert", Some(call)) if scope == home => {
+                        ("append" | "extend" | "insert", Some(call)) => {
                             let args = Args::of(call, self.src);
                             let wanted = if method == "insert" { 2 } else { 1 };
                             if args.has_splat
@@ -777,7 +785,11 @@ impl<'t> Module<'t> {
                                 arg: args.positional[wanted - 1],
                                 one: method != "extend",
                                 positioned: method == "insert",
+                                elsewhere: (scope != home).then_some(scope),
                             });
+                        }
+                        ("pop" | "remove" | "clear" | "sort" | "reverse", Some(_)) => {
+                            out.shrinks = true;
                         }
                         _ => out.unknown = true,
                     }
@@ -803,6 +815,7 @@ impl<'t> Module<'t> {
                             arg: right,
                             one: false,
                             positioned: false,
+                            elsewhere: None,
                         }),
                         _ => out.unknown = true,
                     }

@@ -659,10 +659,38 @@ impl<'t> Module<'t> {
                     });
                 }
             }
+            // A dataclass of this module only stores what it is given: a
+            // function passed to its constructor runs where the field is
+            // called (`settings.handler(...)`), which the value flow follows.
+            let stores_only = call
+                .field("function")
+                .and_then(|f| match f.kind_name() {
+                    "identifier" => match self.binding_at(id, text(f, self.src), f) {
+                        Some(Binding::Def(class)) => Some(*class),
+                        _ => None,
+                    },
+                    // `CLASSES["Interceptor"](...)`
+                    "subscript" => match self.flow_with_budget(200).eval(f, id).as_slice() {
+                        [a] if a.why.certain() => match a.val {
+                            Val::Class(class) => Some(class),
+                            _ => None,
+                        },
+                        _ => None,
+                    },
+                    _ => None,
+                })
+                .is_some_and(|class| {
+                    self.scopes[class].kind == super::ScopeKind::Class
+                        && self.is_dataclass_like(class)
+                        && ["__init__", "__post_init__", "__new__"]
+                            .iter()
+                            .all(|m| self.method(class, m).is_none())
+                });
             for arg in args
                 .positional
                 .iter()
                 .chain(args.keywords.iter().map(|(_, v, _)| v))
+                .filter(|_| !stores_only)
             {
                 let mut arg_guards = self.guards_of(*arg, id);
                 if caller_decides(*arg) {
@@ -752,7 +780,13 @@ impl<'t> Module<'t> {
                 .filter(|g| **g != Guard::CallerChoice)
                 .cloned()
                 .collect();
-            out.extend(way.iter().map(|(point, _)| Guard::CallSite(*point)));
+            // A loop's choice needs no call on the path: every element's
+            // turn runs (what holds for some elements runs for those).
+            out.extend(
+                way.iter()
+                    .filter(|(point, _)| self.scopes.iter().any(|s| s.node.id() == *point))
+                    .map(|(point, _)| Guard::CallSite(*point)),
+            );
             out
         };
         // The (guards, choices) of each copy of an item made at `at`;
@@ -1672,7 +1706,7 @@ impl<'t> Module<'t> {
                 value, scope: home, ..
             }) if *home != scope => {
                 let mutations = self.list_mutations(*value);
-                mutations.unknown || !mutations.adds.is_empty()
+                mutations.unknown || mutations.shrinks || !mutations.adds.is_empty()
             }
             _ => false,
         }
@@ -2233,7 +2267,8 @@ impl<'t> Module<'t> {
                                     .attribute(*c, attr)
                                     .is_some_and(|b| !std::ptr::eq(b, own.unwrap_or_default()))
                         });
-                    if let (Some([Binding::Value { value, scope, .. }]), false) = (own, overridden) {
+                    if let (Some([Binding::Value { value, scope, .. }]), false) = (own, overridden)
+                    {
                         return self.value_targets(*value, *scope, depth + 1);
                     }
                     if overridden {
