@@ -1285,19 +1285,29 @@ impl<'m, 't> Flow<'m, 't> {
                     return one(Val::Unknown);
                 };
                 let op = node.field("operator").map(|o| text(o, m.src)).unwrap_or("");
-                if op != "+" {
+                if !matches!(op, "+" | "-" | "*" | "//" | "%") {
                     return one(Val::Unknown);
                 }
                 let parts = vec![
                     self.eval_depth(left, scope, depth + 1),
                     self.eval_depth(right, scope, depth + 1),
                 ];
-                product(&parts, |vals| match (&vals[0], &vals[1]) {
-                    (Val::Seq(k, a), Val::Seq(l, b)) if k == l => {
+                product(&parts, |vals| match (op, &vals[0], &vals[1]) {
+                    ("+", Val::Seq(k, a), Val::Seq(l, b)) if k == l => {
                         Val::Seq(*k, a.iter().chain(b).cloned().collect())
                     }
-                    (Val::Str(a), Val::Str(b)) => Val::Str(format!("{a}{b}")),
-                    (Val::Str(_) | Val::AnyStr, Val::Str(_) | Val::AnyStr) => Val::AnyStr,
+                    ("+", Val::Str(a), Val::Str(b)) => Val::Str(format!("{a}{b}")),
+                    ("+", Val::Str(_) | Val::AnyStr, Val::Str(_) | Val::AnyStr) => Val::AnyStr,
+                    // Integer arithmetic (a step count, a size): Python's
+                    // floor division and modulo, `Unknown` on overflow.
+                    (_, Val::Int(a), Val::Int(b)) => python_int_op(op, *a, *b)
+                        .map(Val::Int)
+                        .unwrap_or(Val::Unknown),
+                    (_, Val::Int(_) | Val::AnyInt, Val::Int(_) | Val::AnyInt)
+                        if op != "//" && op != "%" =>
+                    {
+                        Val::AnyInt
+                    }
                     _ => Val::Unknown,
                 })
             }
@@ -5297,6 +5307,37 @@ impl<'m, 't> Flow<'m, 't> {
                         return cap(out);
                     }
                 }
+                // `max(1, n)`, `min(n, 8)`, `abs(n)`, `round(n)` of ints.
+                "max" | "min" | "abs" | "round"
+                    if !args.positional.is_empty()
+                        && args.keywords.is_empty()
+                        && !args.has_splat
+                        && (args.positional.len() >= 2 || matches!(func_text, "abs" | "round"))
+                        && (func_text != "round" || args.positional.len() == 1) =>
+                {
+                    let parts: Vec<Vec<Alt<'t>>> = args
+                        .positional
+                        .iter()
+                        .map(|a| self.eval_depth(*a, scope, depth + 1))
+                        .collect();
+                    return product(&parts, |vals| {
+                        let ints: Option<Vec<i64>> = vals
+                            .iter()
+                            .map(|v| match v {
+                                Val::Int(i) => Some(*i),
+                                _ => None,
+                            })
+                            .collect();
+                        match (func_text, ints.as_deref()) {
+                            ("max", Some(all)) => all.iter().max().copied().map(Val::Int),
+                            ("min", Some(all)) => all.iter().min().copied().map(Val::Int),
+                            ("abs", Some([one])) => one.checked_abs().map(Val::Int),
+                            ("round", Some([one])) => Some(Val::Int(*one)),
+                            _ => None,
+                        }
+                        .unwrap_or(Val::Unknown)
+                    });
+                }
                 // `len(sys.argv)` is 1 in a plain run (run-time configuration
                 // with a default); a constant collection's length.
                 "len" if args.positional.len() == 1 => {
@@ -7429,6 +7470,29 @@ fn map<'t>(alts: Vec<Alt<'t>>, f: impl Fn(&Val<'t>) -> Val<'t>) -> Vec<Alt<'t>> 
         .collect())
 }
 
+/// `a op b` of Python ints (`+ - * // %`, floor division and a modulo
+/// with the divisor's sign); `None` on overflow, a zero divisor or another
+/// operator.
+fn python_int_op(op: &str, a: i64, b: i64) -> Option<i64> {
+    let floor_div = || {
+        let q = a.checked_div(b)?;
+        // Rust truncates toward zero; Python floors.
+        Some(if (a % b != 0) && ((a < 0) != (b < 0)) {
+            q - 1
+        } else {
+            q
+        })
+    };
+    match op {
+        "+" => a.checked_add(b),
+        "-" => a.checked_sub(b),
+        "*" => a.checked_mul(b),
+        "//" => floor_div(),
+        "%" => a.checked_sub(b.checked_mul(floor_div()?)?),
+        _ => None,
+    }
+}
+
 /// Every consistent combination of one alternative per part.
 fn product<'t>(parts: &[Vec<Alt<'t>>], f: impl Fn(Vec<Val<'t>>) -> Val<'t>) -> Vec<Alt<'t>> {
     let mut acc: Vec<(Vec<Val<'t>>, Why, Vec<Choice>)> = vec![(Vec::new(), Why::Fixed, Vec::new())];
@@ -8965,6 +9029,34 @@ mod tests {
 
     /// `str` methods compute what Python computes (checked against
     /// CPython 3.12 by hand), and give only the type for any string.
+    /// Integer arithmetic as CPython 3.12 computes it (the expected
+    /// values printed by `python3 -c "print(7 // -2, ...)"`).
+    #[test]
+    fn int_ops_compute_what_python_does() {
+        let cases = [
+            ("//", 7, 2, Some(3)),
+            ("//", 7, -2, Some(-4)),
+            ("//", -7, 2, Some(-4)),
+            ("//", -7, -2, Some(3)),
+            ("//", 6, -3, Some(-2)),
+            ("%", 7, -2, Some(-1)),
+            ("%", -7, 2, Some(1)),
+            ("%", -7, -2, Some(-1)),
+            ("%", 6, 3, Some(0)),
+            ("//", 1, 0, None),
+            ("%", 1, 0, None),
+            ("+", 800, 1, Some(801)),
+            ("-", 1, 800, Some(-799)),
+            ("*", 1600, 2, Some(3200)),
+            ("*", i64::MAX, 2, None),
+            ("//", i64::MIN, -1, None),
+            ("**", 2, 3, None),
+        ];
+        for (op, a, b, want) in cases {
+            assert_eq!(python_int_op(op, a, b), want, "{a} {op} {b}");
+        }
+    }
+
     #[test]
     fn str_methods_compute_what_python_does() {
         let strs = |v: Val<'_>| v.strings().map(|(_, items)| items);
