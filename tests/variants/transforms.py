@@ -626,6 +626,72 @@ def _values(src: Source):
     return find_values(src)
 
 
+def b_fstring_value(src: Source, v: Value):
+    """Each string in the value is an f-string of module constants: `"cuda"` becomes
+    `f"{VARIANT_PART}da"` (its first half a constant) or `f"{VARIANT_NAME}"` (all of it)."""
+    strings = [
+        n
+        for n in ast.walk(v.expr)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value
+    ]
+    if not strings or any(isinstance(n, ast.JoinedStr) for n in ast.walk(v.expr)):
+        raise Skip("no plain string in the value")
+    for n in strings:
+        seg = src.seg(n)
+        if seg[:1] not in "\"'" or seg[1:2] == seg[:1] or any(c in n.value for c in "{}\\\"'\n"):
+            raise Skip("string not a simple literal")
+    off, _ = header_end(src)
+    out = []
+    for form in ("part", "whole"):
+        ed = Edits(src)
+        defs, taken = [], set()
+        for n in strings:
+            base = "VARIANT_PART" if form == "part" else "VARIANT_NAME"
+            name = src.fresh(base)
+            k = 2
+            while name in taken:
+                name = src.fresh(f"{base}{k}")
+                k += 1
+            taken.add(name)
+            cut = max(1, len(n.value) // 2) if form == "part" else len(n.value)
+            defs.append(f"{name} = {n.value[:cut]!r}")
+            ed.replace(n, f'f"{{{name}}}{n.value[cut:]}"')
+        insert_module_code(ed, off, "\n".join(defs))
+        out.append({MAIN: ed.apply()})
+    return out
+
+
+def b_registered_identity(src: Source, v: Value):
+    """The value goes through a function registered by a decorator and called through
+    the registry with it as its argument (blackjax's sampler registry): `@variant_register("pass")
+    def variant_pass(value): return value`, used as `VARIANT_REGISTRY["pass"](<value>)`, or with
+    the registry entry read by `.get("pass")`."""
+    out = []
+    for form in ("subscript", "get"):
+        ed = Edits(src)
+        reg = src.fresh("VARIANT_REGISTRY")
+        register = src.fresh("variant_register")
+        fn = src.fresh("variant_pass")
+        off, _ = header_end(src)
+        insert_module_code(
+            ed,
+            off,
+            f"{reg} = {{}}\n\n\n"
+            f"def {register}(name):\n"
+            f"    def wrap(fn):\n"
+            f"        {reg}[name] = fn\n"
+            f"        return fn\n\n"
+            f"    return wrap\n\n\n"
+            f"@{register}(\"pass\")\n"
+            f"def {fn}(value):\n"
+            f"    return value\n",
+        )
+        entry = f"{reg}[\"pass\"]" if form == "subscript" else f"{reg}.get(\"pass\")"
+        ed.replace(v.expr, f"{entry}({src.seg(v.expr)})")
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_module_constant(src: Source, v: Value):
     off = closed_insertion(src, v.expr)
     if off is None:
@@ -4260,6 +4326,19 @@ TRANSFORMS = {
         "the value is an entry of a `collections.OrderedDict`: stored into an empty one "
         "(`VARIANT_OPTIONS[\"variant\"] = <value>`) or given as a keyword to its constructor; read as "
         "`VARIANT_OPTIONS[\"variant\"]`",
+    ),
+    "fstring_value": (
+        _values,
+        b_fstring_value,
+        "each string in the value is an f-string of module constants: `\"cuda\"` becomes `f\"{VARIANT_PART}da\"` "
+        "(its first half a constant) or `f\"{VARIANT_NAME}\"`",
+    ),
+    "registered_identity": (
+        _values,
+        b_registered_identity,
+        "the value is passed through a function that a decorator registers (`@variant_register(\"pass\")`) and "
+        "that is called through the registry: `VARIANT_REGISTRY[\"pass\"](<value>)` or "
+        "`VARIANT_REGISTRY.get(\"pass\")(<value>)`",
     ),
     "imported_derived_field": (
         _values,
