@@ -5036,20 +5036,8 @@ impl<'m, 't> Flow<'m, 't> {
                 // `range(n)` of known small bounds: its ints (a loop over it
                 // runs that many times).
                 "range" if (1..=3).contains(&args.positional.len()) && !args.has_splat => {
-                    let parts: Vec<Vec<Alt<'t>>> = args
-                        .positional
-                        .iter()
-                        .map(|a| self.eval_depth(*a, scope, depth + 1))
-                        .collect();
-                    return product(&parts, |vals| {
-                        let ints: Option<Vec<i64>> = vals
-                            .iter()
-                            .map(|v| match v {
-                                Val::Int(i) => Some(*i),
-                                _ => None,
-                            })
-                            .collect();
-                        let (start, stop, step) = match ints.as_deref() {
+                    return self.with_int_args(&args, scope, depth, |ints| {
+                        let (start, stop, step) = match ints {
                             Some([stop]) => (0, *stop, 1),
                             Some([start, stop]) => (*start, *stop, 1),
                             Some([start, stop, step]) if *step != 0 => (*start, *stop, *step),
@@ -5315,20 +5303,8 @@ impl<'m, 't> Flow<'m, 't> {
                         && (args.positional.len() >= 2 || matches!(func_text, "abs" | "round"))
                         && (func_text != "round" || args.positional.len() == 1) =>
                 {
-                    let parts: Vec<Vec<Alt<'t>>> = args
-                        .positional
-                        .iter()
-                        .map(|a| self.eval_depth(*a, scope, depth + 1))
-                        .collect();
-                    return product(&parts, |vals| {
-                        let ints: Option<Vec<i64>> = vals
-                            .iter()
-                            .map(|v| match v {
-                                Val::Int(i) => Some(*i),
-                                _ => None,
-                            })
-                            .collect();
-                        match (func_text, ints.as_deref()) {
+                    return self.with_int_args(&args, scope, depth, |ints| {
+                        match (func_text, ints) {
                             ("max", Some(all)) => all.iter().max().copied().map(Val::Int),
                             ("min", Some(all)) => all.iter().min().copied().map(Val::Int),
                             ("abs", Some([one])) => one.checked_abs().map(Val::Int),
@@ -6898,6 +6874,32 @@ impl<'m, 't> Flow<'m, 't> {
             }
         }
         Some((items, why, other_runs))
+    }
+
+    /// `f` of the call's positional arguments as ints (`None` when one is
+    /// not a known int), one alternative per combination of their values.
+    fn with_int_args(
+        &self,
+        args: &Args<'t>,
+        scope: ScopeId,
+        depth: u32,
+        f: impl Fn(Option<&[i64]>) -> Val<'t>,
+    ) -> Vec<Alt<'t>> {
+        let parts: Vec<Vec<Alt<'t>>> = args
+            .positional
+            .iter()
+            .map(|a| self.eval_depth(*a, scope, depth + 1))
+            .collect();
+        product(&parts, |vals| {
+            let ints: Option<Vec<i64>> = vals
+                .iter()
+                .map(|v| match v {
+                    Val::Int(i) => Some(*i),
+                    _ => None,
+                })
+                .collect();
+            f(ints.as_deref())
+        })
     }
 
     /// An f-string: its text with each interpolation's value (a `str` or
