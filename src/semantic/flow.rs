@@ -7845,6 +7845,19 @@ impl<'t> Module<'t> {
                 kind: SiteKind::Direct { bound_self },
             });
         }
+        // `cls(...)` in a classmethod, `OPS[k](...)`: constructions through
+        // a value call `__init__` too.
+        if through_class {
+            if let Some(class) = scope.class {
+                for (call, call_scope) in self.value_constructions(class) {
+                    out.push(CallSiteOf {
+                        call,
+                        scope: call_scope,
+                        kind: SiteKind::Direct { bound_self: true },
+                    });
+                }
+            }
+        }
         if is_method || through_class {
             return out;
         }
