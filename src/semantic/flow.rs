@@ -7278,6 +7278,27 @@ fn word_count<'s>(texts: impl IntoIterator<Item = &'s str>, name: &str) -> usize
         .sum()
 }
 
+/// The name of a `def` in a class body: a method, never a mention of a
+/// module-level name (`def register(self, fn)` beside a `register` function).
+fn is_method_name(node: Node<'_>) -> bool {
+    let Some(def) = node
+        .parent()
+        .filter(|p| p.kind_name() == "function_definition")
+        .filter(|p| p.field("name").is_some_and(|n| n.id() == node.id()))
+    else {
+        return false;
+    };
+    // (Decorated: the def sits in a `decorated_definition` in the block.)
+    let mut holder = def.parent();
+    if holder.is_some_and(|h| h.kind_name() == "decorated_definition") {
+        holder = holder.and_then(|h| h.parent());
+    }
+    holder
+        .filter(|b| b.kind_name() == "block")
+        .and_then(|b| b.parent())
+        .is_some_and(|c| c.kind_name() == "class_definition")
+}
+
 fn is_member_name(node: Node<'_>) -> bool {
     let Some(parent) = node.parent() else {
         return false;
@@ -8192,7 +8213,11 @@ impl<'t> Module<'t> {
                         && !after.is_some_and(is_ident)
                         && holder
                             .descendant_for_byte_range(start + at, start + at + name.len())
-                            .is_some_and(|n| n.kind_name() == "identifier" && !is_member_name(n))
+                            .is_some_and(|n| {
+                                n.kind_name() == "identifier"
+                                    && !is_member_name(n)
+                                    && !is_method_name(n)
+                            })
                 })
                 .count()
         };
