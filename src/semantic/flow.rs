@@ -3274,7 +3274,7 @@ impl<'m, 't> Flow<'m, 't> {
         let m = self.m;
         let constructions = |c: ScopeId| {
             let mut all = m.class_constructions(c);
-            all.extend(m.value_constructions(c));
+            all.extend(m.value_calls(c));
             all
         };
         let mut classes: Vec<ScopeId> = m
@@ -3646,7 +3646,7 @@ impl<'m, 't> Flow<'m, 't> {
     fn instance_field(&self, class: ScopeId, attr: &str, depth: u32) -> Vec<Alt<'t>> {
         let m = self.m;
         let mut makers = m.class_constructions(class);
-        makers.extend(m.value_constructions(class));
+        makers.extend(m.value_calls(class));
         let replacements = self.field_replacements(class);
         // Made nowhere we can see: by a module that imports the class, or
         // by a builder it is passed to. Such a construction may set a
@@ -7808,7 +7808,7 @@ impl<'t> Module<'t> {
         if let Some(found) = self.def_sites.borrow().get(&def) {
             return found.clone();
         }
-        let building = self.value_constructions_building.get();
+        let building = self.value_calls_building.get();
         let sites = std::rc::Rc::new(self.find_def_call_sites(def));
         // Found while the registry calls are being indexed, they lack
         // those: not kept.
@@ -7870,7 +7870,7 @@ impl<'t> Module<'t> {
         // a value call `__init__` too.
         if through_class {
             if let Some(class) = scope.class {
-                for (call, call_scope) in self.value_constructions(class) {
+                for (call, call_scope) in self.value_calls(class) {
                     out.push(CallSiteOf {
                         call,
                         scope: call_scope,
@@ -7939,7 +7939,7 @@ impl<'t> Module<'t> {
         // (A decorator may store it: `@register("rmh")`.)
         let opaque = self.mentioned_more_than(def_name, accounted + 1);
         if opaque || !scope.decorators().is_empty() {
-            for (call, call_scope) in self.value_constructions(def) {
+            for (call, call_scope) in self.value_calls(def) {
                 if self.scope_within(call_scope, home) {
                     out.push(CallSiteOf {
                         call,
@@ -8246,25 +8246,27 @@ impl<'t> Module<'t> {
         out
     }
 
-    /// The calls constructing `class` by its name.
-    /// Calls that construct `class` through a value: `impl = OPS[key];
-    /// impl(...)`, `OPS[key]()`, where the callee certainly is that class.
-    pub(crate) fn value_constructions(&self, class: ScopeId) -> Vec<(Node<'t>, ScopeId)> {
-        if let Some(index) = self.value_constructions.borrow().as_ref() {
-            return index.get(&class).cloned().unwrap_or_default();
+    /// Calls of `id` through a value, where the callee certainly is it: a
+    /// class constructed by `impl = OPS[key]; impl(...)`, `OPS[key]()` or
+    /// `cls(...)`, or a function called through a subscript
+    /// (`SAMPLERS["rmh"](f)`).
+    pub(crate) fn value_calls(&self, id: ScopeId) -> Vec<(Node<'t>, ScopeId)> {
+        if let Some(index) = self.value_calls.borrow().as_ref() {
+            return index.get(&id).cloned().unwrap_or_default();
         }
         // Asked again while building (an evaluation below needs an
         // instance): no answer rather than recursion.
-        if self.value_constructions_building.replace(true) {
+        if self.value_calls_building.replace(true) {
             return Vec::new();
         }
         let mut index: HashMap<ScopeId, Vec<(Node<'t>, ScopeId)>> = HashMap::new();
-        // Only where some class is used as a value: named other than by
-        // its `class` statement and its direct constructions.
-        let kept_as_value = (0..self.scopes.len()).any(|id| {
-            self.scopes[id].kind == ScopeKind::Class
-                && self.identifier_mentions(&self.scopes[id].name)
-                    > self.class_constructions(id).len() + 1
+        // Names bound to a value are read as callees only where some class
+        // is used as a value: named other than by its `class` statement and
+        // its direct constructions (subscript callees are always read).
+        let kept_as_value = (0..self.scopes.len()).any(|c| {
+            self.scopes[c].kind == ScopeKind::Class
+                && self.identifier_mentions(&self.scopes[c].name)
+                    > self.class_constructions(c).len() + 1
         });
         for site in &self.calls {
             let Some(func) = site.node.field("function") else {
@@ -8292,14 +8294,17 @@ impl<'t> Module<'t> {
                     Val::Function(f) if func.kind_name() == "subscript" => Some(*f),
                     _ => None,
                 };
-                if let Some(id) = called.filter(|_| why.certain()) {
-                    index.entry(id).or_default().push((site.node, site.scope));
+                if let Some(callee) = called.filter(|_| why.certain()) {
+                    index
+                        .entry(callee)
+                        .or_default()
+                        .push((site.node, site.scope));
                 }
             }
         }
-        let found = index.get(&class).cloned().unwrap_or_default();
-        *self.value_constructions.borrow_mut() = Some(std::rc::Rc::new(index));
-        self.value_constructions_building.set(false);
+        let found = index.get(&id).cloned().unwrap_or_default();
+        *self.value_calls.borrow_mut() = Some(std::rc::Rc::new(index));
+        self.value_calls_building.set(false);
         found
     }
 

@@ -403,10 +403,10 @@ pub struct Module<'t> {
     /// calls of a function through a registry (`SAMPLERS["rmh"](f)`), by def
     /// (built on first use; `None` while being built, which answers empty).
     #[allow(clippy::type_complexity)]
-    value_constructions: std::cell::RefCell<
+    value_calls: std::cell::RefCell<
         Option<std::rc::Rc<std::collections::HashMap<ScopeId, Vec<(Node<'t>, ScopeId)>>>>,
     >,
-    value_constructions_building: std::cell::Cell<bool>,
+    value_calls_building: std::cell::Cell<bool>,
     /// Calls by the plain names among their arguments (built on first use).
     #[allow(clippy::type_complexity)]
     value_args: std::cell::OnceCell<std::collections::HashMap<String, Vec<(usize, Node<'t>)>>>,
@@ -1165,8 +1165,8 @@ impl<'t> Module<'t> {
             word_counts: std::cell::OnceCell::new(),
             covered_bytes: std::cell::OnceCell::new(),
             lookup_key: std::cell::RefCell::default(),
-            value_constructions: std::cell::RefCell::new(None),
-            value_constructions_building: std::cell::Cell::new(false),
+            value_calls: std::cell::RefCell::new(None),
+            value_calls_building: std::cell::Cell::new(false),
             staging_calls: std::cell::OnceCell::new(),
             contracts: std::cell::OnceCell::new(),
             declares: std::cell::OnceCell::new(),

@@ -191,26 +191,33 @@ pub fn string_value(node: Node<'_>, src: &str) -> Option<String> {
                 }
                 raw = prefix.contains('r');
             }
-            // Escape sequences are children of the content (of a non-raw
-            // literal): the text between them is copied, they are decoded.
-            "string_content" => {
-                let mut at = child.start_byte();
-                let mut inner = child.walk();
-                for escape in child.named_children(&mut inner) {
-                    if escape.kind_name() != "escape_sequence" || raw {
-                        continue;
-                    }
-                    value.push_str(src.get(at..escape.start_byte())?);
-                    value.push_str(&unescape(text(escape, src))?);
-                    at = escape.end_byte();
-                }
-                value.push_str(src.get(at..child.end_byte())?);
-            }
+            "string_content" => value.push_str(&string_content(child, src, raw, false)?),
             "string_end" => {}
             // Interpolations make the value non-literal.
             _ => return None,
         }
     }
+    Some(value)
+}
+
+/// The text of a `string_content` node as Python reads it: escape
+/// sequences (children of the content of a non-raw literal) decoded, and in
+/// an f-string `{{`/`}}` read as one brace; the text between them copied.
+fn string_content(content: Node<'_>, src: &str, raw: bool, f_string: bool) -> Option<String> {
+    let mut value = String::new();
+    let mut at = content.start_byte();
+    let mut cursor = content.walk();
+    for piece in content.named_children(&mut cursor) {
+        let decoded = match piece.kind_name() {
+            "escape_sequence" if !raw => unescape(text(piece, src))?,
+            "escape_interpolation" if f_string => text(piece, src).get(..1)?.to_owned(),
+            _ => continue,
+        };
+        value.push_str(src.get(at..piece.start_byte())?);
+        value.push_str(&decoded);
+        at = piece.end_byte();
+    }
+    value.push_str(src.get(at..content.end_byte())?);
     Some(value)
 }
 
@@ -243,21 +250,7 @@ pub fn fstring_parts<'t>(node: Node<'t>, src: &str) -> Option<Vec<FStringPart<'t
                 raw = prefix.contains('r');
             }
             "string_content" => {
-                let mut value = String::new();
-                let mut at = child.start_byte();
-                let mut inner = child.walk();
-                for piece in child.named_children(&mut inner) {
-                    let decoded = match piece.kind_name() {
-                        "escape_sequence" if !raw => unescape(text(piece, src))?,
-                        "escape_interpolation" => text(piece, src).get(..1)?.to_owned(),
-                        _ => continue,
-                    };
-                    value.push_str(src.get(at..piece.start_byte())?);
-                    value.push_str(&decoded);
-                    at = piece.end_byte();
-                }
-                value.push_str(src.get(at..child.end_byte())?);
-                parts.push(FStringPart::Text(value));
+                parts.push(FStringPart::Text(string_content(child, src, raw, true)?));
             }
             "interpolation" => {
                 if child.field("type_conversion").is_some()
