@@ -16,10 +16,13 @@ bare-string ``platforms`` into a ValueError (JP005).
 Without ``--check`` the results are written to ``labels.json`` (one entry per case:
 file, rule, line, raised, type, message, inspired_by).  ``line`` is the 1-based line
 the user must change, found from the anchor text in ``META`` (it must occur on
-exactly one line of the case).  With ``--check`` nothing is written: the cases are
-re-run and compared with ``labels.json``; exit status 1 on any disagreement (a
-positive that no longer raises its rule's error, a near miss that raises, a
-changed type/message/line, a case missing from or extra in the labels).
+exactly one line of the case), and ``key``, a hash of what the outcome depends on
+(jax version, the harness, the case's text, the set's ``_*.py`` helpers).  With
+``--check`` nothing is written: the cases whose key changed are re-run (``--full``:
+every case), and every case is compared with ``labels.json``; exit status 1 on any
+disagreement (a positive that no longer raises its rule's error, a near miss that
+raises, a changed type/message/line, a case missing from or extra in the labels).
+CI runs ``--check``, so JAX runs only for cases edited since they were labelled.
 
 The interpreter must have jax 0.12.0.1 (default: ``/work/main/.venv-jax/bin/python``
 if it exists, else ``$ORACLE_PYTHON``, else ``python3.12``).
