@@ -958,6 +958,21 @@ fn bound_names<'s>(node: Node<'_>, src: &'s str, out: &mut Vec<&'s str>) -> bool
                 if let Some(name) = n.field("name") {
                     out.push(name_of(name));
                 }
+                // `global G` in the body (or a def nested in it): its stores
+                // bind the module's `G` too.
+                if let Some(body) = n.field("body") {
+                    if name_of(body).contains("global") {
+                        let mut inner = body.walk();
+                        let mut todo = vec![body];
+                        while let Some(b) = todo.pop() {
+                            if b.kind_name() == "global_statement" {
+                                identifiers_in(b, out);
+                            } else {
+                                todo.extend(b.named_children(&mut inner));
+                            }
+                        }
+                    }
+                }
                 // The body is another scope; decorators, defaults and bases
                 // may still hold a walrus.
                 for child in n.named_children(&mut cursor) {

@@ -1685,12 +1685,14 @@ impl<'m, 't> Flow<'m, 't> {
             // else: USE = False`). Also while a function's own conditions
             // are decided: the module's branches are another scope's
             // (`branch_ranges` answers a question it is building with none).
+            // Nor one made by `global NAME` in a function that never runs.
             let module_branches = m.branch_ranges(super::MODULE_SCOPE);
             found
                 .iter()
                 .filter(|b| {
                     let start = value_start(b);
                     !module_branches.dead.iter().any(|r| r.contains(&start))
+                        && !matches!(b, Binding::Value { scope, .. } if *scope != super::MODULE_SCOPE && m.scope_never_runs(*scope))
                 })
                 .collect()
         } else {
@@ -2820,6 +2822,19 @@ impl<'m, 't> Flow<'m, 't> {
         depth: u32,
     ) -> Option<super::summary::ForeignCall> {
         self.foreign_args_with(receiver, call, scope, depth, false)
+    }
+
+    /// The call that tracing a method of another module's `object` makes
+    /// (`jax.jit(runner.run)`): `self` is that object, every other
+    /// parameter a tracer (unknown, not its default).
+    pub(crate) fn traced_method_call(&self, object: &Val<'t>) -> super::summary::ForeignCall {
+        super::summary::ForeignCall {
+            receiver: Some(self.detach(&[Alt::fixed(object.clone())], 0)),
+            open_positional: true,
+            env_set: self.m.env_keys_set(),
+            registered: self.m.registrations(),
+            ..super::summary::ForeignCall::default()
+        }
     }
 
     /// `foreign_args`; with `every_function`, module-level functions cross
@@ -5275,6 +5290,19 @@ impl<'m, 't> Flow<'m, 't> {
                 }
                 "getattr" if (2..=3).contains(&args.positional.len()) => {
                     if let Some(name) = self.constant_name(args.positional[1], scope, depth) {
+                        // `getattr(_G, "platform")` after `_G.platform = v`: as
+                        // the read `_G.platform` would be. (Stores that leave it
+                        // unknown, `__enter__`/`__exit__` pairs, are read as
+                        // before: the object's attribute, else the default.)
+                        let object = unparenthesize(args.positional[0]);
+                        if matches!(object.kind_name(), "identifier" | "attribute") {
+                            let path = format!("{}.{name}", text(object, m.src));
+                            if let PathStore::Value(value, store_scope) =
+                                m.path_store_of(&path, call, scope)
+                            {
+                                return self.eval_depth(value, store_scope, depth + 1);
+                            }
+                        }
                         let objects = self.eval_depth(args.positional[0], scope, depth + 1);
                         let mut out = Vec::new();
                         for o in objects {
@@ -7256,7 +7284,7 @@ const SMALL_MODEL_BYTES: usize = 16 * 1024;
 
 /// How many times `name` is a whole word of `texts`, words being the runs
 /// of `_` and alphanumeric characters (as `mentioned_more_than` splits them).
-fn word_count<'s>(texts: impl IntoIterator<Item = &'s str>, name: &str) -> usize {
+pub(crate) fn word_count<'s>(texts: impl IntoIterator<Item = &'s str>, name: &str) -> usize {
     let is_word = |c: char| c == '_' || c.is_alphanumeric();
     if name.is_empty() || !name.chars().all(is_word) {
         return 0;

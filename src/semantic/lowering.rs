@@ -614,6 +614,7 @@ impl<'t> Module<'t> {
                             vec![(target, Vec::new())],
                             &choices,
                             &[],
+                            &[],
                             file,
                             Some(resolver),
                         );
@@ -902,7 +903,15 @@ impl<'t> Module<'t> {
                 None => head.receiver,
             };
             let seed_calls = self.seed_calls(lowered, &seeds);
-            let mut reqs = self.reach(seeds, &seed_choices, &seed_calls, file, resolver);
+            let seed_objects = self.seed_objects(lowered, &seeds);
+            let mut reqs = self.reach(
+                seeds,
+                &seed_choices,
+                &seed_calls,
+                &seed_objects,
+                file,
+                resolver,
+            );
             // Reached through a branch that runs by a default of run-time
             // configuration: it holds for a plain run (a warning naming
             // the default, see `analysis::split_default_requirements`).
@@ -1131,6 +1140,42 @@ impl<'t> Module<'t> {
                 };
                 self.call_made_by(target, lowered, scope)
                     .map(|call| (path.clone(), call))
+            })
+            .collect()
+    }
+
+    /// The seeds that are methods of one object of another module, taken
+    /// as a value (`jax.jit(runner.run)` with `runner = Runner()` built
+    /// from an imported class): the call tracing makes, with `self` that
+    /// object, so its fields decide the method's branches.
+    fn seed_objects(
+        &self,
+        lowered: Option<(Node<'t>, ScopeId)>,
+        seeds: &[(Target, Vec<super::Guard>)],
+    ) -> Vec<(String, super::summary::ForeignCall)> {
+        let Some((lowered, scope)) = lowered else {
+            return Vec::new();
+        };
+        let node = unparenthesize(lowered);
+        if node.kind_name() != "attribute" {
+            return Vec::new();
+        }
+        let (Some(object), Some(method)) = (node.field("object"), node.field("attribute")) else {
+            return Vec::new();
+        };
+        let method = text(method, self.src);
+        let flow = self.flow();
+        let object = match flow.eval(object, scope).as_slice() {
+            [one] if one.why.certain() && matches!(one.val, Val::Object(_)) => one.val.clone(),
+            _ => return Vec::new(),
+        };
+        seeds
+            .iter()
+            .filter_map(|(target, _)| match target {
+                Target::External(path) if path.rsplit('.').next() == Some(method) => {
+                    Some((path.clone(), flow.traced_method_call(&object)))
+                }
+                _ => None,
             })
             .collect()
     }

@@ -2131,8 +2131,39 @@ impl<'t> Module<'t> {
             .contains(attr)
     }
 
+    /// Whether the code of `scope` never runs: it is in a module-level
+    /// function, undecorated, that nothing in the module names (no call, no
+    /// reference) and that the module does not list in `__all__`. Its
+    /// stores (`global G; G = v`, `SETTINGS.flag = v`) change nothing a
+    /// read of the module sees (trax's `use_backend` setter, never called).
+    pub(crate) fn scope_never_runs(&self, scope: ScopeId) -> bool {
+        let mut at = scope;
+        while let Some(parent) = self.scopes.get(at).and_then(|s| s.parent) {
+            if parent == MODULE_SCOPE {
+                break;
+            }
+            at = parent;
+        }
+        let Some(top) = self.scopes.get(at) else {
+            return false;
+        };
+        top.kind == ScopeKind::Function
+            && top.parent == Some(MODULE_SCOPE)
+            && top.decorators().is_empty()
+            && !top.name.is_empty()
+            && !self.src.contains("__all__")
+            // The whole text, also for a unit of some statements (a call of
+            // the setter may be in a statement the unit does not hold).
+            && code_word_count(self.src, &top.name) <= 1
+    }
+
     pub fn path_store_at(&self, node: Node<'t>, scope: ScopeId) -> PathStore<'t> {
-        let path = text(node, self.src);
+        self.path_store_of(text(node, self.src), node, scope)
+    }
+
+    /// `path_store_at` for a path read at `node` but not written there
+    /// (`getattr(cfg, "platform")` reads `cfg.platform`).
+    pub fn path_store_of(&self, path: &str, node: Node<'t>, scope: ScopeId) -> PathStore<'t> {
         let unknown = self.unknown_path_stores.get(path);
         let stores = self.path_stores.get(path);
         if stores.is_none() && unknown.is_none() {
@@ -2146,14 +2177,19 @@ impl<'t> Module<'t> {
             self.lookup(store_scope, root)
                 .is_some_and(|b| std::ptr::eq(b, root_bindings))
         };
-        if unknown.is_some_and(|u| u.iter().any(|(s, _)| same_object(*s))) {
+        if unknown.is_some_and(|u| {
+            u.iter()
+                .any(|(s, _)| same_object(*s) && !self.scope_never_runs(*s))
+        }) {
             return PathStore::Unknown;
         }
         let Some(stores) = stores else {
             return PathStore::None;
         };
-        let relevant: Vec<&(ScopeId, Node<'t>, Node<'t>)> =
-            stores.iter().filter(|(s, _, _)| same_object(*s)).collect();
+        let relevant: Vec<&(ScopeId, Node<'t>, Node<'t>)> = stores
+            .iter()
+            .filter(|(s, _, _)| same_object(*s) && !self.scope_never_runs(*s))
+            .collect();
         let Some(&&(store_scope, _, _)) = relevant.first() else {
             return PathStore::None;
         };
@@ -2313,11 +2349,6 @@ impl<'t> Module<'t> {
         Some(out)
     }
 
-    /// Whether a statement at `node` (a store) runs whenever `since` (what it
-    /// stores into, made in the same scope) does: never (a branch decided
-    /// false), certainly (straight-line code, a branch decided true, a `for`
-    /// body: once per element, a branch that holds `since` too), or maybe (a
-    /// branch, loop or handler decided at run time).
     /// Whether `node` is in a body of `scope` that never runs (a branch a
     /// constant condition rules out, what follows a `return` that always
     /// runs).
@@ -2329,6 +2360,11 @@ impl<'t> Module<'t> {
             .any(|d| d.contains(&at))
     }
 
+    /// Whether a statement at `node` (a store) runs whenever `since` (what it
+    /// stores into, made in the same scope) does: never (a branch decided
+    /// false), certainly (straight-line code, a branch decided true, a `for`
+    /// body: once per element, a branch that holds `since` too), or maybe (a
+    /// branch, loop or handler decided at run time).
     pub fn store_runs(&self, node: Node<'t>, scope: ScopeId, since: Node<'t>) -> StoreRuns {
         let branches = self.branch_ranges(scope);
         let at = node.start_byte();
@@ -2911,4 +2947,34 @@ fn assigned_name(value: Node<'_>) -> Option<Node<'_>> {
 pub(crate) fn statement_assignment(stmt: Node<'_>) -> Option<Node<'_>> {
     stmt.named_child(0)
         .filter(|a| stmt.kind_name() == "expression_statement" && a.kind_name() == "assignment")
+}
+
+/// How many times `name` occurs as a whole word in `src` outside comments
+/// (a `#` before it on its line) and not as a member (`jax.set_mesh` names
+/// no `set_mesh` of this module). A word in a string counts: for "is it ever
+/// named", counting too many errs to "yes".
+fn code_word_count(src: &str, name: &str) -> usize {
+    let is_word = |c: char| c == '_' || c.is_alphanumeric();
+    if name.is_empty() || !name.chars().all(is_word) {
+        return 0;
+    }
+    let finder = memchr::memmem::Finder::new(name.as_bytes());
+    src.lines()
+        .map(|line| line.split_once('#').map_or(line, |(code, _)| code))
+        .map(|code| {
+            finder
+                .find_iter(code.as_bytes())
+                .filter(|&at| {
+                    let before = code
+                        .get(..at)
+                        .and_then(|t| t.trim_end().chars().next_back());
+                    let adjacent = code.get(..at).and_then(|t| t.chars().next_back());
+                    let after = code.get(at + name.len()..).and_then(|t| t.chars().next());
+                    !adjacent.is_some_and(is_word)
+                        && before != Some('.')
+                        && !after.is_some_and(is_word)
+                })
+                .count()
+        })
+        .sum()
 }

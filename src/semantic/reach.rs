@@ -2164,6 +2164,14 @@ impl<'t> Module<'t> {
                 .local_target(path)
                 .unwrap_or_else(|| (Target::External(path.to_string()), Vec::new()))],
             Val::Class(class) => unchosen(self.def_targets(*class)),
+            // An object of another module's class, called: its `__call__`.
+            Val::Object(fields) => unchosen(
+                flow::object_class(fields)
+                    .filter(|c| c.contains('.'))
+                    .map(|c| Target::External(format!("{c}.__call__")))
+                    .into_iter()
+                    .collect(),
+            ),
             _ => Vec::new(),
         }
     }
@@ -2578,12 +2586,15 @@ impl<'t> Module<'t> {
     /// `resolver`; `start`, the choices the seeds were picked by.
     /// `seed_calls`: seeds of other modules made by a direct call here (`m
     /// = Model(fn)`, then `jax.jit(m)`), with that call's id: decided by
-    /// its values as a direct call is.
+    /// its values as a direct call is. `seed_objects`: seeds that are
+    /// methods of an object of another module, with the call tracing them
+    /// makes (`Flow::traced_method_call`).
     pub fn reach(
         &self,
         seeds: Vec<(Target, Vec<Guard>)>,
         start: &[Choice],
         seed_calls: &[(String, usize)],
+        seed_objects: &[(String, super::summary::ForeignCall)],
         file: &Path,
         resolver: Option<&dyn Resolver>,
     ) -> Vec<Requirement> {
@@ -2644,6 +2655,16 @@ impl<'t> Module<'t> {
                 .collect();
             if let Some(reached) = reached {
                 by_call.insert(path.clone(), reached);
+            }
+        }
+        // A method lowered as a bound value of one known object: decided by
+        // that object's fields, unless something else reaches it too.
+        for (path, call) in seed_objects {
+            if by_call.contains_key(path) || local.indirect_by_edge.contains(path) {
+                continue;
+            }
+            if let Some(reach) = resolver.call_reach(&file, path, call) {
+                by_call.insert(path.clone(), vec![(usize::MAX, reach)]);
             }
         }
         // What this module passes where an imported function's requirement

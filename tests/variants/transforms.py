@@ -703,6 +703,61 @@ def b_module_constant(src: Source, v: Value):
     return [{MAIN: ed.apply()}]
 
 
+def b_unused_setter(src: Source, v: Value):
+    """The value is module state with a setter nothing calls (trax's `use_backend`,
+    jaxsim's settings): a global `NAME = <value>` that `set_name(value)` rebinds with
+    `global`, read through `current_name()`; or a class attribute of a module-level
+    settings object that `set_name(value)` stores into, read as `SETTINGS.value`."""
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    out = []
+    for form in ("global", "settings"):
+        ed = Edits(src)
+        base = v.base.lower()
+        if form == "global":
+            name = src.fresh(v.base.upper())
+            getter = src.fresh(f"current_{base}")
+            setter = src.fresh(f"set_{base}")
+            code = "\n".join(
+                [
+                    f"{name} = {src.seg(v.expr)}",
+                    "",
+                    "",
+                    f"def {setter}(value):",
+                    f"    global {name}",
+                    f"    {name} = value",
+                    "",
+                    "",
+                    f"def {getter}():",
+                    f"    return {name}",
+                ]
+            )
+            insert_module_code(ed, off, code)
+            ed.replace(v.expr, f"{getter}()")
+        else:
+            cls = src.fresh("VariantSettings")
+            obj = src.fresh("VARIANT_SETTINGS")
+            setter = src.fresh(f"set_{base}")
+            code = "\n".join(
+                [
+                    f"class {cls}:",
+                    f"    value = {src.seg(v.expr)}",
+                    "",
+                    "",
+                    f"{obj} = {cls}()",
+                    "",
+                    "",
+                    f"def {setter}(value):",
+                    f"    {obj}.value = value",
+                ]
+            )
+            insert_module_code(ed, off, code)
+            ed.replace(v.expr, f"{obj}.value")
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_imported_constant(src: Source, v: Value):
     imports = [s for s in src.tree.body if isinstance(s, (ast.Import, ast.ImportFrom))]
     import_names = {}
@@ -3070,6 +3125,53 @@ def b_imported_bound_method(src: Source, item):
     return out
 
 
+def b_imported_callable_object(src: Source, item):
+    """The host callback is made by the `__call__` of an object of another module's
+    class, called where the callback was (xlb's monitors): `hook = _variant_cfg.Monitor()`
+    just before the statement, then `hook(<args>)`; or, for a callback that is a
+    statement, a loop over a module-level list `VARIANT_MONITORS = [_variant_cfg.Monitor()]`
+    calling each."""
+    c, imp = item
+    callee, args = _callback_call(src, c)
+    cfg = "\n".join(
+        [
+            '"""Helpers of the variant: a monitor whose call makes the callback."""',
+            src.seg(imp),
+            "",
+            "",
+            "class Monitor:",
+            "    def __call__(self, *args, **kwargs):",
+            f"        return {callee}(*args, **kwargs)",
+            "",
+        ]
+    )
+    out = []
+    for form in ("local", "list"):
+        ed = Edits(src)
+        ensure_import(ed, CFG_MODULE)
+        if form == "local":
+            st = src.stmt_of(c)
+            if [id(x) for x in src.scope_chain(c)[:1]] != [id(x) for x in src.scope_chain(st)[:1]]:
+                continue  # the call is inside a lambda or comprehension of its statement
+            hook = src.fresh("variant_monitor")
+            insert_before_stmt(ed, st, [f"{hook} = {CFG_MODULE}.Monitor()"])
+            ed.replace(c, f"{hook}({args})")
+        else:
+            # A statement of its own: called in a loop over a module-level list.
+            st = src.par(c)
+            if not isinstance(st, ast.Expr):
+                continue
+            name = src.fresh("VARIANT_MONITORS")
+            each = src.fresh("variant_monitor")
+            insert_module_code(ed, header_end(src)[0], f"{name} = [{CFG_MODULE}.Monitor()]\n")
+            indent = " " * st.col_offset
+            ed.replace(st, f"for {each} in {name}:\n{indent}    {each}({args})")
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
+    if not out:
+        raise Skip("no form applies")
+    return out
+
+
 def b_imported_base_method(src: Source, item):
     """The host callback is made by a method the program's class inherits from a base
     class of another module (axlearn's `Module.vprint`): `class VariantTrainer(Module):`
@@ -3174,9 +3276,10 @@ def b_local_decorator(src: Source, item):
 
 
 
-def _passed_function(src: Source, s: Site, make: str, cfg: str, bound_name: str):
+def _passed_function(src: Source, s: Site, make: str, cfg: str, bound_name: str, method: str = ""):
     """`s.fn` replaced by `_variant_cfg.<make>(f)`, inline or through a name bound to
-    it just before the statement."""
+    it just before the statement; with `method`, by that method of the object
+    (`_variant_cfg.<make>(f).<method>`)."""
     if s.jit is None or s.kind not in ("trace_lower", "shortcut", "export"):
         raise Skip("no function handed to jit/export")
     if any(k.arg in NAME_KEYWORDS for k in s.jit_kws):
@@ -3194,15 +3297,16 @@ def _passed_function(src: Source, s: Site, make: str, cfg: str, bound_name: str)
         ed = Edits(src)
         ensure_import(ed, CFG_MODULE)
         made = f"{CFG_MODULE}.{make}({fn})"
+        attr = f".{method}" if method else ""
         if form == "inline":
-            ed.replace(target, made)
+            ed.replace(target, made + attr)
         else:
             st = src.stmt_of(target)
             if [id(x) for x in src.scope_chain(target)[:1]] != [id(x) for x in src.scope_chain(st)[:1]]:
                 raise Skip("the function is inside a lambda or comprehension of its statement")
             name = src.fresh(bound_name)
             insert_before_stmt(ed, st, [f"{name} = {made}"])
-            ed.replace(target, name)
+            ed.replace(target, name + attr)
         out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
     return out
 
@@ -3228,6 +3332,32 @@ def b_imported_runner_class(src: Source, s: Site):
         ]
     )
     return _passed_function(src, s, "Runner", cfg, "variant_runner")
+
+
+def b_imported_runner_method(src: Source, s: Site):
+    """The function handed to jit/export is kept by an object of a class of another
+    module, and what is jitted is the object's bound method that calls it (brainpy's
+    `jax.jit(runner.run)`): `jax.jit(_variant_cfg.Runner(f).run)`, or the object bound
+    to a name just before the statement. The constructor stores the function and a
+    flag left at its default, which the method's branch reads."""
+    cfg = "\n".join(
+        [
+            '"""Helpers of the variant: an object whose method calls the function it keeps."""',
+            "",
+            "",
+            "class Runner:",
+            "    def __init__(self, fn, checked=True):",
+            "        self.fn = fn",
+            "        self.checked = checked",
+            "",
+            "    def run(self, *args, **kwargs):",
+            "        if self.checked and self.fn is None:",
+            "            raise ValueError('no function to run')",
+            "        return self.fn(*args, **kwargs)",
+            "",
+        ]
+    )
+    return _passed_function(src, s, "Runner", cfg, "variant_runner", method="run")
 
 
 def b_imported_step_factory(src: Source, s: Site):
@@ -4054,6 +4184,13 @@ TRANSFORMS = {
         "the value becomes a module-level constant (`PLATFORMS = (\"cuda\",)` after the imports, or just before "
         "the top-level statement when it needs module names defined above it), used by name",
     ),
+    "unused_setter": (
+        _values,
+        b_unused_setter,
+        "the value becomes module state with a setter nothing calls: a global that `set_x(value)` "
+        "rebinds with `global`, read through `current_x()`, or a class attribute of a module-level "
+        "settings object that `set_x(value)` stores into, read as `VARIANT_SETTINGS.value`",
+    ),
     "imported_constant": (
         _values,
         b_imported_constant,
@@ -4442,6 +4579,13 @@ TRANSFORMS = {
         "(`HookConfig(enabled=True).hook()`), or that module's function passed back to it "
         "(`_variant_cfg.emit`, or `emit` imported by name)",
     ),
+    "imported_callable_object": (
+        i_host_callback_calls,
+        b_imported_callable_object,
+        "a host callback is made by the `__call__` of an object of another module's class, called "
+        "where the callback was: `hook = _variant_cfg.Monitor(); hook(...)`, or each of a module-level "
+        "list `VARIANT_MONITORS = [_variant_cfg.Monitor()]` called in a loop",
+    ),
     "imported_bound_method": (
         i_host_callback_calls,
         b_imported_bound_method,
@@ -4514,6 +4658,14 @@ TRANSFORMS = {
         f"as `lowering_helper`, with the helper in a second module `{CFG_MODULE}.py` (with the imports its body "
         f"names): `{CFG_MODULE}.lower_for(f, *specs, platforms=...)`, or `lower_for(...)` imported by name; "
         "the program may then hold no lowering call of its own",
+    ),
+    "imported_runner_method": (
+        find_sites,
+        b_imported_runner_method,
+        "the function handed to jit/export is kept by an object of a class of another module "
+        "and called from a method; the bound method is jitted (`self.fn = fn` and a flag left at "
+        "its default in `__init__`): `jax.jit(_variant_cfg.Runner(f).run)`, inline or the object "
+        "bound to a name first",
     ),
     "imported_runner_class": (
         find_sites,
