@@ -301,6 +301,14 @@ impl Val<'_> {
     }
 
     /// The value as a constant truth value, when it has one.
+    /// The value of an `int`.
+    fn int(&self) -> Option<i64> {
+        match self {
+            Val::Int(i) => Some(*i),
+            _ => None,
+        }
+    }
+
     pub fn truthy(&self) -> Option<bool> {
         match self {
             Val::Bool(b) => Some(*b),
@@ -5127,13 +5135,7 @@ impl<'m, 't> Flow<'m, 't> {
                                 _ => None,
                             })
                             .collect();
-                        let ints: Option<Vec<i64>> = items
-                            .iter()
-                            .map(|i| match i {
-                                Val::Int(n) => Some(*n),
-                                _ => None,
-                            })
-                            .collect();
+                        let ints: Option<Vec<i64>> = items.iter().map(Val::int).collect();
                         let sorted = match (keyed, reverse, strs, ints) {
                             (false, Some(rev), Some(mut strs), _) => {
                                 strs.sort();
@@ -6919,13 +6921,7 @@ impl<'m, 't> Flow<'m, 't> {
             .map(|a| self.eval_depth(*a, scope, depth + 1))
             .collect();
         product(&parts, |vals| {
-            let ints: Option<Vec<i64>> = vals
-                .iter()
-                .map(|v| match v {
-                    Val::Int(i) => Some(*i),
-                    _ => None,
-                })
-                .collect();
+            let ints: Option<Vec<i64>> = vals.iter().map(Val::int).collect();
             f(ints.as_deref())
         })
     }
@@ -7284,26 +7280,26 @@ const SMALL_MODEL_BYTES: usize = 16 * 1024;
 
 /// How many times `name` is a whole word of `texts`, words being the runs
 /// of `_` and alphanumeric characters (as `mentioned_more_than` splits them).
-pub(crate) fn word_count<'s>(texts: impl IntoIterator<Item = &'s str>, name: &str) -> usize {
-    let is_word = |c: char| c == '_' || c.is_alphanumeric();
-    if name.is_empty() || !name.chars().all(is_word) {
-        return 0;
-    }
-    let finder = memchr::memmem::Finder::new(name.as_bytes());
+fn word_count<'s>(texts: impl IntoIterator<Item = &'s str>, name: &str) -> usize {
     texts
         .into_iter()
-        .map(|text| {
-            // A match starts and ends on character boundaries (`name` is UTF-8).
-            finder
-                .find_iter(text.as_bytes())
-                .filter(|&at| {
-                    let before = text.get(..at).and_then(|t| t.chars().next_back());
-                    let after = text.get(at + name.len()..).and_then(|t| t.chars().next());
-                    !before.is_some_and(is_word) && !after.is_some_and(is_word)
-                })
-                .count()
-        })
+        .map(|text| whole_words(text, name).count())
         .sum()
+}
+
+/// Where `name` is a whole word of `text` (byte offsets); nothing when
+/// `name` is not a word.
+pub(crate) fn whole_words<'a>(text: &'a str, name: &'a str) -> impl Iterator<Item = usize> + 'a {
+    let is_word = |c: char| c == '_' || c.is_alphanumeric();
+    let valid = !name.is_empty() && name.chars().all(is_word);
+    // A match starts and ends on character boundaries (`name` is UTF-8).
+    memchr::memmem::find_iter(text.as_bytes(), name.as_bytes())
+        .filter(move |_| valid)
+        .filter(move |&at| {
+            let before = text.get(..at).and_then(|t| t.chars().next_back());
+            let after = text.get(at + name.len()..).and_then(|t| t.chars().next());
+            !before.is_some_and(is_word) && !after.is_some_and(is_word)
+        })
 }
 
 /// The name of a `def` in a class body: a method, never a mention of a

@@ -407,6 +407,8 @@ pub struct Module<'t> {
         Option<std::rc::Rc<std::collections::HashMap<ScopeId, Vec<(Node<'t>, ScopeId)>>>>,
     >,
     value_calls_building: std::cell::Cell<bool>,
+    /// `scope_never_runs` by module-level def (each answer scans the text).
+    never_running: std::cell::RefCell<HashMap<ScopeId, bool>>,
     /// Calls by the plain names among their arguments (built on first use).
     #[allow(clippy::type_complexity)]
     value_args: std::cell::OnceCell<std::collections::HashMap<String, Vec<(usize, Node<'t>)>>>,
@@ -1167,6 +1169,7 @@ impl<'t> Module<'t> {
             lookup_key: std::cell::RefCell::default(),
             value_calls: std::cell::RefCell::new(None),
             value_calls_building: std::cell::Cell::new(false),
+            never_running: std::cell::RefCell::default(),
             staging_calls: std::cell::OnceCell::new(),
             contracts: std::cell::OnceCell::new(),
             declares: std::cell::OnceCell::new(),
@@ -2147,14 +2150,19 @@ impl<'t> Module<'t> {
         let Some(top) = self.scopes.get(at) else {
             return false;
         };
-        top.kind == ScopeKind::Function
+        if let Some(known) = self.never_running.borrow().get(&at) {
+            return *known;
+        }
+        let never = top.kind == ScopeKind::Function
             && top.parent == Some(MODULE_SCOPE)
             && top.decorators().is_empty()
             && !top.name.is_empty()
             && !self.src.contains("__all__")
             // The whole text, also for a unit of some statements (a call of
             // the setter may be in a statement the unit does not hold).
-            && code_word_count(self.src, &top.name) <= 1
+            && code_word_count(self.src, &top.name) <= 1;
+        self.never_running.borrow_mut().insert(at, never);
+        never
     }
 
     pub fn path_store_at(&self, node: Node<'t>, scope: ScopeId) -> PathStore<'t> {
@@ -2954,26 +2962,11 @@ pub(crate) fn statement_assignment(stmt: Node<'_>) -> Option<Node<'_>> {
 /// no `set_mesh` of this module). A word in a string counts: for "is it ever
 /// named", counting too many errs to "yes".
 fn code_word_count(src: &str, name: &str) -> usize {
-    let is_word = |c: char| c == '_' || c.is_alphanumeric();
-    if name.is_empty() || !name.chars().all(is_word) {
-        return 0;
-    }
-    let finder = memchr::memmem::Finder::new(name.as_bytes());
     src.lines()
         .map(|line| line.split_once('#').map_or(line, |(code, _)| code))
         .map(|code| {
-            finder
-                .find_iter(code.as_bytes())
-                .filter(|&at| {
-                    let before = code
-                        .get(..at)
-                        .and_then(|t| t.trim_end().chars().next_back());
-                    let adjacent = code.get(..at).and_then(|t| t.chars().next_back());
-                    let after = code.get(at + name.len()..).and_then(|t| t.chars().next());
-                    !adjacent.is_some_and(is_word)
-                        && before != Some('.')
-                        && !after.is_some_and(is_word)
-                })
+            flow::whole_words(code, name)
+                .filter(|&at| !code[..at].trim_end().ends_with('.'))
                 .count()
         })
         .sum()

@@ -2268,22 +2268,22 @@ impl<'t> Module<'t> {
                     // calling this one's) makes `self.attr` depend on the
                     // instance: for the value flow to say.
                     let own = self.attribute(class, attr);
-                    let overridden = own.is_some()
-                        && self.subclasses(class).iter().any(|c| {
+                    let overridden = own.is_some_and(|own| {
+                        self.subclasses(class).iter().any(|c| {
                             *c != class
                                 && self
                                     .attribute(*c, attr)
-                                    .is_some_and(|b| !std::ptr::eq(b, own.unwrap_or_default()))
-                        });
-                    if let (Some([Binding::Value { value, scope, .. }]), false) = (own, overridden)
-                    {
-                        return self.value_targets(*value, *scope, depth + 1);
-                    }
+                                    .is_some_and(|b| !std::ptr::eq(b, own))
+                        })
+                    });
                     if overridden {
                         return Vec::new();
                     }
+                    if let Some([Binding::Value { value, scope, .. }]) = own {
+                        return self.value_targets(*value, *scope, depth + 1);
+                    }
                     // Inherited from a class of another module.
-                    if self.attribute(class, attr).is_none() {
+                    if own.is_none() {
                         if let Some(path) = self.foreign_base_method(class, attr) {
                             return vec![Target::External(path)];
                         }
