@@ -1091,6 +1091,14 @@ impl<'t> Module<'t> {
 
 impl<'m, 't> Flow<'m, 't> {
     pub fn eval(&self, node: Node<'t>, scope: ScopeId) -> Vec<Alt<'t>> {
+        // A question asked at a site (not inside a call being evaluated):
+        // answered under the module-level state the site runs in
+        // (`overlay.rs`: `with kernel_target("gpu"):` around it).
+        if self.bound.borrow().is_empty() && !self.m.state_in_force() {
+            return self
+                .m
+                .under_state_at(node, scope, || self.eval_depth(node, scope, 0));
+        }
         self.eval_depth(node, scope, 0)
     }
 
@@ -1603,6 +1611,11 @@ impl<'m, 't> Flow<'m, 't> {
     fn eval_name(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Alt<'t>> {
         let m = self.m;
         let name = text(node, m.src);
+        // The value the state a lowering runs under gives a global
+        // (`with kernel_target("gpu"):` rebinding it; `overlay.rs`).
+        if let Some(alts) = m.overlay_name(scope, name) {
+            return alts;
+        }
         if let Some(binding) = m.binding_at(scope, name, node) {
             return self.eval_binding(binding, node, depth);
         }
@@ -3375,6 +3388,11 @@ impl<'m, 't> Flow<'m, 't> {
                 }
             }
         }
+        // The value the state a lowering runs under gives a settings
+        // object's attribute (`overlay.rs`).
+        if let Some(alts) = m.overlay_path(scope, text(node, m.src)) {
+            return alts;
+        }
         // `configure(cfg)` before the read, storing `config.platform = ...`
         // into its parameter: that store (unless one written here follows).
         if let Some(alts) = self.callee_store(node, object, attr, scope, depth) {
@@ -4199,6 +4217,12 @@ impl<'m, 't> Flow<'m, 't> {
         if ctors.is_empty() {
             return None;
         }
+        // Set by the context a lowering runs in (`overlay.rs`).
+        let overlaid: Option<Vec<Vec<Alt<'t>>>> =
+            ctors.iter().map(|(ctor, _)| m.overlay_var(*ctor)).collect();
+        if let Some(overlaid) = overlaid {
+            return Some(overlaid.into_iter().flatten().collect());
+        }
         let mut out = Vec::new();
         for site in m.call_sites_named(&["set"]) {
             let Some(object) = site
@@ -4547,6 +4571,38 @@ impl<'m, 't> Flow<'m, 't> {
             return func.field("object");
         }
         None
+    }
+
+    /// `value` (an expression of the last frame's def) with each frame's
+    /// def bound to its call, outermost first (a helper returning a context
+    /// manager's call, then that context manager); a frame's receiver is
+    /// the first parameter's value of a method (`__enter__` of the object a
+    /// `with` makes).
+    pub(crate) fn eval_in_frames(
+        &self,
+        frames: &[super::overlay::Frame<'t>],
+        value: Node<'t>,
+    ) -> Vec<Alt<'t>> {
+        let Some(((def, call, call_scope, receiver), rest)) = frames.split_first() else {
+            return vec![Alt::unknown()];
+        };
+        if self.bound.borrow().iter().any(|b| b.def == *def) || self.bound.borrow().len() > 6 {
+            return vec![Alt::unknown()];
+        }
+        let bound = Bound {
+            def: *def,
+            call: *call,
+            call_scope: *call_scope,
+            receiver: receiver.clone(),
+            given: Vec::new(),
+        };
+        self.with_bound(bound, || {
+            if rest.is_empty() {
+                self.eval_depth(value, *def, 1)
+            } else {
+                self.eval_in_frames(rest, value)
+            }
+        })
     }
 
     fn with_bound<R>(&self, bound: Bound<'t>, f: impl FnOnce() -> R) -> R {
@@ -5299,6 +5355,9 @@ impl<'m, 't> Flow<'m, 't> {
                         let object = unparenthesize(args.positional[0]);
                         if matches!(object.kind_name(), "identifier" | "attribute") {
                             let path = format!("{}.{name}", text(object, m.src));
+                            if let Some(alts) = m.overlay_path(scope, &path) {
+                                return alts;
+                            }
                             if let PathStore::Value(value, store_scope) =
                                 m.path_store_of(&path, call, scope)
                             {
@@ -7829,15 +7888,16 @@ impl<'t> Module<'t> {
     /// The call sites of a def (cached): direct calls by name, partials and
     /// jit wrappers of it, and its other uses as a value.
     pub(crate) fn def_call_sites(&self, def: ScopeId) -> std::rc::Rc<Vec<CallSiteOf<'t>>> {
-        if let Some(found) = self.def_sites.borrow().get(&def) {
+        let caches = self.caches();
+        if let Some(found) = caches.def_sites.borrow().get(&def) {
             return found.clone();
         }
-        let building = self.value_calls_building.get();
+        let building = caches.value_calls_building.get();
         let sites = std::rc::Rc::new(self.find_def_call_sites(def));
         // Found while the registry calls are being indexed, they lack
         // those: not kept.
         if !building {
-            self.def_sites.borrow_mut().insert(def, sites.clone());
+            caches.def_sites.borrow_mut().insert(def, sites.clone());
         }
         sites
     }
@@ -8275,12 +8335,13 @@ impl<'t> Module<'t> {
     /// `cls(...)`, or a function called through a subscript
     /// (`SAMPLERS["rmh"](f)`).
     pub(crate) fn value_calls(&self, id: ScopeId) -> Vec<(Node<'t>, ScopeId)> {
-        if let Some(index) = self.value_calls.borrow().as_ref() {
+        let caches = self.caches();
+        if let Some(index) = caches.value_calls.borrow().as_ref() {
             return index.get(&id).cloned().unwrap_or_default();
         }
         // Asked again while building (an evaluation below needs an
         // instance): no answer rather than recursion.
-        if self.value_calls_building.replace(true) {
+        if caches.value_calls_building.replace(true) {
             return Vec::new();
         }
         let mut index: HashMap<ScopeId, Vec<(Node<'t>, ScopeId)>> = HashMap::new();
@@ -8327,8 +8388,8 @@ impl<'t> Module<'t> {
             }
         }
         let found = index.get(&id).cloned().unwrap_or_default();
-        *self.value_calls.borrow_mut() = Some(std::rc::Rc::new(index));
-        self.value_calls_building.set(false);
+        *caches.value_calls.borrow_mut() = Some(std::rc::Rc::new(index));
+        caches.value_calls_building.set(false);
         found
     }
 

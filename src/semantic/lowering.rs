@@ -640,6 +640,27 @@ impl<'t> Module<'t> {
         file: &Path,
         resolver: Option<&dyn Resolver>,
     ) -> Option<Vec<Lowering<'t>>> {
+        let (func, _, callee_scope) = self.lowering_callee(call, scope)?;
+        let lowers = (func.kind_name() == "attribute"
+            && func.field("attribute").map(|a| text(a, self.src)) == Some("lower"))
+            || self.canonical(func, callee_scope).as_deref() == Some(names::EXPORT);
+        if !lowers {
+            return None;
+        }
+        // Under the module-level state the site runs in (`overlay.rs`):
+        // `with kernel_target("gpu"):` around it, a setter called before.
+        self.under_state_at(call, scope, || {
+            self.lowering_at_in_state(call, scope, file, resolver)
+        })
+    }
+
+    fn lowering_at_in_state(
+        &self,
+        call: Node<'t>,
+        scope: ScopeId,
+        file: &Path,
+        resolver: Option<&dyn Resolver>,
+    ) -> Option<Vec<Lowering<'t>>> {
         let (func, args, scope) = self.lowering_callee(call, scope)?;
         let mut heads: Vec<Head<'t>> = Vec::new();
         if func.kind_name() == "attribute"
@@ -1325,7 +1346,11 @@ impl<'t> Module<'t> {
 
     /// The call through which the function holding `scope` was reached in a
     /// scenario: the one its choices name, else the function's only call.
-    fn call_came_through(&self, scope: ScopeId, choices: &[Choice]) -> Option<(Node<'t>, ScopeId)> {
+    pub(crate) fn call_came_through(
+        &self,
+        scope: ScopeId,
+        choices: &[Choice],
+    ) -> Option<(Node<'t>, ScopeId)> {
         let def = self.function_scope(scope)?;
         let point = self.scopes[def].node.id();
         let chosen = choices

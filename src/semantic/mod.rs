@@ -11,6 +11,7 @@ pub mod flow;
 mod host;
 pub mod lowering;
 pub mod names;
+mod overlay;
 pub mod reach;
 pub mod summary;
 pub mod values;
@@ -304,16 +305,25 @@ pub struct Module<'t> {
     group_sites: Vec<Vec<Node<'t>>>,
     /// The same, as sorted node ids (built on first use).
     group_site_ids: Vec<std::cell::OnceCell<Vec<usize>>>,
-    /// Per-scope requirements and call edges, built on first use.
-    scope_facts: Vec<std::cell::OnceCell<reach::ScopeFacts>>,
-    /// Guards of calls, arguments and returned values, built on first use.
-    guards: Vec<std::cell::OnceCell<std::collections::HashMap<usize, Vec<reach::Guard>>>>,
+    /// What values decide, built on first use: for the module as it reads
+    /// (`caches`), and under each state a lowering runs in (`overlays`, the
+    /// one in force `active_overlay`, 0 for none). See `overlay.rs`.
+    caches: overlay::ValueCaches<'t>,
+    overlays: [std::cell::OnceCell<Box<overlay::Layer<'t>>>; overlay::MAX_OVERLAYS],
+    active_overlay: std::cell::Cell<usize>,
+    /// Whether any code may set module-level state (`overlay::may_set_state`).
+    state_text: std::cell::OnceCell<bool>,
+    /// The layer of the state each statement runs under (0: none), by the
+    /// statement's node id (`overlay::under_state_at`).
+    state_slots: std::cell::RefCell<HashMap<usize, usize>>,
+    /// Set while a statement's state is being found.
+    finding_state: std::cell::Cell<bool>,
+    /// `overlay::writer_calls_in` by block node id, and the functions that
+    /// write state (`overlay::state_writers`).
+    writer_calls: std::cell::RefCell<HashMap<usize, std::rc::Rc<Vec<usize>>>>,
+    state_writer_scopes: std::cell::OnceCell<std::collections::HashSet<ScopeId>>,
     /// Whether the model's text can hold a guard at all (`may_have_guards`).
     guard_text: std::cell::OnceCell<bool>,
-    /// Each scope's branches decided by constant conditions (`branch_ranges`),
-    /// built on first use; a scope being built is in `branches_building`.
-    branches: std::cell::RefCell<HashMap<ScopeId, std::rc::Rc<reach::Branches>>>,
-    branches_building: std::cell::RefCell<std::collections::HashSet<ScopeId>>,
     /// `NAME[k] = v` stores into a dict literal bound to NAME (by the
     /// literal's node id): (key, value, scope of the store).
     dict_stores: std::cell::RefCell<HashMap<usize, std::rc::Rc<DictStores<'t>>>>,
@@ -387,8 +397,6 @@ pub struct Module<'t> {
     /// an argument's value may come from another call of another module
     /// (`detach` evaluates a dict's entries anew), so this bounds it.
     pub(crate) foreign_nesting: std::cell::Cell<u32>,
-    /// Call sites of each def, as value flow finds them (built on first use).
-    def_sites: std::cell::RefCell<HashMap<ScopeId, std::rc::Rc<Vec<flow::CallSiteOf<'t>>>>>,
     /// `name.trace(...)`-style calls by receiver name (built on first use).
     staging_calls: std::cell::OnceCell<std::collections::HashMap<&'t str, Vec<usize>>>,
     /// How often each word occurs in the model's code (built on first use).
@@ -399,14 +407,6 @@ pub struct Module<'t> {
     /// The key `lookup` asks `bindings` with, kept so that a lookup does
     /// not allocate the name (it runs tens of thousands of times a model).
     lookup_key: std::cell::RefCell<(ScopeId, String)>,
-    /// Calls constructing a class through a value (`OPS[k]()`), by class, and
-    /// calls of a function through a registry (`SAMPLERS["rmh"](f)`), by def
-    /// (built on first use; `None` while being built, which answers empty).
-    #[allow(clippy::type_complexity)]
-    value_calls: std::cell::RefCell<
-        Option<std::rc::Rc<std::collections::HashMap<ScopeId, Vec<(Node<'t>, ScopeId)>>>>,
-    >,
-    value_calls_building: std::cell::Cell<bool>,
     /// `scope_never_runs` by module-level def (each answer scans the text).
     never_running: std::cell::RefCell<HashMap<ScopeId, bool>>,
     /// Calls by the plain names among their arguments (built on first use).
@@ -1122,11 +1122,15 @@ impl<'t> Module<'t> {
             group_site_ids: (0..queries().group_count)
                 .map(|_| std::cell::OnceCell::new())
                 .collect(),
-            scope_facts: Vec::new(),
-            guards: Vec::new(),
+            caches: overlay::ValueCaches::new(0),
+            overlays: Default::default(),
+            active_overlay: std::cell::Cell::new(0),
+            state_text: std::cell::OnceCell::new(),
+            state_slots: std::cell::RefCell::default(),
+            finding_state: std::cell::Cell::new(false),
+            writer_calls: std::cell::RefCell::default(),
+            state_writer_scopes: std::cell::OnceCell::new(),
             guard_text: std::cell::OnceCell::new(),
-            branches: std::cell::RefCell::new(HashMap::default()),
-            branches_building: std::cell::RefCell::new(std::collections::HashSet::new()),
             dict_stores: std::cell::RefCell::new(HashMap::default()),
             attribute_dict_stores: std::cell::RefCell::new(HashMap::default()),
             globals_declared: HashMap::default(),
@@ -1162,13 +1166,10 @@ impl<'t> Module<'t> {
             env_keys: std::cell::OnceCell::new(),
             passing: std::cell::Cell::new(false),
             foreign_nesting: std::cell::Cell::new(0),
-            def_sites: std::cell::RefCell::new(HashMap::default()),
             value_args: std::cell::OnceCell::new(),
             word_counts: std::cell::OnceCell::new(),
             covered_bytes: std::cell::OnceCell::new(),
             lookup_key: std::cell::RefCell::default(),
-            value_calls: std::cell::RefCell::new(None),
-            value_calls_building: std::cell::Cell::new(false),
             never_running: std::cell::RefCell::default(),
             staging_calls: std::cell::OnceCell::new(),
             contracts: std::cell::OnceCell::new(),
@@ -1183,12 +1184,7 @@ impl<'t> Module<'t> {
         module.plain_args.get_mut().clear();
         // Facts and guards are built per scope on first use: a lowering
         // usually reaches a few of a module's scopes.
-        module.scope_facts = (0..module.scopes.len())
-            .map(|_| std::cell::OnceCell::new())
-            .collect();
-        module.guards = (0..module.scopes.len())
-            .map(|_| std::cell::OnceCell::new())
-            .collect();
+        module.caches = overlay::ValueCaches::new(module.scopes.len());
         module
     }
 
@@ -2135,7 +2131,7 @@ impl<'t> Module<'t> {
     }
 
     /// Whether the code of `scope` never runs: it is in a module-level
-    /// function, undecorated, that nothing in the module names (no call, no
+    /// function, undecorated or a `@contextmanager`, that nothing in the module names (no call, no
     /// reference) and that the module does not list in `__all__`. Its
     /// stores (`global G; G = v`, `SETTINGS.flag = v`) change nothing a
     /// read of the module sees (trax's `use_backend` setter, never called).
@@ -2155,7 +2151,12 @@ impl<'t> Module<'t> {
         }
         let never = top.kind == ScopeKind::Function
             && top.parent == Some(MODULE_SCOPE)
-            && top.decorators().is_empty()
+            // Undecorated, or made a context manager (the decorator wraps
+            // the generator without running it).
+            && top
+                .decorators()
+                .iter()
+                .all(|d| text(*d, self.src).ends_with("contextmanager"))
             && !top.name.is_empty()
             && !self.src.contains("__all__")
             // The whole text, also for a unit of some statements (a call of
@@ -2498,9 +2499,18 @@ impl<'t> Module<'t> {
                 .filter(|a| a.kind_name() == "assignment")
                 .and_then(|a| a.parent())
         };
-        let block = statement
+        let mut block = statement
             .filter(|e| e.kind_name() == "expression_statement")
             .and_then(|e| e.parent());
+        // A `with` body runs whenever its `with` statement does.
+        while let Some(b) = block {
+            match b.parent() {
+                Some(w) if b.kind_name() == "block" && w.kind_name() == "with_statement" => {
+                    block = w.parent();
+                }
+                _ => break,
+            }
+        }
         block.is_some_and(|b| {
             (b.kind_name() == "module" && self.scopes[scope].kind == ScopeKind::Module)
                 || (b.kind_name() == "block"

@@ -399,7 +399,7 @@ pub(crate) fn is_library_path(path: &str) -> bool {
 impl<'t> Module<'t> {
     /// The requirements and call edges of one scope (built on first use).
     pub(crate) fn facts_of(&self, id: ScopeId) -> &ScopeFacts {
-        self.scope_facts[id].get_or_init(|| self.build_scope_facts(id))
+        self.caches().scope_facts[id].get_or_init(|| self.build_scope_facts(id))
     }
 
     fn build_scope_facts(&self, id: ScopeId) -> ScopeFacts {
@@ -1408,19 +1408,20 @@ impl<'t> Module<'t> {
     /// Also the ranges whose branch the callers decide (see `Guard::CallerChoice`).
     #[allow(clippy::type_complexity)]
     pub(crate) fn branch_ranges(&self, scope: ScopeId) -> std::rc::Rc<Branches> {
-        if let Some(found) = self.branches.borrow().get(&scope) {
+        let caches = self.caches();
+        if let Some(found) = caches.branches.borrow().get(&scope) {
             return found.clone();
         }
         // Conditions are decided without decided branches (`Flow::branch_aware`),
         // so building does not come back here; should another path do it,
         // the inner question gets no answer rather than recursing.
-        let building = self.branches_building.borrow().len();
-        if building > 2 || !self.branches_building.borrow_mut().insert(scope) {
+        let building = caches.branches_building.borrow().len();
+        if building > 2 || !caches.branches_building.borrow_mut().insert(scope) {
             return std::rc::Rc::new(Branches::default());
         }
         let built = std::rc::Rc::new(self.build_branches(scope));
-        self.branches_building.borrow_mut().remove(&scope);
-        self.branches.borrow_mut().insert(scope, built.clone());
+        caches.branches_building.borrow_mut().remove(&scope);
+        caches.branches.borrow_mut().insert(scope, built.clone());
         built
     }
 
@@ -1788,7 +1789,7 @@ impl<'t> Module<'t> {
         if !self.may_have_guards() {
             return Vec::new();
         }
-        self.guards[scope]
+        self.caches().guards[scope]
             .get_or_init(|| self.build_guards(scope))
             .get(&node.id())
             .cloned()

@@ -758,6 +758,112 @@ def b_unused_setter(src: Source, v: Value):
     return out
 
 
+def b_context_state(src: Source, v: Value):
+    """The value is module state set only while the program runs: a global, `None` until
+    a `@contextlib.contextmanager` rebinds it before it yields (and restores it after); an
+    attribute of a module-level settings object, `None` until a class's `__enter__`
+    stores it; or a global, `None` until a setter called first sets it. The module's
+    script part (its statements after the last definition) runs inside that `with`, or
+    after that call; the value is read where it was (haiku's config context, jaxsim's
+    settings, keras's `set_kernel_target`)."""
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    body = src.tree.body
+    defs = [i for i, s in enumerate(body) if isinstance(s, FUNCS + (ast.ClassDef,))]
+    script = body[defs[-1] + 1 :] if defs else []
+    if not script or not all(stmt_starts_line(src, s) for s in script):
+        raise Skip("no script part after the definitions")
+    start = src.line_start(first_line(script[0]))
+    if off > start:
+        raise Skip("value defined after the script part starts")
+    end = len(src.text)
+    base = v.base.lower()
+    out = []
+    # Two rewrites are kept per fixture: which two of the three forms turns with the text.
+    forms = ["contextmanager", "enter", "setter"]
+    turn = sum(src.text.encode()) % len(forms)
+    for form in forms[turn:] + forms[:turn]:
+        ed = Edits(src)
+        if form == "contextmanager":
+            name = src.fresh(v.base.upper())
+            cm = src.fresh(f"use_{base}")
+            ensure_import(ed, "contextlib")
+            code = [
+                f"{name} = None",
+                "",
+                "",
+                "@contextlib.contextmanager",
+                f"def {cm}(value):",
+                f"    global {name}",
+                f"    saved = {name}",
+                f"    {name} = value",
+                "    try:",
+                "        yield",
+                "    finally:",
+                f"        {name} = saved",
+            ]
+            read, enter = name, f"with {cm}({src.seg(v.expr)}):"
+        elif form == "enter":
+            cls = src.fresh("VariantSettings")
+            obj = src.fresh("VARIANT_SETTINGS")
+            ctx = src.fresh("VariantContext")
+            code = [
+                f"class {cls}:",
+                "    value = None",
+                "",
+                "",
+                f"{obj} = {cls}()",
+                "",
+                "",
+                f"class {ctx}:",
+                "    def __init__(self, value):",
+                "        self.value = value",
+                "",
+                "    def __enter__(self):",
+                f"        self.saved = {obj}.value",
+                f"        {obj}.value = self.value",
+                "        return self",
+                "",
+                "    def __exit__(self, *exc):",
+                f"        {obj}.value = self.saved",
+                "        return False",
+            ]
+            read, enter = f"{obj}.value", f"with {ctx}({src.seg(v.expr)}):"
+        else:
+            name = src.fresh(v.base.upper())
+            setter = src.fresh(f"set_{base}")
+            getter = src.fresh(f"current_{base}")
+            code = [
+                f"{name} = None",
+                "",
+                "",
+                f"def {setter}(value):",
+                f"    global {name}",
+                f"    {name} = value",
+                "",
+                "",
+                f"def {getter}():",
+                f"    return {name}",
+            ]
+            read, enter = f"{getter}()", None
+        insert_module_code(ed, off, "\n".join(code))
+        a, b = src.start(v.expr), src.end(v.expr)
+        region = src.text[start:end]
+        if start <= a < end:
+            region = region[: a - start] + read + region[b - start :]
+        else:
+            ed.replace(v.expr, read)
+        if enter is None:
+            region = f"{setter}({src.seg(v.expr)})\n" + region
+        else:
+            indented = "".join("    " + line if line.strip() else line for line in region.splitlines(True))
+            region = enter + "\n" + indented
+        ed.add(start, end, region)
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_imported_constant(src: Source, v: Value):
     imports = [s for s in src.tree.body if isinstance(s, (ast.Import, ast.ImportFrom))]
     import_names = {}
@@ -4190,6 +4296,14 @@ TRANSFORMS = {
         "the value becomes module state with a setter nothing calls: a global that `set_x(value)` "
         "rebinds with `global`, read through `current_x()`, or a class attribute of a module-level "
         "settings object that `set_x(value)` stores into, read as `VARIANT_SETTINGS.value`",
+    ),
+    "context_state": (
+        _values,
+        b_context_state,
+        "the value becomes module state set only while the program runs (`None` before): a global a "
+        "`@contextmanager` rebinds before it yields, an attribute a class's `__enter__` stores into a "
+        "module-level settings object, or a global a setter called first sets; the statements after the "
+        "module's last definition run inside that `with` or after that call",
     ),
     "imported_constant": (
         _values,
