@@ -1845,6 +1845,88 @@ impl<'m, 't> Flow<'m, 't> {
         alts
     }
 
+    /// The element a first-match loop returns (see `return_guards_in_loop`):
+    /// the elements in order, each kept unless its guards are false for it;
+    /// the first whose guards all hold ends the search. That one alone is
+    /// certain; elements kept before it, or with guards not known, are
+    /// run-time choices.
+    fn first_match(
+        &self,
+        elements: Vec<Alt<'t>>,
+        loop_node: Node<'t>,
+        guards: &[(Node<'t>, bool)],
+        scope: ScopeId,
+        depth: u32,
+    ) -> Vec<Alt<'t>> {
+        let point = loop_node.id();
+        let index_of = |a: &Alt<'t>| a.choices.iter().find(|(p, _)| *p == point).map(|(_, i)| *i);
+        if elements.iter().any(|a| index_of(a).is_none()) {
+            // Not all from the loop's own elements: as before.
+            return cap(elements);
+        }
+        let conditions: Vec<(Vec<Alt<'t>>, bool)> = guards
+            .iter()
+            .map(|(condition, wanted)| (self.eval_depth(*condition, scope, depth + 1), *wanted))
+            .collect();
+        let mut indices: Vec<usize> = elements.iter().filter_map(index_of).collect();
+        indices.dedup();
+        let mut kept: Vec<Alt<'t>> = Vec::new();
+        // An element kept whose guards are not known: any later one is
+        // returned only on some runs.
+        let mut open = false;
+        // An element kept that some paths return: a later one is not the
+        // only one returned.
+        let mut mixed = false;
+        let note = Why::Each(loop_note(loop_node));
+        for index in indices {
+            // Per guard: holds for this element (on every path), fails,
+            // depends on other choices (call sites: left to them), unknown.
+            let mut excluded = false;
+            let mut all_hold = true;
+            let mut unknown = false;
+            for (alts, wanted) in &conditions {
+                let own: Vec<Option<bool>> = alts
+                    .iter()
+                    .filter(|a| compatible(&a.choices, &[(point, index)]))
+                    .map(|a| a.val.truthy().map(|t| t == *wanted))
+                    .collect();
+                if own.is_empty() || own.contains(&None) {
+                    unknown = true;
+                    all_hold = false;
+                } else if own.iter().all(|t| *t == Some(false)) {
+                    excluded = true;
+                } else if !own.iter().all(|t| *t == Some(true)) {
+                    all_hold = false;
+                }
+            }
+            if excluded {
+                continue;
+            }
+            for mut alt in elements
+                .iter()
+                .filter(|a| index_of(a) == Some(index))
+                .cloned()
+            {
+                if open || unknown {
+                    alt.why = Why::Choice;
+                } else if all_hold && !mixed && alt.why == note {
+                    alt.why = Why::Fixed;
+                }
+                kept.push(alt);
+            }
+            if all_hold {
+                break;
+            }
+            open |= unknown;
+            mixed = true;
+        }
+        if kept.is_empty() {
+            // No element returns: the code after the loop does.
+            return vec![Alt::unknown()];
+        }
+        cap(kept)
+    }
+
     /// The `for` loops holding `binding` (in its scope) that end before
     /// `node` reads it: there the name holds what the last iteration bound.
     /// Not a loop that may `break`, whose last iteration is not known.
@@ -1973,6 +2055,12 @@ impl<'m, 't> Flow<'m, 't> {
                             choices: alt.choices.clone(),
                         }),
                     }
+                }
+                // Read in a `return` in the loop: one element is returned,
+                // the first whose guards hold (`for b in Backend: if b.value
+                // == name: return TABLE[b]`), not each.
+                if let Some(guards) = return_guards_in_loop(node, *loop_node) {
+                    return self.first_match(out, *loop_node, &guards, *lscope, depth);
                 }
                 cap(out)
             }
@@ -2518,7 +2606,12 @@ impl<'m, 't> Flow<'m, 't> {
         else {
             return vec![Alt::unknown()];
         };
-        let Some(list) = splat
+        // `*layers: Layer` is a typed parameter holding the splat.
+        let param = splat
+            .parent()
+            .filter(|p| p.kind_name() == "typed_parameter")
+            .unwrap_or(splat);
+        let Some(list) = param
             .parent()
             .filter(|p| matches!(p.kind_name(), "parameters" | "lambda_parameters"))
         else {
@@ -2527,13 +2620,17 @@ impl<'m, 't> Flow<'m, 't> {
         let Some(def) = list.parent().and_then(|d| m.scope_of_def(d)) else {
             return vec![Alt::unknown()];
         };
-        if m.scopes[def].class.is_some() && !m.is_static_method(def) {
+        // A method's first parameter is its receiver, not a positional
+        // argument of the call (`Serial(*layers)` binds `__init__(self,
+        // *layers)`): read only for the call being evaluated.
+        let method = m.scopes[def].class.is_some() && !m.is_static_method(def);
+        if method && !self.bound.borrow().iter().any(|b| b.def == def) {
             return vec![Alt::unknown()];
         }
         let mut cursor = list.walk();
         let start = list
             .named_children(&mut cursor)
-            .take_while(|p| p.id() != splat.id())
+            .take_while(|p| p.id() != param.id())
             .filter(|p| {
                 matches!(
                     p.kind_name(),
@@ -2543,7 +2640,8 @@ impl<'m, 't> Flow<'m, 't> {
                         | "typed_default_parameter"
                 )
             })
-            .count();
+            .count()
+            .saturating_sub(usize::from(method));
         // The tuple's alternatives: every consistent combination of its
         // items' (a closure made by one call of a factory keeps its choice).
         let tuple_of = |call: Node<'t>, call_scope: ScopeId| -> Vec<Alt<'t>> {
@@ -2555,7 +2653,14 @@ impl<'m, 't> Flow<'m, 't> {
                 .positional
                 .iter()
                 .skip(start)
-                .map(|arg| self.eval_depth(*arg, call_scope, depth + 1))
+                .map(|arg| {
+                    let alts = self.eval_depth(*arg, call_scope, depth + 1);
+                    if alts.is_empty() {
+                        vec![Alt::unknown()]
+                    } else {
+                        alts
+                    }
+                })
                 .collect();
             product(&parts, |items| Val::Seq(SeqKind::Tuple, items))
         };
@@ -5271,24 +5376,41 @@ impl<'m, 't> Flow<'m, 't> {
                     let parts: Vec<Vec<Alt<'t>>> = args
                         .positional
                         .iter()
-                        .map(|a| self.eval_depth(*a, scope, depth + 1))
+                        .map(|a| {
+                            // (No value at all, as for a traced argument: not known.)
+                            let alts = self.eval_depth(*a, scope, depth + 1);
+                            if alts.is_empty() {
+                                vec![Alt::unknown()]
+                            } else {
+                                alts
+                            }
+                        })
                         .collect();
                     return product(&parts, |vals| {
-                        let mut columns = Vec::with_capacity(vals.len());
-                        for v in &vals {
-                            match v {
-                                Val::Seq(_, items) => columns.push(items),
-                                _ => return Val::Unknown,
-                            }
-                        }
-                        let rows = columns.iter().map(|c| c.len()).min().unwrap_or(0);
+                        // A sequence not known (`zip(self.layers, weights)`
+                        // with `weights` a traced argument) pairs each known
+                        // row with an unknown item: zipped sequences are
+                        // parallel, so the known ones give the rows.
+                        let columns: Vec<Option<&Vec<Val<'t>>>> = vals
+                            .iter()
+                            .map(|v| match v {
+                                Val::Seq(_, items) => Some(items),
+                                _ => None,
+                            })
+                            .collect();
+                        let Some(rows) = columns.iter().flatten().map(|c| c.len()).min() else {
+                            return Val::Unknown;
+                        };
                         Val::Seq(
                             SeqKind::List,
                             (0..rows)
                                 .map(|i| {
                                     Val::Seq(
                                         SeqKind::Tuple,
-                                        columns.iter().map(|c| c[i].clone()).collect(),
+                                        columns
+                                            .iter()
+                                            .map(|c| c.map_or(Val::Unknown, |c| c[i].clone()))
+                                            .collect(),
                                     )
                                 })
                                 .collect(),
@@ -9300,4 +9422,58 @@ mod word_count_tests {
             }
         }
     }
+}
+
+/// When `node` is in a `return` inside `loop`'s body (not in a nested def):
+/// the `if` conditions between them, each with the value it must have for
+/// the `return` to run (`None` otherwise, or when an `elif` or a `while`
+/// stands between).
+fn return_guards_in_loop<'t>(node: Node<'t>, loop_node: Node<'t>) -> Option<Vec<(Node<'t>, bool)>> {
+    let body = loop_node.field("body")?;
+    if !(body.start_byte() <= node.start_byte() && node.end_byte() <= body.end_byte()) {
+        return None;
+    }
+    let mut guards = Vec::new();
+    let mut in_return = false;
+    let mut child = node;
+    while let Some(parent) = child.parent() {
+        if parent.id() == body.id() {
+            break;
+        }
+        match parent.kind_name() {
+            "return_statement" => in_return = true,
+            "function_definition"
+            | "lambda"
+            | "class_definition"
+            | "while_statement"
+            | "for_statement"
+            | "elif_clause"
+            | "try_statement"
+            | "with_statement" => return None,
+            "if_statement" => {
+                let condition = parent.field("condition")?;
+                if parent
+                    .field("consequence")
+                    .is_some_and(|c| c.id() == child.id())
+                {
+                    guards.push((condition, true));
+                } else if child.kind_name() == "else_clause" {
+                    // `if c: ... else: return x`, with no `elif` before it.
+                    let mut c = parent.walk();
+                    if parent
+                        .named_children(&mut c)
+                        .any(|n| n.kind_name() == "elif_clause")
+                    {
+                        return None;
+                    }
+                    guards.push((condition, false));
+                } else if condition.id() != child.id() {
+                    return None;
+                }
+            }
+            _ => {}
+        }
+        child = parent;
+    }
+    in_return.then_some(guards)
 }

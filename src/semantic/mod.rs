@@ -1606,6 +1606,11 @@ impl<'t> Module<'t> {
         if let Some(list) = node.field("parameters") {
             let mut cursor = list.walk();
             for p in list.named_children(&mut cursor) {
+                // (`*layers: Layer` is a typed parameter holding the splat.)
+                let p = match p.kind_name() {
+                    "typed_parameter" => p.named_child(0).unwrap_or(p),
+                    _ => p,
+                };
                 if matches!(
                     p.kind_name(),
                     "list_splat_pattern" | "dictionary_splat_pattern"
@@ -2969,10 +2974,12 @@ pub(crate) fn statement_assignment(stmt: Node<'_>) -> Option<Node<'_>> {
 
 /// How many times `name` occurs as a whole word in `src` outside comments
 /// (a `#` before it on its line) and not as a member (`jax.set_mesh` names
-/// no `set_mesh` of this module). A word in a string counts: for "is it ever
-/// named", counting too many errs to "yes".
+/// no `set_mesh` of this module). A word in a string counts (`getattr(mod,
+/// "name")` may call it; counting too many errs to "yes"), except in a
+/// triple-quoted one: a docstring's prose calls nothing.
 fn code_word_count(src: &str, name: &str) -> usize {
-    src.lines()
+    without_triple_quoted(src)
+        .lines()
         .map(|line| line.split_once('#').map_or(line, |(code, _)| code))
         .map(|code| {
             flow::whole_words(code, name)
@@ -2980,4 +2987,34 @@ fn code_word_count(src: &str, name: &str) -> usize {
                 .count()
         })
         .sum()
+}
+
+/// `src` with the text of its triple-quoted strings (docstrings, in
+/// practice) blanked: prose naming a function does not call it.
+fn without_triple_quoted(src: &str) -> std::borrow::Cow<'_, str> {
+    if !src.contains("\"\"\"") && !src.contains("\'\'\'") {
+        return std::borrow::Cow::Borrowed(src);
+    }
+    let mut out = String::with_capacity(src.len());
+    let mut rest = src;
+    loop {
+        let next = ["\"\"\"", "\'\'\'"]
+            .iter()
+            .filter_map(|q| rest.find(q).map(|at| (at, *q)))
+            .min();
+        let Some((open, quote)) = next else {
+            out.push_str(rest);
+            break;
+        };
+        out.push_str(&rest[..open]);
+        let body = &rest[open + 3..];
+        let close = body.find(quote).map_or(body.len(), |at| at + 3);
+        out.extend(
+            rest[open..open + 3 + close.min(body.len())]
+                .chars()
+                .map(|c| if c == '\n' { '\n' } else { ' ' }),
+        );
+        rest = &body[close.min(body.len())..];
+    }
+    std::borrow::Cow::Owned(out)
 }

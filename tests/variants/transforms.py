@@ -3905,6 +3905,35 @@ def _combinator(src: Source, s: Site, star: bool):
     return [{MAIN: ed.apply()}]
 
 
+def b_combinator_class(src: Source, s: Site):
+    """The jitted function runs as the first layer of an object of a combinator class
+    (trax's `Serial(*sublayers)`): the constructor keeps its typed `*layers` in a field
+    and `__call__` runs each in turn, `for layer, _ in zip(self.layers,
+    range(len(self.layers)))`; `jit` is given the object."""
+    if s.jit is None or s.kind not in ("trace_lower", "shortcut", "export"):
+        raise Skip("no jit(f) to wrap")
+    if any(k.arg in NAME_KEYWORDS for k in s.jit_kws):
+        raise Skip("jit keywords that name parameters")
+    ed = Edits(src)
+    cls = src.fresh("VariantSerial")
+    ident = src.fresh("variant_identity")
+    insert_module_code(
+        ed,
+        header_end(src)[0],
+        f"def {ident}(x):\n    return x\n\n\n"
+        f"class {cls}:\n"
+        f"    def __init__(self, *layers: object):\n"
+        f"        self.layers = layers\n"
+        f"\n"
+        f"    def __call__(self, *args):\n"
+        f"        for layer, _ in zip(self.layers, range(len(self.layers))):\n"
+        f"            args = (layer(*args),)\n"
+        f"        return args[0]\n",
+    )
+    ed.replace(s.fn, f"{cls}({src.seg(s.fn)}, {ident})")
+    return [{MAIN: ed.apply()}]
+
+
 def b_combinator_varargs(src: Source, s: Site):
     return _combinator(src, s, star=True)
 
@@ -4957,6 +4986,13 @@ TRANSFORMS = {
         "the jitted function is composed with an identity layer by a `*layers` combinator whose inner "
         "function calls each layer in a loop (`jax.jit(variant_sequential(f, variant_identity))`, optax "
         "`chain` / `nn.Sequential` style)",
+    ),
+    "combinator_class": (
+        find_sites,
+        b_combinator_class,
+        "the jitted function runs as the first layer of an object of a combinator class whose "
+        "constructor keeps its typed `*layers` in a field and whose `__call__` runs each in turn "
+        "(`for layer, _ in zip(self.layers, range(len(self.layers)))`); `jit` is given the object",
     ),
     "combinator_tuple": (
         find_sites,
