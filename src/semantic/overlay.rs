@@ -282,46 +282,36 @@ impl<'t> Module<'t> {
     /// that writes state before it, the same at the call its function came
     /// through); `state_at` is asked only then.
     fn may_have_state(&self, node: Node<'t>, scope: ScopeId) -> bool {
-        let (mut node, mut scope) = (node, scope);
-        for depth in 0..=MAX_CALL_DEPTH {
-            let top = self.scopes[scope].node;
-            let mut child = node;
-            while let Some(parent) = child.parent() {
-                match parent.kind_name() {
-                    "block" | "module"
-                        if self
+        self.call_chain(node, scope)
+            .into_iter()
+            .any(|(node, scope)| {
+                steps_up(node, self.scopes[scope].node)
+                    .into_iter()
+                    .any(|(parent, child)| match parent.kind_name() {
+                        "block" | "module" => self
                             .writer_calls_in(parent)
                             .iter()
-                            .any(|&start| start < child.start_byte()) =>
-                    {
-                        return true;
-                    }
-                    "with_statement"
-                        if parent.field("body").is_some_and(|b| b.id() == child.id()) =>
-                    {
-                        let enters_own = with_item_calls(parent)
+                            .any(|&start| start < child.start_byte()),
+                        "with_statement" => with_item_calls(parent)
                             .into_iter()
-                            .any(|call| self.may_enter_own(call, scope));
-                        if enters_own {
-                            return true;
-                        }
-                    }
-                    _ => {}
-                }
-                if parent.id() == top.id() {
-                    break;
-                }
-                child = parent;
-            }
-            if depth == MAX_CALL_DEPTH {
-                break;
-            }
-            match self.call_came_through(scope, &[]) {
-                Some((call, call_scope)) => (node, scope) = (call, call_scope),
+                            .any(|call| self.may_enter_own(call, scope)),
+                        _ => false,
+                    })
+            })
+    }
+
+    /// `node` in `scope`, then the call its function came through, and so
+    /// on, `MAX_CALL_DEPTH` calls up.
+    fn call_chain(&self, node: Node<'t>, scope: ScopeId) -> Vec<(Node<'t>, ScopeId)> {
+        let mut chain = vec![(node, scope)];
+        while chain.len() <= MAX_CALL_DEPTH {
+            let (_, last) = chain[chain.len() - 1];
+            match self.call_came_through(last, &[]) {
+                Some(call) => chain.push(call),
                 None => break,
             }
         }
-        false
+        chain
     }
 
     /// Whether the context manager `call` enters may be of this module: a
@@ -410,53 +400,24 @@ impl<'t> Module<'t> {
     fn state_at(&self, node: Node<'t>, scope: ScopeId) -> Overlay<'t> {
         let mut overlay = Overlay::default();
         let flow = self.flow();
-        let (mut node, mut scope) = (node, scope);
-        for depth in 0..=MAX_CALL_DEPTH {
-            self.state_in_scope(&flow, node, scope, &mut overlay);
-            if depth == MAX_CALL_DEPTH {
-                break;
-            }
-            match self.call_came_through(scope, &[]) {
-                Some((call, call_scope)) => (node, scope) = (call, call_scope),
-                None => break,
+        for (node, scope) in self.call_chain(node, scope) {
+            // Nearest first: the statements before it in each enclosing
+            // block, the context managers of each enclosing `with`.
+            for (parent, child) in steps_up(node, self.scopes[scope].node) {
+                if parent.kind_name() == "with_statement" {
+                    for item in with_item_calls(parent).into_iter().rev() {
+                        self.entered_state(&flow, item, scope, &mut overlay);
+                    }
+                    continue;
+                }
+                let mut sibling = child.prev_named_sibling();
+                while let Some(statement) = sibling {
+                    self.statement_state(&flow, statement, scope, &mut overlay);
+                    sibling = statement.prev_named_sibling();
+                }
             }
         }
         overlay
-    }
-
-    /// The state set in `scope` before `node` runs, nearest first: the
-    /// statements before it in each enclosing block, the context managers
-    /// of each enclosing `with`.
-    fn state_in_scope(
-        &self,
-        flow: &Flow<'_, 't>,
-        node: Node<'t>,
-        scope: ScopeId,
-        overlay: &mut Overlay<'t>,
-    ) {
-        let top = self.scopes[scope].node;
-        let mut child = node;
-        while let Some(parent) = child.parent() {
-            match parent.kind_name() {
-                "block" | "module" => {
-                    let mut sibling = child.prev_named_sibling();
-                    while let Some(statement) = sibling {
-                        self.statement_state(flow, statement, scope, overlay);
-                        sibling = statement.prev_named_sibling();
-                    }
-                }
-                "with_statement" if parent.field("body").is_some_and(|b| b.id() == child.id()) => {
-                    for item in with_item_calls(parent).into_iter().rev() {
-                        self.entered_state(flow, item, scope, overlay);
-                    }
-                }
-                _ => {}
-            }
-            if parent.id() == top.id() {
-                break;
-            }
-            child = parent;
-        }
     }
 
     /// What a statement before the lowering sets: a setter's stores when it
@@ -840,6 +801,27 @@ impl<'t> Module<'t> {
         }
         out
     }
+}
+
+/// The steps from `node` up to `top` (the node of its scope) where state
+/// may be set before it: (a block or the module, the statement in it on
+/// the way), (a `with`, its body).
+fn steps_up<'t>(node: Node<'t>, top: Node<'t>) -> Vec<(Node<'t>, Node<'t>)> {
+    let mut steps = Vec::new();
+    let mut child = node;
+    while let Some(parent) = child.parent() {
+        let is_body = || parent.field("body").is_some_and(|b| b.id() == child.id());
+        match parent.kind_name() {
+            "block" | "module" => steps.push((parent, child)),
+            "with_statement" if is_body() => steps.push((parent, child)),
+            _ => {}
+        }
+        if parent.id() == top.id() {
+            break;
+        }
+        child = parent;
+    }
+    steps
 }
 
 /// The statement holding `node` (itself if it is one): the child of a

@@ -703,6 +703,22 @@ def b_module_constant(src: Source, v: Value):
     return [{MAIN: ed.apply()}]
 
 
+def global_setter_code(name: str, initial: str, setter: str, getter: str) -> list[str]:
+    """Lines of a module global with a `global` setter and a getter."""
+    return [
+        f"{name} = {initial}",
+        "",
+        "",
+        f"def {setter}(value):",
+        f"    global {name}",
+        f"    {name} = value",
+        "",
+        "",
+        f"def {getter}():",
+        f"    return {name}",
+    ]
+
+
 def b_unused_setter(src: Source, v: Value):
     """The value is module state with a setter nothing calls (trax's `use_backend`,
     jaxsim's settings): a global `NAME = <value>` that `set_name(value)` rebinds with
@@ -719,20 +735,7 @@ def b_unused_setter(src: Source, v: Value):
             name = src.fresh(v.base.upper())
             getter = src.fresh(f"current_{base}")
             setter = src.fresh(f"set_{base}")
-            code = "\n".join(
-                [
-                    f"{name} = {src.seg(v.expr)}",
-                    "",
-                    "",
-                    f"def {setter}(value):",
-                    f"    global {name}",
-                    f"    {name} = value",
-                    "",
-                    "",
-                    f"def {getter}():",
-                    f"    return {name}",
-                ]
-            )
+            code = "\n".join(global_setter_code(name, src.seg(v.expr), setter, getter))
             insert_module_code(ed, off, code)
             ed.replace(v.expr, f"{getter}()")
         else:
@@ -834,18 +837,7 @@ def b_context_state(src: Source, v: Value):
             name = src.fresh(v.base.upper())
             setter = src.fresh(f"set_{base}")
             getter = src.fresh(f"current_{base}")
-            code = [
-                f"{name} = None",
-                "",
-                "",
-                f"def {setter}(value):",
-                f"    global {name}",
-                f"    {name} = value",
-                "",
-                "",
-                f"def {getter}():",
-                f"    return {name}",
-            ]
+            code = global_setter_code(name, "None", setter, getter)
             read, enter = f"{getter}()", None
         insert_module_code(ed, off, "\n".join(code))
         a, b = src.start(v.expr), src.end(v.expr)
