@@ -632,9 +632,24 @@ impl<'t> Module<'t> {
                 } else {
                     None
                 };
-                for (target, choices) in self.callee_targets(func, id) {
+                // Only through a default of run-time configuration
+                // (`TABLE[os.environ.get("KIND", "host")]()`): reached in a
+                // plain run, under that default (`Guard::Configured`).
+                let mut targets: Vec<(Target, Vec<flow::Choice>, Option<String>)> = self
+                    .callee_targets(func, id)
+                    .into_iter()
+                    .map(|(t, c)| (t, c, None))
+                    .collect();
+                if targets.is_empty() {
+                    targets = self.default_targets(func, id);
+                }
+                for (target, choices, default) in targets {
                     let Some(choices) = flow::merge_choices(&choices, &made_by) else {
                         continue;
+                    };
+                    let guards = match default {
+                        Some(note) => concat(&guards, &[Guard::Configured(note)]),
+                        None => guards.clone(),
                     };
                     // A decorator of the def called is applied by its own call.
                     let names_def = func.kind_name() == "identifier"
@@ -653,7 +668,7 @@ impl<'t> Module<'t> {
                     facts.edges.push(Edge {
                         call: edge_call,
                         target,
-                        guards: guards.clone(),
+                        guards,
                         choices,
                         at: call.start_byte(),
                     });
@@ -2013,6 +2028,34 @@ impl<'t> Module<'t> {
         for (t, choices) in all {
             if !out.iter().any(|(u, c)| *u == t && *c == choices) {
                 out.push((t, choices));
+            }
+        }
+        out
+    }
+
+    /// What calling `func` runs when only a default of run-time
+    /// configuration gives it (`Why::Default`): each target with its
+    /// choices and the default's note.
+    fn default_targets(
+        &self,
+        func: Node<'t>,
+        scope: ScopeId,
+    ) -> Vec<(Target, Vec<flow::Choice>, Option<String>)> {
+        let func = unparenthesize(func);
+        if !matches!(func.kind_name(), "subscript" | "attribute" | "identifier")
+            || self.is_library_ref(func, scope)
+        {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for alt in self.flow_with_budget(200).eval(func, scope) {
+            let Why::Default(note) = &alt.why else {
+                continue;
+            };
+            for (target, made_on) in self.targets_of_value(&alt.val) {
+                if let Some(choices) = flow::merge_choices(&alt.choices, &made_on) {
+                    out.push((target, choices, Some(note.clone())));
+                }
             }
         }
         out

@@ -3926,6 +3926,34 @@ def b_combinator_class(src: Source, s: Site):
     return [{MAIN: ed.apply()}]
 
 
+def b_env_default_table(src: Source, s: Site):
+    """The jitted function is called through a table picked by an environment variable
+    with a default (lineax-style operator kinds, `TABLE[os.environ.get("KIND",
+    "host")]`): `variant_by_env(f)` returns a function that calls
+    `table[os.environ.get("VARIANT_FN", "variant")](*args)`, the table holding `f` under
+    "variant" and an identity under "identity". A plain run takes the default."""
+    if s.jit is None or s.kind not in ("trace_lower", "shortcut", "export"):
+        raise Skip("no jit(f) to wrap")
+    if any(k.arg in NAME_KEYWORDS for k in s.jit_kws):
+        raise Skip("jit keywords that name parameters")
+    ed = Edits(src)
+    maker = src.fresh("variant_by_env")
+    ensure_import(ed, "os")
+    insert_module_code(
+        ed,
+        header_end(src)[0],
+        f"def {maker}(fn):\n"
+        f"    table = {{\"variant\": fn, \"identity\": lambda *args: args[0]}}\n"
+        f"\n"
+        f"    def apply(*args):\n"
+        f"        return table[os.environ.get(\"VARIANT_FN\", \"variant\")](*args)\n"
+        f"\n"
+        f"    return apply\n",
+    )
+    ed.replace(s.fn, f"{maker}({src.seg(s.fn)})")
+    return [{MAIN: ed.apply()}]
+
+
 def b_combinator_varargs(src: Source, s: Site):
     return _combinator(src, s, star=True)
 
@@ -4985,6 +5013,13 @@ TRANSFORMS = {
         "the jitted function runs as the first layer of an object of a combinator class whose "
         "constructor keeps its typed `*layers` in a field and whose `__call__` runs each in turn "
         "(`for layer, _ in zip(self.layers, range(len(self.layers)))`); `jit` is given the object",
+    ),
+    "env_default_table": (
+        find_sites,
+        b_env_default_table,
+        "the jitted function is called through a table picked by an environment variable with a "
+        "default (`table[os.environ.get(\"VARIANT_FN\", \"variant\")](*args)` in a wrapper that "
+        "`variant_by_env(f)` returns); a plain run takes the default",
     ),
     "combinator_tuple": (
         find_sites,
