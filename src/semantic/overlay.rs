@@ -265,15 +265,24 @@ impl<'t> Module<'t> {
     /// looked for).
     fn may_set_state(&self) -> bool {
         *self.state_text.get_or_init(|| {
+            // In the model's own statements: a unit of the server's
+            // analysis holds the defs its statements name, and searching
+            // the whole text per unit would cost a scan of it each.
+            let names_state = || {
+                self.top_level_statements().iter().any(|statement| {
+                    let code = text(*statement, self.src);
+                    code.contains("contextmanager")
+                        || code.contains("__enter__")
+                        || code.contains("ContextVar")
+                })
+            };
             self.has_global
-                || self.src.contains("contextmanager")
-                || self.src.contains("__enter__")
-                || self.src.contains("ContextVar")
                 || self
                     .path_stores
                     .values()
                     .flatten()
                     .any(|(s, _, _)| *s != MODULE_SCOPE)
+                || names_state()
         })
     }
 
