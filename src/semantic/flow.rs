@@ -300,7 +300,6 @@ impl Val<'_> {
         }
     }
 
-    /// The value as a constant truth value, when it has one.
     /// The value of an `int`.
     fn int(&self) -> Option<i64> {
         match self {
@@ -309,6 +308,7 @@ impl Val<'_> {
         }
     }
 
+    /// The value as a constant truth value, when it has one.
     pub fn truthy(&self) -> Option<bool> {
         match self {
             Val::Bool(b) => Some(*b),
@@ -2653,14 +2653,7 @@ impl<'m, 't> Flow<'m, 't> {
                 .positional
                 .iter()
                 .skip(start)
-                .map(|arg| {
-                    let alts = self.eval_depth(*arg, call_scope, depth + 1);
-                    if alts.is_empty() {
-                        vec![Alt::unknown()]
-                    } else {
-                        alts
-                    }
-                })
+                .map(|arg| or_unknown(self.eval_depth(*arg, call_scope, depth + 1)))
                 .collect();
             product(&parts, |items| Val::Seq(SeqKind::Tuple, items))
         };
@@ -4685,7 +4678,7 @@ impl<'m, 't> Flow<'m, 't> {
     /// `with` makes).
     pub(crate) fn eval_in_frames(
         &self,
-        frames: &[super::overlay::Frame<'t>],
+        frames: &[super::overlay::BoundCall<'t>],
         value: Node<'t>,
     ) -> Vec<Alt<'t>> {
         let Some(((def, call, call_scope, receiver), rest)) = frames.split_first() else {
@@ -5376,15 +5369,7 @@ impl<'m, 't> Flow<'m, 't> {
                     let parts: Vec<Vec<Alt<'t>>> = args
                         .positional
                         .iter()
-                        .map(|a| {
-                            // (No value at all, as for a traced argument: not known.)
-                            let alts = self.eval_depth(*a, scope, depth + 1);
-                            if alts.is_empty() {
-                                vec![Alt::unknown()]
-                            } else {
-                                alts
-                            }
-                        })
+                        .map(|a| or_unknown(self.eval_depth(*a, scope, depth + 1)))
                         .collect();
                     return product(&parts, |vals| {
                         // A sequence not known (`zip(self.layers, weights)`
@@ -9476,4 +9461,15 @@ fn return_guards_in_loop<'t>(node: Node<'t>, loop_node: Node<'t>) -> Option<Vec<
         child = parent;
     }
     in_return.then_some(guards)
+}
+
+/// `alts`, or one unknown alternative when there are none (a traced
+/// argument has no value at all): a part of a `product` that is not known,
+/// rather than one that empties it.
+fn or_unknown(alts: Vec<Alt<'_>>) -> Vec<Alt<'_>> {
+    if alts.is_empty() {
+        vec![Alt::unknown()]
+    } else {
+        alts
+    }
 }

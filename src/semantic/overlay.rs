@@ -134,11 +134,11 @@ type Store<'t> = (Key, Option<Node<'t>>);
 
 /// A call bound while a stored value is read: the def, the call, the scope
 /// the call is in, the receiver of a method.
-pub(crate) type Frame<'t> = (ScopeId, Node<'t>, ScopeId, Option<Alt<'t>>);
+pub(crate) type BoundCall<'t> = (ScopeId, Node<'t>, ScopeId, Option<Alt<'t>>);
 
 /// A store made by entering a context manager: its value with the calls to
 /// bind to read it (outermost first).
-type EnteredStore<'t> = (Key, Option<(Node<'t>, Vec<Frame<'t>>)>);
+type EnteredStore<'t> = (Key, Option<(Node<'t>, Vec<BoundCall<'t>>)>);
 
 impl<'t> Module<'t> {
     /// The caches for the state in force.
@@ -450,20 +450,20 @@ impl<'t> Module<'t> {
             | "global_statement"
             | "nonlocal_statement"
             | "comment" => {}
-            "expression_statement"
-                if statement
+            "expression_statement" => {
+                let setter = statement
                     .named_child(0)
-                    .is_some_and(|e| e.kind_name() == "call") =>
-            {
-                if let Some(call) = statement.named_child(0) {
-                    if let Some((def, stores)) = self.setter_stores(call, scope, 0) {
-                        for (key, value) in stores {
-                            let alts = value
-                                .map(|v| flow.eval_in_frames(&[(def, call, scope, None)], v))
-                                .unwrap_or_default();
-                            overlay.set(key, alts, call.id());
-                        }
-                    } else {
+                    .filter(|e| e.kind_name() == "call")
+                    .and_then(|call| Some((call, self.setter_stores(call, scope, 0)?)));
+                match setter {
+                    Some((call, (def, stores))) => {
+                        let frame = vec![(def, call, scope, None)];
+                        let stores = stores
+                            .into_iter()
+                            .map(|(key, value)| (key, value.map(|v| (v, frame.clone()))));
+                        apply_stores(flow, stores, call, overlay);
+                    }
+                    None => {
                         for key in self.keys_set_within(statement, scope, 0) {
                             overlay.settle(key);
                         }
@@ -489,14 +489,8 @@ impl<'t> Module<'t> {
         scope: ScopeId,
         overlay: &mut Overlay<'t>,
     ) {
-        let Some(stores) = self.entered_stores(flow, call, scope, &[], 0) else {
-            return;
-        };
-        for (key, value) in stores {
-            let alts = value
-                .map(|(v, frames)| flow.eval_in_frames(&frames, v))
-                .unwrap_or_default();
-            overlay.set(key, alts, call.id());
+        if let Some(stores) = self.entered_stores(flow, call, scope, &[], 0) {
+            apply_stores(flow, stores, call, overlay);
         }
     }
 
@@ -507,16 +501,16 @@ impl<'t> Module<'t> {
         flow: &Flow<'_, 't>,
         call: Node<'t>,
         scope: ScopeId,
-        frames: &[Frame<'t>],
+        frames: &[BoundCall<'t>],
         depth: u32,
     ) -> Option<Vec<EnteredStore<'t>>> {
         if depth > MAX_SETTER_DEPTH {
             return None;
         }
         let (def, receiver) = self.callee_of(flow, call, scope)?;
-        let mut inner: Vec<Frame<'t>> = frames.to_vec();
+        let mut inner: Vec<BoundCall<'t>> = frames.to_vec();
         let with_frames =
-            |stores: Vec<Store<'t>>, frames: &Vec<Frame<'t>>| -> Vec<EnteredStore<'t>> {
+            |stores: Vec<Store<'t>>, frames: &Vec<BoundCall<'t>>| -> Vec<EnteredStore<'t>> {
                 stores
                     .into_iter()
                     .map(|(key, value)| (key, value.map(|v| (v, frames.clone()))))
@@ -831,6 +825,22 @@ fn steps_up<'t>(node: Node<'t>, top: Node<'t>) -> Vec<(Node<'t>, Node<'t>)> {
         child = parent;
     }
     steps
+}
+
+/// Sets each store's key in `overlay` to its value, read with its calls
+/// bound (`source`: the `with` item or setter call they come from).
+fn apply_stores<'t>(
+    flow: &Flow<'_, 't>,
+    stores: impl IntoIterator<Item = EnteredStore<'t>>,
+    source: Node<'t>,
+    overlay: &mut Overlay<'t>,
+) {
+    for (key, value) in stores {
+        let alts = value
+            .map(|(v, calls)| flow.eval_in_frames(&calls, v))
+            .unwrap_or_default();
+        overlay.set(key, alts, source.id());
+    }
 }
 
 /// The statement holding `node` (itself if it is one): the child of a

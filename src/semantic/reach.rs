@@ -2013,9 +2013,7 @@ impl<'t> Module<'t> {
             |targets: Vec<Target>| targets.into_iter().map(|t| (t, Vec::new())).collect();
         let found = self.resolve_ref_by_syntax(func, scope, 0);
         let func = unparenthesize(func);
-        let flow_read = matches!(func.kind_name(), "subscript" | "attribute" | "identifier")
-            && !self.is_library_ref(func, scope);
-        if !found.is_empty() || !flow_read {
+        if !found.is_empty() || !self.callee_read_by_flow(func, scope) {
             return unchosen(found);
         }
         // What `resolve_ref` would give (`flow_targets`), else each alternative.
@@ -2042,9 +2040,7 @@ impl<'t> Module<'t> {
         scope: ScopeId,
     ) -> Vec<(Target, Vec<flow::Choice>, Option<String>)> {
         let func = unparenthesize(func);
-        if !matches!(func.kind_name(), "subscript" | "attribute" | "identifier")
-            || self.is_library_ref(func, scope)
-        {
+        if !self.callee_read_by_flow(func, scope) {
             return Vec::new();
         }
         let mut out = Vec::new();
@@ -2052,13 +2048,31 @@ impl<'t> Module<'t> {
             let Why::Default(note) = &alt.why else {
                 continue;
             };
-            for (target, made_on) in self.targets_of_value(&alt.val) {
-                if let Some(choices) = flow::merge_choices(&alt.choices, &made_on) {
-                    out.push((target, choices, Some(note.clone())));
-                }
-            }
+            out.extend(
+                self.alt_targets(&alt)
+                    .into_iter()
+                    .map(|(target, choices)| (target, choices, Some(note.clone()))),
+            );
         }
         out
+    }
+
+    /// Whether the value flow is asked what a callee expression calls (a
+    /// name, attribute or subscript that is not a library's).
+    fn callee_read_by_flow(&self, func: Node<'t>, scope: ScopeId) -> bool {
+        matches!(func.kind_name(), "subscript" | "attribute" | "identifier")
+            && !self.is_library_ref(func, scope)
+    }
+
+    /// What calling the value of `alt` runs, each target with the choices
+    /// of the alternative and of how it was made.
+    fn alt_targets(&self, alt: &flow::Alt<'t>) -> Vec<(Target, Vec<flow::Choice>)> {
+        self.targets_of_value(&alt.val)
+            .into_iter()
+            .filter_map(|(target, made_on)| {
+                flow::merge_choices(&alt.choices, &made_on).map(|choices| (target, choices))
+            })
+            .collect()
     }
 
     /// `flow_targets` before choosing: each target with the choices its
@@ -2116,13 +2130,8 @@ impl<'t> Module<'t> {
             }
         }
         for alt in flow.eval(node, scope) {
-            if !alt.why.certain() {
-                continue;
-            }
-            for (t, made_on) in self.targets_of_value(&alt.val) {
-                if let Some(choices) = flow::merge_choices(&alt.choices, &made_on) {
-                    found.push((t, choices));
-                }
+            if alt.why.certain() {
+                found.extend(self.alt_targets(&alt));
             }
         }
         found

@@ -3869,20 +3869,28 @@ def b_flagged_kwargs(src: Source, item):
 NAME_KEYWORDS = {"static_argnames", "donate_argnames"}
 
 
-def _combinator(src: Source, s: Site, star: bool):
+def wrap_jitted_function(src: Source, s: Site, code: str, wrapped: str, imports=()):
+    """`s`'s jitted function replaced by `wrapped` (`{fn}` standing for its text), with
+    `code` defined after the imports (and `imports` imported)."""
     if s.jit is None or s.kind not in ("trace_lower", "shortcut", "export"):
         raise Skip("no jit(f) to wrap")
     if any(k.arg in NAME_KEYWORDS for k in s.jit_kws):
         raise Skip("jit keywords that name parameters")
     ed = Edits(src)
+    for module in imports:
+        ensure_import(ed, module)
+    insert_module_code(ed, header_end(src)[0], code)
+    ed.replace(s.fn, wrapped.format(fn=src.seg(s.fn)))
+    return [{MAIN: ed.apply()}]
+
+
+def _combinator(src: Source, s: Site, star: bool):
     seq = src.fresh("variant_sequential")
     ident = src.fresh("variant_identity")
     param = "*layers" if star else "layers"
     # Each layer runs in turn over the arguments; an identity layer after the
     # function keeps its result.
-    insert_module_code(
-        ed,
-        header_end(src)[0],
+    code = (
         f"def {ident}(x):\n    return x\n\n\n"
         f"def {seq}({param}):\n"
         f"    def apply(*args):\n"
@@ -3890,11 +3898,10 @@ def _combinator(src: Source, s: Site, star: bool):
         f"            args = (layer(*args),)\n"
         f"        return args[0]\n"
         f"\n"
-        f"    return apply\n",
+        f"    return apply\n"
     )
-    fn = src.seg(s.fn)
-    ed.replace(s.fn, f"{seq}({fn}, {ident})" if star else f"{seq}(({fn}, {ident}))")
-    return [{MAIN: ed.apply()}]
+    wrapped = f"{seq}({{fn}}, {ident})" if star else f"{seq}(({{fn}}, {ident}))"
+    return wrap_jitted_function(src, s, code, wrapped)
 
 
 def b_combinator_class(src: Source, s: Site):
@@ -3902,16 +3909,9 @@ def b_combinator_class(src: Source, s: Site):
     (trax's `Serial(*sublayers)`): the constructor keeps its typed `*layers` in a field
     and `__call__` runs each in turn, `for layer, _ in zip(self.layers,
     range(len(self.layers)))`; `jit` is given the object."""
-    if s.jit is None or s.kind not in ("trace_lower", "shortcut", "export"):
-        raise Skip("no jit(f) to wrap")
-    if any(k.arg in NAME_KEYWORDS for k in s.jit_kws):
-        raise Skip("jit keywords that name parameters")
-    ed = Edits(src)
     cls = src.fresh("VariantSerial")
     ident = src.fresh("variant_identity")
-    insert_module_code(
-        ed,
-        header_end(src)[0],
+    code = (
         f"def {ident}(x):\n    return x\n\n\n"
         f"class {cls}:\n"
         f"    def __init__(self, *layers: object):\n"
@@ -3920,10 +3920,9 @@ def b_combinator_class(src: Source, s: Site):
         f"    def __call__(self, *args):\n"
         f"        for layer, _ in zip(self.layers, range(len(self.layers))):\n"
         f"            args = (layer(*args),)\n"
-        f"        return args[0]\n",
+        f"        return args[0]\n"
     )
-    ed.replace(s.fn, f"{cls}({src.seg(s.fn)}, {ident})")
-    return [{MAIN: ed.apply()}]
+    return wrap_jitted_function(src, s, code, f"{cls}({{fn}}, {ident})")
 
 
 def b_env_default_table(src: Source, s: Site):
@@ -3932,26 +3931,17 @@ def b_env_default_table(src: Source, s: Site):
     "host")]`): `variant_by_env(f)` returns a function that calls
     `table[os.environ.get("VARIANT_FN", "variant")](*args)`, the table holding `f` under
     "variant" and an identity under "identity". A plain run takes the default."""
-    if s.jit is None or s.kind not in ("trace_lower", "shortcut", "export"):
-        raise Skip("no jit(f) to wrap")
-    if any(k.arg in NAME_KEYWORDS for k in s.jit_kws):
-        raise Skip("jit keywords that name parameters")
-    ed = Edits(src)
     maker = src.fresh("variant_by_env")
-    ensure_import(ed, "os")
-    insert_module_code(
-        ed,
-        header_end(src)[0],
+    code = (
         f"def {maker}(fn):\n"
         f"    table = {{\"variant\": fn, \"identity\": lambda *args: args[0]}}\n"
         f"\n"
         f"    def apply(*args):\n"
         f"        return table[os.environ.get(\"VARIANT_FN\", \"variant\")](*args)\n"
         f"\n"
-        f"    return apply\n",
+        f"    return apply\n"
     )
-    ed.replace(s.fn, f"{maker}({src.seg(s.fn)})")
-    return [{MAIN: ed.apply()}]
+    return wrap_jitted_function(src, s, code, f"{maker}({{fn}})", imports=("os",))
 
 
 def b_combinator_varargs(src: Source, s: Site):
