@@ -73,6 +73,10 @@ struct StatementInfo {
     binds: Vec<u32>,
     /// Every identifier token in the statement (interned, sorted, unique).
     refs: Vec<u32>,
+    /// Names a function or class body stores into or grows (`REG[k] = f`,
+    /// `HOOKS.append(f)`: a registry a decorator fills), interned, sorted,
+    /// unique. They bind like `binds` where the module binds the name.
+    mutates: Vec<u32>,
     needles: Needles,
 }
 
@@ -673,6 +677,7 @@ fn same_links(old: &StatementInfo, new: &StatementInfo, bound: &[bool]) -> bool 
     let is_bound = |name: &&u32| bound.get(**name as usize).copied().unwrap_or(false);
     old.kind == new.kind
         && old.binds == new.binds
+        && old.mutates == new.mutates
         && old
             .refs
             .iter()
@@ -755,6 +760,7 @@ struct RawStatement<'s> {
     tokens: Vec<&'s str>,
     /// `None`: not listable exactly; every token counts as bound.
     binds: Option<Vec<&'s str>>,
+    mutates: Vec<&'s str>,
     needles: Needles,
 }
 
@@ -772,10 +778,14 @@ impl RawStatement<'_> {
             }
             None => refs.clone(),
         };
+        let mut mutates: Vec<u32> = self.mutates.iter().map(|n| intern(names, n)).collect();
+        mutates.sort_unstable();
+        mutates.dedup();
         StatementInfo {
             kind: self.kind,
             binds,
             refs,
+            mutates,
             needles: self.needles,
         }
     }
@@ -796,6 +806,7 @@ fn read_statement<'s>(node: Node<'_>, src: &'s str) -> RawStatement<'s> {
                 kind: Kind::Import,
                 tokens,
                 binds: Some(Vec::new()),
+                mutates: Vec::new(),
                 needles,
             };
         }
@@ -804,6 +815,7 @@ fn read_statement<'s>(node: Node<'_>, src: &'s str) -> RawStatement<'s> {
             kind: Kind::Error,
             tokens,
             binds: Some(binds),
+            mutates: Vec::new(),
             needles,
         };
     }
@@ -821,6 +833,7 @@ fn read_statement<'s>(node: Node<'_>, src: &'s str) -> RawStatement<'s> {
             kind,
             tokens,
             binds: Some(Vec::new()),
+            mutates: Vec::new(),
             needles,
         };
     }
@@ -835,10 +848,19 @@ fn read_statement<'s>(node: Node<'_>, src: &'s str) -> RawStatement<'s> {
     } else {
         Kind::Other
     };
+    let mut mutates = Vec::new();
+    if matches!(
+        node.kind_name(),
+        "function_definition" | "class_definition" | "decorated_definition"
+    ) && may_mutate(text)
+    {
+        mutated_names(node, src, &mut mutates);
+    }
     RawStatement {
         kind,
         tokens,
         binds,
+        mutates,
         needles,
     }
 }
@@ -900,6 +922,77 @@ fn is_constant(node: Node<'_>) -> bool {
         stack.extend(n.named_children(&mut cursor));
     }
     true
+}
+
+/// Methods that grow a container in place.
+const GROWING_METHODS: &[&str] = &[
+    "append",
+    "extend",
+    "insert",
+    "add",
+    "update",
+    "setdefault",
+    "register",
+];
+
+/// Whether a text may store into a subscript (`] =`, `] +=`) or call a
+/// growing method: the quick look before `mutated_names` walks a tree.
+fn may_mutate(text: &str) -> bool {
+    let stores = memchr::memchr_iter(b']', text.as_bytes()).any(|at| {
+        let rest = text[at + 1..].trim_start_matches([' ', '\t', ')', ']']);
+        let rest = rest.trim_start_matches(['+', '-', '*', '/', '|', '&', '%', '^', '@', '<', '>']);
+        rest.starts_with('=') && !rest.starts_with("==")
+    });
+    stores
+        || GROWING_METHODS.iter().any(|m| {
+            memchr::memmem::find_iter(text.as_bytes(), m.as_bytes())
+                .any(|at| at > 0 && text.as_bytes()[at - 1] == b'.')
+        })
+}
+
+/// Names stored into or grown in the bodies of a def or class (`REG[k] =
+/// f`, `REG.update(...)`, `HOOKS.append(f)`), wherever they are bound.
+fn mutated_names<'s>(node: Node<'_>, src: &'s str, out: &mut Vec<&'s str>) {
+    let name_of = |n: Node<'_>| src.get(n.byte_range()).unwrap_or("");
+    let object_name = |n: Node<'_>| {
+        n.field("object")
+            .or_else(|| n.field("value"))
+            .filter(|o| o.kind_name() == "identifier")
+            .map(name_of)
+    };
+    let mut cursor = node.walk();
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        match n.kind_name() {
+            "assignment" | "augmented_assignment" => {
+                if let Some(left) = n.field("left") {
+                    let targets: Vec<Node<'_>> = match left.kind_name() {
+                        "pattern_list" | "tuple_pattern" | "list_pattern" => {
+                            left.named_children(&mut left.walk()).collect()
+                        }
+                        _ => vec![left],
+                    };
+                    for t in targets {
+                        if t.kind_name() == "subscript" {
+                            out.extend(object_name(t));
+                        }
+                    }
+                }
+            }
+            "call" => {
+                let grows = n.field("function").filter(|f| {
+                    f.kind_name() == "attribute"
+                        && f.field("attribute")
+                            .is_some_and(|a| GROWING_METHODS.contains(&name_of(a)))
+                });
+                if let Some(f) = grows {
+                    out.extend(object_name(f));
+                }
+            }
+            _ => {}
+        }
+        stack.extend(n.named_children(&mut cursor));
+    }
 }
 
 /// Names of the methods of every class in a statement: the model finds the
@@ -1045,6 +1138,16 @@ fn partition(statements: &[Statement], name_count: usize) -> Vec<Vec<usize>> {
         for &name in &s.info.binds {
             entries.push((i, head[name as usize]));
             head[name as usize] = (entries.len() - 1) as u32;
+        }
+    }
+    // A def that fills a module-level registry binds it too (its readers
+    // see what the def stores), unless the name is only ever local.
+    for (i, s) in statements.iter().enumerate() {
+        for &name in &s.info.mutates {
+            if head.get(name as usize).is_some_and(|&h| h != NONE) {
+                entries.push((i, head[name as usize]));
+                head[name as usize] = (entries.len() - 1) as u32;
+            }
         }
     }
     let (head, entries) = (&head, &entries);
