@@ -200,6 +200,12 @@ pub enum Val<'t> {
     /// scope. Kept in a field, returned by a property or a factory, it is
     /// still that jit when lowered. Whatever takes a function takes f.
     Jitted(ScopeId, Node<'t>, ScopeId),
+    /// `functools.partial(f, ...)` of a function of this module: calling it
+    /// runs f. The partial call is one of f's call sites (it binds what it
+    /// stores); a call through this value is not, since its arguments come
+    /// after the stored ones. The flag: it stores positional arguments (a
+    /// call's arguments land on later parameters).
+    Partial(ScopeId, bool),
     /// `jax.devices(...)` / `jax.local_devices(...)`: a list of devices.
     Devices,
     /// One device (`jax.devices("cpu")[0]`).
@@ -351,6 +357,7 @@ impl Val<'_> {
             | Val::InterpretParams
             | Val::Instance(..)
             | Val::Function(_)
+            | Val::Partial(..)
             | Val::Jitted(..)
             | Val::Class(_)
             | Val::Ref(_)
@@ -1538,6 +1545,7 @@ impl<'m, 't> Flow<'m, 't> {
                     | Val::Instance(..)
                     | Val::Function(_)
                     | Val::Jitted(..)
+                    | Val::Partial(..)
                     | Val::Class(_)
                     // A def or class by its path (another module's, or a
                     // caller's function passed here as a token).
@@ -2332,6 +2340,7 @@ impl<'m, 't> Flow<'m, 't> {
             Val::Params(_)
             | Val::Function(_)
             | Val::Jitted(..)
+            | Val::Partial(..)
             | Val::Class(_)
             | Val::EnumMember(..)
             | Val::Sharding(_)
@@ -5347,7 +5356,10 @@ impl<'m, 't> Flow<'m, 't> {
                     return map(
                         self.eval_depth(args.positional[0], scope, depth + 1),
                         |v| match v {
-                            Val::Function(_) | Val::Jitted(..) | Val::Class(_) => Val::Bool(true),
+                            Val::Function(_)
+                            | Val::Jitted(..)
+                            | Val::Partial(..)
+                            | Val::Class(_) => Val::Bool(true),
                             Val::Str(_)
                             | Val::AnyStr
                             | Val::Seq(..)
@@ -6093,6 +6105,24 @@ impl<'m, 't> Flow<'m, 't> {
                     .collect();
                 Some(vec![Alt::fixed(Val::Object(Arc::new(fields)))])
             }
+            // A partial of a function of this module runs it: kept in a field,
+            // returned by a factory or passed on, it still reaches that def.
+            names::PARTIAL if !args.positional.is_empty() => {
+                let first = unparenthesize(args.positional[0]);
+                let shifts = args.positional.len() > 1 || args.has_list_splat;
+                Some(map(self.eval_depth(first, scope, depth + 1), |v| match v {
+                    Val::Function(def) | Val::Jitted(def, ..)
+                        if matches!(
+                            m.scopes[*def].kind,
+                            ScopeKind::Function | ScopeKind::Lambda
+                        ) =>
+                    {
+                        Val::Partial(*def, shifts)
+                    }
+                    Val::Partial(def, stored) => Val::Partial(*def, *stored || shifts),
+                    _ => Val::Unknown,
+                }))
+            }
             "jax.devices" | "jax.local_devices" => Some(vec![Alt::fixed(Val::Devices)]),
             // A configuration parsed from a constant JSON text.
             // A copy holds what the original holds.
@@ -6131,11 +6161,13 @@ impl<'m, 't> Flow<'m, 't> {
                 let jit = c == names::JIT;
                 Some(map(self.eval_depth(first, scope, depth + 1), |v| match v {
                     // The jit itself, with its keywords.
-                    Val::Function(def) | Val::Jitted(def, ..) if jit => {
+                    Val::Function(def) | Val::Jitted(def, ..) | Val::Partial(def, false) if jit => {
                         Val::Jitted(*def, call, scope)
                     }
                     Val::Jitted(def, ..) => Val::Function(*def),
-                    Val::Function(_) | Val::Instance(..) | Val::Class(_) => v.clone(),
+                    Val::Function(_) | Val::Partial(..) | Val::Instance(..) | Val::Class(_) => {
+                        v.clone()
+                    }
                     _ => Val::Unknown,
                 }))
             }
@@ -7438,6 +7470,34 @@ impl<'m, 't> Flow<'m, 't> {
     }
 }
 
+/// The identifiers in `node`'s text (attribute names too), each once.
+fn identifier_texts<'s>(node: Node<'_>, src: &'s str) -> Vec<&'s str> {
+    let mut out: Vec<&str> = Vec::new();
+    let mut cursor = node.walk();
+    let mut descend = true;
+    loop {
+        let n = cursor.node();
+        if descend && n.kind() == "identifier" {
+            let t = text(n, src);
+            if !out.contains(&t) {
+                out.push(t);
+            }
+        }
+        if descend && cursor.goto_first_child() {
+            continue;
+        }
+        if cursor.goto_next_sibling() {
+            descend = true;
+            continue;
+        }
+        if !cursor.goto_parent() || cursor.node().id() == node.id() {
+            break;
+        }
+        descend = false;
+    }
+    out
+}
+
 /// The name in `obj.name` or in a keyword argument `f(name=...)`: not a
 /// mention of a variable of that name.
 /// Up to this many bytes of statements, `mentioned_more_than` searches
@@ -8128,7 +8188,8 @@ impl<'t> Module<'t> {
         // something) has callers we cannot see; the calls through a
         // registry that the value flow resolves to it are seen.
         // (A decorator may store it: `@register("rmh")`.)
-        let opaque = self.mentioned_more_than(def_name, accounted + 1);
+        let opaque = self.mentioned_more_than(def_name, accounted + 1)
+            && self.def_mentions(def, def_name) > accounted + 1;
         if opaque || !scope.decorators().is_empty() {
             for (call, call_scope) in self.value_calls(def) {
                 if self.scope_within(call_scope, home) {
@@ -8384,6 +8445,59 @@ impl<'t> Module<'t> {
         self.identifier_mentions(name) > known
     }
 
+    /// How many identifiers named `name` in the code this model covers
+    /// may read `def`: not those another binding of the name shadows (a
+    /// parameter or local variable of another function that happens to
+    /// share the name: `def wrap(factory):` beside `def factory(name):`).
+    fn def_mentions(&self, def: ScopeId, name: &str) -> usize {
+        let holders: Vec<Node<'t>> = match &self.statements {
+            Some(statements) => statements.clone(),
+            None => vec![self.root],
+        };
+        let mut count = 0;
+        for holder in holders {
+            let mut cursor = holder.walk();
+            let mut stack = vec![holder];
+            while let Some(n) = stack.pop() {
+                if n.kind() == "identifier" {
+                    // A parameter of that name declares another binding.
+                    let declares_param = n.parent().is_some_and(|p| {
+                        p.kind() == "parameters"
+                            || (matches!(
+                                p.kind(),
+                                "default_parameter"
+                                    | "typed_parameter"
+                                    | "typed_default_parameter"
+                                    | "list_splat_pattern"
+                                    | "dictionary_splat_pattern"
+                            ) && p.parent().is_some_and(|pp| pp.kind() == "parameters")
+                                && p.named_child(0).is_some_and(|c| c.id() == n.id()))
+                    });
+                    if text(n, self.src) == name
+                        && !declares_param
+                        && !is_member_name(n)
+                        && !is_method_name(n)
+                    {
+                        let scope = self.scope_at(n);
+                        let shadowed = self
+                            .binding_at(scope, name, n)
+                            .is_some_and(|b| !matches!(b, Binding::Def(id) if *id == def));
+                        if !shadowed {
+                            count += 1;
+                        }
+                    }
+                    continue;
+                }
+                // Only subtrees whose text holds the name.
+                if !text(n, self.src).contains(name) {
+                    continue;
+                }
+                stack.extend(n.named_children(&mut cursor));
+            }
+        }
+        count
+    }
+
     /// How many times `name` occurs as an identifier in the code this model
     /// covers.
     pub(crate) fn identifier_mentions(&self, name: &str) -> usize {
@@ -8479,19 +8593,46 @@ impl<'t> Module<'t> {
             if !indirect {
                 continue;
             }
+            // Several certain callees (`for name in NAMES: REGISTRY[name](x)`,
+            // each element runs): the call is a call site of each, unless its
+            // arguments read what picks the callee (`LOWER[p](p)` passes each
+            // def its own `p` only, which a site of all cannot say).
             let alts = self.flow_with_budget(400).eval(func, site.scope);
-            if let [Alt { val, why, .. }] = alts.as_slice() {
-                let called = match val {
-                    Val::Class(c) if kept_as_value => Some(*c),
-                    Val::Function(f) if func.kind_name() == "subscript" => Some(*f),
+            if alts.is_empty() || !alts.iter().all(|a| a.why.certain()) {
+                continue;
+            }
+            if alts.len() > 1 {
+                let key = func
+                    .field("subscript")
+                    .filter(|_| func.kind_name() == "subscript");
+                let arguments = site.node.field("arguments");
+                let (Some(key), Some(arguments)) = (key, arguments) else {
+                    continue;
+                };
+                let read = identifier_texts(arguments, self.src);
+                if identifier_texts(key, self.src)
+                    .iter()
+                    .any(|k| read.contains(k))
+                {
+                    continue;
+                }
+            }
+            let mut callees: Vec<ScopeId> = Vec::new();
+            for alt in &alts {
+                let called = match alt.val {
+                    Val::Class(c) if kept_as_value => Some(c),
+                    Val::Function(f) if func.kind_name() == "subscript" => Some(f),
                     _ => None,
                 };
-                if let Some(callee) = called.filter(|_| why.certain()) {
-                    index
-                        .entry(callee)
-                        .or_default()
-                        .push((site.node, site.scope));
+                if let Some(callee) = called.filter(|c| !callees.contains(c)) {
+                    callees.push(callee);
                 }
+            }
+            for callee in callees {
+                index
+                    .entry(callee)
+                    .or_default()
+                    .push((site.node, site.scope));
             }
         }
         let found = index.get(&id).cloned().unwrap_or_default();

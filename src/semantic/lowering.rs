@@ -1128,8 +1128,39 @@ impl<'t> Module<'t> {
                             .map(|(targets, why, choices)| (seeds(targets), why, choices))
                             .collect();
                     }
-                    let targets = seeds(self.value_targets(t, j.scope, 0));
-                    vec![(targets, Why::Fixed, self.factory_call_choice(t, j.scope))]
+                    // What the value flow says the function is, one scenario
+                    // per alternative with the choices it was made by: used
+                    // where the syntax finds nothing (a closure made per
+                    // element of a loop), and for what a call returns when the
+                    // flow knows all of it (`jit(wrap(make(x)))`: the closure
+                    // `make` made for that `x`, not every closure of `make`).
+                    let targets = self.value_targets(t, j.scope, 0);
+                    let is_call = unparenthesize(t).kind_name() == "call";
+                    let (per_alt, complete) = if targets.is_empty() || is_call {
+                        self.flow_scenarios(t, j.scope)
+                    } else {
+                        (Vec::new(), false)
+                    };
+                    // (Only this module's functions, made by choices: the
+                    // syntax's answer keeps what else a call of another
+                    // module's factory needs.)
+                    let call = is_call
+                        && complete
+                        && per_alt.iter().any(|(_, _, choices)| !choices.is_empty())
+                        && per_alt.iter().all(|(targets, _, _)| {
+                            targets.iter().all(|t| !matches!(t, Target::External(_)))
+                        });
+                    if (targets.is_empty() && !per_alt.is_empty()) || call {
+                        return per_alt
+                            .into_iter()
+                            .map(|(targets, why, choices)| (seeds(targets), why, choices))
+                            .collect();
+                    }
+                    vec![(
+                        seeds(targets),
+                        Why::Fixed,
+                        self.factory_call_choice(t, j.scope),
+                    )]
                 }
                 None => fixed(Vec::new()),
             },
@@ -1259,22 +1290,39 @@ impl<'t> Module<'t> {
             calls
                 .into_iter()
                 .take(flow::MAX_ALTS)
-                .filter_map(|(call, call_scope, source)| {
-                    let (targets, made_by) = match source {
-                        flow::ParamSource::Arg(a) => (
-                            self.value_targets(a, call_scope, 0),
-                            self.factory_call_choice(a, call_scope),
-                        ),
-                        _ => (Vec::new(), Vec::new()),
-                    };
+                .flat_map(|(call, call_scope, source)| {
                     let line = call.start_position().row + 1;
                     let why = if several {
                         Why::Each(format!("for the call at line {line}"))
                     } else {
                         Why::Fixed
                     };
-                    let choices = flow::merge_choices(&[(point, call.id())], &made_by)?;
-                    Some((targets, why, choices))
+                    let site = [(point, call.id())];
+                    let (targets, made_by) = match source {
+                        flow::ParamSource::Arg(a) => {
+                            let targets = self.value_targets(a, call_scope, 0);
+                            if targets.is_empty() {
+                                // Functions that differ by a choice (a closure
+                                // made per element of a loop): one scenario each.
+                                let (per_alt, _) = self.flow_scenarios(a, call_scope);
+                                if !per_alt.is_empty() {
+                                    return per_alt
+                                        .into_iter()
+                                        .filter_map(|(targets, alt_why, choices)| {
+                                            let choices = flow::merge_choices(&site, &choices)?;
+                                            Some((targets, why.and(&alt_why), choices))
+                                        })
+                                        .collect::<Vec<_>>();
+                                }
+                            }
+                            (targets, self.factory_call_choice(a, call_scope))
+                        }
+                        _ => (Vec::new(), Vec::new()),
+                    };
+                    flow::merge_choices(&site, &made_by)
+                        .map(|choices| (targets, why, choices))
+                        .into_iter()
+                        .collect()
                 })
                 .collect(),
         )

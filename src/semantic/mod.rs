@@ -2559,7 +2559,11 @@ impl<'t> Module<'t> {
                 "if_statement" | "elif_clause" | "else_clause" | "case_clause"
             ) && (child.kind_name() != "block"
                 || taken.contains(&child.byte_range())))
-                || (parent.kind_name() == "match_statement" && child.kind_name() == "block");
+                || (parent.kind_name() == "match_statement" && child.kind_name() == "block")
+                // The body of a loop that certainly runs it (`loop_body_runs`).
+                || (parent.kind_name() == "for_statement"
+                    && child.kind_name() == "block"
+                    && taken.contains(&child.byte_range()));
             if in_taken_body && !holds_use {
                 child = parent;
                 current = parent.parent();

@@ -200,6 +200,10 @@ impl ReqKind {
     }
 }
 
+/// One way a value may be: the functions it runs, how sure it is, and the
+/// choices it depends on (`flow_scenarios`).
+pub(crate) type Scenario = (Vec<Target>, Why, Vec<flow::Choice>);
+
 /// Calls that return a transformed version of their function argument.
 pub(crate) fn makes_a_function(callee: &str) -> bool {
     callee == names::PARTIAL
@@ -1587,6 +1591,13 @@ impl<'t> Module<'t> {
                         if let Some(otherwise) = node.field("alternative") {
                             out.push(otherwise.byte_range());
                         }
+                    } else if self.loop_body_runs(node, scope, truth_of) {
+                        // `made = None; for name in NAMES: made = f(name)`:
+                        // the body's assignments are straight-line code (the
+                        // last element's value is what follows reads).
+                        if let Some(body) = node.field("body") {
+                            taken_bodies.push(body.byte_range());
+                        }
                     }
                     let mut cursor = node.walk();
                     stack.extend(
@@ -1677,6 +1688,23 @@ impl<'t> Module<'t> {
     /// for every element, and no `break`/`continue` of it skips that). So
     /// does `if name in frame: return frame[name]` when the condition is
     /// true for every element.
+    /// Whether the body of a `for` loop certainly runs, to its end, at
+    /// least once: the collection is certainly not empty and no `break` or
+    /// `continue` may cut an iteration short.
+    fn loop_body_runs(
+        &self,
+        node: Node<'t>,
+        scope: ScopeId,
+        truth_of: &dyn Fn(Node<'t>) -> Truth,
+    ) -> bool {
+        node.kind_name() == "for_statement"
+            && !flow::has_jump(node, &["break_statement", "continue_statement"])
+            && node.field("right").is_some_and(|items| {
+                !self.grown_in_another_scope(items, scope)
+                    && matches!(truth_of(items), Truth::Known(true))
+            })
+    }
+
     fn loop_exits(
         &self,
         node: Node<'t>,
@@ -2075,6 +2103,42 @@ impl<'t> Module<'t> {
             .collect()
     }
 
+    /// What a value certainly is, one scenario per alternative that runs
+    /// (each element of a loop, each call site): its targets, how sure it
+    /// is, and the choices it depends on (alternatives giving the same
+    /// choices are one scenario); and whether that is all of it (every
+    /// alternative certain and something to call).
+    pub(crate) fn flow_scenarios(&self, node: Node<'t>, scope: ScopeId) -> (Vec<Scenario>, bool) {
+        let node = unparenthesize(node);
+        if node.kind_name() != "call" && !self.callee_read_by_flow(node, scope) {
+            return (Vec::new(), false);
+        }
+        let mut out: Vec<Scenario> = Vec::new();
+        let mut complete = true;
+        for alt in self.flow_with_budget(200).eval(node, scope) {
+            // `jit(None)` raises before anything lowers: no path to follow.
+            if matches!(alt.val, Val::None) {
+                continue;
+            }
+            if !alt.why.certain() {
+                complete = false;
+                continue;
+            }
+            let targets = self.alt_targets(&alt);
+            complete &= !targets.is_empty();
+            for (target, choices) in targets {
+                match out.iter_mut().find(|(_, _, c)| *c == choices) {
+                    Some((targets, _, _)) if !targets.contains(&target) => targets.push(target),
+                    Some(_) => {}
+                    None => out.push((vec![target], alt.why.clone(), choices)),
+                }
+            }
+        }
+        complete &= !out.is_empty() && out.len() <= flow::MAX_ALTS;
+        out.truncate(flow::MAX_ALTS);
+        (out, complete)
+    }
+
     /// `flow_targets` before choosing: each target with the choices its
     /// alternative depends on.
     fn flow_targets_with_choices(
@@ -2197,7 +2261,9 @@ impl<'t> Module<'t> {
         let unchosen =
             |targets: Vec<Target>| targets.into_iter().map(|t| (t, Vec::new())).collect();
         match val {
-            Val::Function(id) | Val::Jitted(id, ..) => unchosen(vec![Target::Local(*id)]),
+            Val::Function(id) | Val::Jitted(id, ..) | Val::Partial(id, _) => {
+                unchosen(vec![Target::Local(*id)])
+            }
             Val::Instance(class, _) => unchosen(
                 self.method(*class, "__call__")
                     .map(|m| Target::Bound(m, *class))

@@ -3944,6 +3944,67 @@ def b_env_default_table(src: Source, s: Site):
     return wrap_jitted_function(src, s, code, f"{maker}({{fn}})", imports=("os",))
 
 
+def b_partial_field_factory(src: Source, s: Site):
+    """The jitted function is stored, through a keyword of `functools.partial`, in a field
+    of a frozen dataclass that a factory returns (flashbax's buffer of partials):
+    `variant_bundle(f)` returns `VariantBundle(run=functools.partial(variant_apply,
+    fn=f))`, and `jit` is given `variant_bundle(f).run`."""
+    cls = src.fresh("VariantBundle")
+    apply = src.fresh("variant_apply")
+    maker = src.fresh("variant_bundle")
+    code = (
+        f"@dataclasses.dataclass(frozen=True)\n"
+        f"class {cls}:\n"
+        f"    run: object\n"
+        f"\n\n"
+        f"def {apply}(*args, fn):\n"
+        f"    return fn(*args)\n"
+        f"\n\n"
+        f"def {maker}(fn):\n"
+        f"    return {cls}(run=functools.partial({apply}, fn=fn))\n"
+    )
+    return wrap_jitted_function(
+        src, s, code, f"{maker}({{fn}}).run", imports=("dataclasses", "functools")
+    )
+
+
+def b_registry_loop(src: Source, s: Site):
+    """The jitted function goes through every factory of a registry filled by a
+    decorator, called in a loop over the registry's names with the name as the key
+    (blackjax's samplers): `for name in ("main", "alias"): made =
+    VARIANT_REGISTRY[name](fn)`; both factories hand the function back."""
+    registry = src.fresh("VARIANT_REGISTRY")
+    register = src.fresh("variant_register")
+    main = src.fresh("variant_make_main")
+    alias = src.fresh("variant_make_alias")
+    built = src.fresh("variant_built")
+    code = (
+        f"{registry} = {{}}\n"
+        f"\n\n"
+        f"def {register}(name):\n"
+        f"    def wrap(factory):\n"
+        f"        {registry}[name] = factory\n"
+        f"        return factory\n"
+        f"\n"
+        f"    return wrap\n"
+        f"\n\n"
+        f"@{register}(\"main\")\n"
+        f"def {main}(fn):\n"
+        f"    return fn\n"
+        f"\n\n"
+        f"@{register}(\"alias\")\n"
+        f"def {alias}(fn):\n"
+        f"    return fn\n"
+        f"\n\n"
+        f"def {built}(fn):\n"
+        f"    made = None\n"
+        f"    for name in (\"main\", \"alias\"):\n"
+        f"        made = {registry}[name](fn)\n"
+        f"    return made\n"
+    )
+    return wrap_jitted_function(src, s, code, f"{built}({{fn}})")
+
+
 def b_combinator_varargs(src: Source, s: Site):
     return _combinator(src, s, star=True)
 
@@ -5010,6 +5071,20 @@ TRANSFORMS = {
         "the jitted function is called through a table picked by an environment variable with a "
         "default (`table[os.environ.get(\"VARIANT_FN\", \"variant\")](*args)` in a wrapper that "
         "`variant_by_env(f)` returns); a plain run takes the default",
+    ),
+    "partial_field_factory": (
+        find_sites,
+        b_partial_field_factory,
+        "the jitted function is stored through a `functools.partial` keyword in a field of a frozen "
+        "dataclass that a factory returns (`jax.jit(variant_bundle(f).run)`, the field "
+        "`functools.partial(variant_apply, fn=f)`; flashbax's buffer of partials)",
+    ),
+    "registry_loop": (
+        find_sites,
+        b_registry_loop,
+        "the jitted function goes through every factory of a registry that a decorator fills, "
+        "called in a loop over the names (`for name in (\"main\", \"alias\"): made = "
+        "VARIANT_REGISTRY[name](fn)`; blackjax's samplers); both factories hand it back",
     ),
     "combinator_tuple": (
         find_sites,
