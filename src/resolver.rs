@@ -46,6 +46,10 @@ pub struct FsResolver<S: SourceProvider = Disk> {
     /// What calls of other modules' lowering helpers lower, by (file,
     /// name, the call's values): `Resolver::call_lowerings`.
     call_lowerings: DashMap<String, CallLowerings>,
+    /// What a function another module made and handed out reaches (a
+    /// closure its factory returns, named by `Module::local_ref`), by
+    /// (file, that name): a summary holding that one function.
+    local_refs: DashMap<String, Option<Arc<ModuleSummary>>>,
     /// The lowering helpers each module file defines
     /// (`analysis::lowering_helper_names`, read from its text).
     /// (`None`: no such file, also remembered.)
@@ -69,6 +73,7 @@ impl<S: SourceProvider> FsResolver<S> {
             call_reach: DashMap::new(),
             call_stores: DashMap::new(),
             call_lowerings: DashMap::new(),
+            local_refs: DashMap::new(),
             helper_defs: DashMap::new(),
             contracts: Default::default(),
         }
@@ -90,6 +95,7 @@ impl<S: SourceProvider> FsResolver<S> {
             self.call_reach.clear();
             self.call_stores.clear();
             self.call_lowerings.clear();
+            self.local_refs.clear();
         }
     }
 
@@ -107,6 +113,7 @@ impl<S: SourceProvider> FsResolver<S> {
         forget_calls_into(&self.call_reach, &stale);
         forget_calls_into(&self.call_stores, &stale);
         forget_calls_into(&self.call_lowerings, &stale);
+        forget_calls_into(&self.local_refs, &stale);
     }
 
     /// The lowering helpers module file `file` defines (its text scanned
@@ -310,8 +317,55 @@ fn forget_calls_into<V>(cache: &DashMap<String, V>, stale: &str) {
     }
 }
 
+impl<S: SourceProvider> FsResolver<S> {
+    /// A summary of the one function `path` names, when it is a
+    /// `Module::local_ref` of a module whose summary was read (a closure
+    /// an imported factory returned, passed around by the importer): what
+    /// it reaches, keyed by `path`.
+    fn local_ref_summary(&self, path: &str) -> Option<Arc<ModuleSummary>> {
+        let tag = path
+            .strip_prefix(crate::semantic::reach::LOCAL_REF)?
+            .strip_prefix('.')?
+            .split('.')
+            .next()?;
+        let file = self
+            .summaries
+            .iter()
+            .find(|entry| {
+                entry.value().is_some() && crate::semantic::reach::file_tag(entry.key()) == tag
+            })
+            .map(|entry| entry.key().clone())?;
+        let key = format!("{}\0{path}", file.display());
+        if let Some(cached) = self.local_refs.get(&key) {
+            return cached.clone();
+        }
+        let computed = self.source.read(&file).and_then(|text| {
+            let tree = syntax::parse(&text, None)?;
+            let module = Module::new(&text, &tree);
+            module.set_file(&file);
+            let matcher = self
+                .contracts
+                .read()
+                .unwrap_or_else(|e| e.into_inner())
+                .clone();
+            module.set_contracts(scope_for(&file, matcher));
+            let function = module.local_ref_function(path, &file)?;
+            let mut summary = ModuleSummary::empty(Arc::from(file.as_path()));
+            summary.functions.insert(path.to_owned(), function);
+            Some(Arc::new(summary))
+        });
+        self.local_refs.insert(key, computed.clone());
+        computed
+    }
+}
+
 impl<S: SourceProvider> Resolver for FsResolver<S> {
     fn resolve(&self, from_file: &Path, path: &str) -> Option<(Arc<ModuleSummary>, String)> {
+        if path.starts_with(crate::semantic::reach::LOCAL_REF) {
+            return self
+                .local_ref_summary(path)
+                .map(|summary| (summary, path.to_owned()));
+        }
         for (file, name) in candidate_files(from_file, path) {
             if file == from_file {
                 continue;

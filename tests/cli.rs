@@ -346,6 +346,55 @@ lowered = jax.jit(model).trace(1.0).lower(lowering_platforms=("tpu",))
 }
 
 #[test]
+fn a_closure_an_imported_factory_made_is_followed_through_a_helper_called_twice() {
+    // Verified under jax 0.12.0.1: the cuda lowering raises "the platform
+    // for the specified backend cpu is different from the lowering platform
+    // cuda"; the cpu one lowers.
+    let density = r#"import jax
+
+def make_density(scale):
+    def density(x):
+        out = jax.ShapeDtypeStruct(x.shape, x.dtype)
+        return jax.pure_callback(lambda v: v * scale, out, x)
+    return density
+"#;
+    let main = |platform: &str| {
+        format!(
+            r#"import jax
+import jax.numpy as jnp
+from density import make_density
+
+def wrapped(fn):
+    def run(*args):
+        return fn(*args)
+    return run
+
+UNUSED = wrapped(None)
+
+if __name__ == "__main__":
+    spec = jax.ShapeDtypeStruct((8,), jnp.float32)
+    jax.jit(wrapped(make_density(2.0))).trace(spec).lower(lowering_platforms=("{platform}",))
+"#
+        )
+    };
+    for (platform, expected) in [("cuda", 1), ("cpu", 0)] {
+        let text = main(platform);
+        let dir = project(&[("density.py", density), ("main.py", &text)]);
+        let out = jax_lsp(dir.path(), &["check", "--output-format", "json", "."]);
+        let items: Value = serde_json::from_str(&stdout(&out)).expect("json");
+        assert_eq!(
+            items.as_array().map(Vec::len),
+            Some(expected),
+            "{platform}: {items}"
+        );
+        if expected == 1 {
+            assert_eq!(items[0]["code"], "JP001");
+            assert_eq!(items[0]["filename"], "./main.py");
+        }
+    }
+}
+
+#[test]
 fn a_lowering_helper_of_another_module_is_checked_where_it_is_called() {
     let aot = r#"import jax
 

@@ -364,7 +364,7 @@ const MAX_VISITS: usize = 4096;
 pub(crate) const LOCAL_REF: &str = "__jax_lsp_local__";
 
 /// A short name of a file for `local_ref` paths (its path's hash).
-fn file_tag(file: &Path) -> String {
+pub(crate) fn file_tag(file: &Path) -> String {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
     file.hash(&mut h);

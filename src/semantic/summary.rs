@@ -47,6 +47,19 @@ pub struct ModuleSummary {
 }
 
 impl ModuleSummary {
+    /// A summary of `file` that knows nothing yet.
+    pub fn empty(file: Arc<Path>) -> ModuleSummary {
+        ModuleSummary {
+            file,
+            functions: HashMap::new(),
+            constants: HashMap::new(),
+            returns: HashMap::new(),
+            keyed_returns: HashMap::new(),
+            reexports: HashMap::new(),
+            registrars: Default::default(),
+        }
+    }
+
     /// `OBJ.method` where module-level `OBJ` is an object of one class of
     /// this module (`DEFAULT = Meter()`): `Meter.method` (what a call of it
     /// reaches is computed per call, with the object as receiver).
@@ -223,6 +236,32 @@ impl ModuleSummary {
             reexports,
             registrars,
         }
+    }
+}
+
+impl Module<'_> {
+    /// What the function a `local_ref` of this module names reaches (a
+    /// closure this module's factory made for the choices it names), as a
+    /// summary entry; `None` if it names no function of this module.
+    pub fn local_ref_function(&self, path: &str, file: &Path) -> Option<FunctionSummary> {
+        let (target, made_on) = self.local_target(path)?;
+        let reached = self.reach_local_for(vec![(target, Vec::new())], &made_on, None);
+        let file: Arc<Path> = Arc::from(file);
+        Some(FunctionSummary {
+            reqs: reached
+                .reqs
+                .into_iter()
+                .map(|mut r| {
+                    r.file = Some(file.clone());
+                    r
+                })
+                .collect(),
+            externals: reached
+                .externals
+                .into_iter()
+                .map(|(p, g, _)| (p, g))
+                .collect(),
+        })
     }
 }
 
