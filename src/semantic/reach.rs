@@ -1683,11 +1683,6 @@ impl<'t> Module<'t> {
         })
     }
 
-    /// `for frame in STACK: return frame[name]` over a sequence certainly
-    /// not empty: its first iteration leaves the function (its body leaves
-    /// for every element, and no `break`/`continue` of it skips that). So
-    /// does `if name in frame: return frame[name]` when the condition is
-    /// true for every element.
     /// Whether the body of a `for` loop certainly runs, to its end, at
     /// least once: the collection is certainly not empty and no `break` or
     /// `continue` may cut an iteration short.
@@ -1705,23 +1700,21 @@ impl<'t> Module<'t> {
             })
     }
 
+    /// `for frame in STACK: return frame[name]` over a sequence certainly
+    /// not empty: its first iteration leaves the function (its body leaves
+    /// for every element, and no `break`/`continue` of it skips that). So
+    /// does `if name in frame: return frame[name]` when the condition is
+    /// true for every element.
     fn loop_exits(
         &self,
         node: Node<'t>,
         scope: ScopeId,
         truth_of: &dyn Fn(Node<'t>) -> Truth,
     ) -> bool {
-        if flow::has_jump(node, &["break_statement", "continue_statement"]) {
-            return false;
-        }
-        let body_exits = node
-            .field("body")
-            .is_some_and(|body| self.block_exits(body, scope, truth_of, 1));
-        body_exits
-            && node.field("right").is_some_and(|items| {
-                !self.grown_in_another_scope(items, scope)
-                    && matches!(truth_of(items), Truth::Known(true))
-            })
+        self.loop_body_runs(node, scope, truth_of)
+            && node
+                .field("body")
+                .is_some_and(|body| self.block_exits(body, scope, truth_of, 1))
     }
 
     /// Whether `items` (or `reversed(items)`, `list(items)`...) is a list
