@@ -50,6 +50,11 @@ pub struct FsResolver<S: SourceProvider = Disk> {
     /// closure its factory returns, named by `Module::local_ref`), by
     /// (file, that name): a summary holding that one function.
     local_refs: DashMap<String, Option<Arc<ModuleSummary>>>,
+    /// The names of each module file's module-level functions, read from
+    /// its text (`called_by`).
+    top_level_defs: DashMap<PathBuf, Arc<Vec<String>>>,
+    /// `called_by`, by (importer, module) file.
+    called: DashMap<(PathBuf, PathBuf), Option<Vec<String>>>,
     /// The lowering helpers each module file defines
     /// (`analysis::lowering_helper_names`, read from its text).
     /// (`None`: no such file, also remembered.)
@@ -74,6 +79,8 @@ impl<S: SourceProvider> FsResolver<S> {
             call_stores: DashMap::new(),
             call_lowerings: DashMap::new(),
             local_refs: DashMap::new(),
+            top_level_defs: DashMap::new(),
+            called: DashMap::new(),
             helper_defs: DashMap::new(),
             contracts: Default::default(),
         }
@@ -103,6 +110,9 @@ impl<S: SourceProvider> FsResolver<S> {
     pub fn invalidate(&self, path: &Path) {
         self.summaries.remove(path);
         self.helper_defs.remove(path);
+        self.top_level_defs.remove(path);
+        self.called
+            .retain(|(importer, module), _| importer != path && module != path);
         // A call's answer depends only on the called module's text (one
         // module deep; the caller's values are part of the key), so only
         // calls into this file are stale. The server calls this on every
@@ -318,6 +328,43 @@ fn forget_calls_into<V>(cache: &DashMap<String, V>, stale: &str) {
 }
 
 impl<S: SourceProvider> FsResolver<S> {
+    /// The module-level functions of `file` that the text of `from_file`
+    /// names (a setter the importer may call), `None` if that text cannot
+    /// be read. A function it never names, nor its own module, never runs
+    /// for it (`Module::set_imported`).
+    fn called_by(&self, from_file: &Path, file: &Path) -> Option<Vec<String>> {
+        let key = (from_file.to_path_buf(), file.to_path_buf());
+        if let Some(known) = self.called.get(&key) {
+            return known.clone();
+        }
+        let found = self.read_called_by(from_file, file);
+        self.called.insert(key, found.clone());
+        found
+    }
+
+    fn read_called_by(&self, from_file: &Path, file: &Path) -> Option<Vec<String>> {
+        let importer = self.source.read(from_file)?;
+        let defs = match self.top_level_defs.get(file) {
+            Some(defs) => defs.clone(),
+            None => {
+                let defs = Arc::new(
+                    self.source
+                        .read(file)
+                        .map(|text| top_level_def_names(&text))
+                        .unwrap_or_default(),
+                );
+                self.top_level_defs.insert(file.to_path_buf(), defs.clone());
+                defs
+            }
+        };
+        Some(
+            defs.iter()
+                .filter(|name| names_word(&importer, name))
+                .cloned()
+                .collect(),
+        )
+    }
+
     /// A summary of the one function `path` names, when it is a
     /// `Module::local_ref` of a module whose summary was read (a closure
     /// an imported factory returned, passed around by the importer): what
@@ -342,6 +389,7 @@ impl<S: SourceProvider> FsResolver<S> {
         let computed = self.source.read(&file).and_then(|text| {
             let tree = syntax::parse(&text, None)?;
             let module = Module::new(&text, &tree);
+            module.set_imported(None);
             module.set_file(&file);
             let matcher = self
                 .contracts
@@ -389,13 +437,15 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
         // (its summary lookups stay off), so this never recurses.
         let (summary, name) = self.resolve_function(from_file, path)?;
         let call = &named_for(call, from_file, &summary.file);
-        let key = format!("{}\0{name}\0{call:?}", summary.file.display());
+        let called = self.called_by(from_file, &summary.file);
+        let key = format!("{}\0{name}\0{call:?}\0{called:?}", summary.file.display());
         if let Some(cached) = self.call_returns.get(&key) {
             return cached.clone();
         }
         let computed = self.source.read(&summary.file).and_then(|text| {
             let tree = syntax::parse(&text, None)?;
             let module = Module::new(&text, &tree);
+            module.set_imported(called.clone());
             module.set_file(&summary.file);
             module.returns_for_call(&name, call)
         });
@@ -406,7 +456,8 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
     fn call_reach(&self, from_file: &Path, path: &str, call: &ForeignCall) -> CallReach {
         let (summary, name) = self.resolve_function(from_file, path)?;
         let call = &named_for(call, from_file, &summary.file);
-        let key = format!("{}\0{name}\0{call:?}", summary.file.display());
+        let called = self.called_by(from_file, &summary.file);
+        let key = format!("{}\0{name}\0{call:?}\0{called:?}", summary.file.display());
         if let Some(cached) = self.call_reach.get(&key) {
             return cached.clone();
         }
@@ -414,6 +465,7 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
         let computed = self.source.read(&summary.file).and_then(|text| {
             let tree = syntax::parse(&text, None)?;
             let module = Module::new(&text, &tree);
+            module.set_imported(called.clone());
             module.set_file(&summary.file);
             let matcher = self
                 .contracts
@@ -461,8 +513,9 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
             renamer(from_file, &summary.file)(&mut alts);
             alts
         });
+        let called = self.called_by(from_file, &summary.file);
         let key = format!(
-            "{}\0{name}\0{call:?}\0{applied_to:?}",
+            "{}\0{name}\0{call:?}\0{applied_to:?}\0{called:?}",
             summary.file.display()
         );
         if let Some(cached) = self.call_stores.get(&key) {
@@ -475,6 +528,7 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
             .and_then(|text| {
                 let tree = syntax::parse(&text, None)?;
                 let module = Module::new(&text, &tree);
+                module.set_imported(called.clone());
                 module.set_file(&summary.file);
                 let stores = module.stores_for_call(&name, call, applied_to.as_deref());
                 Some(
@@ -497,7 +551,8 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
     fn call_lowerings(&self, from_file: &Path, path: &str, call: &ForeignCall) -> CallLowerings {
         let (summary, name) = self.resolve(from_file, path)?;
         let call = &named_for(call, from_file, &summary.file);
-        let key = format!("{}\0{name}\0{call:?}", summary.file.display());
+        let called = self.called_by(from_file, &summary.file);
+        let key = format!("{}\0{name}\0{call:?}\0{called:?}", summary.file.display());
         if let Some(cached) = self.call_lowerings.get(&key) {
             return cached.clone();
         }
@@ -505,10 +560,35 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
         let computed = self.source.read(&summary.file).and_then(|text| {
             let tree = syntax::parse(&text, None)?;
             let module = Module::new(&text, &tree);
+            module.set_imported(called.clone());
             module.set_file(&summary.file);
             module.lowerings_for_call(&name, call).map(Arc::new)
         });
         self.call_lowerings.insert(key, computed.clone());
         computed
     }
+}
+
+/// The names of the module-level functions a module's text defines
+/// (`def name(` or `async def name(` at the start of a line).
+fn top_level_def_names(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|line| {
+            let rest = line
+                .strip_prefix("def ")
+                .or_else(|| line.strip_prefix("async def "))?;
+            let name = rest.split('(').next()?.trim();
+            (!name.is_empty()).then(|| name.to_owned())
+        })
+        .collect()
+}
+
+/// Whether `text` holds `name` as a whole word.
+fn names_word(text: &str, name: &str) -> bool {
+    let is_ident = |b: u8| b == b'_' || b.is_ascii_alphanumeric();
+    let bytes = text.as_bytes();
+    memchr::memmem::find_iter(bytes, name.as_bytes()).any(|at| {
+        !at.checked_sub(1).is_some_and(|i| is_ident(bytes[i]))
+            && !bytes.get(at + name.len()).is_some_and(|b| is_ident(*b))
+    })
 }

@@ -395,6 +395,69 @@ if __name__ == "__main__":
 }
 
 #[test]
+fn a_setter_of_another_module_runs_when_the_importer_calls_it() {
+    // Verified under jax 0.12.0.1: with `set_target("tpu")` called first the
+    // tpu lowering runs clean; without it the Triton params of the module's
+    // default raise "Compiler params for platform gpu cannot be used for
+    // tpu lowering."
+    let config = r#"from jax.experimental.pallas import tpu as pltpu
+from jax.experimental.pallas import triton as pltriton
+
+_TARGET = "gpu"
+
+
+def set_target(target):
+    global _TARGET
+    _TARGET = target
+
+
+def kernel_params():
+    if _TARGET == "tpu":
+        return pltpu.CompilerParams()
+    return pltriton.CompilerParams(num_warps=4)
+"#;
+    let main = |setup: &str| {
+        format!(
+            r#"import jax
+import jax.numpy as jnp
+from jax.experimental import pallas as pl
+
+import kcfg
+
+
+def _copy(x_ref, o_ref):
+    o_ref[...] = x_ref[...]
+
+
+def copy(x):
+    return pl.pallas_call(_copy, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
+                          compiler_params=kcfg.kernel_params())(x)
+
+
+if __name__ == "__main__":
+    {setup}
+    spec = jax.ShapeDtypeStruct((8, 128), jnp.float32)
+    jax.jit(copy).trace(spec).lower(lowering_platforms=("tpu",))
+"#
+        )
+    };
+    for (setup, expected) in [("kcfg.set_target(\"tpu\")", 0), ("pass", 1)] {
+        let text = main(setup);
+        let dir = project(&[("kcfg.py", config), ("main.py", &text)]);
+        let out = jax_lsp(dir.path(), &["check", "--output-format", "json", "."]);
+        let items: Value = serde_json::from_str(&stdout(&out)).expect("json");
+        assert_eq!(
+            items.as_array().map(Vec::len),
+            Some(expected),
+            "{setup}: {items}"
+        );
+        if expected == 1 {
+            assert_eq!(items[0]["code"], "JP002");
+        }
+    }
+}
+
+#[test]
 fn a_lowering_helper_of_another_module_is_checked_where_it_is_called() {
     let aot = r#"import jax
 

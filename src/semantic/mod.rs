@@ -409,6 +409,9 @@ pub struct Module<'t> {
     lookup_key: std::cell::RefCell<(ScopeId, String)>,
     /// `scope_never_runs` by module-level def (each answer scans the text).
     never_running: std::cell::RefCell<HashMap<ScopeId, bool>>,
+    /// Read for another module that imports it (`set_imported`): the
+    /// module-level functions the importer may call (`None`: any).
+    imported: std::cell::RefCell<Option<Option<Vec<String>>>>,
     /// Calls by the plain names among their arguments (built on first use).
     #[allow(clippy::type_complexity)]
     value_args: std::cell::OnceCell<std::collections::HashMap<String, Vec<(usize, Node<'t>)>>>,
@@ -1171,6 +1174,7 @@ impl<'t> Module<'t> {
             covered_bytes: std::cell::OnceCell::new(),
             lookup_key: std::cell::RefCell::default(),
             never_running: std::cell::RefCell::default(),
+            imported: std::cell::RefCell::new(None),
             staging_calls: std::cell::OnceCell::new(),
             contracts: std::cell::OnceCell::new(),
             declares: std::cell::OnceCell::new(),
@@ -2140,6 +2144,15 @@ impl<'t> Module<'t> {
     /// reference) and that the module does not list in `__all__`. Its
     /// stores (`global G; G = v`, `SETTINGS.flag = v`) change nothing a
     /// read of the module sees (trax's `use_backend` setter, never called).
+    /// Marks this module as read for another module that imports it:
+    /// `called`, the module-level functions the importer names (`None`: not
+    /// known, any may be called). A setter of this module that neither
+    /// module names never runs; one the importer names may.
+    pub fn set_imported(&self, called: Option<Vec<String>>) {
+        *self.imported.borrow_mut() = Some(called);
+        self.never_running.borrow_mut().clear();
+    }
+
     pub(crate) fn scope_never_runs(&self, scope: ScopeId) -> bool {
         let mut at = scope;
         while let Some(parent) = self.scopes.get(at).and_then(|s| s.parent) {
@@ -2154,7 +2167,17 @@ impl<'t> Module<'t> {
         if let Some(known) = self.never_running.borrow().get(&at) {
             return *known;
         }
-        let never = top.kind == ScopeKind::Function
+        // A module read for an importer: the importer may call its
+        // functions (`_cfg.set_target("tpu")` before using `_cfg`); those it
+        // does not name, nor this module, never run. `__all__` only says
+        // some importer may.
+        let (for_importer, importer_silent) = match &*self.imported.borrow() {
+            None => (false, true),
+            Some(None) => (true, false),
+            Some(Some(called)) => (true, !called.contains(&top.name)),
+        };
+        let never = importer_silent
+            && top.kind == ScopeKind::Function
             && top.parent == Some(MODULE_SCOPE)
             // Undecorated, or made a context manager (the decorator wraps
             // the generator without running it).
@@ -2163,7 +2186,7 @@ impl<'t> Module<'t> {
                 .iter()
                 .all(|d| text(*d, self.src).ends_with("contextmanager"))
             && !top.name.is_empty()
-            && !self.src.contains("__all__")
+            && (for_importer || !self.src.contains("__all__"))
             // The whole text, also for a unit of some statements (a call of
             // the setter may be in a statement the unit does not hold).
             && code_word_count(self.src, &top.name) <= 1;
