@@ -441,7 +441,15 @@ if __name__ == "__main__":
 "#
         )
     };
-    for (setup, expected) in [("kcfg.set_target(\"tpu\")", 0), ("pass", 1)] {
+    // `__all__` naming the setter (in strings) does not make it run.
+    let exported = format!("__all__ = [\"set_target\", \"kernel_params\"]\n{config}");
+    let cases = [
+        ("kcfg.set_target(\"tpu\")", config, 0),
+        ("pass", config, 1),
+        ("kcfg.set_target(\"tpu\")", exported.as_str(), 0),
+        ("pass", exported.as_str(), 1),
+    ];
+    for (setup, config, expected) in cases {
         let text = main(setup);
         let dir = project(&[("kcfg.py", config), ("main.py", &text)]);
         let out = jax_lsp(dir.path(), &["check", "--output-format", "json", "."]);

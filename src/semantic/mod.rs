@@ -2189,7 +2189,13 @@ impl<'t> Module<'t> {
             && (for_importer || !self.src.contains("__all__"))
             // The whole text, also for a unit of some statements (a call of
             // the setter may be in a statement the unit does not hold).
-            && code_word_count(self.src, &top.name) <= 1;
+            && if for_importer {
+                // The whole module is read: identifiers only (`__all__`
+                // names its setters in strings).
+                self.identifier_mentions(&top.name) <= 1
+            } else {
+                code_word_count(self.src, &top.name) <= 1
+            };
         self.never_running.borrow_mut().insert(at, never);
         never
     }
