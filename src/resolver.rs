@@ -2,7 +2,7 @@
 //! in one file sees the kernels and callbacks of the modules it imports.
 
 use crate::semantic::contract::{scope_for, SiteMatcher};
-use crate::semantic::flow::{rename_refs, ConstAlt};
+use crate::semantic::flow::{rename_refs, whole_words, ConstAlt};
 use crate::semantic::summary::{
     candidate_files, CallLowerings, CallReach, ForeignCall, ModuleSummary, Registration,
 };
@@ -328,6 +328,33 @@ fn forget_calls_into<V>(cache: &DashMap<String, V>, stale: &str) {
 }
 
 impl<S: SourceProvider> FsResolver<S> {
+    /// `f` of module file `file` read for an importer, one module deep:
+    /// parsed, given its file (for its tokens), told which of its functions
+    /// the importer may call (`Module::set_imported`), and, with
+    /// `contracts`, the project's contracts (as summaries are built).
+    fn with_module<T>(
+        &self,
+        file: &Path,
+        called: Option<Vec<String>>,
+        contracts: bool,
+        f: impl FnOnce(&Module<'_>) -> Option<T>,
+    ) -> Option<T> {
+        let text = self.source.read(file)?;
+        let tree = syntax::parse(&text, None)?;
+        let module = Module::new(&text, &tree);
+        module.set_imported(called);
+        module.set_file(file);
+        if contracts {
+            let matcher = self
+                .contracts
+                .read()
+                .unwrap_or_else(|e| e.into_inner())
+                .clone();
+            module.set_contracts(scope_for(file, matcher));
+        }
+        f(&module)
+    }
+
     /// The module-level functions of `file` that the text of `from_file`
     /// names (a setter the importer may call), `None` if that text cannot
     /// be read. A function it never names, nor its own module, never runs
@@ -359,7 +386,7 @@ impl<S: SourceProvider> FsResolver<S> {
         };
         Some(
             defs.iter()
-                .filter(|name| names_word(&importer, name))
+                .filter(|name| whole_words(&importer, name).next().is_some())
                 .cloned()
                 .collect(),
         )
@@ -386,17 +413,7 @@ impl<S: SourceProvider> FsResolver<S> {
         if let Some(cached) = self.local_refs.get(&key) {
             return cached.clone();
         }
-        let computed = self.source.read(&file).and_then(|text| {
-            let tree = syntax::parse(&text, None)?;
-            let module = Module::new(&text, &tree);
-            module.set_imported(None);
-            module.set_file(&file);
-            let matcher = self
-                .contracts
-                .read()
-                .unwrap_or_else(|e| e.into_inner())
-                .clone();
-            module.set_contracts(scope_for(&file, matcher));
+        let computed = self.with_module(&file, None, true, |module| {
             let function = module.local_ref_function(path, &file)?;
             let mut summary = ModuleSummary::empty(Arc::from(file.as_path()));
             summary.functions.insert(path.to_owned(), function);
@@ -442,11 +459,7 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
         if let Some(cached) = self.call_returns.get(&key) {
             return cached.clone();
         }
-        let computed = self.source.read(&summary.file).and_then(|text| {
-            let tree = syntax::parse(&text, None)?;
-            let module = Module::new(&text, &tree);
-            module.set_imported(called.clone());
-            module.set_file(&summary.file);
+        let computed = self.with_module(&summary.file, called, false, |module| {
             module.returns_for_call(&name, call)
         });
         self.call_returns.insert(key, computed.clone());
@@ -462,17 +475,7 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
             return cached.clone();
         }
         // Built as the summary is (contracts included), one module deep.
-        let computed = self.source.read(&summary.file).and_then(|text| {
-            let tree = syntax::parse(&text, None)?;
-            let module = Module::new(&text, &tree);
-            module.set_imported(called.clone());
-            module.set_file(&summary.file);
-            let matcher = self
-                .contracts
-                .read()
-                .unwrap_or_else(|e| e.into_inner())
-                .clone();
-            module.set_contracts(scope_for(&summary.file, matcher));
+        let computed = self.with_module(&summary.file, called, true, |module| {
             let mut reach = module.reach_for_call(&name, call)?;
             for req in &mut reach.reqs {
                 req.file = Some(summary.file.clone());
@@ -523,13 +526,7 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
         }
         // One module deep, as `call_returns`.
         let computed = self
-            .source
-            .read(&summary.file)
-            .and_then(|text| {
-                let tree = syntax::parse(&text, None)?;
-                let module = Module::new(&text, &tree);
-                module.set_imported(called.clone());
-                module.set_file(&summary.file);
+            .with_module(&summary.file, called, false, |module| {
                 let stores = module.stores_for_call(&name, call, applied_to.as_deref());
                 Some(
                     stores
@@ -557,11 +554,7 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
             return cached.clone();
         }
         // One module deep, as `call_returns`.
-        let computed = self.source.read(&summary.file).and_then(|text| {
-            let tree = syntax::parse(&text, None)?;
-            let module = Module::new(&text, &tree);
-            module.set_imported(called.clone());
-            module.set_file(&summary.file);
+        let computed = self.with_module(&summary.file, called, false, |module| {
             module.lowerings_for_call(&name, call).map(Arc::new)
         });
         self.call_lowerings.insert(key, computed.clone());
@@ -581,14 +574,4 @@ fn top_level_def_names(text: &str) -> Vec<String> {
             (!name.is_empty()).then(|| name.to_owned())
         })
         .collect()
-}
-
-/// Whether `text` holds `name` as a whole word.
-fn names_word(text: &str, name: &str) -> bool {
-    let is_ident = |b: u8| b == b'_' || b.is_ascii_alphanumeric();
-    let bytes = text.as_bytes();
-    memchr::memmem::find_iter(bytes, name.as_bytes()).any(|at| {
-        !at.checked_sub(1).is_some_and(|i| is_ident(bytes[i]))
-            && !bytes.get(at + name.len()).is_some_and(|b| is_ident(*b))
-    })
 }

@@ -48,6 +48,13 @@ fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
     dir
 }
 
+/// The findings `check --output-format json .` gives on a project of `files`.
+fn check_json(files: &[(&str, &str)]) -> Value {
+    let dir = project(files);
+    let out = jax_lsp(dir.path(), &["check", "--output-format", "json", "."]);
+    serde_json::from_str(&stdout(&out)).expect("json")
+}
+
 #[test]
 fn text_output_has_location_code_frame_and_exit_1() {
     let dir = project(&[("bad.py", BAD_STRING), ("clean.py", CLEAN)]);
@@ -379,9 +386,7 @@ if __name__ == "__main__":
     };
     for (platform, expected) in [("cuda", 1), ("cpu", 0)] {
         let text = main(platform);
-        let dir = project(&[("density.py", density), ("main.py", &text)]);
-        let out = jax_lsp(dir.path(), &["check", "--output-format", "json", "."]);
-        let items: Value = serde_json::from_str(&stdout(&out)).expect("json");
+        let items = check_json(&[("density.py", density), ("main.py", &text)]);
         assert_eq!(
             items.as_array().map(Vec::len),
             Some(expected),
@@ -451,9 +456,7 @@ if __name__ == "__main__":
     ];
     for (setup, config, expected) in cases {
         let text = main(setup);
-        let dir = project(&[("kcfg.py", config), ("main.py", &text)]);
-        let out = jax_lsp(dir.path(), &["check", "--output-format", "json", "."]);
-        let items: Value = serde_json::from_str(&stdout(&out)).expect("json");
+        let items = check_json(&[("kcfg.py", config), ("main.py", &text)]);
         assert_eq!(
             items.as_array().map(Vec::len),
             Some(expected),

@@ -1128,29 +1128,8 @@ impl<'t> Module<'t> {
                             .map(|(targets, why, choices)| (seeds(targets), why, choices))
                             .collect();
                     }
-                    // What the value flow says the function is, one scenario
-                    // per alternative with the choices it was made by: used
-                    // where the syntax finds nothing (a closure made per
-                    // element of a loop), and for what a call returns when the
-                    // flow knows all of it (`jit(wrap(make(x)))`: the closure
-                    // `make` made for that `x`, not every closure of `make`).
                     let targets = self.value_targets(t, j.scope, 0);
-                    let is_call = unparenthesize(t).kind_name() == "call";
-                    let (per_alt, complete) = if targets.is_empty() || is_call {
-                        self.flow_scenarios(t, j.scope)
-                    } else {
-                        (Vec::new(), false)
-                    };
-                    // (Only this module's functions, made by choices: the
-                    // syntax's answer keeps what else a call of another
-                    // module's factory needs.)
-                    let call = is_call
-                        && complete
-                        && per_alt.iter().any(|(_, _, choices)| !choices.is_empty())
-                        && per_alt.iter().all(|(targets, _, _)| {
-                            targets.iter().all(|t| !matches!(t, Target::External(_)))
-                        });
-                    if (targets.is_empty() && !per_alt.is_empty()) || call {
+                    if let Some(per_alt) = self.flow_seeds(t, j.scope, &targets) {
                         return per_alt
                             .into_iter()
                             .map(|(targets, why, choices)| (seeds(targets), why, choices))
@@ -1258,6 +1237,39 @@ impl<'t> Module<'t> {
         }
     }
 
+    /// The lowered function as the value flow gives it, one scenario per
+    /// alternative with the choices it was made by, where that replaces
+    /// what the syntax found (`syntax`): where the syntax finds nothing (a
+    /// closure made per element of a loop), and for what a call returns
+    /// when the flow knows all of it and it is this module's functions made
+    /// by choices (`jit(wrap(make(x)))`: the closure `make` made for that
+    /// `x`, not every closure of `make`; a call of another module's factory
+    /// keeps the syntax's answer, which carries the call).
+    fn flow_seeds(
+        &self,
+        node: Node<'t>,
+        scope: ScopeId,
+        syntax: &[Target],
+    ) -> Option<Vec<super::reach::Scenario>> {
+        let is_call = unparenthesize(node).kind_name() == "call";
+        if !syntax.is_empty() && !is_call {
+            return None;
+        }
+        let (per_alt, complete) = self.flow_scenarios(node, scope);
+        let made_here = || {
+            per_alt.iter().any(|(_, _, choices)| !choices.is_empty())
+                && per_alt.iter().all(|(targets, _, _)| {
+                    targets.iter().all(|t| !matches!(t, Target::External(_)))
+                })
+        };
+        let replaces = if syntax.is_empty() {
+            !per_alt.is_empty()
+        } else {
+            complete && made_here()
+        };
+        replaces.then_some(per_alt)
+    }
+
     /// For a lowered function that is a parameter (`def lower_for(fn, ...)`):
     /// what each call site passes, as its own scenario.
     #[allow(clippy::type_complexity)]
@@ -1301,19 +1313,19 @@ impl<'t> Module<'t> {
                     let (targets, made_by) = match source {
                         flow::ParamSource::Arg(a) => {
                             let targets = self.value_targets(a, call_scope, 0);
-                            if targets.is_empty() {
-                                // Functions that differ by a choice (a closure
-                                // made per element of a loop): one scenario each.
-                                let (per_alt, _) = self.flow_scenarios(a, call_scope);
-                                if !per_alt.is_empty() {
-                                    return per_alt
-                                        .into_iter()
-                                        .filter_map(|(targets, alt_why, choices)| {
-                                            let choices = flow::merge_choices(&site, &choices)?;
-                                            Some((targets, why.and(&alt_why), choices))
-                                        })
-                                        .collect::<Vec<_>>();
-                                }
+                            // Only where the syntax finds nothing.
+                            let per_alt = targets
+                                .is_empty()
+                                .then(|| self.flow_seeds(a, call_scope, &targets))
+                                .flatten();
+                            if let Some(per_alt) = per_alt {
+                                return per_alt
+                                    .into_iter()
+                                    .filter_map(|(targets, alt_why, choices)| {
+                                        let choices = flow::merge_choices(&site, &choices)?;
+                                        Some((targets, why.and(&alt_why), choices))
+                                    })
+                                    .collect::<Vec<_>>();
                             }
                             (targets, self.factory_call_choice(a, call_scope))
                         }

@@ -269,6 +269,16 @@ pub struct CallSite<'t> {
     pub scope: ScopeId,
 }
 
+/// Who a module's model is read for.
+#[derive(Debug)]
+enum Reader {
+    /// The module itself (analysed, or summarised for any importer).
+    Own,
+    /// A call of an importer: the module-level functions its text names
+    /// (`None`: not known, any of them may be called).
+    Importer(Option<Vec<String>>),
+}
+
 pub struct Module<'t> {
     pub src: &'t str,
     /// The module's root node; with a model built from pieces of the text
@@ -409,9 +419,8 @@ pub struct Module<'t> {
     lookup_key: std::cell::RefCell<(ScopeId, String)>,
     /// `scope_never_runs` by module-level def (each answer scans the text).
     never_running: std::cell::RefCell<HashMap<ScopeId, bool>>,
-    /// Read for another module that imports it (`set_imported`): the
-    /// module-level functions the importer may call (`None`: any).
-    imported: std::cell::RefCell<Option<Option<Vec<String>>>>,
+    /// Who the model is read for (`set_imported`).
+    reader: std::cell::RefCell<Reader>,
     /// Calls by the plain names among their arguments (built on first use).
     #[allow(clippy::type_complexity)]
     value_args: std::cell::OnceCell<std::collections::HashMap<String, Vec<(usize, Node<'t>)>>>,
@@ -1174,7 +1183,7 @@ impl<'t> Module<'t> {
             covered_bytes: std::cell::OnceCell::new(),
             lookup_key: std::cell::RefCell::default(),
             never_running: std::cell::RefCell::default(),
-            imported: std::cell::RefCell::new(None),
+            reader: std::cell::RefCell::new(Reader::Own),
             staging_calls: std::cell::OnceCell::new(),
             contracts: std::cell::OnceCell::new(),
             declares: std::cell::OnceCell::new(),
@@ -2139,20 +2148,22 @@ impl<'t> Module<'t> {
             .contains(attr)
     }
 
-    /// Whether the code of `scope` never runs: it is in a module-level
-    /// function, undecorated or a `@contextmanager`, that nothing in the module names (no call, no
-    /// reference) and that the module does not list in `__all__`. Its
-    /// stores (`global G; G = v`, `SETTINGS.flag = v`) change nothing a
-    /// read of the module sees (trax's `use_backend` setter, never called).
     /// Marks this module as read for another module that imports it:
     /// `called`, the module-level functions the importer names (`None`: not
     /// known, any may be called). A setter of this module that neither
     /// module names never runs; one the importer names may.
     pub fn set_imported(&self, called: Option<Vec<String>>) {
-        *self.imported.borrow_mut() = Some(called);
+        *self.reader.borrow_mut() = Reader::Importer(called);
         self.never_running.borrow_mut().clear();
     }
 
+    /// Whether the code of `scope` never runs: it is in a module-level
+    /// function, undecorated or a `@contextmanager`, that nothing in the
+    /// module names (no call, no reference) and that the module does not
+    /// list in `__all__`; read for an importer (`set_imported`), one the
+    /// importer does not name either, `__all__` or not. Its stores
+    /// (`global G; G = v`, `SETTINGS.flag = v`) change nothing a read of
+    /// the module sees (trax's `use_backend` setter, never called).
     pub(crate) fn scope_never_runs(&self, scope: ScopeId) -> bool {
         let mut at = scope;
         while let Some(parent) = self.scopes.get(at).and_then(|s| s.parent) {
@@ -2171,10 +2182,10 @@ impl<'t> Module<'t> {
         // functions (`_cfg.set_target("tpu")` before using `_cfg`); those it
         // does not name, nor this module, never run. `__all__` only says
         // some importer may.
-        let (for_importer, importer_silent) = match &*self.imported.borrow() {
-            None => (false, true),
-            Some(None) => (true, false),
-            Some(Some(called)) => (true, !called.contains(&top.name)),
+        let (for_importer, importer_silent) = match &*self.reader.borrow() {
+            Reader::Own => (false, true),
+            Reader::Importer(None) => (true, false),
+            Reader::Importer(Some(called)) => (true, !called.contains(&top.name)),
         };
         let never = importer_silent
             && top.kind == ScopeKind::Function

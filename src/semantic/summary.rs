@@ -46,6 +46,27 @@ pub struct ModuleSummary {
     pub registrars: std::collections::HashSet<String>,
 }
 
+impl FunctionSummary {
+    /// What `reached` (from a function of module `file`) holds, for importers.
+    fn of(reached: super::reach::Reached, file: &Arc<Path>) -> FunctionSummary {
+        FunctionSummary {
+            reqs: reached
+                .reqs
+                .into_iter()
+                .map(|mut r| {
+                    r.file = Some(file.clone());
+                    r
+                })
+                .collect(),
+            externals: reached
+                .externals
+                .into_iter()
+                .map(|(p, g, _)| (p, g))
+                .collect(),
+        }
+    }
+}
+
 impl ModuleSummary {
     /// A summary of `file` that knows nothing yet.
     pub fn empty(file: Arc<Path>) -> ModuleSummary {
@@ -191,25 +212,7 @@ impl ModuleSummary {
                 if reached.reqs.is_empty() && reached.externals.is_empty() {
                     continue;
                 }
-                let reqs = reached
-                    .reqs
-                    .into_iter()
-                    .map(|mut r| {
-                        r.file = Some(file.clone());
-                        r
-                    })
-                    .collect();
-                functions.insert(
-                    key,
-                    FunctionSummary {
-                        reqs,
-                        externals: reached
-                            .externals
-                            .into_iter()
-                            .map(|(p, g, _)| (p, g))
-                            .collect(),
-                    },
-                );
+                functions.insert(key, FunctionSummary::of(reached, &file));
             }
         }
         let registrars = module
@@ -246,22 +249,7 @@ impl Module<'_> {
     pub fn local_ref_function(&self, path: &str, file: &Path) -> Option<FunctionSummary> {
         let (target, made_on) = self.local_target(path)?;
         let reached = self.reach_local_for(vec![(target, Vec::new())], &made_on, None);
-        let file: Arc<Path> = Arc::from(file);
-        Some(FunctionSummary {
-            reqs: reached
-                .reqs
-                .into_iter()
-                .map(|mut r| {
-                    r.file = Some(file.clone());
-                    r
-                })
-                .collect(),
-            externals: reached
-                .externals
-                .into_iter()
-                .map(|(p, g, _)| (p, g))
-                .collect(),
-        })
+        Some(FunctionSummary::of(reached, &Arc::from(file)))
     }
 }
 
