@@ -1061,6 +1061,10 @@ pub struct Flow<'m, 't> {
     /// deciding for that construction: a condition reading a field of the
     /// same object does not decide them again.
     deciding_construction: RefCell<Vec<(usize, ScopeId)>>,
+    /// `self.attr` reads whose value is being worked out without the state
+    /// each call of their method leaves on its receiver
+    /// (`receiver_state_at_calls`): the plain answer for calls without one.
+    receiver_sites_open: RefCell<Vec<usize>>,
 }
 
 impl<'t> Module<'t> {
@@ -1079,6 +1083,7 @@ impl<'t> Module<'t> {
             given_branches: RefCell::new(Vec::new()),
             deciding_given: Cell::new(false),
             deciding_construction: RefCell::new(Vec::new()),
+            receiver_sites_open: RefCell::new(Vec::new()),
         }
     }
 
@@ -3500,6 +3505,11 @@ impl<'m, 't> Flow<'m, 't> {
         if let Some(alts) = m.overlay_path(scope, text(node, m.src)) {
             return alts;
         }
+        // `obj.configure("tpu")` before the read, a method of obj's class
+        // storing `self.platform = ...`: that store.
+        if let Some(alts) = self.method_store_before(node, object, attr, scope, depth) {
+            return alts;
+        }
         // `configure(cfg)` before the read, storing `config.platform = ...`
         // into its parameter: that store (unless one written here follows).
         if let Some(alts) = self.callee_store(node, object, attr, scope, depth) {
@@ -3518,6 +3528,11 @@ impl<'m, 't> Flow<'m, 't> {
         // `self.mesh = AbstractMesh(...)`, then `NamedSharding(self.mesh, ...)`).
         if let Some(value) = self.own_store_before(node, object, attr, scope) {
             return self.eval_depth(value, scope, depth + 1);
+        }
+        // `self.x` in a method: what each call's receiver holds at that
+        // call (`r.platform = p; r.lower(fn)`, `r.configure(p); r.lower(fn)`).
+        if let Some(alts) = self.receiver_state_at_calls(node, object, attr, scope, depth) {
+            return alts;
         }
         let objects = match m.class_of_receiver(object, scope) {
             // `self.x` in a method: the instances the method runs on.
@@ -3563,6 +3578,466 @@ impl<'m, 't> Flow<'m, 't> {
             out.extend(vals.into_iter().filter_map(|a| a.under(&o.why, &o.choices)));
         }
         cap(out)
+    }
+
+    /// `obj.attr` read after `obj.configure(...)` in the same scope, a
+    /// method of obj's class that stores `self.attr = value`: that value,
+    /// with the call's arguments and `obj` bound. `Unknown` when that call
+    /// may not run or its method may not store. `None` without such a call,
+    /// or when a plain `obj.attr = v` comes after it (that store decides).
+    fn method_store_before(
+        &self,
+        node: Node<'t>,
+        object: Node<'t>,
+        attr: &str,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Option<Vec<Alt<'t>>> {
+        let m = self.m;
+        if object.kind_name() != "identifier" {
+            return None;
+        }
+        let found = self.last_method_store(object, attr, node, scope, depth)?;
+        let path = format!("{}.{attr}", text(object, m.src));
+        if let PathStore::Value(value, store_scope) = m.path_store_of(&path, node, scope) {
+            if store_scope == scope && value.start_byte() > found.call.end_byte() {
+                return None;
+            }
+        }
+        let receiver = self.receiver_value(object, scope, depth);
+        Some(self.eval_method_store(&found, receiver, scope, depth))
+    }
+
+    /// The last call `receiver.method(...)` in `scope` before `before` whose
+    /// method (of the receiver's class) stores `self.attr`, and whether it
+    /// certainly leaves its last store's value: the call runs whenever
+    /// `before` does, and that store is a plain statement of the method.
+    fn last_method_store(
+        &self,
+        receiver: Node<'t>,
+        attr: &str,
+        before: Node<'t>,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Option<MethodStore<'t>> {
+        let window = 0..before.start_byte();
+        let bound_at = self
+            .m
+            .binding_at(scope, text(receiver, self.m.src), before)
+            .map(|b| b.position())
+            .unwrap_or(0);
+        self.last_method_store_in(
+            (receiver, None),
+            attr,
+            scope,
+            window.start.max(bound_at)..window.end,
+            before,
+            depth,
+        )
+    }
+
+    /// `last_method_store` over the calls in the byte range `window` of
+    /// `scope`, certain when they run whenever `runs_with` does.
+    /// `receiver`: the object's name, and its class when the caller knows it.
+    fn last_method_store_in(
+        &self,
+        (receiver, class): (Node<'t>, Option<ScopeId>),
+        attr: &str,
+        scope: ScopeId,
+        window: std::ops::Range<usize>,
+        runs_with: Node<'t>,
+        depth: u32,
+    ) -> Option<MethodStore<'t>> {
+        let m = self.m;
+        let name = text(receiver, m.src);
+        let mut candidates: Vec<(Node<'t>, &str)> = m.scopes[scope]
+            .calls
+            .iter()
+            .map(|&i| m.calls[i].node)
+            .filter(|call| window.start <= call.start_byte() && call.end_byte() <= window.end)
+            .filter_map(|call| {
+                let function = call.field("function")?;
+                if function.kind_name() != "attribute"
+                    || function.field("object").map(|o| text(o, m.src)) != Some(name)
+                {
+                    return None;
+                }
+                let method = text(function.field("attribute")?, m.src);
+                m.method_stores(method, attr).then_some((call, method))
+            })
+            .collect();
+        if candidates.is_empty() {
+            return None;
+        }
+        candidates.sort_by_key(|(call, _)| call.start_byte());
+        let class = match class {
+            Some(class) => class,
+            None => self.receiver_class(receiver, scope, depth)?,
+        };
+        let stores = m.attribute(class, attr)?;
+        let mut last = None;
+        for (call, method_name) in candidates {
+            let Some(method) = m.method(class, method_name) else {
+                continue;
+            };
+            let Some((target, value)) = stores
+                .iter()
+                .filter_map(|b| match b {
+                    Binding::Value {
+                        value,
+                        scope: store_scope,
+                        target,
+                    } if *store_scope == method => Some((*target, *value)),
+                    _ => None,
+                })
+                .max_by_key(|(target, _)| target.start_byte())
+            else {
+                continue;
+            };
+            let certain = m.is_body_statement_target(target, method)
+                && m.is_straight_line(call, scope, runs_with);
+            last = Some(MethodStore {
+                call,
+                method,
+                value: certain.then_some(value),
+            });
+        }
+        last
+    }
+
+    /// The value of a method call's receiver, when it has one.
+    fn receiver_value(&self, receiver: Node<'t>, scope: ScopeId, depth: u32) -> Alt<'t> {
+        match self.eval_depth(receiver, scope, depth + 1).as_slice() {
+            [one] => one.clone(),
+            _ => Alt::unknown(),
+        }
+    }
+
+    /// The one class `receiver` is an instance of (`self` of a method: its
+    /// class).
+    fn receiver_class(&self, receiver: Node<'t>, scope: ScopeId, depth: u32) -> Option<ScopeId> {
+        let m = self.m;
+        if let Some((class, self_name)) = m.enclosing_method_class(scope) {
+            if text(receiver, m.src) == self_name {
+                return Some(class);
+            }
+        }
+        let mut classes = self
+            .eval_depth(receiver, scope, depth + 1)
+            .into_iter()
+            .map(|a| match a.val {
+                Val::Instance(class, _) => Some(class),
+                _ => None,
+            });
+        let first = classes.next()??;
+        classes.all(|c| c == Some(first)).then_some(first)
+    }
+
+    /// The value a method call leaves in the attribute (`last_method_store`):
+    /// its store evaluated with the call bound.
+    fn eval_method_store(
+        &self,
+        found: &MethodStore<'t>,
+        receiver: Alt<'t>,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Vec<Alt<'t>> {
+        let Some(value) = found.value else {
+            return vec![Alt::unknown()];
+        };
+        let open = self
+            .bound
+            .borrow()
+            .iter()
+            .any(|b| b.def == found.method && b.call.id() == found.call.id());
+        if open || self.bound.borrow().len() > 6 {
+            return vec![Alt::unknown()];
+        }
+        let bound = Bound {
+            def: found.method,
+            call: found.call,
+            call_scope: scope,
+            receiver: Some(receiver),
+            given: Vec::new(),
+        };
+        self.with_bound(bound, || self.eval_depth(value, found.method, depth + 1))
+    }
+
+    /// `obj.attr` read where `obj` is a parameter (`self` of a method other
+    /// than `__init__`, or a plain one): at each call of the function (the
+    /// one being evaluated, else every call site), the value the object
+    /// passed there was left with just before the call, by `obj.attr = v`
+    /// or by a method call storing it (`r.platform = p; r.lower(fn)`,
+    /// `r.configure(p); lower(r)`), also through callers that pass on their
+    /// own parameter. A call without such a store sees the attribute as it
+    /// is otherwise known. `None` when no call has one.
+    fn receiver_state_at_calls(
+        &self,
+        node: Node<'t>,
+        object: Node<'t>,
+        attr: &str,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Option<Vec<Alt<'t>>> {
+        if object.kind_name() != "identifier"
+            || self.receiver_sites_open.borrow().contains(&node.id())
+        {
+            return None;
+        }
+        let per_site = self.param_state_at_calls(object, attr, scope, depth, 0)?;
+        let otherwise = per_site.iter().any(|(_, alts)| alts.is_none()).then(|| {
+            self.receiver_sites_open.borrow_mut().push(node.id());
+            let alts = self.eval_depth(node, scope, depth + 1);
+            self.receiver_sites_open.borrow_mut().pop();
+            alts
+        });
+        let mut out = Vec::new();
+        for ((why, choices), alts) in per_site {
+            let alts = alts.unwrap_or_else(|| otherwise.clone().unwrap_or_default());
+            out.extend(alts.into_iter().filter_map(|a| a.under(&why, &choices)));
+        }
+        Some(cap(out))
+    }
+
+    /// For `param.attr` (`param` bound to a parameter at `object`), each call
+    /// of its function: how it is told apart (why, choices) and the value
+    /// the argument held there just before the call, if a store says.
+    /// `None` when no call has one, or the calls are not all visible.
+    #[allow(clippy::type_complexity)]
+    fn param_state_at_calls(
+        &self,
+        object: Node<'t>,
+        attr: &str,
+        scope: ScopeId,
+        depth: u32,
+        hops: u32,
+    ) -> Option<Vec<((Why, Vec<Choice>), Option<Vec<Alt<'t>>>)>> {
+        let m = self.m;
+        let name = text(object, m.src);
+        let Some(Binding::Param {
+            scope: def, index, ..
+        }) = m.binding_at(scope, name, object)
+        else {
+            return None;
+        };
+        let (def, index) = (*def, *index);
+        let is_method = m.scopes[def].class.is_some() && !m.is_static_method(def);
+        let is_self = is_method && index == 0;
+        if m.scopes[def].kind != ScopeKind::Function
+            || (is_method && m.scopes[def].name == "__init__")
+            || m.is_class_method(def)
+        {
+            return None;
+        }
+        // The argument a call passes for the parameter.
+        let argument = |call: Node<'t>, bound_self: bool| -> Option<Node<'t>> {
+            if is_self {
+                return call.field("function")?.field("object");
+            }
+            let args = m.args_of(call);
+            let position = m.param_position(def, index, bound_self);
+            args.keyword(name)
+                .or_else(|| position.and_then(|p| args.positional.get(p).copied()))
+        };
+        let bound_call = self
+            .bound
+            .borrow()
+            .iter()
+            .rev()
+            .find(|b| b.def == def)
+            .map(|b| (b.call, b.call_scope, b.receiver.is_some()));
+        let sites: Vec<(Node<'t>, ScopeId, Node<'t>)> = match bound_call {
+            Some((call, call_scope, bound_self)) => {
+                vec![(call, call_scope, argument(call, bound_self)?)]
+            }
+            None => {
+                let sites = m.def_call_sites(def);
+                if sites.is_empty() || sites.len() > MAX_ALTS {
+                    return None;
+                }
+                sites
+                    .iter()
+                    .map(|s| match s.kind {
+                        SiteKind::Direct { bound_self } if bound_self == is_method => {
+                            Some((s.call, s.scope, argument(s.call, bound_self)?))
+                        }
+                        _ => None,
+                    })
+                    .collect::<Option<Vec<_>>>()?
+            }
+        };
+        let point = m.scopes[def].node.id();
+        let several = sites.len() > 1;
+        let mut any = false;
+        let mut out = Vec::new();
+        for (call, call_scope, arg) in sites {
+            let arg = unparenthesize(arg);
+            let mut state = self.receiver_state_before(arg, call, call_scope, attr, depth);
+            // Passed on from the caller's own parameter: its state there.
+            let mut nested = None;
+            if state.is_none() && arg.kind_name() == "identifier" && hops < 3 {
+                nested = self.param_state_at_calls(arg, attr, call_scope, depth, hops + 1);
+            }
+            let why = if several {
+                Why::Each(format!("for the call at line {}", line_of(call)))
+            } else {
+                Why::Fixed
+            };
+            let choices = if bound_call.is_some() {
+                Vec::new()
+            } else {
+                vec![(point, call.id())]
+            };
+            if let Some(nested) = nested {
+                let mut alts = Vec::new();
+                for ((inner_why, inner_choices), inner) in nested {
+                    let inner = inner.unwrap_or_else(|| vec![Alt::unknown()]);
+                    alts.extend(
+                        inner
+                            .into_iter()
+                            .filter_map(|a| a.under(&inner_why, &inner_choices)),
+                    );
+                }
+                state = Some(alts);
+            }
+            any |= state.is_some();
+            out.push(((why, choices), state));
+        }
+        any.then_some(out)
+    }
+
+    /// The value `obj.attr` holds just before `call` (`obj.method(...)`,
+    /// `f(obj)`) because of a store in the call's scope: `obj.attr = v` or a method
+    /// call on `obj` that stores it, whichever comes last. `None` without.
+    fn receiver_state_before(
+        &self,
+        receiver: Node<'t>,
+        call: Node<'t>,
+        scope: ScopeId,
+        attr: &str,
+        depth: u32,
+    ) -> Option<Vec<Alt<'t>>> {
+        let m = self.m;
+        if receiver.kind_name() != "identifier" {
+            return None;
+        }
+        let by_method = self.last_method_store(receiver, attr, call, scope, depth);
+        let after = by_method.as_ref().map_or(0, |f| f.call.end_byte());
+        let is_self = m
+            .enclosing_method_class(scope)
+            .is_some_and(|(_, s)| s == text(receiver, m.src));
+        let plain = if is_self {
+            self.own_store_before(call, receiver, attr, scope)
+                .map(|value| PathStore::Value(value, scope))
+                .unwrap_or(PathStore::None)
+        } else {
+            let path = format!("{}.{attr}", text(receiver, m.src));
+            m.path_store_of(&path, call, scope)
+        };
+        match plain {
+            // (A store in an enclosing scope ran before this one's calls.)
+            PathStore::Value(value, store_scope)
+                if by_method.is_none() || (store_scope == scope && value.start_byte() > after) =>
+            {
+                Some(self.eval_depth(value, store_scope, depth + 1))
+            }
+            PathStore::Unknown if by_method.is_none() => Some(vec![Alt::unknown()]),
+            _ => by_method.map(|found| {
+                let value = self.receiver_value(receiver, scope, depth);
+                self.eval_method_store(&found, value, scope, depth)
+            }),
+        }
+    }
+
+    /// The last call `self.method(...)` that is a plain statement of
+    /// `__init__` (`init`) and whose method's last store of `attr` is a
+    /// plain statement among `chosen`: (the call, the method, that store's
+    /// target).
+    fn init_method_store(
+        &self,
+        init: ScopeId,
+        class: ScopeId,
+        attr: &str,
+        chosen: &[&Binding<'t>],
+    ) -> Option<(Node<'t>, ScopeId, Node<'t>)> {
+        let m = self.m;
+        let self_name = m.scopes[init].params().first()?.0.clone();
+        let mut found = None;
+        for &i in &m.scopes[init].calls {
+            let call = m.calls[i].node;
+            let Some(function) = call.field("function") else {
+                continue;
+            };
+            if function.kind_name() != "attribute"
+                || function.field("object").map(|o| text(o, m.src)) != Some(self_name.as_str())
+                || !m.is_body_statement_target(call, init)
+            {
+                continue;
+            }
+            let Some(method) = function
+                .field("attribute")
+                .and_then(|a| m.method(class, text(a, m.src)))
+            else {
+                continue;
+            };
+            if method == init {
+                continue;
+            }
+            let last = m
+                .attribute(class, attr)?
+                .iter()
+                .filter_map(|b| match b {
+                    Binding::Value { scope, target, .. } if *scope == method => Some(*target),
+                    _ => None,
+                })
+                .max_by_key(|t| t.start_byte());
+            let Some(last) = last else { continue };
+            let kept = chosen
+                .iter()
+                .any(|b| matches!(b, Binding::Value { target, .. } if target.id() == last.id()));
+            if kept && m.is_body_statement_target(last, method) {
+                found = Some((call, method, last));
+            }
+        }
+        found
+    }
+
+    /// `c = Runner(...)` then `c.configure(...)` in the same scope, a method
+    /// storing `self.attr`: the last such call.
+    fn method_store_after_construction(
+        &self,
+        class: ScopeId,
+        call: Node<'t>,
+        call_scope: ScopeId,
+        attr: &str,
+        depth: u32,
+    ) -> Option<MethodStore<'t>> {
+        let m = self.m;
+        let name = call
+            .parent()
+            .filter(|a| a.kind_name() == "assignment")
+            .and_then(|a| a.field("left"))
+            .filter(|l| l.kind_name() == "identifier")?;
+        // The name bound again: calls on it may be on another object.
+        if m.bindings
+            .get(&(call_scope, text(name, m.src).to_owned()))
+            .is_some_and(|b| b.len() > 1)
+        {
+            return None;
+        }
+        // (The module's node is one section of its text: the end is the text's.)
+        let end = match m.scopes[call_scope].kind {
+            ScopeKind::Module => m.src.len(),
+            _ => m.scopes[call_scope].node.end_byte(),
+        };
+        self.last_method_store_in(
+            (name, Some(class)),
+            attr,
+            call_scope,
+            call.end_byte()..end,
+            call,
+            depth,
+        )
     }
 
     /// The value of the last `self.attr = value` of the method `scope`
@@ -3896,10 +4371,24 @@ impl<'m, 't> Flow<'m, 't> {
             // keyword, else the field of the object it copies.
             // `c = Config(); c.platform = "tpu"` where the instance was made:
             // the store (it runs after the constructor).
+            // `c = Runner(); c.configure("tpu")`: the method's store (unless
+            // a plain one follows).
+            let by_method =
+                self.method_store_after_construction(class, call, call_scope, attr, depth);
             match m.store_after_construction(call, call_scope, attr) {
-                PathStore::Value(value, scope) => return self.eval_depth(value, scope, depth + 1),
+                PathStore::Value(value, scope)
+                    if by_method
+                        .as_ref()
+                        .is_none_or(|found| value.start_byte() > found.call.end_byte()) =>
+                {
+                    return self.eval_depth(value, scope, depth + 1)
+                }
                 PathStore::Unknown => return vec![Alt::unknown()],
-                PathStore::None => {}
+                _ => {}
+            }
+            if let Some(found) = by_method {
+                let instance = Alt::fixed(Val::Instance(class, ctor));
+                return self.eval_method_store(&found, instance, call_scope, depth);
             }
             if let Some(base) = self.replace_base(call, call_scope) {
                 // A keyword, also one unpacked (`replace(cfg, **overrides)`).
@@ -4054,6 +4543,7 @@ impl<'m, 't> Flow<'m, 't> {
         // A store that runs on every path through `__init__` replaces the
         // ones of `__init__` before it (`self.mesh = None`, then
         // `self.mesh = AbstractMesh(...)`); other methods' stores stay.
+        let mut init_call: Option<(Node<'t>, ScopeId)> = None;
         if let Some(init) = m.method(class, "__init__") {
             let unconditional = chosen
                 .iter()
@@ -4066,7 +4556,23 @@ impl<'m, 't> Flow<'m, 't> {
                     _ => None,
                 })
                 .max();
-            if let Some(last) = unconditional {
+            // So does a method `__init__` calls on `self` as a plain
+            // statement, storing as a plain statement of its own
+            // (`self._init_platform(platform)`): its last store, there.
+            let by_method = self
+                .init_method_store(init, class, attr, &chosen)
+                .filter(|(call, _, _)| unconditional.is_none_or(|u| call.start_byte() > u));
+            if let Some((call, method, kept)) = by_method {
+                init_call = Some((call, method));
+                chosen.retain(|b| {
+                    !matches!(b, Binding::Value { scope, target, .. }
+                        if *scope == method && target.id() != kept.id())
+                });
+            }
+            let last = by_method
+                .map(|(call, _, _)| call.start_byte())
+                .or(unconditional);
+            if let Some(last) = last {
                 chosen.retain(|b| {
                     !matches!(b, Binding::Value { scope, target, .. }
                         if *scope == init && target.start_byte() < last)
@@ -4082,6 +4588,38 @@ impl<'m, 't> Flow<'m, 't> {
             };
             let method = *scope;
             let is_method = m.scopes[method].kind == ScopeKind::Function;
+            // Stored by a method `__init__` calls: that call, in this construction.
+            if let (Some((init_call, called)), Some((call, call_scope)), Some(init)) =
+                (init_call, ctor, m.method(class, "__init__"))
+            {
+                if called == method && self.bound.borrow().len() <= 6 {
+                    let instance = Alt::fixed(Val::Instance(class, ctor));
+                    let construction = Bound {
+                        def: init,
+                        call,
+                        call_scope,
+                        receiver: Some(instance.clone()),
+                        given: Vec::new(),
+                    };
+                    let on_self = Bound {
+                        def: method,
+                        call: init_call,
+                        call_scope: init,
+                        receiver: Some(instance),
+                        given: Vec::new(),
+                    };
+                    let alts = self.with_bound(construction, || {
+                        self.with_bound(on_self, || self.eval_depth(*value, method, depth + 1))
+                    });
+                    out.extend(alts.into_iter().map(|mut a| {
+                        if several {
+                            a.why = Why::Choice;
+                        }
+                        a
+                    }));
+                    continue;
+                }
+            }
             let alts = match (is_method, ctor) {
                 (true, Some((call, call_scope))) if m.scopes[method].name == "__init__" => self
                     .with_bound(
@@ -9332,6 +9870,15 @@ pub(crate) enum SiteKind {
     Passed,
     /// A use of the function whose calls are not visible.
     Opaque,
+}
+
+/// A call on an object whose method stores one of its attributes
+/// (`Flow::last_method_store`).
+struct MethodStore<'t> {
+    call: Node<'t>,
+    method: ScopeId,
+    /// The value it stores, when it certainly does.
+    value: Option<Node<'t>>,
 }
 
 #[derive(Clone, Copy, Debug)]

@@ -362,6 +362,10 @@ pub struct Module<'t> {
     /// config): config.x = v`): `Flow::callee_store` looks no further for
     /// any other attribute.
     param_stored_attrs: std::cell::OnceCell<rustc_hash::FxHashSet<String>>,
+    /// (method name, attribute) for each `self.attr = v` in a method other
+    /// than `__init__`: `Flow::last_method_store` evaluates a receiver only
+    /// when a call on it may store what is read.
+    method_stored_attrs: std::cell::OnceCell<rustc_hash::FxHashSet<(String, String)>>,
     /// Where each name is written followed by `.`, `[` or an operator that
     /// may be an augmented assignment: the places a list bound to it may be
     /// changed (`list_mutations`), found by one lexical pass.
@@ -1163,6 +1167,7 @@ impl<'t> Module<'t> {
             call_scope: HashMap::default(),
             calls_by_name: std::cell::OnceCell::new(),
             param_stored_attrs: std::cell::OnceCell::new(),
+            method_stored_attrs: std::cell::OnceCell::new(),
             mutation_sites: std::cell::OnceCell::new(),
             decorated_by: std::cell::OnceCell::new(),
             statements,
@@ -2114,12 +2119,27 @@ impl<'t> Module<'t> {
         }
     }
 
-    /// What a stored attribute path (`cfg.platform`, `config.export.platforms`)
-    /// holds where `node` reads it: the last store before the read when it
-    /// certainly ran (same scope, straight-line; or, read from a nested
-    /// function, the last of the stores of one outer scope, all unconditional),
-    /// `Unknown` when a store may or may not have run or another scope stores
-    /// it too, `None` when nothing stores it (read the object as usual).
+    /// Whether some method named `method` (not `__init__`) stores
+    /// `self.attr` (see `method_stored_attrs`).
+    pub(crate) fn method_stores(&self, method: &str, attr: &str) -> bool {
+        self.method_stored_attrs
+            .get_or_init(|| {
+                let mut out = rustc_hash::FxHashSet::default();
+                for ((_, attr), bindings) in &self.attributes {
+                    for b in bindings {
+                        if let Binding::Value { scope, .. } = b {
+                            let def = &self.scopes[*scope];
+                            if def.kind == ScopeKind::Function && def.name != "__init__" {
+                                out.insert((def.name.clone(), attr.clone()));
+                            }
+                        }
+                    }
+                }
+                out
+            })
+            .contains(&(method.to_owned(), attr.to_owned()))
+    }
+
     /// Whether some function stores `param.attr = v` into one of its
     /// parameters (see `param_stored_attrs`).
     pub(crate) fn stores_into_a_parameter(&self, attr: &str) -> bool {
@@ -2211,6 +2231,12 @@ impl<'t> Module<'t> {
         never
     }
 
+    /// What a stored attribute path (`cfg.platform`, `config.export.platforms`)
+    /// holds where `node` reads it: the last store before the read when it
+    /// certainly ran (same scope, straight-line; or, read from a nested
+    /// function, the last of the stores of one outer scope, all unconditional),
+    /// `Unknown` when a store may or may not have run or another scope stores
+    /// it too, `None` when nothing stores it (read the object as usual).
     pub fn path_store_at(&self, node: Node<'t>, scope: ScopeId) -> PathStore<'t> {
         self.path_store_of(text(node, self.src), node, scope)
     }

@@ -3754,6 +3754,43 @@ def b_attribute_store(src: Source, v: Value):
     return [{MAIN: ed.apply()}]
 
 
+def b_method_set_state(src: Source, v: Value):
+    """The value is stored on an object by one of its methods, as libraries configure
+    a runner or a model after building it (jaxley's `_init_morph_..._solve`, a
+    trainer's `configure(platform)`): `target = VariantTarget(); target.configure(<value>)`
+    just before the statement, the value read as `target.value`, or through a method
+    as `target.current()`; or given to `VariantSetup(<value>)`, whose `__init__` sets
+    `self.value = None`, then calls `self._setup(value)` storing it, read as `.value`."""
+    st = _statement_level(src, v)
+    out = []
+    for read in ("value", "current()"):
+        ed = Edits(src)
+        cls, obj = src.fresh("VariantTarget"), src.fresh("target")
+        insert_module_code(
+            ed,
+            header_end(src)[0],
+            f"class {cls}:\n"
+            f"    def __init__(self):\n        self.value = None\n\n"
+            f"    def configure(self, value):\n        self.value = value\n\n"
+            f"    def current(self):\n        return self.value\n",
+        )
+        insert_before_stmt(ed, st, [f"{obj} = {cls}()", f"{obj}.configure({src.seg(v.expr)})"])
+        ed.replace(v.expr, f"{obj}.{read}")
+        out.append({MAIN: ed.apply()})
+    ed = Edits(src)
+    cls = src.fresh("VariantSetup")
+    insert_module_code(
+        ed,
+        header_end(src)[0],
+        f"class {cls}:\n"
+        f"    def __init__(self, value):\n        self.value = None\n        self._setup(value)\n\n"
+        f"    def _setup(self, value):\n        self.value = value\n",
+    )
+    ed.replace(v.expr, f"{cls}({src.seg(v.expr)}).value")
+    out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_factory_attribute_store(src: Source, v: Value):
     off = closed_insertion(src, v.expr)
     if off is None:
@@ -5012,6 +5049,14 @@ TRANSFORMS = {
         b_state_pytree,
         "the lowered function's arguments travel as one `typing.NamedTuple` pytree (a train state): "
         "`jax.jit(lambda args: f(*args)).trace(VariantArgs(spec_a, spec_b)).lower(...)`",
+    ),
+    "method_set_state": (
+        _values,
+        b_method_set_state,
+        "the value is stored on an object by a method: `target = VariantTarget(); "
+        "target.configure(<value>)` before the statement, read as `target.value` or `target.current()` "
+        "(a method returning `self.value`); or `VariantSetup(<value>).value`, whose `__init__` sets "
+        "`self.value = None` and then calls `self._setup(value)`, which stores it",
     ),
     "attribute_store": (
         _values,
