@@ -3505,6 +3505,12 @@ impl<'m, 't> Flow<'m, 't> {
         if let Some(alts) = m.overlay_path(scope, text(node, m.src)) {
             return alts;
         }
+        // `Builder().with_platform("tpu").platform`: the chain's store.
+        if object.kind_name() == "call" {
+            if let Some(alts) = self.chained_state(object, node, scope, attr, depth, 0) {
+                return alts;
+            }
+        }
         // `obj.configure("tpu")` before the read, a method of obj's class
         // storing `self.platform = ...`: that store.
         if let Some(alts) = self.method_store_before(node, object, attr, scope, depth) {
@@ -3872,7 +3878,7 @@ impl<'m, 't> Flow<'m, 't> {
         let mut out = Vec::new();
         for (call, call_scope, arg) in sites {
             let arg = unparenthesize(arg);
-            let mut state = self.receiver_state_before(arg, call, call_scope, attr, depth);
+            let mut state = self.chained_state(arg, call, call_scope, attr, depth, 0);
             // Passed on from the caller's own parameter: its state there.
             let mut nested = None;
             if state.is_none() && arg.kind_name() == "identifier" && hops < 3 {
@@ -3904,6 +3910,81 @@ impl<'m, 't> Flow<'m, 't> {
             out.push(((why, choices), state));
         }
         any.then_some(out)
+    }
+
+    /// `receiver_state_before` for a receiver that may be a chain of calls
+    /// of methods returning `self` (`Runner().with_platform("cuda")`, a
+    /// builder): the last of them storing `attr` decides; one storing it
+    /// only sometimes leaves it unknown; a chain starting at a name adds
+    /// what was stored through the name before `call`.
+    fn chained_state(
+        &self,
+        receiver: Node<'t>,
+        call: Node<'t>,
+        scope: ScopeId,
+        attr: &str,
+        depth: u32,
+        links: u32,
+    ) -> Option<Vec<Alt<'t>>> {
+        let m = self.m;
+        let receiver = unparenthesize(receiver);
+        if receiver.kind_name() == "identifier" {
+            return self.receiver_state_before(receiver, call, scope, attr, depth);
+        }
+        if receiver.kind_name() != "call" || links > 8 {
+            return None;
+        }
+        let function = receiver.field("function")?;
+        if function.kind_name() != "attribute" {
+            return None;
+        }
+        let inner = function.field("object")?;
+        let method_name = text(function.field("attribute")?, m.src);
+        let class = match self.eval_depth(inner, scope, depth + 1).as_slice() {
+            [Alt {
+                val: Val::Instance(class, _),
+                ..
+            }] => *class,
+            _ => return None,
+        };
+        let method = m.method(class, method_name)?;
+        let self_name = m.scopes[method].params().first()?.0.clone();
+        let returns = returned_values(m, method);
+        let returns_self = !returns.is_empty()
+            && returns
+                .iter()
+                .all(|r| r.is_some_and(|r| text(r, m.src) == self_name));
+        if !returns_self {
+            return None;
+        }
+        let last_store = m.attribute(class, attr).and_then(|stores| {
+            stores
+                .iter()
+                .filter_map(|b| match b {
+                    Binding::Value {
+                        value,
+                        scope: store_scope,
+                        target,
+                    } if *store_scope == method => Some((*target, *value)),
+                    _ => None,
+                })
+                .max_by_key(|(target, _)| target.start_byte())
+        });
+        match last_store {
+            None => self.chained_state(inner, call, scope, attr, depth, links + 1),
+            Some((target, value)) => {
+                let found = MethodStore {
+                    call: receiver,
+                    method,
+                    value: m.is_body_statement_target(target, method).then_some(value),
+                };
+                let receiver_value = match self.eval_depth(inner, scope, depth + 1).as_slice() {
+                    [one] => one.clone(),
+                    _ => Alt::unknown(),
+                };
+                Some(self.eval_method_store(&found, receiver_value, scope, depth))
+            }
+        }
     }
 
     /// The value `obj.attr` holds just before `call` (`obj.method(...)`,

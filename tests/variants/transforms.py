@@ -3791,6 +3791,29 @@ def b_method_set_state(src: Source, v: Value):
     return out
 
 
+def b_builder_chain(src: Source, v: Value):
+    """The value is set through a builder whose methods return `self` (a fluent
+    config, `Trainer().with_platform(...)`): `VariantBuilder().reset().configure(<value>)`,
+    read as `.value`, or through a method as `.current()`; `reset` stores `None`
+    first, so the last link decides."""
+    out = []
+    for read in ("value", "current()"):
+        ed = Edits(src)
+        cls = src.fresh("VariantBuilder")
+        insert_module_code(
+            ed,
+            header_end(src)[0],
+            f"class {cls}:\n"
+            f"    def __init__(self):\n        self.value = None\n\n"
+            f"    def reset(self):\n        self.value = None\n        return self\n\n"
+            f"    def configure(self, value):\n        self.value = value\n        return self\n\n"
+            f"    def current(self):\n        return self.value\n",
+        )
+        ed.replace(v.expr, f"{cls}().reset().configure({src.seg(v.expr)}).{read}")
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_factory_attribute_store(src: Source, v: Value):
     off = closed_insertion(src, v.expr)
     if off is None:
@@ -5057,6 +5080,13 @@ TRANSFORMS = {
         "target.configure(<value>)` before the statement, read as `target.value` or `target.current()` "
         "(a method returning `self.value`); or `VariantSetup(<value>).value`, whose `__init__` sets "
         "`self.value = None` and then calls `self._setup(value)`, which stores it",
+    ),
+    "builder_chain": (
+        _values,
+        b_builder_chain,
+        "the value is set through a builder whose methods return `self`: "
+        "`VariantBuilder().reset().configure(<value>)`, read as `.value` or `.current()` (a method "
+        "returning `self.value`); `reset` stores `None` first",
     ),
     "attribute_store": (
         _values,
