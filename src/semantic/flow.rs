@@ -3655,6 +3655,7 @@ impl<'m, 't> Flow<'m, 't> {
         depth: u32,
     ) -> Option<MethodStore<'t>> {
         let m = self.m;
+        let storing = m.methods_storing(attr)?;
         let name = text(receiver, m.src);
         let mut candidates: Vec<(Node<'t>, &str)> = m.scopes[scope]
             .calls
@@ -3669,7 +3670,7 @@ impl<'m, 't> Flow<'m, 't> {
                     return None;
                 }
                 let method = text(function.field("attribute")?, m.src);
-                m.method_stores(method, attr).then_some((call, method))
+                storing.contains(method).then_some((call, method))
             })
             .collect();
         if candidates.is_empty() {
@@ -3680,24 +3681,12 @@ impl<'m, 't> Flow<'m, 't> {
             Some(class) => class,
             None => self.receiver_class(receiver, scope, depth)?,
         };
-        let stores = m.attribute(class, attr)?;
         let mut last = None;
         for (call, method_name) in candidates {
             let Some(method) = m.method(class, method_name) else {
                 continue;
             };
-            let Some((target, value)) = stores
-                .iter()
-                .filter_map(|b| match b {
-                    Binding::Value {
-                        value,
-                        scope: store_scope,
-                        target,
-                    } if *store_scope == method => Some((*target, *value)),
-                    _ => None,
-                })
-                .max_by_key(|(target, _)| target.start_byte())
-            else {
+            let Some((target, value)) = m.last_self_store(class, method, attr) else {
                 continue;
             };
             let certain = m.is_body_statement_target(target, method)
@@ -3819,6 +3808,9 @@ impl<'m, 't> Flow<'m, 't> {
         hops: u32,
     ) -> Option<Vec<((Why, Vec<Choice>), Option<Vec<Alt<'t>>>)>> {
         let m = self.m;
+        if !m.attribute_ever_stored(attr) {
+            return None;
+        }
         let name = text(object, m.src);
         let Some(Binding::Param {
             scope: def, index, ..
@@ -3938,14 +3930,17 @@ impl<'m, 't> Flow<'m, 't> {
         if function.kind_name() != "attribute" {
             return None;
         }
+        // Only a method storing the attribute can decide it (no receiver is
+        // evaluated for `x.reshape(...).shape`).
+        m.methods_storing(attr)?;
         let inner = function.field("object")?;
         let method_name = text(function.field("attribute")?, m.src);
-        let class = match self.eval_depth(inner, scope, depth + 1).as_slice() {
-            [Alt {
-                val: Val::Instance(class, _),
-                ..
-            }] => *class,
+        let inner_value = match self.eval_depth(inner, scope, depth + 1).as_slice() {
+            [one] => one.clone(),
             _ => return None,
+        };
+        let Val::Instance(class, _) = inner_value.val else {
+            return None;
         };
         let method = m.method(class, method_name)?;
         let self_name = m.scopes[method].params().first()?.0.clone();
@@ -3957,20 +3952,7 @@ impl<'m, 't> Flow<'m, 't> {
         if !returns_self {
             return None;
         }
-        let last_store = m.attribute(class, attr).and_then(|stores| {
-            stores
-                .iter()
-                .filter_map(|b| match b {
-                    Binding::Value {
-                        value,
-                        scope: store_scope,
-                        target,
-                    } if *store_scope == method => Some((*target, *value)),
-                    _ => None,
-                })
-                .max_by_key(|(target, _)| target.start_byte())
-        });
-        match last_store {
+        match m.last_self_store(class, method, attr) {
             None => self.chained_state(inner, call, scope, attr, depth, links + 1),
             Some((target, value)) => {
                 let found = MethodStore {
@@ -3978,11 +3960,7 @@ impl<'m, 't> Flow<'m, 't> {
                     method,
                     value: m.is_body_statement_target(target, method).then_some(value),
                 };
-                let receiver_value = match self.eval_depth(inner, scope, depth + 1).as_slice() {
-                    [one] => one.clone(),
-                    _ => Alt::unknown(),
-                };
-                Some(self.eval_method_store(&found, receiver_value, scope, depth))
+                Some(self.eval_method_store(&found, inner_value, scope, depth))
             }
         }
     }
@@ -4064,15 +4042,9 @@ impl<'m, 't> Flow<'m, 't> {
             if method == init {
                 continue;
             }
-            let last = m
-                .attribute(class, attr)?
-                .iter()
-                .filter_map(|b| match b {
-                    Binding::Value { scope, target, .. } if *scope == method => Some(*target),
-                    _ => None,
-                })
-                .max_by_key(|t| t.start_byte());
-            let Some(last) = last else { continue };
+            let Some((last, _)) = m.last_self_store(class, method, attr) else {
+                continue;
+            };
             let kept = chosen
                 .iter()
                 .any(|b| matches!(b, Binding::Value { target, .. } if target.id() == last.id()));
@@ -4094,11 +4066,7 @@ impl<'m, 't> Flow<'m, 't> {
         depth: u32,
     ) -> Option<MethodStore<'t>> {
         let m = self.m;
-        let name = call
-            .parent()
-            .filter(|a| a.kind_name() == "assignment")
-            .and_then(|a| a.field("left"))
-            .filter(|l| l.kind_name() == "identifier")?;
+        let name = m.constructed_name(call)?;
         // The name bound again: calls on it may be on another object.
         if m.bindings
             .get(&(call_scope, text(name, m.src).to_owned()))

@@ -362,10 +362,15 @@ pub struct Module<'t> {
     /// config): config.x = v`): `Flow::callee_store` looks no further for
     /// any other attribute.
     param_stored_attrs: std::cell::OnceCell<rustc_hash::FxHashSet<String>>,
-    /// (method name, attribute) for each `self.attr = v` in a method other
-    /// than `__init__`: `Flow::last_method_store` evaluates a receiver only
-    /// when a call on it may store what is read.
-    method_stored_attrs: std::cell::OnceCell<rustc_hash::FxHashSet<(String, String)>>,
+    /// For each attribute, the methods other than `__init__` that store
+    /// `self.attr = v`: `Flow::last_method_store` scans a scope's calls and
+    /// evaluates a receiver only when a call on it may store what is read.
+    method_stored_attrs:
+        std::cell::OnceCell<rustc_hash::FxHashMap<String, rustc_hash::FxHashSet<String>>>,
+    /// Every attribute name some statement stores (`self.x = v`, `cfg.x = v`,
+    /// keyed setters): `Flow::param_state_at_calls` looks at no call for
+    /// the others.
+    stored_attr_names: std::cell::OnceCell<rustc_hash::FxHashSet<String>>,
     /// Where each name is written followed by `.`, `[` or an operator that
     /// may be an augmented assignment: the places a list bound to it may be
     /// changed (`list_mutations`), found by one lexical pass.
@@ -1168,6 +1173,7 @@ impl<'t> Module<'t> {
             calls_by_name: std::cell::OnceCell::new(),
             param_stored_attrs: std::cell::OnceCell::new(),
             method_stored_attrs: std::cell::OnceCell::new(),
+            stored_attr_names: std::cell::OnceCell::new(),
             mutation_sites: std::cell::OnceCell::new(),
             decorated_by: std::cell::OnceCell::new(),
             statements,
@@ -2119,25 +2125,73 @@ impl<'t> Module<'t> {
         }
     }
 
-    /// Whether some method named `method` (not `__init__`) stores
-    /// `self.attr` (see `method_stored_attrs`).
-    pub(crate) fn method_stores(&self, method: &str, attr: &str) -> bool {
+    /// The names of the methods (not `__init__`) that store `self.attr`
+    /// (see `method_stored_attrs`); `None` when none does.
+    pub(crate) fn methods_storing(&self, attr: &str) -> Option<&rustc_hash::FxHashSet<String>> {
         self.method_stored_attrs
             .get_or_init(|| {
-                let mut out = rustc_hash::FxHashSet::default();
+                let mut out: rustc_hash::FxHashMap<String, rustc_hash::FxHashSet<String>> =
+                    rustc_hash::FxHashMap::default();
                 for ((_, attr), bindings) in &self.attributes {
                     for b in bindings {
                         if let Binding::Value { scope, .. } = b {
                             let def = &self.scopes[*scope];
                             if def.kind == ScopeKind::Function && def.name != "__init__" {
-                                out.insert((def.name.clone(), attr.clone()));
+                                out.entry(attr.clone())
+                                    .or_default()
+                                    .insert(def.name.clone());
                             }
                         }
                     }
                 }
                 out
             })
-            .contains(&(method.to_owned(), attr.to_owned()))
+            .get(attr)
+    }
+
+    /// Whether any statement stores an attribute named `attr` (see
+    /// `stored_attr_names`).
+    pub(crate) fn attribute_ever_stored(&self, attr: &str) -> bool {
+        self.stored_attr_names
+            .get_or_init(|| {
+                let last = |path: &String| path.rsplit('.').next().unwrap_or(path).to_owned();
+                self.attributes
+                    .keys()
+                    .map(|(_, name)| name.clone())
+                    .chain(self.path_stores.keys().map(last))
+                    .chain(self.unknown_path_stores.keys().map(last))
+                    .collect()
+            })
+            .contains(attr)
+    }
+
+    /// The last `self.attr = value` of `method` (of `class`), as (target,
+    /// value).
+    pub(crate) fn last_self_store(
+        &self,
+        class: ScopeId,
+        method: ScopeId,
+        attr: &str,
+    ) -> Option<(Node<'t>, Node<'t>)> {
+        self.attribute(class, attr)?
+            .iter()
+            .filter_map(|b| match b {
+                Binding::Value {
+                    value,
+                    scope,
+                    target,
+                } if *scope == method => Some((*target, *value)),
+                _ => None,
+            })
+            .max_by_key(|(target, _)| target.start_byte())
+    }
+
+    /// The name an object is assigned to where it is made (`c = Config()`).
+    pub(crate) fn constructed_name(&self, call: Node<'t>) -> Option<Node<'t>> {
+        call.parent()
+            .filter(|a| a.kind_name() == "assignment")
+            .and_then(|a| a.field("left"))
+            .filter(|l| l.kind_name() == "identifier")
     }
 
     /// Whether some function stores `param.attr = v` into one of its
@@ -2488,12 +2542,7 @@ impl<'t> Module<'t> {
         scope: ScopeId,
         attr: &str,
     ) -> PathStore<'t> {
-        let Some(name) = call
-            .parent()
-            .filter(|a| a.kind_name() == "assignment")
-            .and_then(|a| a.field("left"))
-            .filter(|l| l.kind_name() == "identifier")
-        else {
+        let Some(name) = self.constructed_name(call) else {
             return PathStore::None;
         };
         let path = format!("{}.{attr}", text(name, self.src));
