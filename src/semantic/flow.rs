@@ -4638,10 +4638,11 @@ impl<'m, 't> Flow<'m, 't> {
             let method = *scope;
             let is_method = m.scopes[method].kind == ScopeKind::Function;
             // Stored by a method `__init__` calls: that call, in this construction.
-            if let (Some((init_call, called)), Some((call, call_scope)), Some(init)) =
-                (init_call, ctor, m.method(class, "__init__"))
-            {
-                if called == method && self.bound.borrow().len() <= 6 {
+            let init = m.method(class, "__init__");
+            let by_init_call = match (init_call, ctor, init) {
+                (Some((init_call, called)), Some((call, call_scope)), Some(init))
+                    if called == method && self.bound.borrow().len() <= 6 =>
+                {
                     let instance = Alt::fixed(Val::Instance(class, ctor));
                     let construction = Bound {
                         def: init,
@@ -4657,21 +4658,16 @@ impl<'m, 't> Flow<'m, 't> {
                         receiver: Some(instance),
                         given: Vec::new(),
                     };
-                    let alts = self.with_bound(construction, || {
+                    Some(self.with_bound(construction, || {
                         self.with_bound(on_self, || self.eval_depth(*value, method, depth + 1))
-                    });
-                    out.extend(alts.into_iter().map(|mut a| {
-                        if several {
-                            a.why = Why::Choice;
-                        }
-                        a
-                    }));
-                    continue;
+                    }))
                 }
-            }
-            let alts = match (is_method, ctor) {
-                (true, Some((call, call_scope))) if m.scopes[method].name == "__init__" => self
-                    .with_bound(
+                _ => None,
+            };
+            let alts = match (by_init_call, is_method, ctor) {
+                (Some(alts), _, _) => alts,
+                (None, true, Some((call, call_scope))) if m.scopes[method].name == "__init__" => {
+                    self.with_bound(
                         Bound {
                             def: method,
                             call,
@@ -4692,7 +4688,8 @@ impl<'m, 't> Flow<'m, 't> {
                                 _ => v.clone(),
                             })
                         },
-                    ),
+                    )
+                }
                 _ => self.eval_depth(*value, method, depth + 1),
             };
             out.extend(alts.into_iter().map(|mut a| {
