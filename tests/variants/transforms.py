@@ -5253,13 +5253,15 @@ TRANSFORMS = {
 }
 
 
-def variants_for(text: str, transform: str, limit: int) -> list[dict]:
-    """Up to `limit` distinct, compiling rewrites of `text` by `transform`."""
+def variants_for(text: str, transform: str, limit: int, src: Source | None = None) -> list[dict]:
+    """Up to `limit` distinct, compiling rewrites of `text` by `transform`. `src` is
+    `Source(text)` when the caller already has it (transforms only read it)."""
     items_fn, build, _ = TRANSFORMS[transform]
-    try:
-        src = Source(text)
-    except SyntaxError:
-        return []
+    if src is None:
+        try:
+            src = Source(text)
+        except SyntaxError:
+            return []
     out: list[dict] = []
     for item in items_fn(src):
         if len(out) >= limit:
