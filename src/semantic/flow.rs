@@ -1056,7 +1056,7 @@ pub struct Flow<'m, 't> {
     /// function, its branches). Dropped when the frame ends.
     given_branches: RefCell<Vec<(usize, ScopeId, std::rc::Rc<super::reach::Branches>)>>,
     /// Deciding those branches now (their conditions see the plain ones).
-    deciding_given: Cell<bool>,
+    deciding_given: RefCell<Vec<(usize, ScopeId)>>,
     /// The (constructor call, method) pairs whose branches `field` is
     /// deciding for that construction: a condition reading a field of the
     /// same object does not decide them again.
@@ -1081,7 +1081,7 @@ impl<'t> Module<'t> {
             bound_kwargs: RefCell::new(Vec::new()),
             branch_aware: true,
             given_branches: RefCell::new(Vec::new()),
-            deciding_given: Cell::new(false),
+            deciding_given: RefCell::new(Vec::new()),
             deciding_construction: RefCell::new(Vec::new()),
             receiver_sites_open: RefCell::new(Vec::new()),
         }
@@ -1655,7 +1655,13 @@ impl<'m, 't> Flow<'m, 't> {
             self.closure_anchor(scope, name, found)
         };
         let branches = match anchor {
-            Some((_, at_scope)) if self.branch_aware => self.branches_for_names(at_scope),
+            Some((_, at_scope)) if self.branch_aware => self
+                .branches_decided_by_call(at_scope)
+                .unwrap_or_else(|| m.branch_ranges(at_scope)),
+            // Deciding a condition: not by other constant conditions, but a
+            // function called there still has its branches decided by the
+            // call (`if b is None: b = "x"` with `b` not passed).
+            Some((_, at_scope)) => self.branches_decided_by_call(at_scope).unwrap_or_default(),
             _ => std::rc::Rc::new(super::reach::Branches::default()),
         };
         let value_start = |b: &Binding<'t>| match b {
@@ -3655,7 +3661,11 @@ impl<'m, 't> Flow<'m, 't> {
         depth: u32,
     ) -> Option<MethodStore<'t>> {
         let m = self.m;
-        let storing = m.methods_storing(attr)?;
+        let storing = m.methods_storing(attr);
+        let setters = &m.keyword_setters().names;
+        if storing.is_none() && setters.is_empty() {
+            return None;
+        }
         let name = text(receiver, m.src);
         let mut candidates: Vec<(Node<'t>, &str)> = m.scopes[scope]
             .calls
@@ -3670,7 +3680,9 @@ impl<'m, 't> Flow<'m, 't> {
                     return None;
                 }
                 let method = text(function.field("attribute")?, m.src);
-                storing.contains(method).then_some((call, method))
+                (storing.is_some_and(|s| s.contains(method))
+                    || (setters.contains(method) && may_pass_keyword(m, call, attr)))
+                .then_some((call, method))
             })
             .collect();
         if candidates.is_empty() {
@@ -3686,6 +3698,14 @@ impl<'m, 't> Flow<'m, 't> {
             let Some(method) = m.method(class, method_name) else {
                 continue;
             };
+            if let Some(found) = self.keyword_store(call, method, attr) {
+                let certain = m.is_straight_line(call, scope, runs_with);
+                last = Some(MethodStore {
+                    value: found.value.filter(|_| certain),
+                    ..found
+                });
+                continue;
+            }
             let Some((target, value)) = m.last_self_store(class, method, attr) else {
                 continue;
             };
@@ -3695,9 +3715,110 @@ impl<'m, 't> Flow<'m, 't> {
                 call,
                 method,
                 value: certain.then_some(value),
+                at_call: false,
             });
         }
         last
+    }
+
+    /// The store of `self.attr` that `call` of `method` makes when the
+    /// method is a keyword setter (`Module::keyword_setters`) and `attr` is
+    /// not one of its named parameters: the call's keyword `attr`; unknown
+    /// when a `**` unpacking may pass it. `None` when the call passes no
+    /// such keyword.
+    fn keyword_store(
+        &self,
+        call: Node<'t>,
+        method: ScopeId,
+        attr: &str,
+    ) -> Option<MethodStore<'t>> {
+        let m = self.m;
+        if !m.keyword_setters().methods.contains(&method)
+            || m.scopes[method].params().iter().any(|(p, _)| p == attr)
+            || !may_pass_keyword(m, call, attr)
+        {
+            return None;
+        }
+        Some(MethodStore {
+            call,
+            method,
+            value: m.args_of(call).keyword(attr),
+            at_call: true,
+        })
+    }
+
+    /// The outermost call of the chain of methods returning `self` that
+    /// starts at `call`, an instance of `class` (`Config().named(n).set(..)`
+    /// for `Config()`); `call` itself when none follows.
+    fn self_chain_end(&self, call: Node<'t>, class: ScopeId) -> Node<'t> {
+        let m = self.m;
+        let mut end = call;
+        for _ in 0..8 {
+            let Some(link) = end
+                .parent()
+                .filter(|a| a.kind_name() == "attribute")
+                .and_then(|a| a.parent().filter(|c| c.kind_name() == "call"))
+                .filter(|c| {
+                    c.field("function")
+                        .and_then(|f| f.field("object"))
+                        .is_some_and(|o| o.id() == end.id())
+                })
+            else {
+                break;
+            };
+            let returns_own = link
+                .field("function")
+                .and_then(|f| f.field("attribute"))
+                .and_then(|a| m.method(class, text(a, m.src)))
+                .is_some_and(|method| returns_self(m, method));
+            if !returns_own {
+                break;
+            }
+            end = link;
+        }
+        end
+    }
+
+    /// What the keyword setters of `class` (not `__init__`) may store in
+    /// `attr` anywhere in the module, each a run-time choice: every call
+    /// passing keyword `attr` gives its value, one unpacking `**` gives
+    /// unknown, and so does a setter named other than by a call (a
+    /// `partial` of it, a reference passed on).
+    fn unseen_keyword_stores(&self, class: ScopeId, attr: &str, depth: u32) -> Vec<Alt<'t>> {
+        let m = self.m;
+        let setters = &m.keyword_setters().methods;
+        if setters.is_empty() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for &setter in setters {
+            let name = m.scopes[setter].name.as_str();
+            if name == "__init__"
+                || m.method(class, name) != Some(setter)
+                || m.scopes[setter].params().iter().any(|(p, _)| p == attr)
+            {
+                continue;
+            }
+            let calls = m.calls_named(name);
+            for &i in calls {
+                let site = &m.calls[i];
+                if !may_pass_keyword(m, site.node, attr) {
+                    continue;
+                }
+                match m.args_of(site.node).keyword(attr) {
+                    Some(value) => out.extend(self.eval_depth(value, site.scope, depth + 1)),
+                    None => out.push(Alt::unknown()),
+                }
+            }
+            // The def's own name and each call's.
+            if m.identifier_mentions(name) > calls.len() + 1 {
+                out.push(Alt::unknown());
+            }
+        }
+        for a in out.iter_mut() {
+            a.why = Why::Choice;
+        }
+        out
     }
 
     /// The value of a method call's receiver, when it has one.
@@ -3740,6 +3861,9 @@ impl<'m, 't> Flow<'m, 't> {
         let Some(value) = found.value else {
             return vec![Alt::unknown()];
         };
+        if found.at_call {
+            return self.eval_depth(value, scope, depth + 1);
+        }
         let open = self
             .bound
             .borrow()
@@ -3932,7 +4056,9 @@ impl<'m, 't> Flow<'m, 't> {
         }
         // Only a method storing the attribute can decide it (no receiver is
         // evaluated for `x.reshape(...).shape`).
-        m.methods_storing(attr)?;
+        if m.methods_storing(attr).is_none() && m.keyword_setters().names.is_empty() {
+            return None;
+        }
         let inner = function.field("object")?;
         let method_name = text(function.field("attribute")?, m.src);
         let inner_value = match self.eval_depth(inner, scope, depth + 1).as_slice() {
@@ -3943,14 +4069,11 @@ impl<'m, 't> Flow<'m, 't> {
             return None;
         };
         let method = m.method(class, method_name)?;
-        let self_name = m.scopes[method].params().first()?.0.clone();
-        let returns = returned_values(m, method);
-        let returns_self = !returns.is_empty()
-            && returns
-                .iter()
-                .all(|r| r.is_some_and(|r| text(r, m.src) == self_name));
-        if !returns_self {
+        if !returns_self(m, method) {
             return None;
+        }
+        if let Some(found) = self.keyword_store(receiver, method, attr) {
+            return Some(self.eval_method_store(&found, inner_value, scope, depth));
         }
         match m.last_self_store(class, method, attr) {
             None => self.chained_state(inner, call, scope, attr, depth, links + 1),
@@ -3959,6 +4082,7 @@ impl<'m, 't> Flow<'m, 't> {
                     call: receiver,
                     method,
                     value: m.is_body_statement_target(target, method).then_some(value),
+                    at_call: false,
                 };
                 Some(self.eval_method_store(&found, inner_value, scope, depth))
             }
@@ -4422,9 +4546,13 @@ impl<'m, 't> Flow<'m, 't> {
             // the store (it runs after the constructor).
             // `c = Runner(); c.configure("tpu")`: the method's store (unless
             // a plain one follows).
+            // Made by a chain of methods returning `self` (`cfg =
+            // Config().set(platforms="tpu")`): stores through the name come
+            // after the chain's.
+            let chain = self.self_chain_end(call, class);
             let by_method =
-                self.method_store_after_construction(class, call, call_scope, attr, depth);
-            match m.store_after_construction(call, call_scope, attr) {
+                self.method_store_after_construction(class, chain, call_scope, attr, depth);
+            match m.store_after_construction(chain, call_scope, attr) {
                 PathStore::Value(value, scope)
                     if by_method
                         .as_ref()
@@ -4438,6 +4566,11 @@ impl<'m, 't> Flow<'m, 't> {
             if let Some(found) = by_method {
                 let instance = Alt::fixed(Val::Instance(class, ctor));
                 return self.eval_method_store(&found, instance, call_scope, depth);
+            }
+            if chain.id() != call.id() {
+                if let Some(alts) = self.chained_state(chain, chain, call_scope, attr, depth, 0) {
+                    return alts;
+                }
             }
             if let Some(base) = self.replace_base(call, call_scope) {
                 // A keyword, also one unpacked (`replace(cfg, **overrides)`).
@@ -4467,6 +4600,19 @@ impl<'m, 't> Flow<'m, 't> {
                     Lookup::Unknown => return vec![Alt::unknown()],
                     Lookup::Missing => {}
                 }
+            }
+            // `__init__(self, **kw)` setting each keyword on `self`.
+            if let Some(found) = m
+                .method(class, "__init__")
+                .and_then(|init| self.keyword_store(call, init, attr))
+            {
+                return match found.value {
+                    Some(value) => self.eval_depth(value, call_scope, depth + 1),
+                    None => match self.call_argument(call, call_scope, attr, None, depth) {
+                        Lookup::Found(alts) => alts,
+                        _ => vec![Alt::unknown()],
+                    },
+                };
             }
         }
         let Some(bindings) = m.attribute(class, attr) else {
@@ -4698,6 +4844,16 @@ impl<'m, 't> Flow<'m, 't> {
                 }
                 a
             }));
+        }
+        // Calls of a keyword setter that this read did not follow (on
+        // another receiver, through a `partial`) may store the attribute:
+        // each is one more choice, as a method's `self.attr = v` is.
+        let unseen = self.unseen_keyword_stores(class, attr, depth);
+        if !unseen.is_empty() {
+            for a in out.iter_mut() {
+                a.why = Why::Choice;
+            }
+            out.extend(unseen);
         }
         cap(out)
     }
@@ -5308,46 +5464,42 @@ impl<'m, 't> Flow<'m, 't> {
         out
     }
 
-    /// The branches of `scope` for a name read there: when `scope` is the
-    /// function being evaluated for a call from another module (its values
-    /// given), decided with those values (`if devices is not None: mesh =
-    /// AbstractMesh(...) else: mesh = Mesh(...)` reads one `mesh`), else by
-    /// constant conditions.
-    fn branches_for_names(&self, scope: ScopeId) -> std::rc::Rc<super::reach::Branches> {
+    /// The branches of `scope` for a name read there when `scope` is a
+    /// function being evaluated for a call (its innermost frame: its
+    /// parameters bound to the call's arguments, or to values given by a
+    /// call from another module), decided with those values (`if devices is
+    /// not None: mesh = AbstractMesh(...) else: mesh = Mesh(...)` reads one
+    /// `mesh`; `if b is None: b = "x"` reads "x" for a call not passing
+    /// `b`). `None` outside such a frame.
+    fn branches_decided_by_call(
+        &self,
+        scope: ScopeId,
+    ) -> Option<std::rc::Rc<super::reach::Branches>> {
         let m = self.m;
         let frame = {
-            let frames = self.bound.borrow();
-            match frames.last() {
-                Some(b)
-                    if b.def == scope
-                        && !b.given.is_empty()
-                        && b.call.id() == m.scopes[scope].node.id() =>
-                {
-                    Some(frames.len() - 1)
-                }
-                _ => None,
-            }
+            // The innermost call of it (a closure made there reads it too).
+            self.bound.borrow().iter().rposition(|b| b.def == scope)
         };
-        let Some(frame) = frame.filter(|_| !self.deciding_given.get()) else {
-            return m.branch_ranges(scope);
-        };
+        // Not while this frame's own conditions are being decided (those of
+        // another frame, a function called from one, may be).
+        let frame = frame.filter(|f| !self.deciding_given.borrow().contains(&(*f, scope)))?;
         if let Some((_, _, found)) = self
             .given_branches
             .borrow()
             .iter()
             .find(|(f, s, _)| *f == frame && *s == scope)
         {
-            return found.clone();
+            return Some(found.clone());
         }
-        self.deciding_given.set(true);
+        self.deciding_given.borrow_mut().push((frame, scope));
         let built = std::rc::Rc::new(m.build_branches_by(scope, &|condition| {
             super::reach::truth_of(self.eval(condition, scope))
         }));
-        self.deciding_given.set(false);
+        self.deciding_given.borrow_mut().pop();
         self.given_branches
             .borrow_mut()
             .push((frame, scope, built.clone()));
-        built
+        Some(built)
     }
 
     fn eval_subscript(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Alt<'t>> {
@@ -9925,6 +10077,10 @@ struct MethodStore<'t> {
     method: ScopeId,
     /// The value it stores, when it certainly does.
     value: Option<Node<'t>>,
+    /// The value is the call's keyword argument (a keyword setter,
+    /// `Module::keyword_setters`), read where the call is; else an
+    /// expression of the method, read with the call bound.
+    at_call: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -10206,4 +10362,21 @@ fn or_unknown(alts: Vec<Alt<'_>>) -> Vec<Alt<'_>> {
     } else {
         alts
     }
+}
+
+/// Whether `call` passes keyword `attr`, or unpacks a `**` mapping that may.
+fn may_pass_keyword<'t>(m: &Module<'t>, call: Node<'t>, attr: &str) -> bool {
+    m.args_of(call).keyword(attr).is_some() || !dict_splats(call).is_empty()
+}
+
+/// Whether every `return` of `method` returns its `self` (a builder's link).
+fn returns_self(m: &Module<'_>, method: ScopeId) -> bool {
+    let Some((self_name, _)) = m.scopes[method].params().first() else {
+        return false;
+    };
+    let returns = returned_values(m, method);
+    !returns.is_empty()
+        && returns
+            .iter()
+            .all(|r| r.is_some_and(|r| text(r, m.src) == self_name))
 }

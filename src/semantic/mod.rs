@@ -116,6 +116,15 @@ impl<'t> Scope<'t> {
     }
 }
 
+/// The methods that set every keyword they are given on `self`, and their
+/// names (a call is looked at by its method's name before its receiver's
+/// class is known).
+#[derive(Default)]
+pub(crate) struct KeywordSetters {
+    pub methods: rustc_hash::FxHashSet<ScopeId>,
+    pub names: rustc_hash::FxHashSet<String>,
+}
+
 /// What kind of `enum.Enum` a class is (`Module::enum_kind`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EnumKind {
@@ -371,6 +380,9 @@ pub struct Module<'t> {
     /// keyed setters): `Flow::param_state_at_calls` looks at no call for
     /// the others.
     stored_attr_names: std::cell::OnceCell<rustc_hash::FxHashSet<String>>,
+    /// Methods that set every keyword they are given on `self`
+    /// (`Module::keyword_setters`).
+    keyword_setters: std::cell::OnceCell<KeywordSetters>,
     /// Where each name is written followed by `.`, `[` or an operator that
     /// may be an augmented assignment: the places a list bound to it may be
     /// changed (`list_mutations`), found by one lexical pass.
@@ -1174,6 +1186,7 @@ impl<'t> Module<'t> {
             param_stored_attrs: std::cell::OnceCell::new(),
             method_stored_attrs: std::cell::OnceCell::new(),
             stored_attr_names: std::cell::OnceCell::new(),
+            keyword_setters: std::cell::OnceCell::new(),
             mutation_sites: std::cell::OnceCell::new(),
             decorated_by: std::cell::OnceCell::new(),
             statements,
@@ -2150,8 +2163,11 @@ impl<'t> Module<'t> {
     }
 
     /// Whether any statement stores an attribute named `attr` (see
-    /// `stored_attr_names`).
+    /// `stored_attr_names`), or a keyword setter may.
     pub(crate) fn attribute_ever_stored(&self, attr: &str) -> bool {
+        if !self.keyword_setters().methods.is_empty() {
+            return true;
+        }
         self.stored_attr_names
             .get_or_init(|| {
                 let last = |path: &String| path.rsplit('.').next().unwrap_or(path).to_owned();
@@ -2163,6 +2179,70 @@ impl<'t> Module<'t> {
                     .collect()
             })
             .contains(attr)
+    }
+
+    /// Methods that store each keyword argument of their call as an
+    /// attribute of `self`, the way config objects' `set(**kw)` and
+    /// `__init__(self, **kw)` do: `for k, v in kw.items(): setattr(self, k,
+    /// v)` (or `object.__setattr__(self, k, v)`), or
+    /// `self.__dict__.update(kw)` (or `vars(self)`), as a plain statement of
+    /// the body, with no `self.x = ...` after it (which would decide `x`).
+    pub(crate) fn keyword_setters(&self) -> &KeywordSetters {
+        self.keyword_setters.get_or_init(|| {
+            let mut out = KeywordSetters::default();
+            for (id, scope) in self.scopes.iter().enumerate() {
+                if scope.kind == ScopeKind::Function
+                    && scope.class.is_some()
+                    && self.sets_keywords(id)
+                {
+                    out.methods.insert(id);
+                    out.names.insert(scope.name.clone());
+                }
+            }
+            out
+        })
+    }
+
+    fn sets_keywords(&self, method: ScopeId) -> bool {
+        let def = &self.scopes[method];
+        let Some(class) = def.class else {
+            return false;
+        };
+        let Some((self_name, _)) = def.params().first() else {
+            return false;
+        };
+        let Some(params) = def.node.field("parameters") else {
+            return false;
+        };
+        let mut cursor = params.walk();
+        let Some(kwargs) = params
+            .named_children(&mut cursor)
+            .filter(|p| p.kind_name() == "dictionary_splat_pattern")
+            .find_map(|p| p.named_child(0))
+            .map(|n| text(n, self.src))
+        else {
+            return false;
+        };
+        let Some(body) = def.node.field("body") else {
+            return false;
+        };
+        let mut cursor = body.walk();
+        let Some(end) = body
+            .named_children(&mut cursor)
+            .filter(|stmt| sets_keywords_statement(*stmt, self_name, kwargs, self.src))
+            .map(|stmt| stmt.end_byte())
+            .last()
+        else {
+            return false;
+        };
+        // A store written after it decides its attribute.
+        !self.attributes.iter().any(|((c, _), bindings)| {
+            *c == class
+                && bindings.iter().any(|b| {
+                    matches!(b, Binding::Value { scope, target, .. }
+                        if *scope == method && target.start_byte() > end)
+                })
+        })
     }
 
     /// The last `self.attr = value` of `method` (of `class`), as (target,
@@ -3136,4 +3216,115 @@ fn without_triple_quoted(src: &str) -> std::borrow::Cow<'_, str> {
         rest = &body[close.min(body.len())..];
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// Whether `stmt` (of a method whose first parameter is `self_name` and
+/// whose `**` parameter is `kwargs`) sets every keyword on `self`:
+/// `for k, v in kwargs.items(): setattr(self, k, v)` with the `setattr` a
+/// plain statement of the loop's body (a guard raising before it may
+/// stand), or `self.__dict__.update(kwargs)` / `vars(self).update(kwargs)`.
+fn sets_keywords_statement<'t>(stmt: Node<'t>, self_name: &str, kwargs: &str, src: &str) -> bool {
+    let is_name = |n: Option<Node<'t>>, name: &str| {
+        n.is_some_and(|n| n.kind_name() == "identifier" && text(n, src) == name)
+    };
+    let positional = |call: Node<'t>| -> Vec<Node<'t>> {
+        let Some(args) = call.field("arguments") else {
+            return Vec::new();
+        };
+        let mut cursor = args.walk();
+        let out: Vec<Node<'t>> = args.named_children(&mut cursor).collect();
+        if out.iter().any(|a| {
+            a.kind_name() != "identifier" && a.kind_name() != "attribute" && a.kind_name() != "call"
+        }) {
+            return Vec::new();
+        }
+        out
+    };
+    match stmt.kind_name() {
+        "for_statement" => {
+            let (Some(left), Some(right), Some(body)) =
+                (stmt.field("left"), stmt.field("right"), stmt.field("body"))
+            else {
+                return false;
+            };
+            let mut cursor = left.walk();
+            let targets: Vec<&str> = left
+                .named_children(&mut cursor)
+                .filter(|n| n.kind_name() == "identifier")
+                .map(|n| text(n, src))
+                .collect();
+            let [key, value] = targets.as_slice() else {
+                return false;
+            };
+            if !matches!(left.kind_name(), "pattern_list" | "tuple_pattern")
+                || left.named_child_count() != 2
+                || right.kind_name() != "call"
+                || right
+                    .field("arguments")
+                    .is_some_and(|a| a.named_child_count() > 0)
+            {
+                return false;
+            }
+            let Some(items) = right
+                .field("function")
+                .filter(|f| f.kind_name() == "attribute")
+            else {
+                return false;
+            };
+            if !is_name(items.field("object"), kwargs)
+                || items.field("attribute").map(|a| text(a, src)) != Some("items")
+            {
+                return false;
+            }
+            let mut cursor = body.walk();
+            let found = body.named_children(&mut cursor).any(|s| {
+                let Some(call) = s
+                    .named_child(0)
+                    .filter(|c| s.kind_name() == "expression_statement" && c.kind_name() == "call")
+                else {
+                    return false;
+                };
+                let Some(function) = call.field("function") else {
+                    return false;
+                };
+                let args = positional(call);
+                let setattr = match text(function, src) {
+                    "setattr" | "object.__setattr__" => {
+                        args.len() == 3 && is_name(args.first().copied(), self_name)
+                    }
+                    _ => false,
+                };
+                setattr
+                    && is_name(args.get(1).copied(), key)
+                    && is_name(args.get(2).copied(), value)
+            });
+            found
+        }
+        "expression_statement" => {
+            let Some(call) = stmt.named_child(0).filter(|c| c.kind_name() == "call") else {
+                return false;
+            };
+            let Some(update) = call
+                .field("function")
+                .filter(|f| f.kind_name() == "attribute")
+            else {
+                return false;
+            };
+            if update.field("attribute").map(|a| text(a, src)) != Some("update") {
+                return false;
+            }
+            let args = positional(call);
+            if args.len() != 1 || !is_name(args.first().copied(), kwargs) {
+                return false;
+            }
+            let Some(object) = update.field("object") else {
+                return false;
+            };
+            let dict_of_self = format!("{self_name}.__dict__");
+            let vars_of_self = format!("vars({self_name})");
+            let written = text(object, src);
+            written == dict_of_self || written == vars_of_self
+        }
+        _ => false,
+    }
 }

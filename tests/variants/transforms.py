@@ -3814,6 +3814,50 @@ def b_builder_chain(src: Source, v: Value):
     return out
 
 
+def b_keyword_setter(src: Source, v: Value):
+    """The value is one keyword given to an object that stores every keyword on itself,
+    as config libraries do (axlearn's `Configurable.set(**kw)`, option bags whose
+    `__init__(**kw)` does `self.__dict__.update(kw)`), class attributes being the
+    defaults: `options = VariantOptions(); options.set(value=<value>)` before the
+    statement, read as `options.value`; `VariantOptions().set(name=..., value=<value>)`
+    read through a method, `.current()`; or `VariantBag(value=<value>).value`."""
+    st = _statement_level(src, v)
+    setter = (
+        "    def set(self, **kwargs):\n"
+        "        for key, item in kwargs.items():\n"
+        "            setattr(self, key, item)\n"
+        "        return self\n\n"
+        "    def current(self):\n        return self.value\n"
+    )
+    out = []
+    for shape in ("statement", "chain"):
+        ed = Edits(src)
+        cls = src.fresh("VariantOptions")
+        insert_module_code(
+            ed,
+            header_end(src)[0],
+            f"class {cls}:\n    value = None\n    name = \"default\"\n\n" + setter,
+        )
+        if shape == "statement":
+            obj = src.fresh("options")
+            insert_before_stmt(ed, st, [f"{obj} = {cls}()", f"{obj}.set(value={src.seg(v.expr)})"])
+            ed.replace(v.expr, f"{obj}.value")
+        else:
+            ed.replace(v.expr, f"{cls}().set(name=\"variant\", value={src.seg(v.expr)}).current()")
+        out.append({MAIN: ed.apply()})
+    ed = Edits(src)
+    cls = src.fresh("VariantBag")
+    insert_module_code(
+        ed,
+        header_end(src)[0],
+        f"class {cls}:\n    value = None\n\n"
+        f"    def __init__(self, **kwargs):\n        self.__dict__.update(kwargs)\n",
+    )
+    ed.replace(v.expr, f"{cls}(value={src.seg(v.expr)}).value")
+    out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_factory_attribute_store(src: Source, v: Value):
     off = closed_insertion(src, v.expr)
     if off is None:
@@ -5080,6 +5124,15 @@ TRANSFORMS = {
         "target.configure(<value>)` before the statement, read as `target.value` or `target.current()` "
         "(a method returning `self.value`); or `VariantSetup(<value>).value`, whose `__init__` sets "
         "`self.value = None` and then calls `self._setup(value)`, which stores it",
+    ),
+    "keyword_setter": (
+        _values,
+        b_keyword_setter,
+        "the value is a keyword given to an object that stores every keyword on itself "
+        "(`for key, item in kwargs.items(): setattr(self, key, item)`, or `__init__(**kwargs)` doing "
+        "`self.__dict__.update(kwargs)`), class attributes the defaults: `options.set(value=<value>)` "
+        "before the statement, read as `options.value`; `VariantOptions().set(name=..., value=<value>)"
+        ".current()`; or `VariantBag(value=<value>).value`",
     ),
     "builder_chain": (
         _values,
