@@ -4218,6 +4218,38 @@ def b_none_checked(src: Source, v: Value):
     return [{MAIN: ed.apply()}]
 
 
+def b_none_resolved_condition(src: Source, v: Value):
+    """The value is stored under an `if` on a helper that resolves its `None` default
+    (`def variant_mode(mode=None): if mode is None: mode = "on"`), as kernel libraries
+    resolve `implementation=None`: `variant_value = None; if variant_mode() == "on":
+    variant_value = <value>` before the statement, or the same in a function
+    `variant_pick(<value>)`. Called without `mode`, the helper gives "on": the value is
+    always stored. (An `if` statement's condition is decided apart from the branches of
+    the functions it calls; a conditional expression is not.)"""
+    st = _statement_level(src, v)
+    out = []
+    for where in ("statement", "function"):
+        ed = Edits(src)
+        fn = src.fresh("variant_mode")
+        code = f"def {fn}(mode=None):\n    if mode is None:\n        mode = \"on\"\n    return mode\n"
+        if where == "function":
+            pick = src.fresh("variant_pick")
+            code += (
+                f"\n\ndef {pick}(value):\n    chosen = None\n    if {fn}() == \"on\":\n"
+                f"        chosen = value\n    return chosen\n"
+            )
+            ed.replace(v.expr, f"{pick}({wrapped(src, v.expr)})")
+        else:
+            name = src.fresh("variant_value")
+            insert_before_stmt(
+                ed, st, [f"{name} = None", f"if {fn}() == \"on\":", f"    {name} = {src.seg(v.expr)}"]
+            )
+            ed.replace(v.expr, name)
+        insert_module_code(ed, header_end(src)[0], code)
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_env_int_guard(src: Source, v: Value):
     """The value passes through a helper that returns `None` unless its `count` is given,
     called with a count read from the environment with a default
@@ -5240,6 +5272,14 @@ TRANSFORMS = {
         b_none_checked,
         "the value passes through a helper that maps None to None (`variant_checked(mesh)`: "
         "`return None if value is None else value`), as libraries guard optional meshes and configs",
+    ),
+    "none_resolved_condition": (
+        _values,
+        b_none_resolved_condition,
+        "the value is stored under an `if` on a helper resolving its `None` default "
+        "(`def variant_mode(mode=None): if mode is None: mode = \"on\"`): "
+        "`variant_value = None; if variant_mode() == \"on\": variant_value = <value>` before the "
+        "statement, or the same in a function `variant_pick(<value>)`",
     ),
     "stored_kwargs": (
         i_forwardable_calls,
