@@ -5899,6 +5899,20 @@ impl<'m, 't> Flow<'m, 't> {
         };
         let args = m.args_of(call);
         let func_text = text(func, m.src);
+        // `functools.wraps(fun)(wrapper)` returns `wrapper` (its metadata
+        // copied from `fun`): a jit stays a jit.
+        if func.kind_name() == "call"
+            && args.positional.len() == 1
+            && args.keywords.is_empty()
+            && !args.has_splat
+            && func
+                .field("function")
+                .and_then(|f| m.canonical(f, scope))
+                .as_deref()
+                == Some("functools.wraps")
+        {
+            return self.eval_depth(args.positional[0], scope, depth + 1);
+        }
         // `object.__getattribute__(self, "name")`: the plain attribute.
         if func_text == "object.__getattribute__"
             && m.lookup(scope, "object").is_none()
@@ -6862,6 +6876,10 @@ impl<'m, 't> Flow<'m, 't> {
             "jax.devices" | "jax.local_devices" => Some(vec![Alt::fixed(Val::Devices)]),
             // A configuration parsed from a constant JSON text.
             // A copy holds what the original holds.
+            // `functools.update_wrapper(wrapper, fun)` returns `wrapper`.
+            "functools.update_wrapper" if !args.positional.is_empty() => {
+                Some(self.eval_depth(args.positional[0], scope, depth + 1))
+            }
             "copy.deepcopy" | "copy.copy" if args.positional.len() == 1 => {
                 let copied = self.eval_depth(args.positional[0], scope, depth + 1);
                 // A dict copied and then changed (`d = copy.copy(D); d[k] = v`)

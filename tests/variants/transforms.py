@@ -2596,6 +2596,17 @@ def b_jit_decorator_factory(src: Source, s: Site):
     through the factory's parameters), or a plain `@variant_jit` returning
     `jax.jit(fun)` when the jit has no keywords; the site then lowers the decorated
     name itself."""
+    return _jitting_decorator(src, s, wraps=False)
+
+
+def b_wrapped_jit_decorator(src: Source, s: Site):
+    """As `jit_decorator_factory`, the decorator copying the def's metadata onto the
+    jit the way interpax's `wrap_jit` does: `jitted = jax.jit(fun, ...)` then
+    `return functools.wraps(fun)(jitted)`."""
+    return _jitting_decorator(src, s, wraps=True)
+
+
+def _jitting_decorator(src: Source, s: Site, wraps: bool):
     if s.jit is None or s.fn is None or not isinstance(s.fn, ast.Name):
         raise Skip("no jit of a name")
     jit_call = src.par(s.jit)
@@ -2622,18 +2633,28 @@ def b_jit_decorator_factory(src: Source, s: Site):
         if form == "factory":
             maker = src.fresh("variant_jit_with")
             passed = "".join(f", {n}={n}" for n in names)
-            code = (
-                f"def {maker}({', '.join(names)}):\n"
-                f"    def wrapper({fun}):\n"
-                f"        return {src.seg(s.jit)}({fun}{passed})\n\n"
-                f"    return wrapper\n"
-            )
+            if wraps:
+                body = (
+                    f"        jitted = {src.seg(s.jit)}({fun}{passed})\n"
+                    f"        return functools.wraps({fun})(jitted)\n\n"
+                )
+            else:
+                body = f"        return {src.seg(s.jit)}({fun}{passed})\n\n"
+            code = f"def {maker}({', '.join(names)}):\n    def wrapper({fun}):\n{body}    return wrapper\n"
             args = ", ".join(f"{k.arg}={src.seg(k.value)}" for k in s.jit_kws)
             applied = f"@{maker}({args})\n"
         else:
             maker = src.fresh("variant_jit")
-            code = f"def {maker}({fun}):\n    return {src.seg(s.jit)}({fun})\n"
+            if wraps:
+                code = (
+                    f"def {maker}({fun}):\n    jitted = {src.seg(s.jit)}({fun})\n"
+                    f"    return functools.wraps({fun})(jitted)\n"
+                )
+            else:
+                code = f"def {maker}({fun}):\n    return {src.seg(s.jit)}({fun})\n"
             applied = f"@{maker}\n"
+        if wraps:
+            ensure_import(ed, "functools")
         insert_module_code(ed, header_end(src)[0], code)
         ed.insert(src.line_start(first), applied)
         ed.replace(jit_call, s.fn.id)
@@ -5091,6 +5112,12 @@ TRANSFORMS = {
         "wrapper returns `jax.jit(fun, k=k)`, the jit's keywords passed through it "
         "(`@variant_jit_with(k=...)`), or `@variant_jit` returning `jax.jit(fun)`; the decorated "
         "name is lowered",
+    ),
+    "wrapped_jit_decorator": (
+        find_sites,
+        b_wrapped_jit_decorator,
+        "as `jit_decorator_factory`, the decorator returning `functools.wraps(fun)(jitted)` "
+        "(the def's metadata copied onto the jit, as interpax's `wrap_jit` does)",
     ),
     "jit_kept_as_value": (
         find_sites,
