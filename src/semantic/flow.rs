@@ -6303,9 +6303,11 @@ impl<'m, 't> Flow<'m, 't> {
                 }
                 // `dict(d)` copies d.
                 "dict" if args.positional.len() == 1 && args.keywords.is_empty() => {
-                    // A copy changed afterwards holds what its stores make.
+                    // A copy changed afterwards is a dict of its own: its
+                    // base's entries, then its stores (`raw = dict(DEFAULTS);
+                    // raw["platform"] = "tpu"`).
                     if m.assigned_name_is_mutated(call) {
-                        return vec![Alt::unknown()];
+                        return vec![Alt::fixed(Val::Dict(call, scope))];
                     }
                     return map(self.eval_depth(args.positional[0], scope, depth + 1), |v| {
                         if v.is_dict() {

@@ -723,7 +723,15 @@ impl<'t> Module<'t> {
             if !on_path {
                 continue;
             }
-            let Some((key, value)) = item_store(subscript) else {
+            // `name[k] += v`, `del name[k]`: a change of unknown value.
+            let Some((key, value)) = item_store(subscript).or_else(|| {
+                subscript
+                    .parent()
+                    .filter(|p| {
+                        matches!(p.kind_name(), "augmented_assignment" | "delete_statement")
+                    })
+                    .map(|stmt| (stmt, stmt))
+            }) else {
                 continue;
             };
             let scope = self.innermost_scope_at(start);
@@ -735,6 +743,50 @@ impl<'t> Module<'t> {
                 out.push((key, value, scope));
             }
         }
+        // Stores made by methods: `name.update({"k": v, ...})` stores each
+        // pair; any other `update`, a `setdefault`, `__setitem__` or `|=`
+        // stores what is not known here: the call (or statement) stands
+        // for key and value, and a key that is no constant makes a lookup
+        // unknown.
+        for method in [".update(", ".setdefault(", ".__setitem__(", " |="] {
+            let needle = format!("{name}{method}");
+            let mut from = range.start;
+            while let Some(at) = self.src.get(from..range.end).and_then(|t| t.find(&needle)) {
+                let start = from + at;
+                from = start + needle.len();
+                let before = self.src[..start].chars().next_back();
+                if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.') {
+                    continue;
+                }
+                let Some(ident) = self.node_for_span(start..start + name.len()) else {
+                    continue;
+                };
+                let scope = self.innermost_scope_at(start);
+                let same = matches!(
+                    self.binding_at(scope, name, ident),
+                    Some(Binding::Value { value: v, .. }) if v.id() == outer.id()
+                );
+                let Some(changer) = ident.parent() else {
+                    continue;
+                };
+                // `name.update(...)`: the call; `name |= ...`: the statement.
+                let changer = match changer.kind_name() {
+                    "attribute" => match changer.parent() {
+                        Some(call) if call.kind_name() == "call" => call,
+                        _ => continue,
+                    },
+                    _ => changer,
+                };
+                if !same || out.len() >= 64 {
+                    continue;
+                }
+                match updated_pairs(changer, method) {
+                    Some(pairs) => out.extend(pairs.into_iter().map(|(k, v)| (k, v, scope))),
+                    None => out.push((changer, changer, scope)),
+                }
+            }
+        }
+        out.sort_by_key(|(_, v, _)| v.start_byte());
         out
     }
 
@@ -3135,6 +3187,35 @@ fn subscripted(node: Node<'_>) -> Option<Node<'_>> {
 }
 
 /// `subscript = value` (an item store, `D[key] = value`): its key and value.
+/// The (key, value) pairs `call` (`d.update({"k": v})`, one dict display
+/// of constant keys) stores; `None` for any other change.
+fn updated_pairs<'t>(call: Node<'t>, method: &str) -> Option<Vec<(Node<'t>, Node<'t>)>> {
+    if method != ".update(" || call.kind_name() != "call" {
+        return None;
+    }
+    let args = call.field("arguments")?;
+    let [display] = [args.named_child(0)?];
+    if args.named_child_count() != 1 || display.kind_name() != "dictionary" {
+        return None;
+    }
+    let mut cursor = display.walk();
+    let mut out = Vec::new();
+    for pair in display.named_children(&mut cursor) {
+        match pair.kind_name() {
+            "pair" => {
+                let key = pair.field("key")?;
+                if key.kind_name() != "string" {
+                    return None;
+                }
+                out.push((key, pair.field("value")?));
+            }
+            "comment" => {}
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
 fn item_store(subscript: Node<'_>) -> Option<(Node<'_>, Node<'_>)> {
     let assignment = subscript.parent().filter(|p| {
         p.kind_name() == "assignment" && p.field("left").is_some_and(|l| l.id() == subscript.id())

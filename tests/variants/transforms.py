@@ -4271,6 +4271,30 @@ def b_none_resolved_condition(src: Source, v: Value):
     return out
 
 
+def b_copied_defaults(src: Source, v: Value):
+    """The value is an entry of a copy of a defaults dict, overridden before the
+    statement as launch scripts layer a deployment on shared defaults:
+    `settings = dict(VARIANT_DEFAULTS)` (whose entry is `None`), then
+    `settings["value"] = <value>` or `settings.update({"value": <value>})`, read as
+    `settings["value"]`."""
+    st = _statement_level(src, v)
+    out = []
+    for form in ("item", "update"):
+        ed = Edits(src)
+        defaults, settings = src.fresh("VARIANT_DEFAULTS"), src.fresh("settings")
+        insert_module_code(ed, header_end(src)[0], f"{defaults} = {{\"value\": None, \"other\": 0}}\n")
+        value = src.seg(v.expr)
+        store = (
+            f"{settings}[\"value\"] = {value}"
+            if form == "item"
+            else f"{settings}.update({{\"value\": {value}}})"
+        )
+        insert_before_stmt(ed, st, [f"{settings} = dict({defaults})", store])
+        ed.replace(v.expr, f"{settings}[\"value\"]")
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_env_int_guard(src: Source, v: Value):
     """The value passes through a helper that returns `None` unless its `count` is given,
     called with a count read from the environment with a default
@@ -5307,6 +5331,13 @@ TRANSFORMS = {
         "(`def variant_mode(mode=None): if mode is None: mode = \"on\"`): "
         "`variant_value = None; if variant_mode() == \"on\": variant_value = <value>` before the "
         "statement, or the same in a function `variant_pick(<value>)`",
+    ),
+    "copied_defaults": (
+        _values,
+        b_copied_defaults,
+        "the value is an entry of a copy of a defaults dict overridden before the statement: "
+        "`settings = dict(VARIANT_DEFAULTS)`, then `settings[\"value\"] = <value>` or "
+        "`settings.update({\"value\": <value>})`, read as `settings[\"value\"]`",
     ),
     "stored_kwargs": (
         i_forwardable_calls,
