@@ -7231,6 +7231,15 @@ impl<'m, 't> Flow<'m, 't> {
                             .collect()
                     });
                     out.extend(product(&items, |vals| Val::Seq(SeqKind::Tuple, vals)));
+                } else if let Some((for_loop, value)) = m.loop_yield(def) {
+                    // `for p in PLATFORMS: yield f(p)`: one item per element.
+                    let alts = self.with_bound(bound, || self.eval_depth(value, def, depth + 1));
+                    match loop_items(&alts, for_loop.id()) {
+                        Some(items) => {
+                            out.extend(product(&items, |vals| Val::Seq(SeqKind::Tuple, vals)))
+                        }
+                        None => out.push(Alt::unknown()),
+                    }
                 } else {
                     out.push(Alt::unknown());
                 }
@@ -8616,6 +8625,57 @@ impl<'t> Module<'t> {
                 (in_body && !from).then(|| y.named_child(0)).flatten()
             })
             .collect()
+    }
+
+    /// A generator's one `yield` when it is a plain statement of a `for`
+    /// loop's body, the loop a plain statement of the def's body and its
+    /// body free of branches and jumps (every element yields once): the
+    /// loop and the yielded expression.
+    pub(crate) fn loop_yield(&self, def: ScopeId) -> Option<(Node<'t>, Node<'t>)> {
+        let node = self.scopes[def].node;
+        let body = node.field("body")?;
+        let [y] = self.yields_of(node)[..] else {
+            return None;
+        };
+        let statement = y
+            .parent()
+            .filter(|p| p.kind_name() == "expression_statement")?;
+        let block = statement.parent().filter(|b| b.kind_name() == "block")?;
+        let for_loop = block.parent().filter(|f| {
+            f.kind_name() == "for_statement"
+                && f.field("body").is_some_and(|b| b.id() == block.id())
+        })?;
+        if for_loop.parent().map(|b| b.id()) != Some(body.id())
+            || for_loop.field("alternative").is_some()
+            || text(y, self.src)
+                .trim_start_matches("yield")
+                .trim_start()
+                .starts_with("from ")
+        {
+            return None;
+        }
+        let mut stack = vec![block];
+        while let Some(n) = stack.pop() {
+            if matches!(
+                n.kind_name(),
+                "if_statement"
+                    | "while_statement"
+                    | "for_statement"
+                    | "try_statement"
+                    | "with_statement"
+                    | "match_statement"
+                    | "break_statement"
+                    | "continue_statement"
+                    | "return_statement"
+                    | "conditional_expression"
+                    | "boolean_operator"
+            ) {
+                return None;
+            }
+            let mut cursor = n.walk();
+            stack.extend(n.named_children(&mut cursor));
+        }
+        Some((for_loop, y.named_child(0)?))
     }
 
     /// The argument position a caller fills for parameter `index` of `def`,
@@ -10399,4 +10459,37 @@ fn returns_self(m: &Module<'_>, method: ScopeId) -> bool {
         && returns
             .iter()
             .all(|r| r.is_some_and(|r| text(r, m.src) == self_name))
+}
+
+/// The items a loop yields, per element, from the yielded value's
+/// alternatives: each tells its element by the loop's choice (`point`),
+/// which is then dropped (what the loop gives is all of them, in order).
+/// `None` when an alternative does not tell its element or an element has
+/// none.
+fn loop_items<'t>(alts: &[Alt<'t>], point: usize) -> Option<Vec<Vec<Alt<'t>>>> {
+    let mut items: Vec<Vec<Alt<'t>>> = Vec::new();
+    for a in alts {
+        let i = a.choices.iter().find(|(p, _)| *p == point)?.1;
+        if i >= 64 {
+            return None;
+        }
+        if items.len() <= i {
+            items.resize(i + 1, Vec::new());
+        }
+        items[i].push(Alt {
+            val: a.val.clone(),
+            why: match &a.why {
+                // The loop's own "each element" is the sequence's order.
+                Why::Each(_) => Why::Fixed,
+                other => other.clone(),
+            },
+            choices: a
+                .choices
+                .iter()
+                .filter(|(p, _)| *p != point)
+                .cloned()
+                .collect(),
+        });
+    }
+    (!items.is_empty() && items.iter().all(|i| !i.is_empty())).then_some(items)
 }

@@ -1706,6 +1706,21 @@ def b_generator_loop(src: Source, v: Value):
     return [x for header in headers if (x := _wrapped_statement(src, v, st, before, header, name))]
 
 
+def b_loop_generator(src: Source, v: Value):
+    """As `generator_loop`, the generator yielding from a loop (a sweep over
+    configurations): `def variant_values(): for item in (<value>,): yield item`, or
+    over the list `[<value>]`, then `for platforms in variant_values():`."""
+    st = _statement_level(src, v)
+    out = []
+    for seq in (f"({src.seg(v.expr)},)", f"[{src.seg(v.expr)}]"):
+        gen, name, item = src.fresh("variant_values"), src.fresh(v.base), src.fresh("item")
+        before = [f"def {gen}():", f"    for {item} in {seq}:", f"        yield {item}"]
+        made = _wrapped_statement(src, v, st, before, f"for {name} in {gen}():", name)
+        if made:
+            out.append(made)
+    return out
+
+
 def b_injecting_decorator(src: Source, v: Value):
     """A module-level function returns its `value` parameter, whose default is a
     placeholder (`None` or `"variant"`); a local decorator's wrapper calls it with
@@ -5338,6 +5353,13 @@ TRANSFORMS = {
         "the value is an entry of a copy of a defaults dict overridden before the statement: "
         "`settings = dict(VARIANT_DEFAULTS)`, then `settings[\"value\"] = <value>` or "
         "`settings.update({\"value\": <value>})`, read as `settings[\"value\"]`",
+    ),
+    "loop_generator": (
+        _values,
+        b_loop_generator,
+        "the statement runs in a loop over a generator that yields the value from a loop "
+        "of its own: `def variant_values(): for item in (<value>,): yield item` (or over "
+        "`[<value>]`), then `for platforms in variant_values():`",
     ),
     "stored_kwargs": (
         i_forwardable_calls,
