@@ -1048,14 +1048,17 @@ pub struct Flow<'m, 't> {
     bound_kwargs: RefCell<Vec<(ScopeId, Arc<Entries>)>>,
     /// Names see the branches constant conditions decide (`branch_ranges`).
     /// Off when deciding those conditions: what decides a branch never
-    /// depends on other decided branches, so the answers do not depend on
-    /// the order they are asked in, and deciding never recurses.
+    /// depends on other constant-decided branches, so the answers do not
+    /// depend on the order they are asked in, and deciding never recurses
+    /// (a function called there still has its branches decided by that
+    /// call, `given_branches`).
     branch_aware: bool,
-    /// The branches of a function evaluated for a call from another module,
-    /// decided with that call's values: (depth of its `bound` frame, the
-    /// function, its branches). Dropped when the frame ends.
+    /// The branches of a function evaluated for a call, decided with that
+    /// call's values: (depth of its `bound` frame, the function, its
+    /// branches). Dropped when the frame ends.
     given_branches: RefCell<Vec<(usize, ScopeId, std::rc::Rc<super::reach::Branches>)>>,
-    /// Deciding those branches now (their conditions see the plain ones).
+    /// The (frame, function) pairs whose branches are being decided now:
+    /// their own conditions see none of them decided.
     deciding_given: RefCell<Vec<(usize, ScopeId)>>,
     /// The (constructor call, method) pairs whose branches `field` is
     /// deciding for that construction: a condition reading a field of the
