@@ -4609,12 +4609,11 @@ impl<'m, 't> Flow<'m, 't> {
                 .method(class, "__init__")
                 .and_then(|init| self.keyword_store(call, init, attr))
             {
-                return match found.value {
-                    Some(value) => self.eval_depth(value, call_scope, depth + 1),
-                    None => match self.call_argument(call, call_scope, attr, None, depth) {
-                        Lookup::Found(alts) => alts,
-                        _ => vec![Alt::unknown()],
-                    },
+                // The keyword, or what a `**` unpacking passes (unknown when
+                // that cannot be told).
+                return match self.call_argument(found.call, call_scope, attr, None, depth) {
+                    Lookup::Found(alts) => alts,
+                    _ => vec![Alt::unknown()],
                 };
             }
         }
@@ -8621,13 +8620,19 @@ impl<'t> Module<'t> {
                     .parent()
                     .filter(|p| p.kind_name() == "expression_statement")?;
                 let in_body = statement.parent().is_some_and(|b| b.id() == body.id());
-                let from = text(*y, self.src)
-                    .trim_start_matches("yield")
-                    .trim_start()
-                    .starts_with("from ");
-                (in_body && !from).then(|| y.named_child(0)).flatten()
+                (in_body && !self.is_yield_from(*y))
+                    .then(|| y.named_child(0))
+                    .flatten()
             })
             .collect()
+    }
+
+    /// Whether `y` is a `yield from` (it yields another iterable's items).
+    fn is_yield_from(&self, y: Node<'t>) -> bool {
+        text(y, self.src)
+            .trim_start_matches("yield")
+            .trim_start()
+            .starts_with("from ")
     }
 
     /// A generator's one `yield` when it is a plain statement of a `for`
@@ -8650,10 +8655,7 @@ impl<'t> Module<'t> {
         })?;
         if for_loop.parent().map(|b| b.id()) != Some(body.id())
             || for_loop.field("alternative").is_some()
-            || text(y, self.src)
-                .trim_start_matches("yield")
-                .trim_start()
-                .starts_with("from ")
+            || self.is_yield_from(y)
         {
             return None;
         }

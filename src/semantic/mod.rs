@@ -685,19 +685,7 @@ impl<'t> Module<'t> {
         let Some((name, range)) = self.assigned_name_and_range(outer) else {
             return out;
         };
-        let needle = format!("{name}[");
-        let mut from = range.start;
-        while let Some(at) = self.src.get(from..range.end).and_then(|t| t.find(&needle)) {
-            let start = from + at;
-            from = start + needle.len();
-            // A whole identifier, not the tail of a longer one.
-            let before = self.src[..start].chars().next_back();
-            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.') {
-                continue;
-            }
-            let Some(ident) = self.node_for_span(start..start + name.len()) else {
-                continue;
-            };
+        for (ident, scope) in self.uses_of_assigned(name, "[", range.clone(), outer) {
             let Some(mut subscript) = subscripted(ident) else {
                 continue;
             };
@@ -734,12 +722,7 @@ impl<'t> Module<'t> {
             }) else {
                 continue;
             };
-            let scope = self.innermost_scope_at(start);
-            let same = matches!(
-                self.binding_at(scope, name, ident),
-                Some(Binding::Value { value: v, .. }) if v.id() == outer.id()
-            );
-            if same && out.len() < 64 {
+            if out.len() < 64 {
                 out.push((key, value, scope));
             }
         }
@@ -749,23 +732,7 @@ impl<'t> Module<'t> {
         // for key and value, and a key that is no constant makes a lookup
         // unknown.
         for method in [".update(", ".setdefault(", ".__setitem__(", " |="] {
-            let needle = format!("{name}{method}");
-            let mut from = range.start;
-            while let Some(at) = self.src.get(from..range.end).and_then(|t| t.find(&needle)) {
-                let start = from + at;
-                from = start + needle.len();
-                let before = self.src[..start].chars().next_back();
-                if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.') {
-                    continue;
-                }
-                let Some(ident) = self.node_for_span(start..start + name.len()) else {
-                    continue;
-                };
-                let scope = self.innermost_scope_at(start);
-                let same = matches!(
-                    self.binding_at(scope, name, ident),
-                    Some(Binding::Value { value: v, .. }) if v.id() == outer.id()
-                );
+            for (ident, scope) in self.uses_of_assigned(name, method, range.clone(), outer) {
                 let Some(changer) = ident.parent() else {
                     continue;
                 };
@@ -777,7 +744,7 @@ impl<'t> Module<'t> {
                     },
                     _ => changer,
                 };
-                if !same || out.len() >= 64 {
+                if out.len() >= 64 {
                     continue;
                 }
                 match updated_pairs(changer, method) {
@@ -787,6 +754,41 @@ impl<'t> Module<'t> {
             }
         }
         out.sort_by_key(|(_, v, _)| v.start_byte());
+        out
+    }
+
+    /// Each `name` written as a whole identifier followed by `suffix` in
+    /// `range` where it is the name `value` is assigned to: that
+    /// identifier and its scope.
+    fn uses_of_assigned(
+        &self,
+        name: &str,
+        suffix: &str,
+        range: std::ops::Range<usize>,
+        value: Node<'t>,
+    ) -> Vec<(Node<'t>, ScopeId)> {
+        let needle = format!("{name}{suffix}");
+        let mut out = Vec::new();
+        let mut from = range.start;
+        while let Some(at) = self.src.get(from..range.end).and_then(|t| t.find(&needle)) {
+            let start = from + at;
+            from = start + needle.len();
+            // A whole identifier, not the tail of a longer one.
+            let before = self.src[..start].chars().next_back();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.') {
+                continue;
+            }
+            let Some(ident) = self.node_for_span(start..start + name.len()) else {
+                continue;
+            };
+            let scope = self.innermost_scope_at(start);
+            if matches!(
+                self.binding_at(scope, name, ident),
+                Some(Binding::Value { value: v, .. }) if v.id() == value.id()
+            ) {
+                out.push((ident, scope));
+            }
+        }
         out
     }
 
@@ -2281,7 +2283,7 @@ impl<'t> Module<'t> {
         let mut cursor = body.walk();
         let Some(end) = body
             .named_children(&mut cursor)
-            .filter(|stmt| sets_keywords_statement(*stmt, self_name, kwargs, self.src))
+            .filter(|stmt| self.sets_keywords_statement(*stmt, self_name, kwargs))
             .map(|stmt| stmt.end_byte())
             .last()
         else {
@@ -3299,113 +3301,110 @@ fn without_triple_quoted(src: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
-/// Whether `stmt` (of a method whose first parameter is `self_name` and
-/// whose `**` parameter is `kwargs`) sets every keyword on `self`:
-/// `for k, v in kwargs.items(): setattr(self, k, v)` with the `setattr` a
-/// plain statement of the loop's body (a guard raising before it may
-/// stand), or `self.__dict__.update(kwargs)` / `vars(self).update(kwargs)`.
-fn sets_keywords_statement<'t>(stmt: Node<'t>, self_name: &str, kwargs: &str, src: &str) -> bool {
-    let is_name = |n: Option<Node<'t>>, name: &str| {
-        n.is_some_and(|n| n.kind_name() == "identifier" && text(n, src) == name)
-    };
-    let positional = |call: Node<'t>| -> Vec<Node<'t>> {
-        let Some(args) = call.field("arguments") else {
-            return Vec::new();
+impl<'t> Module<'t> {
+    /// Whether `stmt` (of a method whose first parameter is `self_name` and
+    /// whose `**` parameter is `kwargs`) sets every keyword on `self`:
+    /// `for k, v in kwargs.items(): setattr(self, k, v)` with the `setattr` a
+    /// plain statement of the loop's body (a guard raising before it may
+    /// stand), or `self.__dict__.update(kwargs)` / `vars(self).update(kwargs)`.
+    fn sets_keywords_statement(&self, stmt: Node<'t>, self_name: &str, kwargs: &str) -> bool {
+        let src = self.src;
+        let is_name = |n: Option<Node<'t>>, name: &str| {
+            n.is_some_and(|n| n.kind_name() == "identifier" && text(n, src) == name)
         };
-        let mut cursor = args.walk();
-        let out: Vec<Node<'t>> = args.named_children(&mut cursor).collect();
-        if out.iter().any(|a| {
-            a.kind_name() != "identifier" && a.kind_name() != "attribute" && a.kind_name() != "call"
-        }) {
-            return Vec::new();
-        }
-        out
-    };
-    match stmt.kind_name() {
-        "for_statement" => {
-            let (Some(left), Some(right), Some(body)) =
-                (stmt.field("left"), stmt.field("right"), stmt.field("body"))
-            else {
-                return false;
-            };
-            let mut cursor = left.walk();
-            let targets: Vec<&str> = left
-                .named_children(&mut cursor)
-                .filter(|n| n.kind_name() == "identifier")
-                .map(|n| text(n, src))
-                .collect();
-            let [key, value] = targets.as_slice() else {
-                return false;
-            };
-            if !matches!(left.kind_name(), "pattern_list" | "tuple_pattern")
-                || left.named_child_count() != 2
-                || right.kind_name() != "call"
-                || right
-                    .field("arguments")
-                    .is_some_and(|a| a.named_child_count() > 0)
-            {
-                return false;
+        // Plain positional arguments only.
+        let positional = |call: Node<'t>| -> Vec<Node<'t>> {
+            let args = self.args_of(call);
+            if args.has_splat || !args.keywords.is_empty() {
+                return Vec::new();
             }
-            let Some(items) = right
-                .field("function")
-                .filter(|f| f.kind_name() == "attribute")
-            else {
-                return false;
-            };
-            if !is_name(items.field("object"), kwargs)
-                || items.field("attribute").map(|a| text(a, src)) != Some("items")
-            {
-                return false;
-            }
-            let mut cursor = body.walk();
-            let found = body.named_children(&mut cursor).any(|s| {
-                let Some(call) = s
-                    .named_child(0)
-                    .filter(|c| s.kind_name() == "expression_statement" && c.kind_name() == "call")
+            args.positional
+        };
+        match stmt.kind_name() {
+            "for_statement" => {
+                let (Some(left), Some(right), Some(body)) =
+                    (stmt.field("left"), stmt.field("right"), stmt.field("body"))
                 else {
                     return false;
                 };
-                let Some(function) = call.field("function") else {
+                let mut cursor = left.walk();
+                let targets: Vec<&str> = left
+                    .named_children(&mut cursor)
+                    .filter(|n| n.kind_name() == "identifier")
+                    .map(|n| text(n, src))
+                    .collect();
+                let [key, value] = targets.as_slice() else {
                     return false;
                 };
-                let args = positional(call);
-                let setattr = match text(function, src) {
-                    "setattr" | "object.__setattr__" => {
-                        args.len() == 3 && is_name(args.first().copied(), self_name)
-                    }
-                    _ => false,
+                if !matches!(left.kind_name(), "pattern_list" | "tuple_pattern")
+                    || left.named_child_count() != 2
+                    || right.kind_name() != "call"
+                    || right
+                        .field("arguments")
+                        .is_some_and(|a| a.named_child_count() > 0)
+                {
+                    return false;
+                }
+                let Some(items) = right
+                    .field("function")
+                    .filter(|f| f.kind_name() == "attribute")
+                else {
+                    return false;
                 };
-                setattr
-                    && is_name(args.get(1).copied(), key)
-                    && is_name(args.get(2).copied(), value)
-            });
-            found
-        }
-        "expression_statement" => {
-            let Some(call) = stmt.named_child(0).filter(|c| c.kind_name() == "call") else {
-                return false;
-            };
-            let Some(update) = call
-                .field("function")
-                .filter(|f| f.kind_name() == "attribute")
-            else {
-                return false;
-            };
-            if update.field("attribute").map(|a| text(a, src)) != Some("update") {
-                return false;
+                if !is_name(items.field("object"), kwargs)
+                    || items.field("attribute").map(|a| text(a, src)) != Some("items")
+                {
+                    return false;
+                }
+                let mut cursor = body.walk();
+                let found = body.named_children(&mut cursor).any(|s| {
+                    let Some(call) = s.named_child(0).filter(|c| {
+                        s.kind_name() == "expression_statement" && c.kind_name() == "call"
+                    }) else {
+                        return false;
+                    };
+                    let Some(function) = call.field("function") else {
+                        return false;
+                    };
+                    let args = positional(call);
+                    let setattr = match text(function, src) {
+                        "setattr" | "object.__setattr__" => {
+                            args.len() == 3 && is_name(args.first().copied(), self_name)
+                        }
+                        _ => false,
+                    };
+                    setattr
+                        && is_name(args.get(1).copied(), key)
+                        && is_name(args.get(2).copied(), value)
+                });
+                found
             }
-            let args = positional(call);
-            if args.len() != 1 || !is_name(args.first().copied(), kwargs) {
-                return false;
+            "expression_statement" => {
+                let Some(call) = stmt.named_child(0).filter(|c| c.kind_name() == "call") else {
+                    return false;
+                };
+                let Some(update) = call
+                    .field("function")
+                    .filter(|f| f.kind_name() == "attribute")
+                else {
+                    return false;
+                };
+                if update.field("attribute").map(|a| text(a, src)) != Some("update") {
+                    return false;
+                }
+                let args = positional(call);
+                if args.len() != 1 || !is_name(args.first().copied(), kwargs) {
+                    return false;
+                }
+                let Some(object) = update.field("object") else {
+                    return false;
+                };
+                let dict_of_self = format!("{self_name}.__dict__");
+                let vars_of_self = format!("vars({self_name})");
+                let written = text(object, src);
+                written == dict_of_self || written == vars_of_self
             }
-            let Some(object) = update.field("object") else {
-                return false;
-            };
-            let dict_of_self = format!("{self_name}.__dict__");
-            let vars_of_self = format!("vars({self_name})");
-            let written = text(object, src);
-            written == dict_of_self || written == vars_of_self
+            _ => false,
         }
-        _ => false,
     }
 }
