@@ -4,7 +4,7 @@
 use crate::semantic::contract::{scope_for, SiteMatcher};
 use crate::semantic::flow::{rename_refs, whole_words, ConstAlt};
 use crate::semantic::summary::{
-    candidate_files, CallLowerings, CallReach, ForeignCall, ModuleSummary, Registration,
+    candidate_files, CallLowerings, CallReach, ForeignCall, ModuleSummary, Registration, StateSet,
 };
 use crate::semantic::{Module, Resolver};
 use crate::syntax;
@@ -43,6 +43,9 @@ pub struct FsResolver<S: SourceProvider = Disk> {
     /// What calls of other modules' registering functions store, by (file,
     /// name, the call's values, the def decorated): `Resolver::call_stores`.
     call_stores: DashMap<String, Arc<Vec<Registration>>>,
+    /// What calls of other modules' state writers set, by (file, name,
+    /// the call's values, entering): `Resolver::call_state`.
+    call_state: DashMap<String, Arc<Vec<StateSet>>>,
     /// What calls of other modules' lowering helpers lower, by (file,
     /// name, the call's values): `Resolver::call_lowerings`.
     call_lowerings: DashMap<String, CallLowerings>,
@@ -77,6 +80,7 @@ impl<S: SourceProvider> FsResolver<S> {
             call_returns: DashMap::new(),
             call_reach: DashMap::new(),
             call_stores: DashMap::new(),
+            call_state: DashMap::new(),
             call_lowerings: DashMap::new(),
             local_refs: DashMap::new(),
             top_level_defs: DashMap::new(),
@@ -101,6 +105,7 @@ impl<S: SourceProvider> FsResolver<S> {
             self.call_returns.clear();
             self.call_reach.clear();
             self.call_stores.clear();
+            self.call_state.clear();
             self.call_lowerings.clear();
             self.local_refs.clear();
         }
@@ -122,6 +127,7 @@ impl<S: SourceProvider> FsResolver<S> {
         forget_calls_into(&self.call_returns, &stale);
         forget_calls_into(&self.call_reach, &stale);
         forget_calls_into(&self.call_stores, &stale);
+        forget_calls_into(&self.call_state, &stale);
         forget_calls_into(&self.call_lowerings, &stale);
         forget_calls_into(&self.local_refs, &stale);
     }
@@ -542,6 +548,48 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
             })
             .unwrap_or_default();
         self.call_stores.insert(key, Arc::new(computed.clone()));
+        computed
+    }
+
+    fn call_state(
+        &self,
+        from_file: &Path,
+        path: &str,
+        call: &ForeignCall,
+        entering: bool,
+    ) -> Arc<Vec<StateSet>> {
+        let Some((summary, name)) = self.resolve_function(from_file, path) else {
+            return Arc::default();
+        };
+        if !summary.state_writers.contains_key(&name) {
+            return Arc::default();
+        }
+        let call = &named_for(call, from_file, &summary.file);
+        let called = self.called_by(from_file, &summary.file);
+        let key = format!(
+            "{}\0{name}\0{call:?}\0{entering}\0{called:?}",
+            summary.file.display()
+        );
+        if let Some(cached) = self.call_state.get(&key) {
+            return cached.clone();
+        }
+        // One module deep, as `call_returns`.
+        let computed = Arc::new(
+            self.with_module(&summary.file, called, false, |module| {
+                let sets = module.state_for_call(&name, call, entering);
+                Some(
+                    sets.into_iter()
+                        .map(|(key, values)| StateSet {
+                            file: summary.file.clone(),
+                            key,
+                            values,
+                        })
+                        .collect::<Vec<_>>(),
+                )
+            })
+            .unwrap_or_default(),
+        );
+        self.call_state.insert(key, computed.clone());
         computed
     }
 

@@ -450,6 +450,9 @@ if __name__ == "__main__":
     let exported = format!("__all__ = [\"set_target\", \"kernel_params\"]\n{config}");
     let cases = [
         ("kcfg.set_target(\"tpu\")", config, 0),
+        // Set to what it already was: the same Triton params, now read as
+        // the value set (JAX raises as without the call).
+        ("kcfg.set_target(\"gpu\")", config, 1),
         ("pass", config, 1),
         ("kcfg.set_target(\"tpu\")", exported.as_str(), 0),
         ("pass", exported.as_str(), 1),
@@ -464,6 +467,78 @@ if __name__ == "__main__":
         );
         if expected == 1 {
             assert_eq!(items[0]["code"], "JP002");
+        }
+    }
+}
+
+#[test]
+fn state_another_module_sets_on_entering_its_context_manager_holds_in_the_with() {
+    // Verified under jax 0.12.0.1: with `debug=True` the tap's
+    // `inspect_array_sharding` under the AbstractMesh raises "AbstractMesh
+    // cannot be used when jaxpr contains primitives that require devices
+    // ..."; with `debug=False`, or outside the `with`, it runs clean.
+    let pmgr = r#"import threading
+
+import jax
+
+_STATE = threading.local()
+
+
+class Manager:
+    def __init__(self, debug=False):
+        self.debug = debug
+
+    def __enter__(self):
+        _STATE.manager = self
+        return self
+
+    def __exit__(self, *exc):
+        _STATE.manager = None
+
+
+def tap(x):
+    pm = getattr(_STATE, "manager", None)
+    if pm is not None and pm.debug:
+        jax.debug.inspect_array_sharding(x, callback=print)
+    return x
+"#;
+    let main = |enter: &str| {
+        format!(
+            r#"import jax
+import jax.numpy as jnp
+from jax.sharding import AbstractMesh, NamedSharding, PartitionSpec as P
+
+import pmgr
+
+MESH = AbstractMesh((2,), ("x",))
+
+
+def f(x):
+    return pmgr.tap(x * 2)
+
+
+if __name__ == "__main__":
+    with {enter}:
+        jitted = jax.jit(f, in_shardings=NamedSharding(MESH, P("x")))
+        jitted.trace(jax.ShapeDtypeStruct((8,), jnp.float32)).lower(lowering_platforms=("tpu",))
+"#
+        )
+    };
+    for (enter, expected) in [
+        ("pmgr.Manager(debug=True)", 1),
+        ("pmgr.Manager(debug=False)", 0),
+        ("pmgr.Manager()", 0),
+        ("open(__file__)", 0),
+    ] {
+        let text = main(enter);
+        let items = check_json(&[("pmgr.py", pmgr), ("main.py", &text)]);
+        assert_eq!(
+            items.as_array().map(Vec::len),
+            Some(expected),
+            "{enter}: {items}"
+        );
+        if expected == 1 {
+            assert_eq!(items[0]["code"], "JP004");
         }
     }
 }

@@ -1036,6 +1036,9 @@ pub(crate) struct Frame<'t> {
     pub def: ScopeId,
     pub given: Vec<Vec<Alt<'t>>>,
     pub kwargs: Arc<Entries>,
+    /// The object a method is bound to (`__enter__` of an object the
+    /// caller made).
+    pub receiver: Option<Alt<'t>>,
 }
 
 /// One evaluation: its step budget and the calls being evaluated.
@@ -2845,7 +2848,7 @@ impl<'m, 't> Flow<'m, 't> {
                     def: frame.def,
                     call: self.m.scopes[frame.def].node,
                     call_scope: frame.def,
-                    receiver: None,
+                    receiver: frame.receiver.clone(),
                     given: frame.given.clone(),
                 };
                 self.bound_kwargs
@@ -2910,6 +2913,7 @@ impl<'m, 't> Flow<'m, 't> {
             attribute: true,
             env_set: self.m.env_keys_set(),
             registered: self.m.registrations(),
+            state: self.m.foreign_state_in_force(),
         };
         let alts = self.m.foreign_returns(&format!("{class}.{attr}"), &read)?;
         Some(from_consts(&alts))
@@ -2975,6 +2979,7 @@ impl<'m, 't> Flow<'m, 't> {
             open_positional: true,
             env_set: self.m.env_keys_set(),
             registered: self.m.registrations(),
+            state: self.m.foreign_state_in_force(),
             ..super::summary::ForeignCall::default()
         }
     }
@@ -3072,6 +3077,7 @@ impl<'m, 't> Flow<'m, 't> {
             attribute: false,
             env_set: self.m.env_keys_set(),
             registered: self.m.registrations(),
+            state: self.m.foreign_state_in_force(),
         })
     }
 

@@ -216,8 +216,7 @@ impl<'t> Module<'t> {
         name: &str,
         call: &super::summary::ForeignCall,
     ) -> Option<Vec<ForeignLowering>> {
-        self.caller_env.replace(call.env_set.clone());
-        self.caller_registered.replace(call.registered.clone());
+        self.accept_call(call);
         let Some(Binding::Def(def)) = self
             .lookup(super::MODULE_SCOPE, name)
             .and_then(|b| b.last())

@@ -341,6 +341,9 @@ pub struct Module<'t> {
     /// write state (`overlay::state_writers`).
     writer_calls: std::cell::RefCell<HashMap<usize, std::rc::Rc<Vec<usize>>>>,
     state_writer_scopes: std::cell::OnceCell<std::collections::HashSet<ScopeId>>,
+    /// Whether it imports another module's state writers
+    /// (`overlay::imports_state_writers`).
+    foreign_writers_imported: std::cell::OnceCell<bool>,
     /// Whether the model's text can hold a guard at all (`may_have_guards`).
     guard_text: std::cell::OnceCell<bool>,
     /// `NAME[k] = v` stores into a dict literal bound to NAME (by the
@@ -1217,6 +1220,7 @@ impl<'t> Module<'t> {
             finding_state: std::cell::Cell::new(false),
             writer_calls: std::cell::RefCell::default(),
             state_writer_scopes: std::cell::OnceCell::new(),
+            foreign_writers_imported: std::cell::OnceCell::new(),
             guard_text: std::cell::OnceCell::new(),
             dict_stores: std::cell::RefCell::new(HashMap::default()),
             attribute_dict_stores: std::cell::RefCell::new(HashMap::default()),

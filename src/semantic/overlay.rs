@@ -16,11 +16,14 @@
 //! sees answers made for another.
 
 use super::flow::{Alt, Flow, Val};
+use super::summary::StateSet;
 use super::{reach, Binding, Module, ScopeId, ScopeKind, MODULE_SCOPE};
 use crate::syntax::{text, unparenthesize, Field, KindName};
 use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::{HashMap, HashSet};
+use std::path::Path;
 use std::rc::Rc;
+use std::sync::Arc;
 use tree_sitter::Node;
 
 /// Distinct states one module's lowerings may run under; a lowering under
@@ -69,7 +72,7 @@ impl ValueCaches<'_> {
 
 /// A piece of module-level state.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Key {
+pub enum Key {
     /// A module global (`global G; G = v`).
     Name(String),
     /// An attribute path of a module-level object (`SETTINGS.checks = v`,
@@ -86,6 +89,14 @@ pub(crate) struct Overlay<'t> {
     /// Keys already decided nearer the lowering (set, or left as the
     /// module reads them): what sets them further out does not hold.
     settled: Vec<Key>,
+    /// Roots of which any attribute is settled (`setattr(ROOT, name, v)`
+    /// with a name not known).
+    settled_roots: Vec<String>,
+    /// The state of other modules set (passed with calls into them), and
+    /// what of it is settled: (module, key), (module, root).
+    foreign: Arc<Vec<StateSet>>,
+    foreign_settled: Vec<(Arc<Path>, Key)>,
+    foreign_settled_roots: Vec<(Arc<Path>, String)>,
     /// The `with` items and calls it comes from (node ids): equal
     /// overlays share a cache set.
     sources: Vec<usize>,
@@ -93,7 +104,7 @@ pub(crate) struct Overlay<'t> {
 
 impl<'t> Overlay<'t> {
     fn set(&mut self, key: Key, alts: Vec<Alt<'t>>, source: usize) {
-        if self.settled.contains(&key) {
+        if self.settled.contains(&key) || self.settled_roots.iter().any(|r| *r == key_root(&key)) {
             return;
         }
         self.settled.push(key.clone());
@@ -108,9 +119,41 @@ impl<'t> Overlay<'t> {
         self.entries.push((key, alts));
     }
 
-    fn settle(&mut self, key: Key) {
-        if !self.settled.contains(&key) {
-            self.settled.push(key);
+    /// `set` for a key of another module: an empty value settles it.
+    fn set_foreign(&mut self, set: StateSet, source: usize) {
+        let root = key_root(&set.key);
+        if self
+            .foreign_settled
+            .iter()
+            .any(|(f, k)| *f == set.file && *k == set.key)
+            || self
+                .foreign_settled_roots
+                .iter()
+                .any(|(f, r)| *f == set.file && *r == root)
+        {
+            return;
+        }
+        self.foreign_settled
+            .push((set.file.clone(), set.key.clone()));
+        if set.values.is_empty() {
+            return;
+        }
+        if !self.sources.contains(&source) {
+            self.sources.push(source);
+        }
+        Arc::make_mut(&mut self.foreign).push(set);
+    }
+
+    /// Leaves what `key` names as the module reads it, further out.
+    fn settle_target(&mut self, key: StoreKey<'t>) {
+        match key {
+            StoreKey::Key(key) => {
+                if !self.settled.contains(&key) {
+                    self.settled.push(key);
+                }
+            }
+            StoreKey::Named { root, .. } => self.settled_roots.push(root),
+            StoreKey::Foreign(file, root) => self.foreign_settled_roots.push((file, root)),
         }
     }
 
@@ -119,6 +162,20 @@ impl<'t> Overlay<'t> {
             .iter()
             .find(|(k, _)| k == key)
             .map(|(_, alts)| alts.clone())
+    }
+
+    fn is_empty(&self) -> bool {
+        self.entries.is_empty() && self.foreign.is_empty()
+    }
+}
+
+/// The module-level name a key is stored under (`_STATE` of
+/// `_STATE.manager`).
+fn key_root(key: &Key) -> String {
+    match key {
+        Key::Name(name) => name.clone(),
+        Key::Path(path) => path.split('.').next().unwrap_or(path).to_owned(),
+        Key::Var(id) => format!("#{id}"),
     }
 }
 
@@ -129,16 +186,28 @@ pub(crate) struct Layer<'t> {
 }
 
 /// A store to a piece of state in a function's straight-line code: the
-/// value stored, `None` when it cannot be told (`G += 1`, `a, G = f()`).
-type Store<'t> = (Key, Option<Node<'t>>);
+/// value stored with the calls to bind to read it (outermost first),
+/// `None` when it cannot be told (`G += 1`, `a, G = f()`).
+type Store<'t> = (StoreKey<'t>, Option<(Node<'t>, Vec<BoundCall<'t>>)>);
+
+/// What a store sets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum StoreKey<'t> {
+    Key(Key),
+    /// `setattr(ROOT, name, v)` with a name read when the store is applied
+    /// (a parameter of the setter).
+    Named {
+        root: String,
+        name: Node<'t>,
+    },
+    /// Some attribute of module-level `ROOT` of another module (a call of
+    /// its setter that is not followed): only settled.
+    Foreign(Arc<Path>, String),
+}
 
 /// A call bound while a stored value is read: the def, the call, the scope
 /// the call is in, the receiver of a method.
 pub(crate) type BoundCall<'t> = (ScopeId, Node<'t>, ScopeId, Option<Alt<'t>>);
-
-/// A store made by entering a context manager: its value with the calls to
-/// bind to read it (outermost first).
-type EnteredStore<'t> = (Key, Option<(Node<'t>, Vec<BoundCall<'t>>)>);
 
 impl<'t> Module<'t> {
     /// The caches for the state in force.
@@ -238,7 +307,7 @@ impl<'t> Module<'t> {
     /// The layer (1-based; 0 for none) for `overlay`: the one of an equal
     /// overlay, else a new one while there is room.
     fn layer_for(&self, overlay: Overlay<'t>) -> usize {
-        if overlay.entries.is_empty() {
+        if overlay.is_empty() {
             return 0;
         }
         let slot = (0..MAX_OVERLAYS)
@@ -264,6 +333,11 @@ impl<'t> Module<'t> {
     /// Whether any code may set state (most modules: none, and nothing is
     /// looked for).
     fn may_set_state(&self) -> bool {
+        self.own_state_code() || self.imports_state_writers()
+    }
+
+    /// Whether this module's own code may set its state.
+    fn own_state_code(&self) -> bool {
         *self.state_text.get_or_init(|| {
             // In the model's own statements: a unit of the server's
             // analysis holds the defs its statements name, and searching
@@ -282,8 +356,53 @@ impl<'t> Module<'t> {
                     .values()
                     .flatten()
                     .any(|(s, _, _)| *s != MODULE_SCOPE)
+                || self
+                    .call_sites_named(&["setattr"])
+                    .iter()
+                    .any(|site| site.scope != MODULE_SCOPE)
                 || names_state()
         })
+    }
+
+    /// `ModuleSummary::state_writers`: the module-level functions and
+    /// classes (by their `__enter__`) whose code may set this module's
+    /// state, with the roots of what they may set.
+    pub(crate) fn state_writer_roots(&self) -> HashMap<String, Vec<String>> {
+        let mut out = HashMap::new();
+        if !self.own_state_code() {
+            return out;
+        }
+        for (name, bindings) in self.module_bindings() {
+            let Some(Binding::Def(id)) = bindings.last() else {
+                continue;
+            };
+            let scope = match self.scopes[*id].kind {
+                ScopeKind::Function => *id,
+                ScopeKind::Class => match self.method(*id, "__enter__") {
+                    Some(enter) => enter,
+                    None => continue,
+                },
+                _ => continue,
+            };
+            let Some(body) = self.scopes[scope].node.field("body") else {
+                continue;
+            };
+            let mut roots: Vec<String> = Vec::new();
+            for key in self.keys_set_within(body, scope, 0) {
+                let root = match key {
+                    StoreKey::Key(Key::Var(_)) | StoreKey::Foreign(..) => continue,
+                    StoreKey::Key(key) => key_root(&key),
+                    StoreKey::Named { root, .. } => root,
+                };
+                if !roots.contains(&root) {
+                    roots.push(root);
+                }
+            }
+            if !roots.is_empty() {
+                out.insert(name.to_owned(), roots);
+            }
+        }
+        out
     }
 
     /// A quick look for what could set state before `node` runs (a `with`
@@ -327,6 +446,9 @@ impl<'t> Module<'t> {
     /// name bound here (not imported), a method of an object made here, a
     /// registry's entry (`with jax.set_mesh(m):`, `with open(p):` are not).
     fn may_enter_own(&self, call: Node<'t>, scope: ScopeId) -> bool {
+        if self.foreign_writer(call, scope).is_some() {
+            return true;
+        }
         let Some(mut root) = call.field("function") else {
             return false;
         };
@@ -360,14 +482,14 @@ impl<'t> Module<'t> {
             if statement.kind_name() != "expression_statement" {
                 continue;
             }
-            let writes = statement
-                .named_child(0)
-                .filter(|e| e.kind_name() == "call")
+            let call = statement.named_child(0).filter(|e| e.kind_name() == "call");
+            let writes = call
                 .and_then(|call| call.field("function"))
                 .filter(|f| f.kind_name() == "identifier")
                 .is_some_and(|f| {
                     matches!(self.binding_at(scope, text(f, self.src), f), Some(Binding::Def(d)) if writers.contains(d))
-                });
+                })
+                || call.is_some_and(|call| self.foreign_writer(call, scope).is_some());
             if writes {
                 starts.push(statement.start_byte());
             }
@@ -430,8 +552,9 @@ impl<'t> Module<'t> {
     }
 
     /// What a statement before the lowering sets: a setter's stores when it
-    /// is a call of one; else every key it may set is settled as the module
-    /// reads it.
+    /// is a call of one (of this module, or of another module of the
+    /// workspace); else every key it may set is settled as the module reads
+    /// it.
     fn statement_state(
         &self,
         flow: &Flow<'_, 't>,
@@ -451,37 +574,36 @@ impl<'t> Module<'t> {
             | "nonlocal_statement"
             | "comment" => {}
             "expression_statement" => {
-                let setter = statement
-                    .named_child(0)
-                    .filter(|e| e.kind_name() == "call")
-                    .and_then(|call| Some((call, self.setter_stores(call, scope, 0)?)));
-                match setter {
-                    Some((call, (def, stores))) => {
-                        let frame = vec![(def, call, scope, None)];
-                        let stores = stores
-                            .into_iter()
-                            .map(|(key, value)| (key, value.map(|v| (v, frame.clone()))));
-                        apply_stores(flow, stores, call, overlay);
-                    }
-                    None => {
-                        for key in self.keys_set_within(statement, scope, 0) {
-                            overlay.settle(key);
-                        }
-                    }
+                let call = statement.named_child(0).filter(|e| e.kind_name() == "call");
+                if let Some((call, (def, stores))) =
+                    call.and_then(|call| Some((call, self.setter_stores(call, scope, 0)?)))
+                {
+                    let frame = (def, call, scope, None);
+                    apply_stores(flow, within_frames(stores, &[frame]), call, overlay);
+                } else if let Some((call, writer)) =
+                    call.and_then(|call| Some((call, self.foreign_writer(call, scope)?)))
+                {
+                    self.foreign_state(flow, call, scope, &writer, false, overlay);
+                } else {
+                    self.settle_within(statement, scope, overlay);
                 }
             }
-            _ => {
-                for key in self.keys_set_within(statement, scope, 0) {
-                    overlay.settle(key);
-                }
-            }
+            _ => self.settle_within(statement, scope, overlay),
+        }
+    }
+
+    /// Settles every key code in `node` may set.
+    fn settle_within(&self, node: Node<'t>, scope: ScopeId, overlay: &mut Overlay<'t>) {
+        for key in self.keys_set_within(node, scope, 0) {
+            overlay.settle_target(key);
         }
     }
 
     /// What entering the context manager `call` sets: a `@contextmanager`
     /// generator's stores before its `yield` (and those of the context
     /// managers it enters around the `yield`), a class's `__enter__`'s; also
-    /// through a helper that returns such a call (`with scope():`).
+    /// through a helper that returns such a call (`with scope():`); also
+    /// one of another module of the workspace (`with Manager(...):`).
     fn entered_state(
         &self,
         flow: &Flow<'_, 't>,
@@ -491,6 +613,8 @@ impl<'t> Module<'t> {
     ) {
         if let Some(stores) = self.entered_stores(flow, call, scope, &[], 0) {
             apply_stores(flow, stores, call, overlay);
+        } else if let Some(writer) = self.foreign_writer(call, scope) {
+            self.foreign_state(flow, call, scope, &writer, true, overlay);
         }
     }
 
@@ -503,57 +627,16 @@ impl<'t> Module<'t> {
         scope: ScopeId,
         frames: &[BoundCall<'t>],
         depth: u32,
-    ) -> Option<Vec<EnteredStore<'t>>> {
+    ) -> Option<Vec<Store<'t>>> {
         if depth > MAX_SETTER_DEPTH {
             return None;
         }
         let (def, receiver) = self.callee_of(flow, call, scope)?;
         let mut inner: Vec<BoundCall<'t>> = frames.to_vec();
-        let with_frames =
-            |stores: Vec<Store<'t>>, frames: &Vec<BoundCall<'t>>| -> Vec<EnteredStore<'t>> {
-                stores
-                    .into_iter()
-                    .map(|(key, value)| (key, value.map(|v| (v, frames.clone()))))
-                    .collect()
-            };
         match self.scopes[def].kind {
             ScopeKind::Function => {
                 inner.push((def, call, scope, receiver));
-                let def_node = self.scopes[def].node;
-                let is_context_manager = self.scopes[def]
-                    .decorators()
-                    .iter()
-                    .any(|d| text(*d, self.src).ends_with("contextmanager"));
-                if !is_context_manager {
-                    // `def scope(): return kernel_target("gpu")`.
-                    let [returned] = self.scopes[def].returned[..] else {
-                        return None;
-                    };
-                    let returned = unparenthesize(returned);
-                    if returned.kind_name() != "call" || !self.yields_of(def_node).is_empty() {
-                        return None;
-                    }
-                    return self.entered_stores(flow, returned, def, &inner, depth + 1);
-                }
-                let [only_yield] = self.yields_of(def_node)[..] else {
-                    return None;
-                };
-                let (before, withs) =
-                    statements_before(def_node.field("body")?, only_yield.start_byte())?;
-                let mut out = with_frames(self.stores_in(def, &before, depth + 1), &inner);
-                // `with kernel_target("gpu"): yield`: entered after those.
-                for with in withs {
-                    for item in with_item_calls(with) {
-                        for (key, value) in self
-                            .entered_stores(flow, item, def, &inner, depth + 1)
-                            .unwrap_or_default()
-                        {
-                            out.retain(|(k, _)| *k != key);
-                            out.push((key, value));
-                        }
-                    }
-                }
-                Some(out)
+                self.function_entered_stores(flow, def, &inner, depth)
             }
             ScopeKind::Class => {
                 let enter = self.method(def, "__enter__")?;
@@ -562,15 +645,73 @@ impl<'t> Module<'t> {
                     _ => return None,
                 };
                 inner.push((enter, call, scope, Some(instance)));
-                let body = self.scopes[enter].node.field("body")?;
-                let statements = until_return(body);
-                Some(with_frames(
-                    self.stores_in(enter, &statements, depth + 1),
-                    &inner,
-                ))
+                self.enter_stores(enter, &inner, depth)
             }
             _ => None,
         }
+    }
+
+    /// The stores entering what a call of function `def` returns makes
+    /// (`frames` binds the call; none when the caller binds it): a
+    /// `@contextmanager`'s before its `yield`, or, for a helper returning
+    /// such a call, that call's.
+    fn function_entered_stores(
+        &self,
+        flow: &Flow<'_, 't>,
+        def: ScopeId,
+        frames: &[BoundCall<'t>],
+        depth: u32,
+    ) -> Option<Vec<Store<'t>>> {
+        let def_node = self.scopes[def].node;
+        let is_context_manager = self.scopes[def]
+            .decorators()
+            .iter()
+            .any(|d| text(*d, self.src).ends_with("contextmanager"));
+        if !is_context_manager {
+            // `def scope(): return kernel_target("gpu")`.
+            let [returned] = self.scopes[def].returned[..] else {
+                return None;
+            };
+            let returned = unparenthesize(returned);
+            if returned.kind_name() != "call" || !self.yields_of(def_node).is_empty() {
+                return None;
+            }
+            return self.entered_stores(flow, returned, def, frames, depth + 1);
+        }
+        let [only_yield] = self.yields_of(def_node)[..] else {
+            return None;
+        };
+        let (before, withs) = statements_before(def_node.field("body")?, only_yield.start_byte())?;
+        let mut out = within_frames(self.stores_in(def, &before, depth + 1), frames);
+        // `with kernel_target("gpu"): yield`: entered after those.
+        for with in withs {
+            for item in with_item_calls(with) {
+                for (key, value) in self
+                    .entered_stores(flow, item, def, frames, depth + 1)
+                    .unwrap_or_default()
+                {
+                    out.retain(|(k, _)| *k != key);
+                    out.push((key, value));
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// The stores of a class's `__enter__` (`frames` binds it, the object
+    /// its receiver; none when the caller binds it).
+    fn enter_stores(
+        &self,
+        enter: ScopeId,
+        frames: &[BoundCall<'t>],
+        depth: u32,
+    ) -> Option<Vec<Store<'t>>> {
+        let body = self.scopes[enter].node.field("body")?;
+        let statements = until_return(body);
+        Some(within_frames(
+            self.stores_in(enter, &statements, depth + 1),
+            frames,
+        ))
     }
 
     /// The def or class `call` calls, by value (`cm(...)`, `CLASSES[k](...)`,
@@ -608,7 +749,8 @@ impl<'t> Module<'t> {
     }
 
     /// A call of a setter: a plain function of this module (no decorator,
-    /// not a generator) whose straight-line code stores state.
+    /// not a generator) whose straight-line code stores state. Each store's
+    /// frames are those past the setter's own (a setter it calls).
     fn setter_stores(
         &self,
         call: Node<'t>,
@@ -625,6 +767,13 @@ impl<'t> Module<'t> {
             return None;
         };
         let def = *def;
+        let stores = self.plain_setter_stores(def, depth)?;
+        (!stores.is_empty()).then_some((def, stores))
+    }
+
+    /// The stores of `def` when it is a plain function (no decorator, not
+    /// a generator), in its straight-line code.
+    fn plain_setter_stores(&self, def: ScopeId, depth: u32) -> Option<Vec<Store<'t>>> {
         let node = self.scopes[def].node;
         if self.scopes[def].kind != ScopeKind::Function
             || !self.scopes[def].decorators().is_empty()
@@ -632,25 +781,25 @@ impl<'t> Module<'t> {
         {
             return None;
         }
-        let stores = self.stores_in(def, &until_return(node.field("body")?), depth + 1);
-        (!stores.is_empty()).then_some((def, stores))
+        Some(self.stores_in(def, &until_return(node.field("body")?), depth + 1))
     }
 
     /// The stores of state among `statements` of `def`, in order (a later
     /// store of a key wins when they are applied in turn). A store inside a
     /// compound statement is not certain to run: its key is `None`-valued.
+    /// A setter `def` calls adds its stores, read with that call bound.
     fn stores_in(&self, def: ScopeId, statements: &[Node<'t>], depth: u32) -> Vec<Store<'t>> {
         let mut out: Vec<Store<'t>> = Vec::new();
-        let mut put = |key: Key, value: Option<Node<'t>>| {
+        let put = |out: &mut Vec<Store<'t>>, key: StoreKey<'t>, value: Option<Node<'t>>| {
             out.retain(|(k, _)| *k != key);
-            out.push((key, value));
+            out.push((key, value.map(|v| (v, Vec::new()))));
         };
         for &statement in statements {
             let expr = match statement.kind_name() {
                 "expression_statement" => statement.named_child(0),
                 _ => {
                     for key in self.keys_set_within(statement, def, depth) {
-                        put(key, None);
+                        put(&mut out, key, None);
                     }
                     continue;
                 }
@@ -662,24 +811,34 @@ impl<'t> Module<'t> {
                         continue;
                     };
                     if let Some(key) = self.state_key(left, def) {
-                        put(key, right.map(unparenthesize));
+                        put(&mut out, StoreKey::Key(key), right.map(unparenthesize));
                     } else {
                         for key in self.keys_set_within(left, def, depth) {
-                            put(key, None);
+                            put(&mut out, key, None);
                         }
                     }
                     if let Some((key, value)) = right.and_then(|r| self.keyed_store(r, def)) {
-                        put(key, value);
+                        put(&mut out, key, value);
                     }
                 }
                 "call" => {
                     if let Some((key, value)) = self.keyed_store(expr, def) {
-                        put(key, value);
+                        put(&mut out, key, value);
+                    } else if let Some((setter, stores)) = self.setter_stores(expr, def, depth) {
+                        let frame = (setter, expr, def, None);
+                        for (key, value) in within_frames(stores, &[frame]) {
+                            out.retain(|(k, _)| *k != key);
+                            out.push((key, value));
+                        }
+                    } else {
+                        for key in self.keys_set_within(expr, def, depth) {
+                            put(&mut out, key, None);
+                        }
                     }
                 }
                 _ => {
                     for key in self.keys_set_within(expr, def, depth) {
-                        put(key, None);
+                        put(&mut out, key, None);
                     }
                 }
             }
@@ -712,9 +871,14 @@ impl<'t> Module<'t> {
         }
     }
 
-    /// `setattr(OBJ, "attr", v)` on a module-level object, `VAR.set(v)` on a
-    /// context variable.
-    fn keyed_store(&self, call: Node<'t>, def: ScopeId) -> Option<Store<'t>> {
+    /// `setattr(OBJ, "attr", v)` on a module-level object (the name may be
+    /// a parameter: `setattr(_STATE, name, value)`, read with the call
+    /// bound), `VAR.set(v)` on a context variable.
+    fn keyed_store(
+        &self,
+        call: Node<'t>,
+        def: ScopeId,
+    ) -> Option<(StoreKey<'t>, Option<Node<'t>>)> {
         if call.kind_name() != "call" {
             return None;
         }
@@ -725,15 +889,20 @@ impl<'t> Module<'t> {
                 let [object, name, value] = args.positional[..] else {
                     return None;
                 };
-                let attr = crate::syntax::string_value(name, self.src)?;
-                (object.kind_name() == "identifier"
-                    && self.is_module_name(def, text(object, self.src)))
-                .then(|| {
-                    (
-                        Key::Path(format!("{}.{attr}", text(object, self.src))),
-                        Some(value),
-                    )
-                })
+                if object.kind_name() != "identifier"
+                    || !self.is_module_name(def, text(object, self.src))
+                {
+                    return None;
+                }
+                let root = text(object, self.src);
+                let key = match crate::syntax::string_value(name, self.src) {
+                    Some(attr) => StoreKey::Key(Key::Path(format!("{root}.{attr}"))),
+                    None => StoreKey::Named {
+                        root: root.to_owned(),
+                        name,
+                    },
+                };
+                Some((key, Some(value)))
             }
             "attribute" if func.field("attribute").map(|a| text(a, self.src)) == Some("set") => {
                 let object = func.field("object")?;
@@ -743,7 +912,7 @@ impl<'t> Module<'t> {
                     [Alt {
                         val: Val::ContextVar(ctor, _),
                         ..
-                    }] => Some((Key::Var(ctor.id()), Some(value))),
+                    }] => Some((StoreKey::Key(Key::Var(ctor.id())), Some(value))),
                     _ => None,
                 }
             }
@@ -752,8 +921,9 @@ impl<'t> Module<'t> {
     }
 
     /// Every key code in `node` may set (values not read): assignment
-    /// targets, setters called, context managers entered.
-    fn keys_set_within(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Key> {
+    /// targets, setters called, context managers entered, also those of
+    /// other modules.
+    fn keys_set_within(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> Vec<StoreKey<'t>> {
         let mut out = Vec::new();
         let mut stack = vec![node];
         while let Some(n) = stack.pop() {
@@ -764,7 +934,7 @@ impl<'t> Module<'t> {
                     let mut targets: Vec<Node<'t>> = target.into_iter().collect();
                     while let Some(t) = targets.pop() {
                         match self.state_key(t, scope) {
-                            Some(key) => out.push(key),
+                            Some(key) => out.push(StoreKey::Key(key)),
                             None => {
                                 let mut c = t.walk();
                                 targets.extend(t.named_children(&mut c).filter(|c| {
@@ -788,6 +958,7 @@ impl<'t> Module<'t> {
                     if let Some((key, _)) = self.keyed_store(n, scope) {
                         out.push(key);
                     }
+                    out.extend(self.foreign_roots(n, scope));
                 }
                 "with_statement" => {
                     for call in with_item_calls(n) {
@@ -804,6 +975,275 @@ impl<'t> Module<'t> {
         }
         out
     }
+
+    /// Whether this module imports a function or class of another module
+    /// of the workspace whose call sets that module's state
+    /// (`ModuleSummary::state_writers`).
+    fn imports_state_writers(&self) -> bool {
+        *self.foreign_writers_imported.get_or_init(|| {
+            let (Some(resolver), Some(file)) = (self.resolver.get(), self.file.borrow().clone())
+            else {
+                return false;
+            };
+            self.module_bindings().any(|(_, bindings)| {
+                bindings.iter().any(|b| match b {
+                    Binding::Import(path) if !reach::is_library_path(path) => {
+                        // `import pkg.state as st` names a module: asked for
+                        // any name in it.
+                        [path.clone(), format!("{path}.*")].iter().any(|p| {
+                            resolver.resolve(&file, p).is_some_and(|(summary, _)| {
+                                *summary.file != *file && !summary.state_writers.is_empty()
+                            })
+                        })
+                    }
+                    _ => false,
+                })
+            })
+        })
+    }
+
+    /// The function or class of another module of the workspace that
+    /// `call` calls, when calling (or entering) it sets that module's
+    /// state: its path as named here, its module, the roots of what it
+    /// may set.
+    fn foreign_writer(&self, call: Node<'t>, scope: ScopeId) -> Option<ForeignWriter> {
+        if !self.imports_state_writers() {
+            return None;
+        }
+        let resolver = self.resolver.get()?;
+        let file = self.file.borrow().clone()?;
+        let path = self.callee(call, scope)?;
+        if reach::is_library_path(&path) || !path.contains('.') {
+            return None;
+        }
+        let (summary, name) = resolver.resolve_function(&file, &path)?;
+        if *summary.file == *file {
+            return None;
+        }
+        let roots = summary.state_writers.get(&name)?.clone();
+        Some(ForeignWriter {
+            path,
+            file: summary.file.clone(),
+            roots,
+        })
+    }
+
+    /// The roots of the state of another module a call may set, to be
+    /// settled (`StoreKey::Foreign`).
+    fn foreign_roots(&self, call: Node<'t>, scope: ScopeId) -> Vec<StoreKey<'t>> {
+        match self.foreign_writer(call, scope) {
+            Some(writer) => writer
+                .roots
+                .iter()
+                .map(|root| StoreKey::Foreign(writer.file.clone(), root.clone()))
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// What `call` of another module's writer (or entering what it makes)
+    /// sets, asked of that module with the call's values.
+    fn foreign_state(
+        &self,
+        flow: &Flow<'_, 't>,
+        call: Node<'t>,
+        scope: ScopeId,
+        writer: &ForeignWriter,
+        entering: bool,
+        overlay: &mut Overlay<'t>,
+    ) {
+        let settle_all = |overlay: &mut Overlay<'t>| {
+            for root in &writer.roots {
+                overlay.settle_target(StoreKey::Foreign(writer.file.clone(), root.clone()));
+            }
+        };
+        let (Some(resolver), Some(file)) = (self.resolver.get(), self.file.borrow().clone()) else {
+            return settle_all(overlay);
+        };
+        let Some(args) = flow.foreign_args(None, call, scope, 0) else {
+            return settle_all(overlay);
+        };
+        let sets = resolver.call_state(&file, &writer.path, &args, entering);
+        // Later stores are nearer the lowering: applied first.
+        for set in sets.iter().rev() {
+            overlay.set_foreign(set.clone(), call.id());
+        }
+        // What it may set but did not say: as that module reads it.
+        settle_all(overlay);
+    }
+
+    /// What calling module-level function or class `name` (from another
+    /// module) sets of this module's state, or entering what it makes with
+    /// `entering`, in the order its stores run; a value not known is an
+    /// empty list (the caller then reads the key as this module does).
+    pub fn state_for_call(
+        &self,
+        name: &str,
+        call: &super::summary::ForeignCall,
+        entering: bool,
+    ) -> Vec<(Key, Vec<super::flow::ConstAlt>)> {
+        self.accept_call(call);
+        let Some(Binding::Def(id)) = self.lookup(MODULE_SCOPE, name).and_then(|b| b.last()) else {
+            return Vec::new();
+        };
+        let id = *id;
+        let flow = self.flow();
+        let (def, receiver) = match (self.scopes[id].kind, entering) {
+            (ScopeKind::Class, true) => {
+                let Some(enter) = self.method(id, "__enter__") else {
+                    return Vec::new();
+                };
+                let instance = self
+                    .construct_for_call(id, call)
+                    .map(|alts| super::flow::from_consts(&alts));
+                match instance.as_deref() {
+                    Some([one]) => (enter, Some(one.clone())),
+                    _ => return Vec::new(),
+                }
+            }
+            (ScopeKind::Function, _) => (id, None),
+            _ => return Vec::new(),
+        };
+        let given = match receiver {
+            Some(_) => Vec::new(),
+            None => match self.bind_call(&flow, def, false, call) {
+                Some(given) => given,
+                None => return Vec::new(),
+            },
+        };
+        let frame = super::flow::Frame {
+            def,
+            given,
+            kwargs: std::sync::Arc::new(self.extra_keywords(def, call)),
+            receiver: receiver.clone(),
+        };
+        flow.with_frames(&[frame], || {
+            let stores = match (receiver.is_some(), entering) {
+                (true, _) => self.enter_stores(def, &[], 0),
+                (false, true) => self.function_entered_stores(&flow, def, &[], 0),
+                (false, false) => self.plain_setter_stores(def, 0),
+            };
+            let mut out = Vec::new();
+            for (key, value) in stores.unwrap_or_default() {
+                let Some(key) = resolve_key(&flow, &key, value.as_ref(), def) else {
+                    continue;
+                };
+                if matches!(key, Key::Var(_)) {
+                    continue;
+                }
+                let alts = value
+                    .map(|(v, calls)| read_in_frames(&flow, &calls, v, def))
+                    .unwrap_or_default();
+                let known = !alts.is_empty() && alts.iter().all(|a| !a.val.is_unknown());
+                let values = match known {
+                    true => flow.detach_passing(&alts),
+                    false => Vec::new(),
+                };
+                out.push((key, values));
+            }
+            out
+        })
+    }
+
+    /// Takes what a call from another module brings besides its arguments:
+    /// the environment and registrations of the caller, and the state of
+    /// this module it set (in force while the call is answered).
+    pub(crate) fn accept_call(&self, call: &super::summary::ForeignCall) {
+        self.caller_env.replace(call.env_set.clone());
+        self.caller_registered.replace(call.registered.clone());
+        let Some(file) = self.file.borrow().clone() else {
+            return;
+        };
+        let mut overlay = Overlay::default();
+        for set in call.state.iter().filter(|s| *s.file == *file) {
+            if !set.values.is_empty() {
+                let alts = super::flow::from_consts(&set.values);
+                overlay.entries.push((set.key.clone(), alts));
+            }
+        }
+        if overlay.entries.is_empty() {
+            return;
+        }
+        // One state per call answered (each answer gets a fresh model).
+        overlay.sources.push(usize::MAX);
+        self.active_overlay.set(0);
+        let slot = self.layer_for(overlay);
+        self.active_overlay.set(slot);
+    }
+
+    /// Whether a caller's state of this module is in force.
+    pub(crate) fn caller_state_in_force(&self) -> bool {
+        self.state_in_force()
+    }
+
+    /// The state of other modules in force (set before the lowering being
+    /// answered), passed on with each call into another module.
+    pub(crate) fn foreign_state_in_force(&self) -> Arc<Vec<StateSet>> {
+        self.active_layer()
+            .map(|layer| layer.overlay.foreign.clone())
+            .unwrap_or_default()
+    }
+}
+
+/// A function or class of another module whose call sets its state.
+struct ForeignWriter {
+    /// As named in the calling module.
+    path: String,
+    file: Arc<Path>,
+    roots: Vec<String>,
+}
+
+/// The key a store sets, read with its calls bound: `None` when a
+/// `setattr` name is not one known string.
+fn resolve_key<'t>(
+    flow: &Flow<'_, 't>,
+    key: &StoreKey<'t>,
+    value: Option<&(Node<'t>, Vec<BoundCall<'t>>)>,
+    def: ScopeId,
+) -> Option<Key> {
+    match key {
+        StoreKey::Key(key) => Some(key.clone()),
+        StoreKey::Named { root, name } => {
+            let calls = value.map(|(_, calls)| calls.as_slice()).unwrap_or(&[]);
+            match read_in_frames(flow, calls, *name, def).as_slice() {
+                [one] if one.why.certain() => match &one.val {
+                    Val::Str(attr) => Some(Key::Path(format!("{root}.{attr}"))),
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        StoreKey::Foreign(..) => None,
+    }
+}
+
+/// `node` read with `calls` bound; in `def` (bound by the caller) when
+/// there are none.
+fn read_in_frames<'t>(
+    flow: &Flow<'_, 't>,
+    calls: &[BoundCall<'t>],
+    node: Node<'t>,
+    def: ScopeId,
+) -> Vec<Alt<'t>> {
+    match calls {
+        [] => flow.eval(node, def),
+        _ => flow.eval_in_frames(calls, node),
+    }
+}
+
+/// `stores` read inside `frames` (outermost first) before their own.
+fn within_frames<'t>(stores: Vec<Store<'t>>, frames: &[BoundCall<'t>]) -> Vec<Store<'t>> {
+    stores
+        .into_iter()
+        .map(|(key, value)| {
+            let value = value.map(|(v, inner)| {
+                let mut calls = frames.to_vec();
+                calls.extend(inner);
+                (v, calls)
+            });
+            (key, value)
+        })
+        .collect()
 }
 
 /// The steps from `node` up to `top` (the node of its scope) where state
@@ -828,18 +1268,23 @@ fn steps_up<'t>(node: Node<'t>, top: Node<'t>) -> Vec<(Node<'t>, Node<'t>)> {
 }
 
 /// Sets each store's key in `overlay` to its value, read with its calls
-/// bound (`source`: the `with` item or setter call they come from).
+/// bound (`source`: the `with` item or setter call they come from). Later
+/// stores are nearer the lowering: applied first.
 fn apply_stores<'t>(
     flow: &Flow<'_, 't>,
-    stores: impl IntoIterator<Item = EnteredStore<'t>>,
+    stores: Vec<Store<'t>>,
     source: Node<'t>,
     overlay: &mut Overlay<'t>,
 ) {
-    for (key, value) in stores {
+    for (key, value) in stores.into_iter().rev() {
+        let Some(resolved) = resolve_key(flow, &key, value.as_ref(), MODULE_SCOPE) else {
+            overlay.settle_target(key);
+            continue;
+        };
         let alts = value
-            .map(|(v, calls)| flow.eval_in_frames(&calls, v))
+            .map(|(v, calls)| read_in_frames(flow, &calls, v, MODULE_SCOPE))
             .unwrap_or_default();
-        overlay.set(key, alts, source.id());
+        overlay.set(resolved, alts, source.id());
     }
 }
 

@@ -44,6 +44,12 @@ pub struct ModuleSummary {
     /// (a registering decorator): calling one from another module registers
     /// something (`Resolver::call_stores`).
     pub registrars: std::collections::HashSet<String>,
+    /// Module-level functions and classes whose call (or, for a class or a
+    /// `@contextmanager`, entering it in a `with`) sets this module's state:
+    /// a global, an attribute of a module-level object (`overlay.rs`), with
+    /// the names at the root of what they may set. An importer that calls
+    /// one before a lowering passes what it set (`Resolver::call_state`).
+    pub state_writers: HashMap<String, Vec<String>>,
 }
 
 impl FunctionSummary {
@@ -78,6 +84,7 @@ impl ModuleSummary {
             keyed_returns: HashMap::new(),
             reexports: HashMap::new(),
             registrars: Default::default(),
+            state_writers: HashMap::new(),
         }
     }
 
@@ -230,6 +237,7 @@ impl ModuleSummary {
                 _ => None,
             })
             .collect();
+        let state_writers = module.state_writer_roots();
         ModuleSummary {
             file,
             functions,
@@ -238,6 +246,7 @@ impl ModuleSummary {
             keyed_returns,
             reexports,
             registrars,
+            state_writers,
         }
     }
 }
@@ -459,6 +468,19 @@ pub trait Resolver: Sync {
         None
     }
 
+    /// What calling function or class `path` (as imported in `from_file`)
+    /// sets of its module's state, or entering what the call makes with
+    /// `entering` (`Module::state_for_call`).
+    fn call_state(
+        &self,
+        _from_file: &Path,
+        _path: &str,
+        _call: &ForeignCall,
+        _entering: bool,
+    ) -> Arc<Vec<StateSet>> {
+        Arc::default()
+    }
+
     /// What a call of function `path` (as imported in `from_file`) stores
     /// into its module's module-level dicts (`Module::stores_for_call`);
     /// `applied_to`, the def the call's result decorates.
@@ -501,6 +523,21 @@ pub struct ForeignCall {
     /// modules when it was imported (`@register("matmul")` on its defs):
     /// the callee reads the ones into its own dicts.
     pub registered: Arc<Vec<Registration>>,
+    /// State of other modules the caller set before the call (a setter of
+    /// that module called, its context manager entered): the callee reads
+    /// the entries of its own module (`overlay.rs`).
+    pub state: Arc<Vec<StateSet>>,
+}
+
+/// A piece of a module's state set by an importer (`with Manager(...):`,
+/// `config.set_target("tpu")` of that module), its values as that module
+/// reads them.
+#[derive(Clone, Debug)]
+pub struct StateSet {
+    /// The module holding the state.
+    pub file: Arc<Path>,
+    pub key: super::overlay::Key,
+    pub values: Vec<ConstAlt>,
 }
 
 /// An entry stored into a module-level dict of another module when a
@@ -612,6 +649,7 @@ impl<'t> Module<'t> {
             def: f,
             given,
             kwargs: Arc::new(self.extra_keywords(f, call)),
+            receiver: None,
         }];
         let mut scopes = vec![f];
         if let Some(applied) = applied_to {
@@ -629,6 +667,7 @@ impl<'t> Module<'t> {
                 def: inner,
                 given: inner_given,
                 kwargs: Arc::default(),
+                receiver: None,
             });
             scopes.push(inner);
         }
@@ -661,8 +700,7 @@ impl<'t> Module<'t> {
     /// the call's values; parameters it does not pass take their defaults.
     /// This module's own imports are not followed (one module deep).
     pub fn returns_for_call(&self, name: &str, call: &ForeignCall) -> Option<Vec<ConstAlt>> {
-        self.caller_env.replace(call.env_set.clone());
-        self.caller_registered.replace(call.registered.clone());
+        self.accept_call(call);
         use super::flow::from_consts;
         let (head, method) = match name.split_once('.') {
             Some((class, method)) => (class, Some(method)),
@@ -724,8 +762,7 @@ impl<'t> Module<'t> {
     /// when the caller passes `verbose=True`, not when it passes `False`.
     /// `None` for a class, or a call that cannot be bound.
     pub fn reach_for_call(&self, name: &str, call: &ForeignCall) -> Option<FunctionSummary> {
-        self.caller_env.replace(call.env_set.clone());
-        self.caller_registered.replace(call.registered.clone());
+        self.accept_call(call);
         use super::flow::from_consts;
         let (head, method) = match name.split_once('.') {
             Some((class, method)) => (class, Some(method)),
@@ -769,7 +806,11 @@ impl<'t> Module<'t> {
         let given = self.bind_call(&flow, def, takes_receiver, call)?;
         // Nothing the call gives decides anything: its summary answers
         // (a summary has no methods: those are reached here).
-        if given.iter().all(|g| g.is_empty()) && receiver.is_none() && !takes_receiver {
+        if given.iter().all(|g| g.is_empty())
+            && receiver.is_none()
+            && !takes_receiver
+            && !self.caller_state_in_force()
+        {
             return None;
         }
         let receiver = match (receiver, takes_receiver) {
@@ -886,7 +927,7 @@ impl<'t> Module<'t> {
 
     /// The keywords of `call` that no named parameter of `def` takes: what
     /// its `**kwargs` holds, as entries.
-    fn extra_keywords(&self, def: usize, call: &ForeignCall) -> super::flow::Entries {
+    pub(crate) fn extra_keywords(&self, def: usize, call: &ForeignCall) -> super::flow::Entries {
         let params = self.scopes[def].params();
         call.keywords
             .iter()
@@ -899,7 +940,11 @@ impl<'t> Module<'t> {
     /// class-body values, then a dataclass's fields in order (positional,
     /// keyword, default) or what `__init__` stores into `self` with its
     /// parameters bound; `__class__` names the class in this module.
-    fn construct_for_call(&self, class: usize, call: &ForeignCall) -> Option<Vec<ConstAlt>> {
+    pub(crate) fn construct_for_call(
+        &self,
+        class: usize,
+        call: &ForeignCall,
+    ) -> Option<Vec<ConstAlt>> {
         use super::flow::{Const, Why};
         let flow = self.flow();
         let mut fields: Vec<(String, Vec<ConstAlt>)> = Vec::new();

@@ -856,6 +856,131 @@ def b_context_state(src: Source, v: Value):
     return out
 
 
+IMPORTED_STATE_CFG = "\n".join(
+    [
+        '"""State of the variant, set by the program while it runs (None before)."""',
+        "import contextlib",
+        "import threading",
+        "",
+        "VALUE = None",
+        "_STATE = threading.local()",
+        "",
+        "",
+        "class VariantSettings:",
+        "    value = None",
+        "",
+        "",
+        "SETTINGS = VariantSettings()",
+        "",
+        "",
+        "@contextlib.contextmanager",
+        "def use_value(value):",
+        "    global VALUE",
+        "    saved = VALUE",
+        "    VALUE = value",
+        "    try:",
+        "        yield",
+        "    finally:",
+        "        VALUE = saved",
+        "",
+        "",
+        "def current_value():",
+        "    return VALUE",
+        "",
+        "",
+        "class VariantContext:",
+        "    def __init__(self, value):",
+        "        self.value = value",
+        "",
+        "    def __enter__(self):",
+        "        self.saved = SETTINGS.value",
+        "        SETTINGS.value = self.value",
+        "        return self",
+        "",
+        "    def __exit__(self, *exc):",
+        "        SETTINGS.value = self.saved",
+        "        return False",
+        "",
+        "",
+        "def settings_value():",
+        "    return SETTINGS.value",
+        "",
+        "",
+        "def set_value(value):",
+        "    global VALUE",
+        "    VALUE = value",
+        "",
+        "",
+        "def set_global_attribute(name, value):",
+        "    setattr(_STATE, name, value)",
+        "",
+        "",
+        "def get_global_attribute(name, default=None):",
+        "    found = getattr(_STATE, name, None)",
+        "    return default if found is None else found",
+        "",
+        "",
+        "def set_kernel_value(value):",
+        "    set_global_attribute(\"kernel_value\", value)",
+        "",
+        "",
+        "def kernel_value():",
+        "    return get_global_attribute(\"kernel_value\")",
+        "",
+    ]
+)
+
+
+def b_imported_context_state(src: Source, v: Value):
+    """The value is state of another module (`_variant_cfg`), `None` until the program
+    sets it while it runs: a global its `@contextmanager` rebinds before it yields, an
+    attribute of its settings object a class's `__enter__` stores, a global its setter
+    sets, or a thread-local attribute a keyed setter stores with `setattr(_STATE, name,
+    value)` (keras's global state). The statements after the program's last definition
+    run inside that `with` or after that call; the value is read where it was, through
+    a getter of that module."""
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    body = src.tree.body
+    defs = [i for i, s in enumerate(body) if isinstance(s, FUNCS + (ast.ClassDef,))]
+    script = body[defs[-1] + 1 :] if defs else []
+    if not script or not all(stmt_starts_line(src, s) for s in script):
+        raise Skip("no script part after the definitions")
+    start = src.line_start(first_line(script[0]))
+    if off > start:
+        raise Skip("value defined after the script part starts")
+    end = len(src.text)
+    m = CFG_MODULE
+    forms = [
+        (f"{m}.current_value()", f"with {m}.use_value({{value}}):"),
+        (f"{m}.settings_value()", f"with {m}.VariantContext({{value}}):"),
+        (f"{m}.current_value()", f"{m}.set_value({{value}})"),
+        (f"{m}.kernel_value()", f"{m}.set_kernel_value({{value}})"),
+    ]
+    # Two rewrites are kept per fixture: which two of the four turns with the text.
+    turn = sum(src.text.encode()) % len(forms)
+    out = []
+    for read, enter in (forms[turn:] + forms[:turn])[:2]:
+        ed = Edits(src)
+        ensure_import(ed, m)
+        enter = enter.format(value=src.seg(v.expr))
+        a, b = src.start(v.expr), src.end(v.expr)
+        region = src.text[start:end]
+        if start <= a < end:
+            region = region[: a - start] + read + region[b - start :]
+        else:
+            ed.replace(v.expr, read)
+        if enter.startswith("with "):
+            indented = "".join("    " + line if line.strip() else line for line in region.splitlines(True))
+            region = enter + "\n" + indented
+        else:
+            region = enter + "\n" + region
+        ed.add(start, end, region)
+        out.append({MAIN: ed.apply(), m + ".py": IMPORTED_STATE_CFG})
+    return out
+
+
 def b_imported_constant(src: Source, v: Value):
     imports = [s for s in src.tree.body if isinstance(s, (ast.Import, ast.ImportFrom))]
     import_names = {}
@@ -5353,6 +5478,15 @@ TRANSFORMS = {
         "the value is an entry of a copy of a defaults dict overridden before the statement: "
         "`settings = dict(VARIANT_DEFAULTS)`, then `settings[\"value\"] = <value>` or "
         "`settings.update({\"value\": <value>})`, read as `settings[\"value\"]`",
+    ),
+    "imported_context_state": (
+        _values,
+        b_imported_context_state,
+        "the value becomes state of another module, `None` until the program sets it: a global "
+        "that module's `@contextmanager` rebinds, an attribute its class's `__enter__` stores, a "
+        "global its setter sets, or a thread-local attribute set by `setattr(_STATE, name, value)`; "
+        "the statements after the program's last definition run inside that `with` or after that "
+        "call, and the value is read through a getter of that module",
     ),
     "loop_generator": (
         _values,
