@@ -3269,7 +3269,10 @@ impl<'m, 't> Flow<'m, 't> {
                 };
             }
             let position = m.param_position(fscope, index, b.receiver.is_some());
-            return match self.call_argument(b.call, b.call_scope, name, position, depth) {
+            let found = self
+                .through_partial_argument(b.call, b.call_scope, fscope, name, position, depth)
+                .unwrap_or_else(|| self.call_argument(b.call, b.call_scope, name, position, depth));
+            return match found {
                 Lookup::Found(alts) => alts,
                 Lookup::Missing => match default {
                     Some(d) => self.eval_depth(d, def_scope, depth + 1),
@@ -5730,6 +5733,70 @@ impl<'m, 't> Flow<'m, 't> {
     /// The argument `call` passes for parameter `name` (at `position` among
     /// the positional ones, if it can be passed by position): its own, or
     /// one from a `**` unpacking; `Missing` when it passes none.
+    /// The argument a call through a name bound to `functools.partial(def,
+    /// ...)` passes to `def`'s parameter (`g = partial(mm, backend="x")`,
+    /// then `g(x)`): the call's keyword, else the partial's, else the
+    /// stored positionals then the call's. `None` when the callee is not
+    /// such a name.
+    fn through_partial_argument(
+        &self,
+        call: Node<'t>,
+        call_scope: ScopeId,
+        def: ScopeId,
+        name: &str,
+        position: Option<usize>,
+        depth: u32,
+    ) -> Option<Lookup<'t>> {
+        let m = self.m;
+        let func = call
+            .field("function")
+            .filter(|f| f.kind_name() == "identifier")?;
+        let Some(Binding::Value {
+            value,
+            scope: partial_scope,
+            ..
+        }) = m.binding_at(call_scope, text(func, m.src), func)
+        else {
+            return None;
+        };
+        let (partial, partial_scope) = (unparenthesize(*value), *partial_scope);
+        if partial.kind_name() != "call"
+            || m.callee(partial, partial_scope).as_deref() != Some(names::PARTIAL)
+        {
+            return None;
+        }
+        let stored = m.args_of(partial);
+        let first = *stored.positional.first()?;
+        let of_def = self
+            .eval_depth(first, partial_scope, depth + 1)
+            .iter()
+            .all(|a| matches!(a.val, Val::Function(d) | Val::Partial(d, _) if d == def));
+        if !of_def {
+            return None;
+        }
+        let own = m.args_of(call);
+        if let Some(arg) = own.keyword(name) {
+            return Some(Lookup::Found(self.eval_depth(arg, call_scope, depth + 1)));
+        }
+        if let Some(arg) = stored.keyword(name) {
+            return Some(Lookup::Found(self.eval_depth(arg, partial_scope, depth + 1)));
+        }
+        if stored.has_splat || own.has_splat {
+            return Some(Lookup::Unknown);
+        }
+        let Some(p) = position else {
+            return Some(Lookup::Missing);
+        };
+        let stored_positional = &stored.positional[1..];
+        Some(match stored_positional.get(p) {
+            Some(arg) => Lookup::Found(self.eval_depth(*arg, partial_scope, depth + 1)),
+            None => match own.positional.get(p - stored_positional.len()) {
+                Some(arg) => Lookup::Found(self.eval_depth(*arg, call_scope, depth + 1)),
+                None => Lookup::Missing,
+            },
+        })
+    }
+
     fn call_argument(
         &self,
         call: Node<'t>,

@@ -1216,9 +1216,13 @@ impl<'t> Module<'t> {
     /// hold is what this call passes.
     pub(crate) fn factory_call_choice(&self, target: Node<'t>, scope: ScopeId) -> Vec<Choice> {
         let mut node = unparenthesize(target);
+        let mut value_scope = scope;
         if node.kind_name() == "identifier" {
             match self.binding_at(scope, text(node, self.src), node) {
-                Some(Binding::Value { value, .. }) => node = unparenthesize(*value),
+                Some(Binding::Value { value, scope, .. }) => {
+                    node = unparenthesize(*value);
+                    value_scope = *scope;
+                }
                 _ => return Vec::new(),
             }
         }
@@ -1228,6 +1232,28 @@ impl<'t> Module<'t> {
         let Some(func) = node.field("function") else {
             return Vec::new();
         };
+        // `g = functools.partial(f, backend="x")`: a call of `g` is on the
+        // path of the partial call, the call site that binds what it stores.
+        if self.callee(node, value_scope).as_deref() == Some(names::PARTIAL) {
+            let first = self.args_of(node).positional.first().copied();
+            // (A def another module's decorator wraps is still the def the
+            // partial's arguments bind.)
+            let defs: Vec<usize> = first
+                .map(|f| self.resolve_ref(f, value_scope, 0))
+                .unwrap_or_default()
+                .into_iter()
+                .filter_map(|t| match t {
+                    Target::Local(def) if self.scopes[def].kind == super::ScopeKind::Function => {
+                        Some(def)
+                    }
+                    _ => None,
+                })
+                .collect();
+            return match defs[..] {
+                [def] => vec![(self.scopes[def].node.id(), node.id())],
+                _ => Vec::new(),
+            };
+        }
         match self.resolve_ref(func, scope, 0).as_slice() {
             [Target::Local(def)] if self.scopes[*def].kind == super::ScopeKind::Function => {
                 vec![(self.scopes[*def].node.id(), node.id())]
