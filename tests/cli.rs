@@ -544,6 +544,65 @@ if __name__ == "__main__":
 }
 
 #[test]
+fn an_object_a_classmethod_of_another_module_makes_keeps_its_class() {
+    // Verified under jax 0.12.0.1: the sharding the placement's method
+    // builds over its AbstractMesh, lowered without platforms, raises
+    // "Passing lowering_platforms ... is required when only AbstractMesh
+    // exists in a jitted computation"; with `lowering_platforms=("tpu",)` it
+    // runs clean.
+    let place = r#"from jax.sharding import AbstractMesh, NamedSharding, PartitionSpec as P
+
+
+class Placement:
+    def __init__(self, n, axis_name):
+        self.mesh = AbstractMesh((n,), (axis_name,))
+        self.axis_name = axis_name
+
+    @classmethod
+    def planned(cls, n, axis_name="v"):
+        return cls(n, axis_name)
+
+    def shard_structure(self):
+        return NamedSharding(self.mesh, P(self.axis_name))
+"#;
+    let main = |lower: &str| {
+        format!(
+            r#"import jax
+import jax.numpy as jnp
+
+from place import Placement
+
+p = Placement.planned(4, axis_name="v")
+
+
+def f(x):
+    return x * 2
+
+
+if __name__ == "__main__":
+    jitted = jax.jit(f, in_shardings=(p.shard_structure(),))
+    jitted.trace(jax.ShapeDtypeStruct((8,), jnp.float32)).{lower}
+"#
+        )
+    };
+    for (lower, expected) in [
+        ("lower()", 1),
+        ("lower(lowering_platforms=(\"tpu\",))", 0),
+    ] {
+        let text = main(lower);
+        let items = check_json(&[("place.py", place), ("main.py", &text)]);
+        assert_eq!(
+            items.as_array().map(Vec::len),
+            Some(expected),
+            "{lower}: {items}"
+        );
+        if expected == 1 {
+            assert_eq!(items[0]["code"], "JP003");
+        }
+    }
+}
+
+#[test]
 fn a_lowering_helper_of_another_module_is_checked_where_it_is_called() {
     let aot = r#"import jax
 

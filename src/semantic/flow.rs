@@ -2883,11 +2883,22 @@ impl<'m, 't> Flow<'m, 't> {
         }
         let foreign = self.foreign_args(receiver, call, scope, depth)?;
         let mut alts = m.foreign_returns(path, &foreign)?;
-        // Names of that module's classes and functions, as paths here.
-        let module = match receiver {
-            Some(_) => path.rsplitn(3, '.').nth(2),
-            None => path.rsplit_once('.').map(|(m, _)| m),
+        // Names of that module's classes and functions, as paths here: the
+        // path less the name it has there (`Class.method` for a method, also
+        // a classmethod called on its class, `Placement.planned(...)`).
+        let segments = match receiver {
+            Some(_) => 2,
+            None => m
+                .resolver
+                .get()
+                .zip(m.file.borrow().clone())
+                .and_then(|(resolver, file)| resolver.resolve_function(&file, path))
+                .map_or(1, |(_, name)| name.split('.').count()),
         };
+        let module = path
+            .rsplitn(segments + 1, '.')
+            .nth(segments)
+            .filter(|module| !module.is_empty());
         if let Some(module) = module {
             qualify_refs(&mut alts, module);
         }
