@@ -4388,6 +4388,16 @@ impl<'m, 't> Flow<'m, 't> {
             }
             Val::Instance(class, None) => self.instance_field(*class, attr, depth),
             Val::Instance(class, ctor) => self.field(*class, *ctor, attr, depth),
+            // `cls.__name__` of a class or function of this module (a registry
+            // keyed by it); `__qualname__` when it is defined at module level.
+            Val::Class(def) | Val::Function(def)
+                if self.m.scopes[*def].kind != ScopeKind::Lambda
+                    && (attr == "__name__"
+                        || (attr == "__qualname__"
+                            && self.m.scopes[*def].parent == Some(super::MODULE_SCOPE))) =>
+            {
+                vec![Alt::fixed(Val::Str(self.m.scopes[*def].name.clone()))]
+            }
             Val::Class(class) if self.m.enum_kind(*class).is_some() => {
                 self.enum_member(*class, attr, depth)
             }

@@ -1460,6 +1460,40 @@ def b_class_decorator_registry(src: Source, v: Value):
     return out
 
 
+def b_class_name_registry(src: Source, v: Value):
+    """The value is returned by a method of a class that a class decorator registers under
+    the class's own name (paxml's experiment registry, `REG[cls.__name__] = cls`): a
+    module-level function storing it into a module-level dict, or a classmethod storing it
+    into a dict held by its class under `impl.__name__`; read back by that name."""
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    out = []
+    for form in ("function", "classmethod"):
+        ed = Edits(src)
+        provider = src.fresh("VariantProvider")
+        if form == "function":
+            table = src.fresh("VARIANT_CLASSES")
+            reg = src.fresh("variant_register")
+            code = (
+                f"{table} = {{}}\n\n\ndef {reg}(cls):\n    {table}[cls.__name__] = cls\n    return cls\n\n\n"
+                f"@{reg}\nclass {provider}:\n    def get(self):\n        return {src.seg(v.expr)}\n"
+            )
+            use = f"{table}[\"{provider}\"]().get()"
+        else:
+            registry = src.fresh("VariantRegistry")
+            code = (
+                f"class {registry}:\n    classes = {{}}\n\n    @classmethod\n    def register(cls, impl):\n"
+                f"        cls.classes[impl.__name__] = impl\n        return impl\n\n\n"
+                f"@{registry}.register\nclass {provider}:\n    def get(self):\n        return {src.seg(v.expr)}\n"
+            )
+            use = f"{registry}.classes[\"{provider}\"]().get()"
+        insert_module_code(ed, off, code)
+        ed.replace(v.expr, use)
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_default_factory_class(src: Source, v: Value):
     """The value is the default of a dataclass field, in an object another dataclass makes
     with `dataclasses.field(default_factory=VariantInner)` (kauldron's sharding config):
@@ -4971,6 +5005,13 @@ TRANSFORMS = {
         "the value is returned by `get()` of a class a class decorator registers: `@variant_register` storing it "
         "into a module-level dict, or `@VariantRegistry.register` (a classmethod) storing it into the class's own "
         "dict; read as `VARIANT_CLASSES[\"variant\"]().get()`",
+    ),
+    "class_name_registry": (
+        _values,
+        b_class_name_registry,
+        "the value is returned by `get()` of a class a class decorator registers under its own name: "
+        "`VARIANT_CLASSES[cls.__name__] = cls` in a module-level function, or `cls.classes[impl.__name__] = impl` "
+        "in a classmethod; read back by that name (`VARIANT_CLASSES[\"VariantProvider\"]().get()`)",
     ),
     "tree_mapped_named_function": (
         _values,
