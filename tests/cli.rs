@@ -49,6 +49,15 @@ fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
 }
 
 /// The findings `check --output-format json .` gives on a project of `files`.
+/// `items` (a `check` JSON report) holds `expected` findings, each of `code`.
+fn assert_findings(items: &Value, expected: usize, code: &str, case: &str) {
+    let found = items.as_array().map(Vec::as_slice).unwrap_or_default();
+    assert_eq!(found.len(), expected, "{case}: {items}");
+    for item in found {
+        assert_eq!(item["code"], code, "{case}: {items}");
+    }
+}
+
 fn check_json(files: &[(&str, &str)]) -> Value {
     let dir = project(files);
     let out = jax_lsp(dir.path(), &["check", "--output-format", "json", "."]);
@@ -532,14 +541,7 @@ if __name__ == "__main__":
     ] {
         let text = main(enter);
         let items = check_json(&[("pmgr.py", pmgr), ("main.py", &text)]);
-        assert_eq!(
-            items.as_array().map(Vec::len),
-            Some(expected),
-            "{enter}: {items}"
-        );
-        if expected == 1 {
-            assert_eq!(items[0]["code"], "JP004");
-        }
+        assert_findings(&items, expected, "JP004", enter);
     }
 }
 
@@ -585,20 +587,10 @@ if __name__ == "__main__":
 "#
         )
     };
-    for (lower, expected) in [
-        ("lower()", 1),
-        ("lower(lowering_platforms=(\"tpu\",))", 0),
-    ] {
+    for (lower, expected) in [("lower()", 1), ("lower(lowering_platforms=(\"tpu\",))", 0)] {
         let text = main(lower);
         let items = check_json(&[("place.py", place), ("main.py", &text)]);
-        assert_eq!(
-            items.as_array().map(Vec::len),
-            Some(expected),
-            "{lower}: {items}"
-        );
-        if expected == 1 {
-            assert_eq!(items[0]["code"], "JP003");
-        }
+        assert_findings(&items, expected, "JP003", lower);
     }
 }
 

@@ -5800,7 +5800,11 @@ impl<'m, 't> Flow<'m, 't> {
             return Some(Lookup::Found(self.eval_depth(arg, call_scope, depth + 1)));
         }
         if let Some(arg) = stored.keyword(name) {
-            return Some(Lookup::Found(self.eval_depth(arg, partial_scope, depth + 1)));
+            return Some(Lookup::Found(self.eval_depth(
+                arg,
+                partial_scope,
+                depth + 1,
+            )));
         }
         if stored.has_splat || own.has_splat {
             return Some(Lookup::Unknown);

@@ -1431,33 +1431,7 @@ def b_class_decorator_registry(src: Source, v: Value):
     storing the class into a module-level dict, or a classmethod storing it into a dict held
     by its class (`cls._classes[...] = impl`); read back as
     `VARIANT_CLASSES["variant"]().get()`."""
-    off = closed_insertion(src, v.expr)
-    if off is None:
-        raise Skip("value needs local names")
-    out = []
-    for form in ("function", "classmethod"):
-        ed = Edits(src)
-        provider = src.fresh("VariantProvider")
-        if form == "function":
-            table = src.fresh("VARIANT_CLASSES")
-            reg = src.fresh("variant_register")
-            code = (
-                f"{table} = {{}}\n\n\ndef {reg}(cls):\n    {table}[\"variant\"] = cls\n    return cls\n\n\n"
-                f"@{reg}\nclass {provider}:\n    def get(self):\n        return {src.seg(v.expr)}\n"
-            )
-            use = f"{table}[\"variant\"]().get()"
-        else:
-            registry = src.fresh("VariantRegistry")
-            code = (
-                f"class {registry}:\n    classes = {{}}\n\n    @classmethod\n    def register(cls, impl):\n"
-                f"        cls.classes[\"variant\"] = impl\n        return impl\n\n\n"
-                f"@{registry}.register\nclass {provider}:\n    def get(self):\n        return {src.seg(v.expr)}\n"
-            )
-            use = f"{registry}.classes[\"variant\"]().get()"
-        insert_module_code(ed, off, code)
-        ed.replace(v.expr, use)
-        out.append({MAIN: ed.apply()})
-    return out
+    return _class_registry_variants(src, v, by_name=False)
 
 
 def b_class_name_registry(src: Source, v: Value):
@@ -1465,6 +1439,12 @@ def b_class_name_registry(src: Source, v: Value):
     the class's own name (paxml's experiment registry, `REG[cls.__name__] = cls`): a
     module-level function storing it into a module-level dict, or a classmethod storing it
     into a dict held by its class under `impl.__name__`; read back by that name."""
+    return _class_registry_variants(src, v, by_name=True)
+
+
+def _class_registry_variants(src: Source, v: Value, by_name: bool) -> list:
+    """The two forms of a class-decorator registry (see its callers), keyed by the literal
+    `"variant"` or, `by_name`, by the registered class's `__name__`."""
     off = closed_insertion(src, v.expr)
     if off is None:
         raise Skip("value needs local names")
@@ -1472,22 +1452,25 @@ def b_class_name_registry(src: Source, v: Value):
     for form in ("function", "classmethod"):
         ed = Edits(src)
         provider = src.fresh("VariantProvider")
+        read_key = f"\"{provider}\"" if by_name else "\"variant\""
         if form == "function":
             table = src.fresh("VARIANT_CLASSES")
             reg = src.fresh("variant_register")
+            store_key = "cls.__name__" if by_name else "\"variant\""
             code = (
-                f"{table} = {{}}\n\n\ndef {reg}(cls):\n    {table}[cls.__name__] = cls\n    return cls\n\n\n"
+                f"{table} = {{}}\n\n\ndef {reg}(cls):\n    {table}[{store_key}] = cls\n    return cls\n\n\n"
                 f"@{reg}\nclass {provider}:\n    def get(self):\n        return {src.seg(v.expr)}\n"
             )
-            use = f"{table}[\"{provider}\"]().get()"
+            use = f"{table}[{read_key}]().get()"
         else:
             registry = src.fresh("VariantRegistry")
+            store_key = "impl.__name__" if by_name else "\"variant\""
             code = (
                 f"class {registry}:\n    classes = {{}}\n\n    @classmethod\n    def register(cls, impl):\n"
-                f"        cls.classes[impl.__name__] = impl\n        return impl\n\n\n"
+                f"        cls.classes[{store_key}] = impl\n        return impl\n\n\n"
                 f"@{registry}.register\nclass {provider}:\n    def get(self):\n        return {src.seg(v.expr)}\n"
             )
-            use = f"{registry}.classes[\"{provider}\"]().get()"
+            use = f"{registry}.classes[{read_key}]().get()"
         insert_module_code(ed, off, code)
         ed.replace(v.expr, use)
         out.append({MAIN: ed.apply()})
