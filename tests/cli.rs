@@ -595,6 +595,57 @@ if __name__ == "__main__":
 }
 
 #[test]
+fn a_partial_of_a_def_another_modules_decorator_factory_wraps_takes_the_factorys_flag() {
+    // Verified under jax 0.12.0.1: with `instrument(True)` the wrapper's
+    // `jax.debug.print` lowered for tpu on this CPU host raises "the
+    // platform for the specified backend cpu is different from the lowering
+    // platform tpu"; with `instrument(False)` the def runs unwrapped, clean.
+    let tools = r#"import functools
+
+import jax
+
+
+def instrument(enabled):
+    def wrap(fn):
+        if not enabled:
+            return fn
+
+        @functools.wraps(fn)
+        def logged(*args, **kwargs):
+            jax.debug.print("call")
+            return fn(*args, **kwargs)
+
+        return logged
+
+    return wrap
+"#;
+    let main = |flag: &str| {
+        format!(
+            r#"import functools
+
+import jax
+
+import tools
+
+
+@tools.instrument({flag})
+def scale(x, k=1):
+    return x * k
+
+
+scaled = functools.partial(scale, k=2)
+jax.jit(scaled).trace(jax.ShapeDtypeStruct((4,), "float32")).lower(lowering_platforms=("tpu",))
+"#
+        )
+    };
+    for (flag, expected) in [("True", 1), ("False", 0)] {
+        let text = main(flag);
+        let items = check_json(&[("tools.py", tools), ("main.py", &text)]);
+        assert_findings(&items, expected, "JP001", flag);
+    }
+}
+
+#[test]
 fn a_lowering_helper_of_another_module_is_checked_where_it_is_called() {
     let aot = r#"import jax
 

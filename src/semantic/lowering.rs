@@ -1159,8 +1159,14 @@ impl<'t> Module<'t> {
         lowered: Option<(Node<'t>, ScopeId)>,
         seeds: &[(Target, Vec<super::Guard>)],
     ) -> Vec<(String, usize)> {
-        let Some((lowered, scope)) = lowered else {
-            return Vec::new();
+        // The decorator calls of the defs lowered (`@tools.instrument(False)`
+        // above one): what each made is applied to its def, whatever way the
+        // def came to be lowered (a partial of it, a parameter given it).
+        let decorator_call = |path: &str| {
+            seeds.iter().find_map(|(target, _)| match target {
+                Target::Local(def) => self.decorator_call_for(*def, path),
+                _ => None,
+            })
         };
         seeds
             .iter()
@@ -1168,7 +1174,9 @@ impl<'t> Module<'t> {
                 let Target::External(path) = target else {
                     return None;
                 };
-                self.call_made_by(target, lowered, scope)
+                lowered
+                    .and_then(|(lowered, scope)| self.call_made_by(target, lowered, scope))
+                    .or_else(|| decorator_call(path))
                     .map(|call| (path.clone(), call))
             })
             .collect()

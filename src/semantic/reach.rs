@@ -647,6 +647,13 @@ impl<'t> Module<'t> {
                 if targets.is_empty() {
                     targets = self.default_targets(func, id);
                 }
+                let local_defs: Vec<ScopeId> = targets
+                    .iter()
+                    .filter_map(|(t, _, _)| match t {
+                        Target::Local(def) => Some(*def),
+                        _ => None,
+                    })
+                    .collect();
                 for (target, choices, default) in targets {
                     let Some(choices) = flow::merge_choices(&choices, &made_by) else {
                         continue;
@@ -664,7 +671,16 @@ impl<'t> Module<'t> {
                     // A name bound to what a call of it returned (`grad_fn =
                     // clipped_grad(loss, hook=h)`, then `grad_fn(x)`) reaches
                     // it as that call made it, with that call's values.
+                    // What another module's decorator call (`@tools.instrument(False)`)
+                    // made is applied to the def called, however it is called.
+                    let decorated = match &target {
+                        Target::External(path) => local_defs
+                            .iter()
+                            .find_map(|def| self.decorator_call_for(*def, path)),
+                        _ => None,
+                    };
                     let edge_call = match &target {
+                        Target::External(_) if decorated.is_some() => decorated,
                         Target::External(_) if names_def => self.call_made_by(&target, func, id),
                         Target::External(_) => self.call_made_by(&target, func, id).or(direct),
                         _ => direct,
@@ -992,11 +1008,34 @@ impl<'t> Module<'t> {
     /// Also the call itself (`jax.jit(Model(fn))`), and the decorator call
     /// of a def (`@factory(flag)` above `def step`): the def is what that
     /// call returned, applied to it.
+    /// The decorator call of `def` whose callee is `path` (`@tools.instrument(
+    /// False)` above it): what it made is what calling the def runs.
+    pub(crate) fn decorator_call_for(&self, def: ScopeId, path: &str) -> Option<usize> {
+        let outer = self.scopes[def].parent.unwrap_or(0);
+        self.scopes[def]
+            .decorators()
+            .into_iter()
+            .find(|d| d.kind_name() == "call" && self.callee(*d, outer).as_deref() == Some(path))
+            .map(|d| d.id())
+    }
+
     pub(crate) fn call_made_by(
         &self,
         target: &Target,
         node: Node<'t>,
         scope: ScopeId,
+    ) -> Option<usize> {
+        self.call_made_by_within(target, node, scope, 0)
+    }
+
+    /// `call_made_by`, `depth` partials or jits in (`f = partial(f, ...)`
+    /// may name itself).
+    fn call_made_by_within(
+        &self,
+        target: &Target,
+        node: Node<'t>,
+        scope: ScopeId,
+        depth: u32,
     ) -> Option<usize> {
         let Target::External(path) = target else {
             return None;
@@ -1032,12 +1071,30 @@ impl<'t> Module<'t> {
         if calls_path(node, scope) {
             return Some(maker(node, scope));
         }
+        // `functools.partial(step, ...)` / `jax.jit(step)` of a decorated
+        // def: what the decorator call made, as for the def itself.
+        let wrapped = |call: Node<'t>, scope: ScopeId| {
+            let wraps = call.kind_name() == "call"
+                && matches!(
+                    self.callee(call, scope).as_deref(),
+                    Some(names::PARTIAL | names::JIT)
+                );
+            let first = self.args_of(call).positional.first().copied()?;
+            let first = unparenthesize(first);
+            (wraps && first.kind_name() == "identifier").then_some(first)
+        };
+        if let Some(first) = wrapped(node, scope).filter(|_| depth < 4) {
+            return self.call_made_by_within(target, first, scope, depth + 1);
+        }
         if node.kind_name() != "identifier" {
             return None;
         }
         match self.binding_at(scope, text(node, self.src), node)? {
             Binding::Value { value, scope, .. } => {
                 let value = unparenthesize(*value);
+                if let Some(first) = wrapped(value, *scope).filter(|_| depth < 4) {
+                    return self.call_made_by_within(target, first, *scope, depth + 1);
+                }
                 calls_path(value, *scope).then(|| maker(value, *scope))
             }
             Binding::Def(def) => {
