@@ -633,15 +633,23 @@ def scale(x, k=1):
     return x * k
 
 
+def apply(fn, x):
+    return fn(x)
+
+
 scaled = functools.partial(scale, k=2)
-jax.jit(scaled).trace(jax.ShapeDtypeStruct((4,), "float32")).lower(lowering_platforms=("tpu",))
+jax.jit({{lowered}}).trace(jax.ShapeDtypeStruct((4,), "float32")).lower(lowering_platforms=("tpu",))
 "#
         )
     };
-    for (flag, expected) in [("True", 1), ("False", 0)] {
-        let text = main(flag);
-        let items = check_json(&[("tools.py", tools), ("main.py", &text)]);
-        assert_findings(&items, expected, "JP001", flag);
+    // Lowered directly, and called inside the jitted function through a
+    // parameter (the call names `fn`, not the factory).
+    for lowered in ["scaled", "lambda x: apply(scaled, x)"] {
+        for (flag, expected) in [("True", 1), ("False", 0)] {
+            let text = main(flag).replace("{lowered}", lowered);
+            let items = check_json(&[("tools.py", tools), ("main.py", &text)]);
+            assert_findings(&items, expected, "JP001", &format!("{lowered} {flag}"));
+        }
     }
 }
 

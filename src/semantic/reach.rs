@@ -2780,11 +2780,26 @@ impl<'t> Module<'t> {
         };
         let file: Arc<Path> = Arc::from(file);
         let calls_of = |path: &str| -> Vec<super::CallSite<'t>> {
-            local
+            let calls: Vec<super::CallSite<'t>> = local
                 .external_calls
                 .iter()
                 .filter(|(p, _)| p == path)
                 .filter_map(|(_, id)| self.calls.iter().find(|c| c.node.id() == *id).copied())
+                .collect();
+            // With a decorator call of `path` among them (`@tools.instrument(
+            // False)`), a call that names something else reached `path`
+            // through what that decorator made (the def it wraps, called
+            // through a partial or a field): its arguments are the def's, not
+            // the factory's, and the decorator call already answers for it.
+            if !calls.iter().any(|c| self.is_decorator(c.node)) {
+                return calls;
+            }
+            calls
+                .into_iter()
+                .filter(|c| {
+                    self.is_decorator(c.node)
+                        || self.callee(c.node, c.scope).as_deref() == Some(path)
+                })
                 .collect()
         };
         // An imported function reached only by direct calls: what each call
