@@ -1544,17 +1544,18 @@ impl<'t> Module<'t> {
             return none();
         }
         for parent in crate::syntax::ancestors_below(node, self.scopes[scope].node) {
+            let body = parent.field("body");
             if parent.kind_name() == "with_statement"
-                && parent
-                    .field("body")
-                    .is_some_and(|b| b.start_byte() <= node.start_byte())
+                && body.is_some_and(|b| b.start_byte() <= node.start_byte())
             {
+                // Its own items: a `with` nested in its body sets its mesh
+                // only for that body, not for the statements before it.
+                let body_start = body.map_or(parent.end_byte(), |b| b.start_byte());
                 for (item, _) in self
                     .with_items
                     .iter()
                     .filter(|(item, _)| {
-                        item.start_byte() >= parent.start_byte()
-                            && item.end_byte() <= parent.end_byte()
+                        item.start_byte() >= parent.start_byte() && item.end_byte() <= body_start
                     })
                     .rev()
                 {

@@ -70,10 +70,12 @@ def codes_by_file(findings: list[dict]) -> dict[Path, set[str]]:
 
 
 def verdict(positive: bool, codes: list[str], found: set[str]) -> bool:
-    """True when the checker is right: a positive found, a near miss left clean."""
+    """True when the checker is right: a positive found, a near miss left clean. A near
+    miss runs clean under JAX, so a finding of any rule on it is a false alarm (one of
+    another rule than the fixture's once hid a JP001 behind a JP002 near miss)."""
     if positive:
         return codes[0] in found
-    return not (set(codes) & found)
+    return not found
 
 
 def same_error(o: dict) -> tuple:
@@ -291,15 +293,15 @@ def render_docs(table: str, rule_table: str, dropped, other_error, failed: list[
         "variant (`tests/variants/oracle.py`, outcomes cached in `tests/variants/outcomes.json`);",
         "a variant is **kept** when JAX does to it what it does to the original (a positive raises",
         "the rule's predicted error, a near miss runs clean), else **dropped**.  jax-lsp must give a",
-        "kept variant the verdict it gives the original: a positive found, a near miss without the",
-        "near-miss rule's finding.",
+        "kept variant the verdict it gives the original: a positive found, a near miss without any",
+        "finding (of any rule: JAX runs it clean).",
         "",
         "## Results",
         "",
         table,
         "",
         "*recall*: kept positives whose rule the checker reports; *false alarms*: kept near misses",
-        "where it reports the near-miss rule.  Only variants whose original fixture the checker",
+        "where it reports anything.  Only variants whose original fixture the checker",
         "gets right are counted (today: all of them).",
         "",
         "The same, per rule:",
