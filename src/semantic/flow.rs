@@ -5795,31 +5795,23 @@ impl<'m, 't> Flow<'m, 't> {
         if !of_def {
             return None;
         }
-        let own = m.args_of(call);
-        if let Some(arg) = own.keyword(name) {
-            return Some(Lookup::Found(self.eval_depth(arg, call_scope, depth + 1)));
-        }
-        if let Some(arg) = stored.keyword(name) {
-            return Some(Lookup::Found(self.eval_depth(
-                arg,
-                partial_scope,
-                depth + 1,
-            )));
-        }
-        if stored.has_splat || own.has_splat {
-            return Some(Lookup::Unknown);
-        }
-        let Some(p) = position else {
-            return Some(Lookup::Missing);
-        };
-        let stored_positional = &stored.positional[1..];
-        Some(match stored_positional.get(p) {
-            Some(arg) => Lookup::Found(self.eval_depth(*arg, partial_scope, depth + 1)),
-            None => match own.positional.get(p - stored_positional.len()) {
-                Some(arg) => Lookup::Found(self.eval_depth(*arg, call_scope, depth + 1)),
-                None => Lookup::Missing,
+        let merged = through_partial(&stored, &m.args_of(call));
+        let arg = match merged.keyword(name) {
+            Some(arg) => arg,
+            None if merged.has_splat => return Some(Lookup::Unknown),
+            None => match position.and_then(|p| merged.positional.get(p).copied()) {
+                Some(arg) => arg,
+                None => return Some(Lookup::Missing),
             },
-        })
+        };
+        // A stored argument is read where the partial was made.
+        let stored_here = partial.byte_range().contains(&arg.start_byte());
+        let scope = if stored_here {
+            partial_scope
+        } else {
+            call_scope
+        };
+        Some(Lookup::Found(self.eval_depth(arg, scope, depth + 1)))
     }
 
     fn call_argument(
@@ -9806,21 +9798,7 @@ impl<'t> Module<'t> {
                 }
                 let stored = self.args_of(unparenthesize(*value));
                 let own = self.args_of(site.node);
-                let mut positional: Vec<Node<'t>> =
-                    stored.positional.iter().skip(1).copied().collect();
-                positional.extend(own.positional.iter().copied());
-                let mut keywords = own.keywords.clone();
-                keywords.extend(stored.keywords.iter().cloned());
-                out.push((
-                    site,
-                    Args {
-                        positional,
-                        keywords,
-                        has_splat: own.has_splat || stored.has_splat,
-                        has_dict_splat: own.has_dict_splat || stored.has_dict_splat,
-                        has_list_splat: own.has_list_splat || stored.has_list_splat,
-                    },
-                ));
+                out.push((site, through_partial(&stored, &own)));
             }
         }
         out
@@ -10595,4 +10573,21 @@ fn loop_items<'t>(alts: &[Alt<'t>], point: usize) -> Option<Vec<Vec<Alt<'t>>>> {
         });
     }
     (!items.is_empty() && items.iter().all(|i| !i.is_empty())).then_some(items)
+}
+
+/// The arguments a call through `functools.partial(f, *stored, **kw)` passes
+/// to `f`: the stored positionals (after `f`) then the call's, the call's
+/// keywords winning over the stored ones.
+fn through_partial<'t>(stored: &Args<'t>, own: &Args<'t>) -> Args<'t> {
+    let mut positional: Vec<Node<'t>> = stored.positional.iter().skip(1).copied().collect();
+    positional.extend(own.positional.iter().copied());
+    let mut keywords = own.keywords.clone();
+    keywords.extend(stored.keywords.iter().cloned());
+    Args {
+        positional,
+        keywords,
+        has_splat: own.has_splat || stored.has_splat,
+        has_dict_splat: own.has_dict_splat || stored.has_dict_splat,
+        has_list_splat: own.has_list_splat || stored.has_list_splat,
+    }
 }

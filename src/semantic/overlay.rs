@@ -1171,11 +1171,6 @@ impl<'t> Module<'t> {
         self.active_overlay.set(slot);
     }
 
-    /// Whether a caller's state of this module is in force.
-    pub(crate) fn caller_state_in_force(&self) -> bool {
-        self.state_in_force()
-    }
-
     /// The state of other modules in force (set before the lowering being
     /// answered), passed on with each call into another module.
     pub(crate) fn foreign_state_in_force(&self) -> Arc<Vec<StateSet>> {

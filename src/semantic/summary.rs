@@ -809,7 +809,7 @@ impl<'t> Module<'t> {
         if given.iter().all(|g| g.is_empty())
             && receiver.is_none()
             && !takes_receiver
-            && !self.caller_state_in_force()
+            && !self.state_in_force()
         {
             return None;
         }

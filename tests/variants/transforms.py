@@ -769,18 +769,7 @@ def b_context_state(src: Source, v: Value):
     script part (its statements after the last definition) runs inside that `with`, or
     after that call; the value is read where it was (haiku's config context, jaxsim's
     settings, keras's `set_kernel_target`)."""
-    off = closed_insertion(src, v.expr)
-    if off is None:
-        raise Skip("value needs local names")
-    body = src.tree.body
-    defs = [i for i, s in enumerate(body) if isinstance(s, FUNCS + (ast.ClassDef,))]
-    script = body[defs[-1] + 1 :] if defs else []
-    if not script or not all(stmt_starts_line(src, s) for s in script):
-        raise Skip("no script part after the definitions")
-    start = src.line_start(first_line(script[0]))
-    if off > start:
-        raise Skip("value defined after the script part starts")
-    end = len(src.text)
+    off, start, end = _script_part(src, v)
     base = v.base.lower()
     out = []
     # Two rewrites are kept per fixture: which two of the three forms turns with the text.
@@ -840,20 +829,46 @@ def b_context_state(src: Source, v: Value):
             code = global_setter_code(name, "None", setter, getter)
             read, enter = f"{getter}()", None
         insert_module_code(ed, off, "\n".join(code))
-        a, b = src.start(v.expr), src.end(v.expr)
-        region = src.text[start:end]
-        if start <= a < end:
-            region = region[: a - start] + read + region[b - start :]
-        else:
-            ed.replace(v.expr, read)
         if enter is None:
-            region = f"{setter}({src.seg(v.expr)})\n" + region
-        else:
-            indented = "".join("    " + line if line.strip() else line for line in region.splitlines(True))
-            region = enter + "\n" + indented
-        ed.add(start, end, region)
+            enter = f"{setter}({src.seg(v.expr)})"
+        _run_script_part(src, ed, v, start, end, read, enter)
         out.append({MAIN: ed.apply()})
     return out
+
+
+def _script_part(src: Source, v: Value) -> tuple[int, int, int]:
+    """Where a module-level definition evaluating the value can go, and the span of the
+    module's script part (its statements after the last definition), which must be able
+    to see the value."""
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    body = src.tree.body
+    defs = [i for i, s in enumerate(body) if isinstance(s, FUNCS + (ast.ClassDef,))]
+    script = body[defs[-1] + 1 :] if defs else []
+    if not script or not all(stmt_starts_line(src, s) for s in script):
+        raise Skip("no script part after the definitions")
+    start = src.line_start(first_line(script[0]))
+    if off > start:
+        raise Skip("value defined after the script part starts")
+    return off, start, len(src.text)
+
+
+def _run_script_part(src: Source, ed: Edits, v: Value, start: int, end: int, read: str, enter: str):
+    """The script part `start:end` rewritten: the value read as `read`, the part run after
+    the statement `enter`, or inside it when `enter` is a `with` header (ends with `:`)."""
+    a, b = src.start(v.expr), src.end(v.expr)
+    region = src.text[start:end]
+    if start <= a < end:
+        region = region[: a - start] + read + region[b - start :]
+    else:
+        ed.replace(v.expr, read)
+    if enter.endswith(":"):
+        indented = "".join("    " + line if line.strip() else line for line in region.splitlines(True))
+        region = enter + "\n" + indented
+    else:
+        region = enter + "\n" + region
+    ed.add(start, end, region)
 
 
 IMPORTED_STATE_CFG = "\n".join(
@@ -939,18 +954,7 @@ def b_imported_context_state(src: Source, v: Value):
     value)` (keras's global state). The statements after the program's last definition
     run inside that `with` or after that call; the value is read where it was, through
     a getter of that module."""
-    off = closed_insertion(src, v.expr)
-    if off is None:
-        raise Skip("value needs local names")
-    body = src.tree.body
-    defs = [i for i, s in enumerate(body) if isinstance(s, FUNCS + (ast.ClassDef,))]
-    script = body[defs[-1] + 1 :] if defs else []
-    if not script or not all(stmt_starts_line(src, s) for s in script):
-        raise Skip("no script part after the definitions")
-    start = src.line_start(first_line(script[0]))
-    if off > start:
-        raise Skip("value defined after the script part starts")
-    end = len(src.text)
+    _, start, end = _script_part(src, v)
     m = CFG_MODULE
     forms = [
         (f"{m}.current_value()", f"with {m}.use_value({{value}}):"),
@@ -964,19 +968,7 @@ def b_imported_context_state(src: Source, v: Value):
     for read, enter in (forms[turn:] + forms[:turn])[:2]:
         ed = Edits(src)
         ensure_import(ed, m)
-        enter = enter.format(value=src.seg(v.expr))
-        a, b = src.start(v.expr), src.end(v.expr)
-        region = src.text[start:end]
-        if start <= a < end:
-            region = region[: a - start] + read + region[b - start :]
-        else:
-            ed.replace(v.expr, read)
-        if enter.startswith("with "):
-            indented = "".join("    " + line if line.strip() else line for line in region.splitlines(True))
-            region = enter + "\n" + indented
-        else:
-            region = enter + "\n" + region
-        ed.add(start, end, region)
+        _run_script_part(src, ed, v, start, end, read, enter.format(value=src.seg(v.expr)))
         out.append({MAIN: ed.apply(), m + ".py": IMPORTED_STATE_CFG})
     return out
 
