@@ -2532,6 +2532,49 @@ impl<'m, 't> Flow<'m, 't> {
         vec![Alt::fixed(Val::Members(SeqKind::List, Arc::new(members)))]
     }
 
+    /// A list literal held in an attribute, as the changes made to it
+    /// through that attribute anywhere in the module leave it: `None` when
+    /// nothing changes it that way. Each `E.attr.append(x)` whose `E` is
+    /// an object of the holding class adds its element; when `E` may be
+    /// that object or another, as the run decides, the contents are not
+    /// known.
+    fn held_list(&self, list: Node<'t>, scope: ScopeId, depth: u32) -> Option<Vec<Alt<'t>>> {
+        let m = self.m;
+        let held = m.attribute_list_mutations(list);
+        if held.changes.is_empty() {
+            return None;
+        }
+        if depth > MAX_DEPTH {
+            return Some(vec![Alt::unknown()]);
+        }
+        let holders = m.subclasses(held.owner);
+        let mut mutations = super::ListMutations::default();
+        for (object, change) in &held.changes {
+            let object_scope = m.innermost_scope_at(object.start_byte());
+            let objects = self.eval_depth(*object, object_scope, depth + 1);
+            let holds = |a: &Alt<'t>| match a.val {
+                Val::Instance(class, _) => holders.contains(&class),
+                Val::Class(class) => held.class_level && holders.contains(&class),
+                _ => false,
+            };
+            if objects.is_empty() || !objects.iter().all(holds) {
+                if objects.iter().any(holds) {
+                    return Some(vec![Alt::unknown()]);
+                }
+                continue;
+            }
+            match change {
+                super::AttrListChange::Add(add) => mutations.adds.push(*add),
+                super::AttrListChange::Shrink => mutations.shrinks = true,
+                super::AttrListChange::Unknown => return Some(vec![Alt::unknown()]),
+            }
+        }
+        if mutations.adds.is_empty() && !mutations.shrinks {
+            return None;
+        }
+        Some(self.grown_list(list, scope, &mutations, list, depth))
+    }
+
     /// The parts of a list grown exactly (the literal, then each add in
     /// order), or `None` when a loop's adds cannot be unrolled. An add in a
     /// `for` over a known sequence (`only_loop_since`) adds one part per
@@ -4870,6 +4913,12 @@ impl<'m, 't> Flow<'m, 't> {
                 }
                 _ => self.eval_depth(*value, method, depth + 1),
             };
+            // A list the class's objects grow through the attribute
+            // (`self.callbacks.append(cb)` in `add_callback`).
+            let alts = match is_list_literal(*value, m.src) {
+                true => self.held_list(*value, method, depth).unwrap_or(alts),
+                false => alts,
+            };
             out.extend(alts.into_iter().map(|mut a| {
                 if several {
                     a.why = Why::Choice;
@@ -5584,6 +5633,30 @@ impl<'m, 't> Flow<'m, 't> {
                         Lookup::Found(alts) if !alts.is_empty() => alts,
                         _ => vec![Alt::unknown()],
                     };
+                    out.extend(found.into_iter().filter_map(|a| a.under(&why, &choices)));
+                }
+                // `registry[key]` on an object whose class defines
+                // `__getitem__`: Python calls it with the key.
+                (Val::Instance(class, _), _) if depth <= MAX_DEPTH => {
+                    let Some(getitem) = m.method(*class, "__getitem__") else {
+                        out.push(Alt {
+                            val: Val::Unknown,
+                            why,
+                            choices,
+                        });
+                        continue;
+                    };
+                    let receiver = Alt {
+                        val: base.clone(),
+                        why: why.clone(),
+                        choices: choices.clone(),
+                    };
+                    let given = vec![vec![Alt {
+                        val: key.clone(),
+                        why: why.clone(),
+                        choices: choices.clone(),
+                    }]];
+                    let found = self.returns_bound(getitem, Some(receiver), given);
                     out.extend(found.into_iter().filter_map(|a| a.under(&why, &choices)));
                 }
                 _ => out.push(Alt {
@@ -8063,6 +8136,7 @@ impl<'m, 't> Flow<'m, 't> {
             }]
         };
         let mut entries: Vec<(Vec<Alt<'t>>, Vec<Alt<'t>>)> = Vec::new();
+        let mut stored_elsewhere: Vec<Alt<'t>> = Vec::new();
         match &dict.val {
             Val::Dict(node, dscope) if node.kind_name() == "dictionary" => {
                 let mut cursor = node.walk();
@@ -8087,6 +8161,38 @@ impl<'m, 't> Flow<'m, 't> {
                     let straight =
                         *store_scope == *dscope && self.m.is_straight_line(*value, *dscope, *node);
                     let key_alts = self.eval_depth(*key, *store_scope, depth + 1);
+                    // Stored by another function (`def add(name, fn):
+                    // REG[name] = fn`): an entry for each call of it, in no
+                    // known order, as an element pushed onto a list
+                    // elsewhere is (`grown_list`).
+                    if *store_scope != *dscope && stored_elsewhere.len() < MAX_ALTS * 2 {
+                        let runs = self.m.store_runs(*value, *store_scope, *node);
+                        if runs == super::StoreRuns::Never {
+                            continue;
+                        }
+                        let why = match runs {
+                            super::StoreRuns::Certainly => {
+                                Why::Each(format!("stored at line {}", line_of(*value)))
+                            }
+                            _ => Why::Choice,
+                        };
+                        let value_alts = self.eval_depth(*value, *store_scope, depth + 1);
+                        let view = match method {
+                            "keys" => key_alts,
+                            "values" => value_alts,
+                            _ => {
+                                product(&[key_alts, value_alts], |kv| Val::Seq(SeqKind::Tuple, kv))
+                            }
+                        };
+                        // Which call of the storing function made an entry
+                        // is no choice of the reader's path.
+                        stored_elsewhere.extend(view.into_iter().map(|a| Alt {
+                            why: a.why.and(&why),
+                            choices: Vec::new(),
+                            val: a.val,
+                        }));
+                        continue;
+                    }
                     let constant = match key_alts.as_slice() {
                         [k] if k.why.certain() => {
                             matches!(k.val, Val::Str(_) | Val::Int(_) | Val::Bool(_))
@@ -8119,6 +8225,26 @@ impl<'m, 't> Flow<'m, 't> {
                 _ => product(&[key, value], |kv| Val::Seq(SeqKind::Tuple, kv)),
             })
             .collect();
+        if !stored_elsewhere.is_empty() {
+            // The literal's own entries may be replaced by a store of the
+            // same key: each is one that may be there.
+            let mut members: Vec<Alt<'t>> = items
+                .into_iter()
+                .flatten()
+                .map(|a| Alt {
+                    why: Why::Choice,
+                    ..a
+                })
+                .collect();
+            members.extend(stored_elsewhere);
+            if members.len() > MAX_ALTS * 2 {
+                return unknown(dict);
+            }
+            return vec![Alt::fixed(Val::Members(SeqKind::List, Arc::new(members)))]
+                .into_iter()
+                .filter_map(|a| a.under(&dict.why, &dict.choices))
+                .collect();
+        }
         product(&items, |vals| {
             if vals.iter().any(Val::is_unknown) {
                 Val::Unknown

@@ -158,6 +158,28 @@ pub struct AttrDictStore<'t> {
 
 pub type AttrDictStores<'t> = Vec<AttrDictStore<'t>>;
 
+/// The changes made through attribute `attr` of class `owner` to the list
+/// it holds (`Module::attribute_list_mutations`): each with the object it
+/// is made on (`E` of `E.attr.append(x)`), which the list is when `E` is
+/// an instance of `owner` (or of a class deriving from it), or, for a
+/// class-body list (`class_level`), that class itself.
+#[derive(Default)]
+pub struct AttrListMutations<'t> {
+    pub owner: ScopeId,
+    pub class_level: bool,
+    pub changes: Vec<(Node<'t>, AttrListChange<'t>)>,
+}
+
+pub enum AttrListChange<'t> {
+    /// `append`, `extend`, `insert`, `+=`: made in another function, so it
+    /// may run any number of times, before or after a read.
+    Add(ListAdd<'t>),
+    /// `pop`, `remove`, `clear`, `sort`, `reverse`.
+    Shrink,
+    /// An item store, another method's call, `*args`: contents unknown.
+    Unknown,
+}
+
 /// How a list bound to a name grows after it is made (`layers = []`, then
 /// `layers.append(layer)` in a loop): `Module::list_mutations`.
 #[derive(Default)]
@@ -178,6 +200,7 @@ pub struct ListMutations<'t> {
 /// One way a list grows: the call (or augmented assignment) `at`, whether
 /// `arg` is one element (`append`, `insert`) or a collection of them
 /// (`extend`, `+=`).
+#[derive(Clone, Copy)]
 pub struct ListAdd<'t> {
     pub at: Node<'t>,
     pub arg: Node<'t>,
@@ -350,6 +373,8 @@ pub struct Module<'t> {
     /// literal's node id): (key, value, scope of the store).
     dict_stores: std::cell::RefCell<HashMap<usize, std::rc::Rc<DictStores<'t>>>>,
     attribute_dict_stores: std::cell::RefCell<HashMap<usize, std::rc::Rc<AttrDictStores<'t>>>>,
+    attribute_list_mutations:
+        std::cell::RefCell<HashMap<usize, std::rc::Rc<AttrListMutations<'t>>>>,
     /// The names each function declares `global` (none when the text has
     /// no `global`), computed once per function.
     globals_declared: HashMap<ScopeId, Vec<String>>,
@@ -596,39 +621,45 @@ impl<'t> Module<'t> {
         })
     }
 
-    fn find_attribute_dict_stores(&self, dict: Node<'t>) -> AttrDictStores<'t> {
-        let mut out = Vec::new();
-        let Some(left) = dict
+    /// The attribute a value is assigned to in a class: `self.attr = value`
+    /// in a method (held by each instance) or `attr = value` in the class
+    /// body (`class_level`: held by the class, read through it or its
+    /// instances). (attr, class, class_level).
+    fn attribute_holder(&self, value: Node<'t>) -> Option<(&'t str, ScopeId, bool)> {
+        let left = value
             .parent()
             .filter(|p| p.kind_name() == "assignment")
-            .and_then(|a| a.field("left"))
-        else {
-            return out;
-        };
+            .and_then(|a| a.field("left"))?;
         let home = self.innermost_scope_at(left.start_byte());
-        // The class whose instances (or which, and its instances) hold it.
-        let (attr, owner, class_level) = match left.kind_name() {
+        match left.kind_name() {
             "attribute" => {
-                let (Some(object), Some(a)) = (left.field("object"), left.field("attribute"))
-                else {
-                    return out;
-                };
-                let Some(class) = self.method_self_class(home, object) else {
-                    return out;
-                };
-                (text(a, self.src), class, false)
+                let class = self.method_self_class(home, left.field("object")?)?;
+                Some((text(left.field("attribute")?, self.src), class, false))
             }
             "identifier" if self.scopes[home].kind == ScopeKind::Class => {
-                (text(left, self.src), home, true)
+                Some((text(left, self.src), home, true))
             }
-            _ => return out,
-        };
-        let needle = format!(".{attr}[");
-        let ranges: Vec<std::ops::Range<usize>> = match &self.statements {
+            _ => None,
+        }
+    }
+
+    /// The byte ranges the text searches for stores look in: the model's
+    /// statements (a server model of part of a file), else the whole file.
+    fn store_search_ranges(&self) -> Vec<std::ops::Range<usize>> {
+        match &self.statements {
             Some(statements) => statements.iter().map(|s| s.byte_range()).collect(),
             None => std::iter::once(0..self.src.len()).collect(),
+        }
+    }
+
+    fn find_attribute_dict_stores(&self, dict: Node<'t>) -> AttrDictStores<'t> {
+        let mut out = Vec::new();
+        // The class whose instances (or which, and its instances) hold it.
+        let Some((attr, owner, class_level)) = self.attribute_holder(dict) else {
+            return out;
         };
-        for range in ranges {
+        let needle = format!(".{attr}[");
+        for range in self.store_search_ranges() {
             let mut from = range.start;
             while let Some(at) = self.src.get(from..range.end).and_then(|t| t.find(&needle)) {
                 let start = from + at + 1;
@@ -656,6 +687,123 @@ impl<'t> Module<'t> {
                         class_level,
                     });
                 }
+            }
+        }
+        out
+    }
+
+    /// How a list held in an attribute (`self.callbacks = []` in a method,
+    /// `HOOKS = []` in a class body) is changed through that attribute
+    /// anywhere in the module (`monitor.callbacks.append(cb)`,
+    /// `self.stack.pop()`): each change with the object it is made on, to be
+    /// checked against the class by the value flow.
+    pub(crate) fn attribute_list_mutations(
+        &self,
+        list: Node<'t>,
+    ) -> std::rc::Rc<AttrListMutations<'t>> {
+        memoized(&self.attribute_list_mutations, list.id(), || {
+            self.find_attribute_list_mutations(list)
+        })
+    }
+
+    fn find_attribute_list_mutations(&self, list: Node<'t>) -> AttrListMutations<'t> {
+        let mut out = AttrListMutations::default();
+        let Some((attr, owner, class_level)) = self.attribute_holder(list) else {
+            return out;
+        };
+        out.owner = owner;
+        out.class_level = class_level;
+        let needle = format!(".{attr}");
+        for range in self.store_search_ranges() {
+            let mut from = range.start;
+            while let Some(at) = self.src.get(from..range.end).and_then(|t| t.find(&needle)) {
+                let start = from + at + 1;
+                from = start + attr.len();
+                let Some(held) = self
+                    .node_for_span(start..start + attr.len())
+                    .filter(|n| n.kind_name() == "identifier" && text(*n, self.src) == attr)
+                    .and_then(|ident| ident.parent())
+                    .filter(|a| a.kind_name() == "attribute")
+                else {
+                    continue;
+                };
+                let Some(object) = held.field("object") else {
+                    continue;
+                };
+                let Some(parent) = held.parent() else {
+                    continue;
+                };
+                let holds = |field: &str| parent.field(field).is_some_and(|n| n.id() == held.id());
+                let scope = self.innermost_scope_at(start);
+                let change = match parent.kind_name() {
+                    "attribute" if holds("object") => {
+                        let method = parent
+                            .field("attribute")
+                            .map(|a| text(a, self.src))
+                            .unwrap_or("");
+                        let call = parent.parent().filter(|c| {
+                            c.kind_name() == "call"
+                                && c.field("function").is_some_and(|f| f.id() == parent.id())
+                        });
+                        match (method, call) {
+                            ("index" | "count" | "copy", _) => continue,
+                            ("append" | "extend" | "insert", Some(call)) => {
+                                let args = Args::of(call, self.src);
+                                let wanted = if method == "insert" { 2 } else { 1 };
+                                if args.has_splat
+                                    || !args.keywords.is_empty()
+                                    || args.positional.len() != wanted
+                                {
+                                    AttrListChange::Unknown
+                                } else {
+                                    AttrListChange::Add(ListAdd {
+                                        at: call,
+                                        arg: args.positional[wanted - 1],
+                                        one: method != "extend",
+                                        positioned: method == "insert",
+                                        elsewhere: Some(scope),
+                                    })
+                                }
+                            }
+                            ("pop" | "remove" | "clear" | "sort" | "reverse", Some(_)) => {
+                                AttrListChange::Shrink
+                            }
+                            _ => AttrListChange::Unknown,
+                        }
+                    }
+                    "subscript" if holds("value") => {
+                        let written = parent.parent().is_some_and(|p| {
+                            (matches!(p.kind_name(), "assignment" | "augmented_assignment")
+                                && p.field("left").is_some_and(|l| l.id() == parent.id()))
+                                || p.kind_name() == "delete_statement"
+                        });
+                        if !written {
+                            continue;
+                        }
+                        AttrListChange::Unknown
+                    }
+                    "augmented_assignment" if holds("left") => {
+                        let plus = parent
+                            .field("operator")
+                            .is_some_and(|o| text(o, self.src) == "+=");
+                        match parent.field("right") {
+                            Some(right) if plus => AttrListChange::Add(ListAdd {
+                                at: parent,
+                                arg: right,
+                                one: false,
+                                positioned: false,
+                                elsewhere: Some(scope),
+                            }),
+                            _ => AttrListChange::Unknown,
+                        }
+                    }
+                    _ => continue,
+                };
+                if out.changes.len() >= 64 {
+                    out.changes.push((object, AttrListChange::Unknown));
+                    return out;
+                }
+                out.changes.push((object, change));
             }
         }
         out
@@ -1224,6 +1372,7 @@ impl<'t> Module<'t> {
             guard_text: std::cell::OnceCell::new(),
             dict_stores: std::cell::RefCell::new(HashMap::default()),
             attribute_dict_stores: std::cell::RefCell::new(HashMap::default()),
+            attribute_list_mutations: std::cell::RefCell::new(HashMap::default()),
             globals_declared: HashMap::default(),
             // Over the model's own statements: a unit of a large module
             // scanning the whole text cost 7% of opening the bench module.

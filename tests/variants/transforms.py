@@ -1327,6 +1327,67 @@ def b_attribute_registry(src: Source, v: Value):
     return out
 
 
+def b_grown_container(src: Source, v: Value):
+    """The value is returned by a function put into a container by another function, and
+    read back through the container (xlb's `self.callbacks.append(cb)` then
+    `for cb in self.callbacks:`, keras's `self._endpoints[name] = fn` then `.items()`, a
+    registry object's `__getitem__`): a list held in an instance attribute, appended to by
+    a method used as a decorator, iterated around the statement; a module dict filled by
+    `add_variant(name, fn)`, iterated with `.items()` around the statement; a dict held by a
+    registry object filled by a decorator factory method and read as `table["variant"]()`
+    through the class's `__getitem__`."""
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    out = []
+    for form in ("attribute_list", "dict_items", "getitem"):
+        ed = Edits(src)
+        fn = src.fresh("variant_value")
+        if form == "attribute_list":
+            cls = src.fresh("VariantHooks")
+            obj = src.fresh("variant_hooks")
+            hook = src.fresh("variant_hook")
+            code = (
+                f"class {cls}:\n    def __init__(self):\n        self.hooks = []\n\n"
+                f"    def add(self, fn):\n        self.hooks.append(fn)\n        return fn\n\n\n"
+                f"{obj} = {cls}()\n\n\n@{obj}.add\ndef {fn}():\n    return {src.seg(v.expr)}\n"
+            )
+            header = f"for {hook} in {obj}.hooks:"
+            use = f"{hook}()"
+        elif form == "dict_items":
+            table = src.fresh("VARIANT_FNS")
+            adder = src.fresh("add_variant")
+            name, hook = src.fresh("variant_name"), src.fresh("variant_fn")
+            code = (
+                f"{table} = {{}}\n\n\ndef {adder}(name, fn):\n    {table}[name] = fn\n\n\n"
+                f"def {fn}():\n    return {src.seg(v.expr)}\n\n\n{adder}(\"variant\", {fn})\n"
+            )
+            header = f"for {name}, {hook} in {table}.items():"
+            use = f"{hook}()"
+        else:
+            cls = src.fresh("VariantTable")
+            obj = src.fresh("variant_table")
+            code = (
+                f"class {cls}:\n    def __init__(self):\n        self._entries = {{}}\n\n"
+                f"    def register(self, name):\n        def deco(fn):\n"
+                f"            self._entries[name] = fn\n            return fn\n\n        return deco\n\n"
+                f"    def __getitem__(self, name):\n        return self._entries[name]\n\n\n"
+                f"{obj} = {cls}()\n\n\n@{obj}.register(\"variant\")\ndef {fn}():\n"
+                f"    return {src.seg(v.expr)}\n"
+            )
+            header = None
+            use = f"{obj}[\"variant\"]()"
+        insert_module_code(ed, off, code)
+        if header is not None:
+            try:
+                _wrap_in_loop(src, ed, _statement_level(src, v), header)
+            except Skip:
+                continue
+        ed.replace(v.expr, use)
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_callable_object(src: Source, v: Value):
     """The value is what calling an object returns (flax modules, XLB operators): its class's
     `__call__` returns `self.value`, stored by `__init__`. One class, or a base class whose
@@ -4939,6 +5000,16 @@ TRANSFORMS = {
         "in a bound-method decorator (the dict made in `__init__`), or `cls.TABLE[name] = fn` in a classmethod "
         "decorator factory (a class-body dict); read as `variant_kernels.table[\"variant\"]()` or "
         "`VariantKernels.TABLE[\"variant\"]()`",
+    ),
+    "grown_container": (
+        _values,
+        b_grown_container,
+        "the value is returned by a function another function puts into a container, read back through "
+        "it: appended by a decorator method to a list an object holds (`self.hooks.append(fn)`), the "
+        "statement wrapped in `for hook in variant_hooks.hooks:`; stored by `add_variant(name, fn)` into "
+        "a module dict, the statement wrapped in `for name, fn in VARIANT_FNS.items():`; stored by a "
+        "decorator factory method into a dict a registry object holds, read as `variant_table[\"variant\"]()` "
+        "through its `__getitem__`",
     ),
     "callable_object": (
         _values,
