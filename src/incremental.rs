@@ -896,15 +896,25 @@ fn error_bindings<'s>(text: &str, tokens: &[&'s str]) -> Vec<&'s str> {
     out
 }
 
-/// `X = <expression without calls or lambdas>`.
+/// `X = <expression without calls or lambdas>`, not another name for an
+/// object (`cfg = CONFIG`, `section = CONFIG["export"]`: stores through it
+/// change what readers of the other name see, so it links like any
+/// statement).
 fn is_constant(node: Node<'_>) -> bool {
     if node.kind_name() != "expression_statement" || node.named_child_count() != 1 {
         return false;
     }
-    if node
+    let Some(assignment) = node
         .named_child(0)
-        .is_none_or(|a| a.kind_name() != "assignment")
-    {
+        .filter(|a| a.kind_name() == "assignment")
+    else {
+        return false;
+    };
+    let mut value = assignment.field("right");
+    while let Some(v) = value.filter(|v| v.kind_name() == "subscript") {
+        value = v.field("value");
+    }
+    if value.is_some_and(|v| v.kind_name() == "identifier") {
         return false;
     }
     let mut cursor = node.walk();
@@ -1081,6 +1091,17 @@ fn bound_names<'s>(node: Node<'_>, src: &'s str, out: &mut Vec<&'s str>) -> bool
                     identifiers_in(left, out);
                 }
                 if let Some(right) = n.field("right") {
+                    // `cfg = CONFIG`: a store through `cfg` changes `CONFIG`.
+                    let mut root = right;
+                    while let Some(v) = Some(root)
+                        .filter(|r| r.kind_name() == "subscript")
+                        .and_then(|r| r.field("value"))
+                    {
+                        root = v;
+                    }
+                    if root.kind_name() == "identifier" {
+                        out.push(name_of(root));
+                    }
                     stack.push(right);
                 }
                 continue;

@@ -3290,7 +3290,11 @@ impl<'m, 't> Flow<'m, 't> {
                 let several = injected.len() > 1;
                 let mut out = Vec::new();
                 for (_, wrapper_scope, source) in injected {
-                    if let ParamSource::Arg(value) = source {
+                    let ParamSource::Arg(value) = source else {
+                        out.push(Alt::unknown());
+                        continue;
+                    };
+                    {
                         out.extend(
                             self.eval_depth(value, wrapper_scope, depth + 1)
                                 .into_iter()
@@ -7443,15 +7447,23 @@ impl<'m, 't> Flow<'m, 't> {
     }
 
     /// The dict an instance of a `dict` subclass holds, when its class keeps
-    /// `dict`'s constructor (`AttrDict(platforms=...)`, `AttrDict({...})`).
+    /// `dict`'s constructor (`AttrDict(platforms=...)`, `AttrDict({...})`)
+    /// and its ways of storing.
     fn dict_of_instance(
         &self,
         class: ScopeId,
         ctor: Option<(Node<'t>, ScopeId)>,
     ) -> Option<Val<'t>> {
         let (call, scope) = ctor?;
-        (self.m.is_dict_subclass(class) && self.m.method(class, "__init__").is_none())
-            .then_some(Val::Dict(call, scope))
+        // A class that changes how items or attributes are stored
+        // (`__setattr__` storing `self[name] = value`) may hold entries no
+        // item store shows.
+        let own_stores = ["__init__", "__setattr__", "__setitem__"]
+            .iter()
+            .any(|method| {
+                self.m.method(class, method).is_some() || self.m.attribute(class, method).is_some()
+            });
+        (self.m.is_dict_subclass(class) && !own_stores).then_some(Val::Dict(call, scope))
     }
 
     /// A pytree rebuilt from the list `leaves`: `Leaves` of its element when
@@ -9022,10 +9034,82 @@ impl<'t> Module<'t> {
             }
             match self.args_of(site.node).keyword(name) {
                 Some(value) => out.push((site.node, site.scope, ParamSource::Arg(value))),
-                None => return None,
+                None => match self.stored_into_forwarded_kwargs(site.node, site.scope, name) {
+                    Some(source) => out.push((site.node, site.scope, source)),
+                    None => return None,
+                },
             }
         }
         (!out.is_empty()).then_some(out)
+    }
+
+    /// A wrapper's call `fn(*args, **kwargs)` passing on its own `**kwargs`
+    /// after changing it: `kwargs["platform"] = "cpu"` before the call is
+    /// that argument; any other change that may set `name` (`update`,
+    /// `setdefault`, a key not known) makes it not known. `None` when
+    /// nothing changes `name` in what is passed on.
+    fn stored_into_forwarded_kwargs(
+        &self,
+        call: Node<'t>,
+        scope: ScopeId,
+        name: &str,
+    ) -> Option<ParamSource<'t>> {
+        let arguments = call.field("arguments")?;
+        let mut cursor = arguments.walk();
+        let splat = arguments
+            .named_children(&mut cursor)
+            .find(|a| a.kind_name() == "dictionary_splat")?
+            .named_child(0)?;
+        let wrapper = self.kwargs_parameter_of(splat, scope)?;
+        let kwargs = text(splat, self.src);
+        let body = self.scopes[wrapper].node;
+        let mut found = None;
+        for start in whole_words(text(body, self.src), kwargs) {
+            let at = body.start_byte() + start;
+            if at >= call.start_byte() {
+                break;
+            }
+            let Some(use_node) = self
+                .node_for_span(at..at + kwargs.len())
+                .filter(|n| n.kind_name() == "identifier")
+            else {
+                continue;
+            };
+            let Some(parent) = use_node.parent() else {
+                continue;
+            };
+            let holds = |field: &str| parent.field(field).is_some_and(|n| n.id() == use_node.id());
+            match parent.kind_name() {
+                "subscript" if holds("value") => {
+                    let Some((key, value)) = super::item_store(parent) else {
+                        if parent
+                            .parent()
+                            .is_some_and(|p| p.kind_name() == "delete_statement")
+                        {
+                            return Some(ParamSource::Unknown);
+                        }
+                        continue;
+                    };
+                    match string_value(key, self.src) {
+                        Some(k) if k != name => {}
+                        Some(_)
+                            if self.store_runs(value, wrapper, body) == StoreRuns::Certainly =>
+                        {
+                            found = Some(ParamSource::Arg(value))
+                        }
+                        _ => return Some(ParamSource::Unknown),
+                    }
+                }
+                "attribute" if holds("object") => {
+                    let method = parent.field("attribute").map(|a| text(a, self.src));
+                    if !matches!(method, Some("get" | "keys" | "items" | "values" | "copy")) {
+                        return Some(ParamSource::Unknown);
+                    }
+                }
+                _ => {}
+            }
+        }
+        found
     }
 
     pub(crate) fn param_call_sites(

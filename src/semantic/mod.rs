@@ -836,6 +836,75 @@ impl<'t> Module<'t> {
         let Some((name, range)) = self.assigned_name_and_range(outer) else {
             return out;
         };
+        // The dict under other names (`cfg = CONFIG`): stores through them
+        // are stores into it. A name for a dict inside it (`node =
+        // CONFIG["export"]`): what it changes there is not known here.
+        let mut names = vec![(name, range, outer)];
+        let mut i = 0;
+        while i < names.len() && names.len() < 8 {
+            let (name, range, value) = names[i].clone();
+            i += 1;
+            for (ident, _) in self.uses_of_assigned(name, "", range, value) {
+                let mut top = ident;
+                while let Some(up) = subscripted(top) {
+                    top = up;
+                }
+                let Some((alias, alias_value)) = assigned_name(top)
+                    .map(|target| (target, top))
+                    .filter(|(target, _)| target.id() != ident.id())
+                else {
+                    continue;
+                };
+                let home = self.innermost_scope_at(alias.start_byte());
+                let alias_range = if home == MODULE_SCOPE {
+                    0..self.src.len()
+                } else {
+                    self.scopes[home].node.byte_range()
+                };
+                let alias_name = text(alias, self.src);
+                if top.id() == ident.id() {
+                    names.push((alias_name, alias_range, alias_value));
+                    continue;
+                }
+                for suffix in ["[", ".update(", ".setdefault(", ".__setitem__(", ".pop("] {
+                    for (use_node, use_scope) in
+                        self.uses_of_assigned(alias_name, suffix, alias_range.clone(), alias_value)
+                    {
+                        let changer = enclosing_statement(use_node);
+                        let changes = suffix != "["
+                            || subscripted(use_node).is_some_and(|sub| {
+                                item_store(sub).is_some()
+                                    || sub.parent().is_some_and(|p| {
+                                        matches!(
+                                            p.kind_name(),
+                                            "augmented_assignment" | "delete_statement"
+                                        )
+                                    })
+                            });
+                        if changes && out.len() < 64 {
+                            out.push((changer, changer, use_scope));
+                        }
+                    }
+                }
+            }
+        }
+        for (name, range, outer) in names {
+            self.named_dict_stores(name, range, outer, &path, &mut out);
+        }
+        out.sort_by_key(|(_, v, _)| v.start_byte());
+        out
+    }
+
+    /// `find_dict_stores` through one name of the dict (`outer`, bound to
+    /// `name` in `range`), down `path`.
+    fn named_dict_stores(
+        &self,
+        name: &'t str,
+        range: std::ops::Range<usize>,
+        outer: Node<'t>,
+        path: &[String],
+        out: &mut DictStores<'t>,
+    ) {
         for (ident, scope) in self.uses_of_assigned(name, "[", range.clone(), outer) {
             let Some(mut subscript) = subscripted(ident) else {
                 continue;
@@ -843,7 +912,7 @@ impl<'t> Module<'t> {
             // Down the nesting: each level's key must be the path's (a
             // key that is not a literal may be it: the store counts).
             let mut on_path = true;
-            for want in &path {
+            for want in path {
                 let key = subscript
                     .field("subscript")
                     .map(|k| crate::syntax::string_value(k, self.src));
@@ -904,8 +973,6 @@ impl<'t> Module<'t> {
                 }
             }
         }
-        out.sort_by_key(|(_, v, _)| v.start_byte());
-        out
     }
 
     /// Each `name` written as a whole identifier followed by `suffix` in
@@ -3391,6 +3458,19 @@ fn memoized<V>(
     let made = std::rc::Rc::new(make());
     cache.borrow_mut().insert(key, made.clone());
     made
+}
+
+/// The statement holding `node` (itself if it is one): the child of a
+/// block or of the module on its way up.
+pub(crate) fn enclosing_statement(node: Node<'_>) -> Node<'_> {
+    let mut current = node;
+    while let Some(parent) = current.parent() {
+        if matches!(parent.kind_name(), "block" | "module") {
+            return current;
+        }
+        current = parent;
+    }
+    current
 }
 
 fn assigned_name(value: Node<'_>) -> Option<Node<'_>> {

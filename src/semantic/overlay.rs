@@ -15,6 +15,7 @@
 //! in a cache set of its own (`Layer`), so a lowering under one state never
 //! sees answers made for another.
 
+use super::enclosing_statement;
 use super::flow::{Alt, Flow, Val};
 use super::summary::StateSet;
 use super::{reach, Binding, Module, ScopeId, ScopeKind, MODULE_SCOPE};
@@ -1281,19 +1282,6 @@ fn apply_stores<'t>(
             .unwrap_or_default();
         overlay.set(resolved, alts, source.id());
     }
-}
-
-/// The statement holding `node` (itself if it is one): the child of a
-/// block or of the module on its way up.
-fn enclosing_statement(node: Node<'_>) -> Node<'_> {
-    let mut current = node;
-    while let Some(parent) = current.parent() {
-        if matches!(parent.kind_name(), "block" | "module") {
-            return current;
-        }
-        current = parent;
-    }
-    current
 }
 
 /// The calls a `with` statement enters (`with cm(a), other() as b:`).

@@ -1205,8 +1205,15 @@ impl<'t> Module<'t> {
                         }
                     };
                     for (value, why, choices) in alts {
+                        // Unpacked from a dict the run chooses (`**extra`
+                        // set in both branches of an `if`): not known.
+                        let why = why.and(&source.why);
+                        let value = match why {
+                            Why::Choice => CompilerParams::Unknown,
+                            _ => value,
+                        };
                         if let Some(choices) = flow::merge_choices(&choices, &source.choices) {
-                            out.push((value, why.and(&source.why), choices));
+                            out.push((value, why, choices));
                         }
                     }
                 }
@@ -1272,8 +1279,13 @@ impl<'t> Module<'t> {
                         }
                     };
                     for (value, from, why, choices) in alts {
+                        let why = why.and(&source.why);
+                        let value = match why {
+                            Why::Choice => Interpret::Unknown,
+                            _ => value,
+                        };
                         if let Some(choices) = flow::merge_choices(&choices, &source.choices) {
-                            out.push((value, from, why.and(&source.why), choices));
+                            out.push((value, from, why, choices));
                         }
                     }
                 }
