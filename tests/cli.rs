@@ -326,6 +326,76 @@ lowered = jax.jit(add).trace(jnp.ones(8)).lower()
     );
 }
 
+/// `jax.default_backend()` is the backend's platform: `"gpu"` on a CUDA
+/// host, never `"cuda"` (seen on an H200 with jax 0.11.2,
+/// `tests/oracle/gpu_host_facts.py`). A branch on `== "gpu"` traces the TPU
+/// kernel on the project's CUDA hosts (a bare `AssertionError` there); one
+/// on `== "cuda"` never runs.
+#[test]
+fn a_default_backend_branch_compares_with_the_backends_name() {
+    let kernel = |name: &str| {
+        format!(
+            r#"import jax
+import jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+
+
+def kernel(x_ref, o_ref):
+    o_ref[...] = x_ref[...]
+
+
+def add(x):
+    if jax.default_backend() == "{name}":
+        return pl.pallas_call(kernel, out_shape=x, compiler_params=pltpu.CompilerParams())(x)
+    return x
+
+
+lowered = jax.jit(add).trace(jnp.ones(8)).lower()
+"#
+        )
+    };
+    let config = "[tool.jax-lsp]\ntarget-platforms = [\"cuda\"]\n";
+    for (name, expected) in [("gpu", 1), ("cuda", 0)] {
+        let source = kernel(name);
+        let items = check_json(&[("pyproject.toml", config), ("k.py", &source)]);
+        assert_findings(&items, expected, "JP002", name);
+    }
+}
+
+/// Code that says which hosts it runs on (`if jax.default_backend() ==
+/// "cpu":`) runs on those of the project's `target-platforms` only: on a
+/// CUDA-only project that branch never runs (the GPU host ran the JP010
+/// fixtures so written clean).
+#[test]
+fn code_for_hosts_the_project_does_not_target_never_runs() {
+    let source = r#"import jax
+import jax.numpy as jnp
+from jax.experimental import pallas as pl
+
+
+def double_kernel(x_ref, o_ref):
+    o_ref[...] = x_ref[...] * 2
+
+
+def double(x):
+    return pl.pallas_call(double_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype))(x)
+
+
+if jax.default_backend() == "cpu":
+    lowered = jax.jit(double).trace(jax.ShapeDtypeStruct((8, 128), jnp.float32)).lower()
+"#;
+    for (targets, expected) in [
+        ("[\"cuda\"]", 0),
+        ("[\"cpu\"]", 1),
+        ("[\"cpu\", \"tpu\"]", 1),
+    ] {
+        let config = format!("[tool.jax-lsp]\ntarget-platforms = {targets}\n");
+        let items = check_json(&[("pyproject.toml", &config), ("k.py", source)]);
+        assert_findings(&items, expected, "JP010", targets);
+    }
+}
+
 #[test]
 fn a_kernel_in_another_module_is_followed_even_when_prefiltered() {
     let kernels = r#"from jax.experimental import pallas as pl

@@ -165,7 +165,7 @@ impl Rule for Jp001 {
                     ReqKind::PallasCall { interpret, .. } => *interpret == Interpret::Callback,
                     _ => false,
                 })
-                .filter(|r| r.kept_for(&platforms) == Some(true))
+                .filter(|r| ctx.kept(r, lowering, &platforms) == Some(true))
                 .collect();
             let Some(first) = callbacks.first() else {
                 continue;

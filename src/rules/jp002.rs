@@ -102,7 +102,7 @@ impl Rule for Jp002 {
                     else {
                         continue;
                     };
-                    if req.kept_for(platforms) != Some(true) || reported.contains(&req) {
+                    if ctx.kept(req, lowering, platforms) != Some(true) || reported.contains(&req) {
                         continue;
                     }
                     let Some((platform, message)) = platforms

@@ -75,7 +75,7 @@ impl Rule for Jp004 {
             let kept = |r: &crate::semantic::Requirement| {
                 !r.guards
                     .iter()
-                    .any(|g| matches!(g, Guard::HostDependent | Guard::CallerChoice))
+                    .any(|g| matches!(g, Guard::HostDependent(_) | Guard::CallerChoice))
             };
             let Some(req) = lowering
                 .reqs

@@ -78,7 +78,7 @@ impl Rule for Jp010 {
                 else {
                     continue;
                 };
-                if req.kept_for(&platforms) != Some(true) {
+                if ctx.kept(req, lowering, &platforms) != Some(true) {
                     continue;
                 }
                 let mut fixes = Vec::new();

@@ -116,11 +116,40 @@ impl<'a, 't> Context<'a, 't> {
 
     /// The host platforms a lowering may run on, where JAX takes the platform
     /// from the host: what the code says (test decorators, `default_backend()`
-    /// branches and early exits), else the project's `target-platforms`.
+    /// branches and early exits) among the project's `target-platforms`,
+    /// else those.
     pub fn host_platforms(&self, lowering: &Lowering<'t>) -> Vec<String> {
-        self.module
-            .host_platforms_through_calls(lowering.call, lowering.scope, &lowering.choices, 0)
-            .unwrap_or_else(|| self.settings.target_platforms.clone())
+        let targets = &self.settings.target_platforms;
+        match self.module.host_platforms_through_calls(
+            lowering.call,
+            lowering.scope,
+            &lowering.choices,
+            0,
+        ) {
+            // Code for hosts the project does not run on never runs.
+            Some(said) if !targets.is_empty() => {
+                said.into_iter().filter(|p| targets.contains(p)).collect()
+            }
+            Some(said) => said,
+            None => targets.clone(),
+        }
+    }
+
+    /// Whether `req` is lowered in the scenario of `lowering` for
+    /// `platforms`: a host test around it is decided by the hosts the
+    /// lowering runs on (the scenario's own platform when JAX takes the
+    /// host's; else what the code or `target-platforms` says).
+    pub fn kept(
+        &self,
+        req: &Requirement,
+        lowering: &Lowering<'t>,
+        platforms: &[String],
+    ) -> Option<bool> {
+        let hosts = match lowering.platforms() {
+            Some(_) => self.host_platforms(lowering),
+            None => platforms.to_vec(),
+        };
+        req.kept_on_hosts(platforms, &hosts)
     }
 
     /// The platforms a lowering is checked for: its explicit ones, or each

@@ -34,6 +34,20 @@ fn expand(names: &[String]) -> Vec<String> {
     out
 }
 
+/// The hosts on which `jax.default_backend()` (or a test's
+/// `device_under_test()`) equals one of `names`: it is the backend's
+/// platform, `"gpu"` on CUDA and ROCm hosts (seen on an H200, jax 0.11.2;
+/// `xla_bridge.default_backend` is `get_backend(None).platform`), so
+/// `"cuda"` and `"rocm"` equal it on no host.
+fn backend_hosts(names: &[String]) -> Vec<String> {
+    let named: Vec<String> = names
+        .iter()
+        .filter(|n| matches!(n.as_str(), "gpu" | "cpu" | "tpu"))
+        .cloned()
+        .collect();
+    expand(&named)
+}
+
 fn complement(names: &[String]) -> Vec<String> {
     HOSTS
         .iter()
@@ -205,7 +219,7 @@ impl<'t> Module<'t> {
                     }
                     _ => return None,
                 };
-                let platforms = expand(&names);
+                let platforms = backend_hosts(&names);
                 match op {
                     "==" | "in" => Some((platforms, true)),
                     "!=" | "not" => Some((platforms, false)),
@@ -248,7 +262,11 @@ impl<'t> Module<'t> {
     }
 
     /// Inside `if <host test>:` (or its else) -> the platforms of that branch.
-    fn branch_platforms(&self, parent: Node<'t>, child: Node<'t>) -> Option<Vec<String>> {
+    pub(crate) fn branch_platforms(
+        &self,
+        parent: Node<'t>,
+        child: Node<'t>,
+    ) -> Option<Vec<String>> {
         match parent.kind_name() {
             "if_statement" | "elif_clause" => {
                 let condition = parent.field("condition")?;

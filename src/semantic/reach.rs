@@ -24,8 +24,9 @@ pub enum Guard {
         keys: Vec<String>,
         others: Vec<String>,
     },
-    /// Traced only on some hosts (`if jax.default_backend() == "tpu":`).
-    HostDependent,
+    /// Traced only on some hosts (`if jax.default_backend() == "tpu":`):
+    /// those hosts, when the test names them (`None`: not known).
+    HostDependent(Option<Vec<String>>),
     /// In a branch that the caller's arguments decide (`if on_error ==
     /// "raise":` with `on_error` a parameter whose callers differ or are in
     /// other modules).
@@ -49,7 +50,7 @@ impl Guard {
     /// platforms (facts, more #1), so one matching platform keeps it.
     pub fn keeps(&self, platforms: &[String]) -> Option<bool> {
         match self {
-            Guard::HostDependent | Guard::CallerChoice | Guard::CallSite(_) => None,
+            Guard::HostDependent(_) | Guard::CallerChoice | Guard::CallSite(_) => None,
             Guard::Configured(_) => Some(true),
             Guard::Branch { keys, others } if keys.is_empty() => {
                 Some(platforms.iter().any(|p| !others.contains(p)))
@@ -277,9 +278,28 @@ impl Requirement {
 
     /// Is it lowered when lowering for `platforms`? `None`: depends on the host.
     pub fn kept_for(&self, platforms: &[String]) -> Option<bool> {
+        self.kept_on_hosts(platforms, &[])
+    }
+
+    /// `kept_for` where the lowering runs on one of `hosts` (empty: not
+    /// known): code behind a host test is traced there when the test
+    /// holds on every such host, and not when it holds on none.
+    pub fn kept_on_hosts(&self, platforms: &[String], hosts: &[String]) -> Option<bool> {
         let mut kept = true;
         for guard in &self.guards {
-            match guard.keeps(platforms) {
+            let decided = match guard {
+                Guard::HostDependent(Some(on)) if !hosts.is_empty() => {
+                    if hosts.iter().all(|h| on.contains(h)) {
+                        Some(true)
+                    } else if hosts.iter().all(|h| !on.contains(h)) {
+                        Some(false)
+                    } else {
+                        None
+                    }
+                }
+                guard => guard.keeps(platforms),
+            };
+            match decided {
                 Some(true) => {}
                 Some(false) => kept = false,
                 None => return if kept { None } else { Some(false) },
@@ -1991,8 +2011,12 @@ impl<'t> Module<'t> {
                 } else if (host_test || host_elif) && condition.is_none_or(|c| c.id() != child.id())
                 {
                     let mut g = inherited.as_ref().clone();
-                    if !g.contains(&Guard::HostDependent) {
-                        g.push(Guard::HostDependent);
+                    let on = (host_test && !host_elif)
+                        .then(|| self.branch_platforms(node, child))
+                        .flatten();
+                    let guard = Guard::HostDependent(on);
+                    if !g.contains(&guard) {
+                        g.push(guard);
                     }
                     inherited = Rc::new(g);
                 } else if branch_call && child.kind_name() == "argument_list" {
