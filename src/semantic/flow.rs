@@ -5769,6 +5769,10 @@ impl<'m, 't> Flow<'m, 't> {
                 // Stored by the module calling into this one when it was
                 // imported (`@register("matmul")`).
                 Some(values) => Lookup::Found(from_consts(&values)),
+                // An object whose class stores attributes as items
+                // (ml_collections' `ConfigDict.__setattr__`): `obj.key = v`
+                // anywhere may have set or replaced the entry.
+                None if self.attribute_store_may_set(*node, key, depth) => Lookup::Unknown,
                 None => self.literal_lookup(*node, *scope, key, depth),
             },
             Val::KwArgs {
@@ -5794,6 +5798,64 @@ impl<'m, 't> Flow<'m, 't> {
             },
             _ => Lookup::Unknown,
         }
+    }
+
+    /// `dict` is the construction of a class that defines `__setattr__` or
+    /// `__setitem__` (or binds one in its body), and the module stores an
+    /// attribute named `key` on an object that may be that one
+    /// (`config.platforms = ...`).
+    fn attribute_store_may_set(&self, dict: Node<'t>, key: &Val<'t>, depth: u32) -> bool {
+        let m = self.m;
+        let Val::Str(key) = key else {
+            return false;
+        };
+        if dict.kind_name() != "call" || depth > MAX_DEPTH {
+            return false;
+        }
+        let Some(func) = dict
+            .field("function")
+            .filter(|f| f.kind_name() == "identifier")
+        else {
+            return false;
+        };
+        let scope = m.innermost_scope_at(dict.start_byte());
+        let Some(super::Binding::Def(class)) = m.binding_at(scope, text(func, m.src), func) else {
+            return false;
+        };
+        let class = *class;
+        let stores_items = ["__setattr__", "__setitem__"]
+            .iter()
+            .any(|hook| m.method(class, hook).is_some() || m.attribute(class, hook).is_some());
+        if !stores_items {
+            return false;
+        }
+        whole_words(m.src, key).any(|at| {
+            let Some(store) = m
+                .node_for_span(at..at + key.len())
+                .and_then(|ident| ident.parent())
+                .filter(|a| a.kind_name() == "attribute")
+                .filter(|a| {
+                    a.parent().is_some_and(|p| {
+                        p.kind_name() == "assignment"
+                            && p.field("left").is_some_and(|l| l.id() == a.id())
+                    })
+                })
+            else {
+                return false;
+            };
+            let Some(object) = store.field("object") else {
+                return false;
+            };
+            let object_scope = m.innermost_scope_at(object.start_byte());
+            self.eval_depth(object, object_scope, depth + 1)
+                .iter()
+                .any(|a| match &a.val {
+                    Val::Instance(c, ctor) => {
+                        *c == class && ctor.is_none_or(|(call, _)| call.id() == dict.id())
+                    }
+                    _ => false,
+                })
+        })
     }
 
     /// Entry `key` of each value of `expr` (a `**expr` unpacked into a dict
@@ -7447,23 +7509,15 @@ impl<'m, 't> Flow<'m, 't> {
     }
 
     /// The dict an instance of a `dict` subclass holds, when its class keeps
-    /// `dict`'s constructor (`AttrDict(platforms=...)`, `AttrDict({...})`)
-    /// and its ways of storing.
+    /// `dict`'s constructor (`AttrDict(platforms=...)`, `AttrDict({...})`).
     fn dict_of_instance(
         &self,
         class: ScopeId,
         ctor: Option<(Node<'t>, ScopeId)>,
     ) -> Option<Val<'t>> {
         let (call, scope) = ctor?;
-        // A class that changes how items or attributes are stored
-        // (`__setattr__` storing `self[name] = value`) may hold entries no
-        // item store shows.
-        let own_stores = ["__init__", "__setattr__", "__setitem__"]
-            .iter()
-            .any(|method| {
-                self.m.method(class, method).is_some() || self.m.attribute(class, method).is_some()
-            });
-        (self.m.is_dict_subclass(class) && !own_stores).then_some(Val::Dict(call, scope))
+        (self.m.is_dict_subclass(class) && self.m.method(class, "__init__").is_none())
+            .then_some(Val::Dict(call, scope))
     }
 
     /// A pytree rebuilt from the list `leaves`: `Leaves` of its element when
