@@ -5812,21 +5812,26 @@ impl<'m, 't> Flow<'m, 't> {
         if dict.kind_name() != "call" || depth > MAX_DEPTH {
             return false;
         }
-        let Some(func) = dict
-            .field("function")
-            .filter(|f| f.kind_name() == "identifier")
-        else {
+        let Some(func) = dict.field("function") else {
             return false;
         };
+        // The class constructed, however the call names it (`ConfigDict()`,
+        // `CLASSES["config"]()`).
         let scope = m.innermost_scope_at(dict.start_byte());
-        let Some(super::Binding::Def(class)) = m.binding_at(scope, text(func, m.src), func) else {
-            return false;
+        let stores_items = |class: ScopeId| {
+            ["__setattr__", "__setitem__"]
+                .iter()
+                .any(|hook| m.method(class, hook).is_some() || m.attribute(class, hook).is_some())
         };
-        let class = *class;
-        let stores_items = ["__setattr__", "__setitem__"]
+        let classes: Vec<ScopeId> = self
+            .eval_depth(func, scope, depth + 1)
             .iter()
-            .any(|hook| m.method(class, hook).is_some() || m.attribute(class, hook).is_some());
-        if !stores_items {
+            .filter_map(|a| match a.val {
+                Val::Class(class) if stores_items(class) => Some(class),
+                _ => None,
+            })
+            .collect();
+        if classes.is_empty() {
             return false;
         }
         whole_words(m.src, key).any(|at| {
@@ -5851,7 +5856,7 @@ impl<'m, 't> Flow<'m, 't> {
                 .iter()
                 .any(|a| match &a.val {
                     Val::Instance(c, ctor) => {
-                        *c == class && ctor.is_none_or(|(call, _)| call.id() == dict.id())
+                        classes.contains(c) && ctor.is_none_or(|(call, _)| call.id() == dict.id())
                     }
                     _ => false,
                 })
