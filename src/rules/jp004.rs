@@ -60,6 +60,7 @@ impl Rule for Jp004 {
             // Lowering platforms must be supplied: explicitly, by export (always),
             // or inferred from the context mesh's abstract device.
             let supplied = lowering.platforms().is_some()
+                || lowering.platforms == crate::semantic::PlatformsValue::SomeTuple
                 || lowering.kind == LoweringKind::Export
                 || (lowering.platforms_missing() && lowering.context_has_device());
             if !supplied {

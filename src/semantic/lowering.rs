@@ -1024,6 +1024,23 @@ impl<'t> Module<'t> {
         {
             return vec![(PlatformsValue::SomeList, Why::Fixed, Vec::new())];
         }
+        // Every alternative a non-empty tuple with items not known
+        // (`(FLAGS.platform,)`): platforms are supplied, whichever they are
+        // (JAX takes `(None,)` or `(3,)` as supplied too, and fails on them
+        // later or not at all).
+        // A parameter's value (`(platform,)` in a helper) is left to its
+        // callers.
+        let some_tuple = |v: &Val<'_>| {
+            matches!(v, Val::Seq(SeqKind::Tuple, items)
+                if !items.is_empty() && !items.iter().any(|i| matches!(i, Val::ParamRef(_))))
+        };
+        if !alts.is_empty()
+            && alts
+                .iter()
+                .all(|a| a.why.certain() && some_tuple(&a.val) && a.val.strings().is_none())
+        {
+            return vec![(PlatformsValue::SomeTuple, Why::Fixed, Vec::new())];
+        }
         let mut out: Vec<(PlatformsValue, Why, Vec<Choice>)> = Vec::new();
         for alt in alts {
             let value = if !matches!(alt.why, Why::Choice) {

@@ -27,6 +27,10 @@ pub enum PlatformsValue {
     /// A list whose items are not known (`[t for t in targets]`,
     /// `[os.environ["P"]]`): `Traced.lower` rejects it all the same.
     SomeList,
+    /// A non-empty tuple whose items are not all known
+    /// (`(FLAGS.platform,)`): platforms are supplied, which ones is not
+    /// known.
+    SomeTuple,
     /// `None` (or absent): JAX falls back to the default.
     Default,
     /// A `str` whose text is not known (an environment variable, a flag,
