@@ -2564,9 +2564,9 @@ impl<'m, 't> Flow<'m, 't> {
                 continue;
             }
             match change {
-                super::AttrListChange::Add(add) => mutations.adds.push(*add),
-                super::AttrListChange::Shrink => mutations.shrinks = true,
-                super::AttrListChange::Unknown => return Some(vec![Alt::unknown()]),
+                super::ListChange::Add(add) => mutations.adds.push(*add),
+                super::ListChange::Shrink => mutations.shrinks = true,
+                super::ListChange::Unknown => return Some(vec![Alt::unknown()]),
             }
         }
         if mutations.adds.is_empty() && !mutations.shrinks {

@@ -167,12 +167,13 @@ pub type AttrDictStores<'t> = Vec<AttrDictStore<'t>>;
 pub struct AttrListMutations<'t> {
     pub owner: ScopeId,
     pub class_level: bool,
-    pub changes: Vec<(Node<'t>, AttrListChange<'t>)>,
+    pub changes: Vec<(Node<'t>, ListChange<'t>)>,
 }
 
-pub enum AttrListChange<'t> {
-    /// `append`, `extend`, `insert`, `+=`: made in another function, so it
-    /// may run any number of times, before or after a read.
+pub enum ListChange<'t> {
+    /// `append`, `extend`, `insert`, `+=` (through an attribute: made in
+    /// another function, so it may run any number of times, before or
+    /// after a read).
     Add(ListAdd<'t>),
     /// `pop`, `remove`, `clear`, `sort`, `reverse`.
     Shrink,
@@ -730,77 +731,12 @@ impl<'t> Module<'t> {
                 let Some(object) = held.field("object") else {
                     continue;
                 };
-                let Some(parent) = held.parent() else {
+                let scope = self.innermost_scope_at(start);
+                let Some(change) = self.list_change_at(held, Some(scope), true) else {
                     continue;
                 };
-                let holds = |field: &str| parent.field(field).is_some_and(|n| n.id() == held.id());
-                let scope = self.innermost_scope_at(start);
-                let change = match parent.kind_name() {
-                    "attribute" if holds("object") => {
-                        let method = parent
-                            .field("attribute")
-                            .map(|a| text(a, self.src))
-                            .unwrap_or("");
-                        let call = parent.parent().filter(|c| {
-                            c.kind_name() == "call"
-                                && c.field("function").is_some_and(|f| f.id() == parent.id())
-                        });
-                        match (method, call) {
-                            ("index" | "count" | "copy", _) => continue,
-                            ("append" | "extend" | "insert", Some(call)) => {
-                                let args = Args::of(call, self.src);
-                                let wanted = if method == "insert" { 2 } else { 1 };
-                                if args.has_splat
-                                    || !args.keywords.is_empty()
-                                    || args.positional.len() != wanted
-                                {
-                                    AttrListChange::Unknown
-                                } else {
-                                    AttrListChange::Add(ListAdd {
-                                        at: call,
-                                        arg: args.positional[wanted - 1],
-                                        one: method != "extend",
-                                        positioned: method == "insert",
-                                        elsewhere: Some(scope),
-                                    })
-                                }
-                            }
-                            ("pop" | "remove" | "clear" | "sort" | "reverse", Some(_)) => {
-                                AttrListChange::Shrink
-                            }
-                            _ => AttrListChange::Unknown,
-                        }
-                    }
-                    "subscript" if holds("value") => {
-                        let written = parent.parent().is_some_and(|p| {
-                            (matches!(p.kind_name(), "assignment" | "augmented_assignment")
-                                && p.field("left").is_some_and(|l| l.id() == parent.id()))
-                                || p.kind_name() == "delete_statement"
-                        });
-                        if !written {
-                            continue;
-                        }
-                        AttrListChange::Unknown
-                    }
-                    "augmented_assignment" if holds("left") => {
-                        let plus = parent
-                            .field("operator")
-                            .is_some_and(|o| text(o, self.src) == "+=");
-                        match parent.field("right") {
-                            Some(right) if plus => AttrListChange::Add(ListAdd {
-                                at: parent,
-                                arg: right,
-                                one: false,
-                                positioned: false,
-                                elsewhere: Some(scope),
-                            }),
-                            _ => AttrListChange::Unknown,
-                        }
-                    }
-                    _ => continue,
-                };
                 if out.changes.len() >= 64 {
-                    out.changes.push((object, AttrListChange::Unknown));
+                    out.changes.push((object, ListChange::Unknown));
                     return out;
                 }
                 out.changes.push((object, change));
@@ -1060,74 +996,12 @@ impl<'t> Module<'t> {
             if !same {
                 continue;
             }
-            let Some(parent) = ident.parent() else {
-                continue;
-            };
-            let holds = |field: &str| parent.field(field).is_some_and(|n| n.id() == ident.id());
-            match parent.kind_name() {
-                // `xs.append(x)`, `xs.sort()`, `register = xs.append`.
-                "attribute" if holds("object") => {
-                    let method = parent
-                        .field("attribute")
-                        .map(|a| text(a, self.src))
-                        .unwrap_or("");
-                    let call = parent.parent().filter(|c| {
-                        c.kind_name() == "call"
-                            && c.field("function").is_some_and(|f| f.id() == parent.id())
-                    });
-                    match (method, call) {
-                        ("index" | "count" | "copy", _) => {}
-                        ("append" | "extend" | "insert", Some(call)) => {
-                            let args = Args::of(call, self.src);
-                            let wanted = if method == "insert" { 2 } else { 1 };
-                            if args.has_splat
-                                || !args.keywords.is_empty()
-                                || args.positional.len() != wanted
-                            {
-                                out.unknown = true;
-                                continue;
-                            }
-                            out.adds.push(ListAdd {
-                                at: call,
-                                arg: args.positional[wanted - 1],
-                                one: method != "extend",
-                                positioned: method == "insert",
-                                elsewhere: (scope != home).then_some(scope),
-                            });
-                        }
-                        ("pop" | "remove" | "clear" | "sort" | "reverse", Some(_)) => {
-                            out.shrinks = true;
-                        }
-                        _ => out.unknown = true,
-                    }
-                }
-                // `xs[i] = v`, `xs[i] += v`, `del xs[i]`.
-                "subscript" if holds("value") => {
-                    let written = parent.parent().is_some_and(|p| {
-                        (matches!(p.kind_name(), "assignment" | "augmented_assignment")
-                            && p.field("left").is_some_and(|l| l.id() == parent.id()))
-                            || p.kind_name() == "delete_statement"
-                    });
-                    if written {
-                        out.unknown = true;
-                    }
-                }
-                "augmented_assignment" if holds("left") => {
-                    let plus = parent
-                        .field("operator")
-                        .is_some_and(|o| text(o, self.src) == "+=");
-                    match parent.field("right") {
-                        Some(right) if plus && scope == home => out.adds.push(ListAdd {
-                            at: parent,
-                            arg: right,
-                            one: false,
-                            positioned: false,
-                            elsewhere: None,
-                        }),
-                        _ => out.unknown = true,
-                    }
-                }
-                _ => {}
+            let elsewhere = (scope != home).then_some(scope);
+            match self.list_change_at(ident, elsewhere, scope == home) {
+                Some(ListChange::Add(add)) => out.adds.push(add),
+                Some(ListChange::Shrink) => out.shrinks = true,
+                Some(ListChange::Unknown) => out.unknown = true,
+                None => {}
             }
             if out.adds.len() > 64 {
                 out.unknown = true;
@@ -1137,6 +1011,83 @@ impl<'t> Module<'t> {
             }
         }
         out
+    }
+
+    /// How the list `used` refers to (a name, or `E.attr`) is changed where
+    /// it is written: `xs.append(x)`, `xs.sort()`, `xs[i] = v`, `xs += ys`
+    /// (an add only when `plus_adds`: in the list's own scope or through
+    /// an attribute; elsewhere a rebinding of a name). `None`: not changed
+    /// here. `elsewhere`: the scope an add runs in, when not the list's.
+    fn list_change_at(
+        &self,
+        used: Node<'t>,
+        elsewhere: Option<ScopeId>,
+        plus_adds: bool,
+    ) -> Option<ListChange<'t>> {
+        let parent = used.parent()?;
+        let holds = |field: &str| parent.field(field).is_some_and(|n| n.id() == used.id());
+        match parent.kind_name() {
+            // `xs.append(x)`, `xs.sort()`, `register = xs.append`.
+            "attribute" if holds("object") => {
+                let method = parent
+                    .field("attribute")
+                    .map(|a| text(a, self.src))
+                    .unwrap_or("");
+                let call = parent.parent().filter(|c| {
+                    c.kind_name() == "call"
+                        && c.field("function").is_some_and(|f| f.id() == parent.id())
+                });
+                match (method, call) {
+                    ("index" | "count" | "copy", _) => None,
+                    ("append" | "extend" | "insert", Some(call)) => {
+                        let args = Args::of(call, self.src);
+                        let wanted = if method == "insert" { 2 } else { 1 };
+                        if args.has_splat
+                            || !args.keywords.is_empty()
+                            || args.positional.len() != wanted
+                        {
+                            return Some(ListChange::Unknown);
+                        }
+                        Some(ListChange::Add(ListAdd {
+                            at: call,
+                            arg: args.positional[wanted - 1],
+                            one: method != "extend",
+                            positioned: method == "insert",
+                            elsewhere,
+                        }))
+                    }
+                    ("pop" | "remove" | "clear" | "sort" | "reverse", Some(_)) => {
+                        Some(ListChange::Shrink)
+                    }
+                    _ => Some(ListChange::Unknown),
+                }
+            }
+            // `xs[i] = v`, `xs[i] += v`, `del xs[i]`.
+            "subscript" if holds("value") => {
+                let written = parent.parent().is_some_and(|p| {
+                    (matches!(p.kind_name(), "assignment" | "augmented_assignment")
+                        && p.field("left").is_some_and(|l| l.id() == parent.id()))
+                        || p.kind_name() == "delete_statement"
+                });
+                written.then_some(ListChange::Unknown)
+            }
+            "augmented_assignment" if holds("left") => {
+                let plus = parent
+                    .field("operator")
+                    .is_some_and(|o| text(o, self.src) == "+=");
+                Some(match parent.field("right") {
+                    Some(right) if plus && plus_adds => ListChange::Add(ListAdd {
+                        at: parent,
+                        arg: right,
+                        one: false,
+                        positioned: false,
+                        elsewhere,
+                    }),
+                    _ => ListChange::Unknown,
+                })
+            }
+            _ => None,
+        }
     }
 
     /// Identifiers of the model's statements followed (after spaces) by `.`,
