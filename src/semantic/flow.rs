@@ -10847,7 +10847,7 @@ fn loop_items<'t>(alts: &[Alt<'t>], point: usize) -> Option<Vec<Vec<Alt<'t>>>> {
 /// The arguments a call through `functools.partial(f, *stored, **kw)` passes
 /// to `f`: the stored positionals (after `f`) then the call's, the call's
 /// keywords winning over the stored ones.
-fn through_partial<'t>(stored: &Args<'t>, own: &Args<'t>) -> Args<'t> {
+pub(crate) fn through_partial<'t>(stored: &Args<'t>, own: &Args<'t>) -> Args<'t> {
     let mut positional: Vec<Node<'t>> = stored.positional.iter().skip(1).copied().collect();
     positional.extend(own.positional.iter().copied());
     let mut keywords = own.keywords.clone();

@@ -1096,26 +1096,12 @@ impl<'t> Module<'t> {
             return Some((func, own, scope));
         };
         let stored = self.args_of(partial);
-        let (&target, rest) = stored.positional.split_first()?;
+        let &target = stored.positional.first()?;
         // Arguments of two scopes are only combined when they are one scope.
         if pscope != scope && !(own.positional.is_empty() && own.keywords.is_empty()) {
             return None;
         }
-        let mut keywords = own.keywords;
-        keywords.extend(stored.keywords);
-        let mut positional = rest.to_vec();
-        positional.extend(own.positional);
-        Some((
-            target,
-            Args {
-                positional,
-                keywords,
-                has_splat: own.has_splat || stored.has_splat,
-                has_dict_splat: own.has_dict_splat || stored.has_dict_splat,
-                has_list_splat: own.has_list_splat || stored.has_list_splat,
-            },
-            pscope,
-        ))
+        Some((target, flow::through_partial(&stored, &own), pscope))
     }
 
     /// What the lowering lowers, as call-graph seeds: one scenario, or one

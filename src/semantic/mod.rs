@@ -644,13 +644,31 @@ impl<'t> Module<'t> {
         }
     }
 
-    /// The byte ranges the text searches for stores look in: the model's
-    /// statements (a server model of part of a file), else the whole file.
-    fn store_search_ranges(&self) -> Vec<std::ops::Range<usize>> {
-        match &self.statements {
+    /// Each `E.attr` written with `suffix` right after the name (`"["` for
+    /// item stores, `""` for any use) in the model's statements (a server
+    /// model of part of a file), else in the whole file: the attribute
+    /// node.
+    fn attribute_uses(&self, attr: &str, suffix: &str) -> Vec<Node<'t>> {
+        let ranges: Vec<std::ops::Range<usize>> = match &self.statements {
             Some(statements) => statements.iter().map(|s| s.byte_range()).collect(),
             None => std::iter::once(0..self.src.len()).collect(),
+        };
+        let needle = format!(".{attr}{suffix}");
+        let mut out = Vec::new();
+        for range in ranges {
+            let mut from = range.start;
+            while let Some(at) = self.src.get(from..range.end).and_then(|t| t.find(&needle)) {
+                let start = from + at + 1;
+                from = start + attr.len();
+                let held = self
+                    .node_for_span(start..start + attr.len())
+                    .filter(|n| n.kind_name() == "identifier" && text(*n, self.src) == attr)
+                    .and_then(|ident| ident.parent())
+                    .filter(|a| a.kind_name() == "attribute");
+                out.extend(held);
+            }
         }
+        out
     }
 
     fn find_attribute_dict_stores(&self, dict: Node<'t>) -> AttrDictStores<'t> {
@@ -659,35 +677,22 @@ impl<'t> Module<'t> {
         let Some((attr, owner, class_level)) = self.attribute_holder(dict) else {
             return out;
         };
-        let needle = format!(".{attr}[");
-        for range in self.store_search_ranges() {
-            let mut from = range.start;
-            while let Some(at) = self.src.get(from..range.end).and_then(|t| t.find(&needle)) {
-                let start = from + at + 1;
-                from = start + attr.len();
-                let Some(receiver) = self
-                    .node_for_span(start..start + attr.len())
-                    .and_then(|ident| ident.parent())
-                    .filter(|a| a.kind_name() == "attribute")
-                else {
-                    continue;
-                };
-                let Some((key, value)) = subscripted(receiver).and_then(item_store) else {
-                    continue;
-                };
-                let Some(object) = receiver.field("object") else {
-                    continue;
-                };
-                if out.len() < 64 {
-                    out.push(AttrDictStore {
-                        key,
-                        value,
-                        scope: self.innermost_scope_at(start),
-                        object,
-                        owner,
-                        class_level,
-                    });
-                }
+        for receiver in self.attribute_uses(attr, "[") {
+            let Some((key, value)) = subscripted(receiver).and_then(item_store) else {
+                continue;
+            };
+            let Some(object) = receiver.field("object") else {
+                continue;
+            };
+            if out.len() < 64 {
+                out.push(AttrDictStore {
+                    key,
+                    value,
+                    scope: self.innermost_scope_at(receiver.start_byte()),
+                    object,
+                    owner,
+                    class_level,
+                });
             }
         }
         out
@@ -714,33 +719,19 @@ impl<'t> Module<'t> {
         };
         out.owner = owner;
         out.class_level = class_level;
-        let needle = format!(".{attr}");
-        for range in self.store_search_ranges() {
-            let mut from = range.start;
-            while let Some(at) = self.src.get(from..range.end).and_then(|t| t.find(&needle)) {
-                let start = from + at + 1;
-                from = start + attr.len();
-                let Some(held) = self
-                    .node_for_span(start..start + attr.len())
-                    .filter(|n| n.kind_name() == "identifier" && text(*n, self.src) == attr)
-                    .and_then(|ident| ident.parent())
-                    .filter(|a| a.kind_name() == "attribute")
-                else {
-                    continue;
-                };
-                let Some(object) = held.field("object") else {
-                    continue;
-                };
-                let scope = self.innermost_scope_at(start);
-                let Some(change) = self.list_change_at(held, Some(scope), true) else {
-                    continue;
-                };
-                if out.changes.len() >= 64 {
-                    out.changes.push((object, ListChange::Unknown));
-                    return out;
-                }
-                out.changes.push((object, change));
+        for held in self.attribute_uses(attr, "") {
+            let Some(object) = held.field("object") else {
+                continue;
+            };
+            let scope = self.innermost_scope_at(held.start_byte());
+            let Some(change) = self.list_change_at(held, Some(scope), true) else {
+                continue;
+            };
+            if out.changes.len() >= 64 {
+                out.changes.push((object, ListChange::Unknown));
+                return out;
             }
+            out.changes.push((object, change));
         }
         out
     }
