@@ -9,8 +9,10 @@
 //!   an error inside it) binds every name it holds;
 //! - the names of methods link like module-level names: the model finds a
 //!   method's callers by its name alone (`obj.run(...)` anywhere);
-//! - imports (and absl flag definitions, read through `FLAGS`) are in every
-//!   unit and link nothing;
+//! - imports (and top-level flag or argument definitions, read through
+//!   `FLAGS` or a `parse_args()` namespace) are in every unit and link
+//!   nothing; a def or class holding such definitions links with every
+//!   statement that may read them (`parse_args`, `FLAGS`);
 //! - a constant assignment (no call, no lambda, naming only imports and other
 //!   constants) joins every unit that names it, without linking those units:
 //!   nothing about a constant depends on who reads it;
@@ -791,9 +793,27 @@ impl RawStatement<'_> {
     }
 }
 
+/// The name that links configuration definitions with their readers (see
+/// `read_statement`); not an identifier, so no statement binds it otherwise.
+const CONFIGURATION: &str = "#configuration";
+
+/// Whether a statement may read the run's configuration by name rather than
+/// through a binding: an argparse namespace (`args.platform`, the argument
+/// defined anywhere in the module) or absl's `FLAGS.platform`.
+fn reads_configuration(text: &str) -> bool {
+    [
+        "parse_args",
+        "parse_known_args",
+        "parse_intermixed_args",
+        "FLAGS",
+    ]
+    .iter()
+    .any(|needle| memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some())
+}
+
 fn read_statement<'s>(node: Node<'_>, src: &'s str) -> RawStatement<'s> {
     let text = src.get(node.byte_range()).unwrap_or("");
-    let tokens = identifier_tokens(text);
+    let mut tokens = identifier_tokens(text);
     let needles = Needles::of(text);
     // A flag definition (`flags.DEFINE_string("platform", "tpu", ...)`) is
     // read through `FLAGS.platform`, an argparse argument through
@@ -838,6 +858,16 @@ fn read_statement<'s>(node: Node<'_>, src: &'s str) -> RawStatement<'s> {
         };
     }
     let mut bound = Vec::new();
+    // A def or class that defines configuration (`def main(): parser.
+    // add_argument(...)`) is read wherever the run's arguments are: by a
+    // `parse_args()` namespace or `FLAGS` anywhere in the module. Both link
+    // through a name no identifier can spell.
+    if defines_configuration() {
+        bound.push(CONFIGURATION);
+        tokens.push(CONFIGURATION);
+    } else if reads_configuration(text) {
+        tokens.push(CONFIGURATION);
+    }
     // Only a statement holding the keyword can define a class.
     if memchr::memmem::find(text.as_bytes(), b"class").is_some() {
         method_names(node, src, &mut bound);
@@ -1333,6 +1363,22 @@ mod tests {
                 .iter()
                 .all(|u| u.iter().any(|line| line.starts_with("flags.DEFINE_string"))),
             "{units:?}"
+        );
+    }
+
+    #[test]
+    fn a_def_defining_arguments_links_with_their_readers() {
+        // `args.debug` reads the argument `main` defines, naming neither
+        // `main` nor anything it binds; `other` reads no configuration.
+        let src = "import argparse\ndef main():\n    parser = argparse.ArgumentParser()\n    parser.add_argument(\"--quiet\", dest=\"debug\", action=\"store_false\")\nclass C:\n    args, _ = parser.parse_known_args()\n    debug = args.debug\ndef other(x):\n    return x\n";
+        let units = units_of(src);
+        assert_eq!(
+            units,
+            vec![
+                vec!["import argparse", "def main():", "class C:"],
+                vec!["import argparse", "def other(x):"],
+                vec!["import argparse"],
+            ]
         );
     }
 
