@@ -195,6 +195,11 @@ pub enum Val<'t> {
     Function(ScopeId),
     /// A class of this module, as a value (`lower_init(DenseState, key)`).
     Class(ScopeId),
+    /// A method of a class of this module read off an object whose
+    /// construction is known (`model.apply` with `model = Model(debug=True)`):
+    /// method, class, construction. Calling it runs the method with `self`
+    /// that object; passed on, kept or called elsewhere, it still is.
+    Method(ScopeId, ScopeId, Option<(Node<'t>, ScopeId)>),
     /// A function of this module jitted by `jax.jit(f, ...)`: f's def, and
     /// the jit call (its keywords: shardings, static arguments) with its
     /// scope. Kept in a field, returned by a property or a factory, it is
@@ -357,6 +362,7 @@ impl Val<'_> {
             | Val::InterpretParams
             | Val::Instance(..)
             | Val::Function(_)
+            | Val::Method(..)
             | Val::Partial(..)
             | Val::Jitted(..)
             | Val::Class(_)
@@ -381,6 +387,9 @@ impl Val<'_> {
             (Val::ForeignEnumMember(a), Val::ForeignEnumMember(b)) => a == b,
             // The same def or class (what a field holds, a dict key).
             (Val::Function(a), Val::Function(b)) | (Val::Class(a), Val::Class(b)) => a == b,
+            (Val::Method(a, _, made_a), Val::Method(b, _, made_b)) => {
+                a == b && made_a.map(|(n, _)| n.id()) == made_b.map(|(n, _)| n.id())
+            }
             (Val::Seq(k, a), Val::Seq(l, b)) => {
                 k == l && a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same(y))
             }
@@ -1555,6 +1564,7 @@ impl<'m, 't> Flow<'m, 't> {
                     | Val::Spec(_)
                     | Val::Instance(..)
                     | Val::Function(_)
+                    | Val::Method(..)
                     | Val::Jitted(..)
                     | Val::Partial(..)
                     | Val::Class(_)
@@ -2356,6 +2366,7 @@ impl<'m, 't> Flow<'m, 't> {
             // JAX's objects: none is a builtin or a class of this module.
             Val::Params(_)
             | Val::Function(_)
+            | Val::Method(..)
             | Val::Jitted(..)
             | Val::Partial(..)
             | Val::Class(_)
@@ -2998,10 +3009,11 @@ impl<'m, 't> Flow<'m, 't> {
                 {
                     Some(super::reach::Target::Local(def))
                 }
-                Val::Instance(class, _) => self
+                Val::Instance(class, made) => self
                     .m
                     .method(class, "__call__")
-                    .map(|m| super::reach::Target::Bound(m, class)),
+                    .map(|m| self.m.method_on(m, class, made)),
+                Val::Method(method, class, made) => Some(self.m.method_on(method, class, made)),
                 _ => None,
             };
             if let Some(token) = target.and_then(|t| self.m.local_ref(&t, &alt.choices)) {
@@ -4666,11 +4678,13 @@ impl<'m, 't> Flow<'m, 't> {
                         continue;
                     };
                     let fields = self.field(class, ctor, attr, depth + 1);
-                    out.extend(
-                        fields
-                            .into_iter()
-                            .filter_map(|f| f.under(&b.why, &b.choices)),
-                    );
+                    out.extend(fields.into_iter().filter_map(|mut f| {
+                        // The copy's methods run on the copy.
+                        if let Val::Method(method, class, _) = f.val {
+                            f.val = Val::Method(method, class, Some((call, call_scope)));
+                        }
+                        f.under(&b.why, &b.choices)
+                    }));
                 }
                 return cap(out);
             }
@@ -4697,7 +4711,15 @@ impl<'m, 't> Flow<'m, 't> {
         let Some(bindings) = m.attribute(class, attr) else {
             // A method read as a value (`cls.init`, `obj.update`).
             if let Some(method) = m.method(class, attr) {
-                return vec![Alt::fixed(Val::Function(method))];
+                let on_object = ctor.is_some()
+                    && m.scopes[method].kind == ScopeKind::Function
+                    && !m.is_static_method(method)
+                    && !m.is_class_method(method);
+                return vec![Alt::fixed(if on_object {
+                    Val::Method(method, class, ctor)
+                } else {
+                    Val::Function(method)
+                })];
             }
             // Not found the usual way: Python calls `__getattr__(self, attr)`.
             if let (Some(getattr), Some(_)) = (m.method(class, "__getattr__"), ctor) {
@@ -5391,15 +5413,38 @@ impl<'m, 't> Flow<'m, 't> {
             }
             let mut out = Vec::new();
             for alt in self.eval_depth(f, scope, depth + 1) {
-                let (Val::Function(def) | Val::Jitted(def, ..)) = alt.val else {
-                    return None;
+                let (def, receiver) = match alt.val {
+                    Val::Function(def) | Val::Jitted(def, ..) => (def, None),
+                    Val::Method(def, class, made) => (def, Some(Val::Instance(class, made))),
+                    _ => return None,
                 };
                 let returns = match m.scopes[def].kind {
                     ScopeKind::Lambda => {
                         self.eval_depth(m.scopes[def].node.field("body")?, def, depth + 1)
                     }
                     ScopeKind::Function if !m.scopes[def].returned.is_empty() => {
-                        self.eval_one_of(&returned_values(m, def), def, depth)
+                        match receiver {
+                            // `self` the object, the other parameters unknown.
+                            Some(receiver) => {
+                                if self.bound.borrow().iter().any(|b| b.def == def)
+                                    || self.bound.borrow().len() > 6
+                                {
+                                    return None;
+                                }
+                                let params = m.scopes[def].params().len().saturating_sub(1);
+                                let bound = Bound {
+                                    def,
+                                    call: m.scopes[def].node,
+                                    call_scope: def,
+                                    receiver: Some(Alt::fixed(receiver)),
+                                    given: vec![Vec::new(); params.max(1)],
+                                };
+                                self.with_bound(bound, || {
+                                    self.eval_one_of(&returned_values(m, def), def, depth)
+                                })
+                            }
+                            None => self.eval_one_of(&returned_values(m, def), def, depth),
+                        }
                     }
                     _ => return None,
                 };
@@ -6343,6 +6388,7 @@ impl<'m, 't> Flow<'m, 't> {
                         self.eval_depth(args.positional[0], scope, depth + 1),
                         |v| match v {
                             Val::Function(_)
+                            | Val::Method(..)
                             | Val::Jitted(..)
                             | Val::Partial(..)
                             | Val::Class(_) => Val::Bool(true),
@@ -7099,7 +7145,7 @@ impl<'m, 't> Flow<'m, 't> {
                 let first = unparenthesize(args.positional[0]);
                 let shifts = args.positional.len() > 1 || args.has_list_splat;
                 Some(map(self.eval_depth(first, scope, depth + 1), |v| match v {
-                    Val::Function(def) | Val::Jitted(def, ..)
+                    Val::Function(def) | Val::Jitted(def, ..) | Val::Method(def, ..)
                         if matches!(
                             m.scopes[*def].kind,
                             ScopeKind::Function | ScopeKind::Lambda
@@ -7153,13 +7199,20 @@ impl<'m, 't> Flow<'m, 't> {
                 let jit = c == names::JIT;
                 Some(map(self.eval_depth(first, scope, depth + 1), |v| match v {
                     // The jit itself, with its keywords.
-                    Val::Function(def) | Val::Jitted(def, ..) | Val::Partial(def, false) if jit => {
+                    Val::Function(def)
+                    | Val::Jitted(def, ..)
+                    | Val::Partial(def, false)
+                    | Val::Method(def, ..)
+                        if jit =>
+                    {
                         Val::Jitted(*def, call, scope)
                     }
                     Val::Jitted(def, ..) => Val::Function(*def),
-                    Val::Function(_) | Val::Partial(..) | Val::Instance(..) | Val::Class(_) => {
-                        v.clone()
-                    }
+                    Val::Function(_)
+                    | Val::Method(..)
+                    | Val::Partial(..)
+                    | Val::Instance(..)
+                    | Val::Class(_) => v.clone(),
                     _ => Val::Unknown,
                 }))
             }
@@ -7578,6 +7631,8 @@ impl<'m, 't> Flow<'m, 't> {
             Val::Instance(class, _) => m
                 .method(*class, "__call__")
                 .filter(|d| m.scopes[*d].kind == ScopeKind::Function),
+            // A method read off an object: run on that object.
+            Val::Method(method, ..) => Some(*method),
             _ => None,
         };
         if !values
@@ -7589,7 +7644,10 @@ impl<'m, 't> Flow<'m, 't> {
         let mut out = Vec::new();
         for o in values {
             if let Some(method) = dunder_call(&o.val) {
-                let receiver = Alt::fixed(o.val.clone());
+                let receiver = Alt::fixed(match o.val {
+                    Val::Method(_, class, made) => Val::Instance(class, made),
+                    _ => o.val.clone(),
+                });
                 out.push((method, Some(receiver), o));
                 continue;
             }

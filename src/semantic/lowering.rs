@@ -606,7 +606,10 @@ impl<'t> Module<'t> {
                     for (target, choices) in self.targets_of_value(&lowered.val) {
                         // Only this module's own functions: what the helper
                         // lowers of its own module is for its module to check.
-                        if !matches!(target, Target::Local(_) | Target::Bound(..)) {
+                        if !matches!(
+                            target,
+                            Target::Local(_) | Target::Bound(..) | Target::OnObject(..)
+                        ) {
                             continue;
                         }
                         let reqs = self.reach(
@@ -1639,7 +1642,9 @@ impl<'t> Module<'t> {
             .into_iter()
             .find_map(|t| match t {
                 // `with self.mesh_context():` a method of the instance.
-                super::reach::Target::Local(id) | super::reach::Target::Bound(id, _) => Some(id),
+                super::reach::Target::Local(id)
+                | super::reach::Target::Bound(id, _)
+                | super::reach::Target::OnObject(id, ..) => Some(id),
                 _ => None,
             })?;
         let node = self.scopes[def].node;
@@ -2145,7 +2150,7 @@ impl<'t> Module<'t> {
         let mut seen = std::collections::HashSet::new();
         while let Some(target) = seeds.pop() {
             let local = match target {
-                Target::Local(id) | Target::Bound(id, _) => Some(id),
+                Target::Local(id) | Target::Bound(id, _) | Target::OnObject(id, ..) => Some(id),
                 Target::SelfMethod(class, ref name) => self.method(class, name),
                 Target::External(_) => None,
             };

@@ -382,6 +382,10 @@ pub struct Module<'t> {
     has_global: bool,
     /// `assigned_name_is_mutated` per copy call (by node id).
     mutated_copies: std::cell::RefCell<HashMap<usize, bool>>,
+    /// What a method reaches run on one object (`Module::receiver_branches`),
+    /// by (method, constructor call's node id).
+    pub(crate) receiver_branches:
+        std::cell::RefCell<HashMap<(ScopeId, usize), std::rc::Rc<reach::CallBranches>>>,
     /// How each list literal bound to a name grows (by the literal's node id).
     list_mutations: std::cell::RefCell<HashMap<usize, std::rc::Rc<ListMutations<'t>>>>,
     /// The `@contextmanager` generators whose meshes are being worked out.
@@ -1393,6 +1397,7 @@ impl<'t> Module<'t> {
                 None => src.contains("global "),
             },
             mutated_copies: std::cell::RefCell::new(HashMap::default()),
+            receiver_branches: std::cell::RefCell::new(HashMap::default()),
             list_mutations: std::cell::RefCell::new(HashMap::default()),
             context_managers_open: std::cell::RefCell::new(Vec::new()),
             open: Vec::new(),

@@ -327,6 +327,12 @@ pub enum Target {
     /// A method run on an instance of a known class (`Op()` called,
     /// `jax.jit(op)` of one): `self.m()` inside it dispatches on that class.
     Bound(ScopeId, ScopeId),
+    /// A method run on one object of this module: (method, the object's
+    /// class, the scope and node id of the call that constructed it).
+    /// `self` in it is that object (`model.apply(x)` with `model =
+    /// Model(debug=True)` reads `self.debug` as `True`, whatever other
+    /// objects of the class hold), and so in the methods it calls on `self`.
+    OnObject(ScopeId, ScopeId, ScopeId, usize),
     /// `self.name(...)` in a method of `class` that some subclass
     /// overrides: which `name` runs depends on the instance.
     SelfMethod(ScopeId, String),
@@ -418,6 +424,21 @@ pub(crate) fn is_library_path(path: &str) -> bool {
             | "enum"
             | "builtins"
     )
+}
+
+/// The name an expression is read from (`self` for `self.layers[0].apply`).
+fn root_name<'s>(node: Node<'_>, src: &'s str) -> Option<&'s str> {
+    let mut node = unparenthesize(node);
+    loop {
+        node = match node.kind_name() {
+            "identifier" => return src.get(node.byte_range()),
+            "attribute" => node.field("object")?,
+            "subscript" => node.field("value")?,
+            "call" => node.field("function")?,
+            _ => return None,
+        };
+        node = unparenthesize(node);
+    }
 }
 
 impl<'t> Module<'t> {
@@ -924,6 +945,15 @@ impl<'t> Module<'t> {
         dead: &[std::ops::Range<usize>],
     ) -> Vec<(ScopeId, Edge)> {
         let mut out = Vec::new();
+        // Given nothing but the object, only what it holds can make an edge
+        // the module alone does not: a callee (`layer.apply(x)` over
+        // `self.layers`), or an argument read off the object (`vmap(self.fn)`);
+        // a function the module passes without calling it (`Box(show)`)
+        // stays no edge.
+        let receiver_name = match (&receiver, given.iter().all(Vec::is_empty)) {
+            (Some(_), true) => self.scopes[def].params().first().map(|(n, _)| n.as_str()),
+            _ => None,
+        };
         for (id, scope) in self.scopes.iter().enumerate() {
             if !matches!(scope.kind, ScopeKind::Function | ScopeKind::Lambda)
                 || !self.scope_within(id, def)
@@ -948,6 +978,8 @@ impl<'t> Module<'t> {
                     let node = unparenthesize(node);
                     if dead.iter().any(|r| r.contains(&at))
                         || !matches!(node.kind_name(), "identifier" | "attribute" | "subscript")
+                        || (direct.is_none()
+                            && receiver_name.is_some_and(|r| root_name(node, self.src) != Some(r)))
                         || self.is_library_ref(node, id)
                         || facts.edges.iter().any(|e| e.at == at)
                     {
@@ -2298,6 +2330,9 @@ impl<'t> Module<'t> {
         let target = match target {
             Target::Local(id) => format!("L{id}"),
             Target::Bound(m, class) => format!("B{m}_{class}"),
+            Target::OnObject(m, class, made_in, made_by) => {
+                format!("O{m}_{class}_{made_in}_{made_by}")
+            }
             _ => return None,
         };
         // The choices it was made on (which call of a factory made it).
@@ -2335,6 +2370,14 @@ impl<'t> Module<'t> {
                 [m, class] if scope_ok(*m) && scope_ok(*class) => Target::Bound(*m, *class),
                 _ => return None,
             },
+            ("O", ids) => match numbers(ids)?.as_slice() {
+                [m, class, made_in, made_by]
+                    if scope_ok(*m) && scope_ok(*class) && scope_ok(*made_in) =>
+                {
+                    Target::OnObject(*m, *class, *made_in, *made_by)
+                }
+                _ => return None,
+            },
             _ => return None,
         };
         Some((target, choices))
@@ -2350,9 +2393,12 @@ impl<'t> Module<'t> {
             Val::Function(id) | Val::Jitted(id, ..) | Val::Partial(id, _) => {
                 unchosen(vec![Target::Local(*id)])
             }
-            Val::Instance(class, _) => unchosen(
+            Val::Method(method, class, made) => {
+                unchosen(vec![self.method_on(*method, *class, *made)])
+            }
+            Val::Instance(class, made) => unchosen(
                 self.method(*class, "__call__")
-                    .map(|m| Target::Bound(m, *class))
+                    .map(|m| self.method_on(m, *class, *made))
                     .into_iter()
                     .collect(),
             ),
@@ -2403,10 +2449,10 @@ impl<'t> Module<'t> {
             }
             // `REGISTRY[name](x)`: an instance looked up in a dict or list
             // of this module, called: its class's `__call__`.
-            "subscript" => match self.instance_class(node, scope) {
-                Some(class) => self
+            "subscript" => match self.instance_of(node, scope) {
+                Some((class, made)) => self
                     .method(class, "__call__")
-                    .map(|m| Target::Bound(m, class))
+                    .map(|m| self.method_on(m, class, made))
                     .into_iter()
                     .collect(),
                 None => Vec::new(),
@@ -2498,9 +2544,9 @@ impl<'t> Module<'t> {
                 // `obj.method(...)` on an instance of a class of this module
                 // (`_meter = Meter()` at module level, a constructed field):
                 // followed when every value of `obj` is an instance of one class.
-                if let Some(class) = self.instance_class(object, scope) {
+                if let Some((class, made)) = self.instance_of(object, scope) {
                     return match self.method(class, attr) {
-                        Some(method) => vec![Target::Bound(method, class)],
+                        Some(method) => vec![self.method_on(method, class, made)],
                         // Inherited from a class of another module.
                         None => self
                             .foreign_base_method(class, attr)
@@ -2528,6 +2574,19 @@ impl<'t> Module<'t> {
                 if let Some(func) = value.field("function") {
                     out.extend(self.resolve_ref(func, scope, depth + 1));
                 }
+                // `Model(debug=True)`: its methods run on the object this
+                // call makes.
+                if out.iter().any(|t| matches!(t, Target::Bound(..))) {
+                    if let Some((class, made @ Some(_))) = self.instance_of(value, scope) {
+                        for t in &mut out {
+                            if let Target::Bound(m, c) = *t {
+                                if c == class {
+                                    *t = self.method_on(m, c, made);
+                                }
+                            }
+                        }
+                    }
+                }
                 // The arguments are functions only for function transformers
                 // (`partial(kernel, ...)`, `jax.jit(f)`, `jax.vmap(f)`); for other
                 // calls they are data, and following them would only multiply work
@@ -2554,15 +2613,111 @@ impl<'t> Module<'t> {
     /// The one class of this module every value of `object` is an instance
     /// of; `None` when a value is unknown or the classes differ.
     fn instance_class(&self, object: Node<'t>, scope: ScopeId) -> Option<ScopeId> {
+        self.instance_of(object, scope).map(|(class, _)| class)
+    }
+
+    /// `instance_class`, with the one construction every value certainly
+    /// comes from, when there is one.
+    fn instance_of(
+        &self,
+        object: Node<'t>,
+        scope: ScopeId,
+    ) -> Option<(ScopeId, Option<(Node<'t>, ScopeId)>)> {
         let values = self.flow_with_budget(200).eval(object, scope);
         let mut class = None;
+        let mut made: Option<Option<(Node<'t>, ScopeId)>> = None;
         for alt in &values {
             match alt.val {
-                super::flow::Val::Instance(c, _) if class.is_none_or(|k| k == c) => class = Some(c),
+                Val::Instance(c, ctor) if class.is_none_or(|k| k == c) => {
+                    class = Some(c);
+                    let same = match (made, ctor) {
+                        (None, _) => true,
+                        (Some(Some((a, _))), Some((b, _))) => a.id() == b.id(),
+                        _ => false,
+                    };
+                    made = Some(if same && alt.why.certain() {
+                        ctor
+                    } else {
+                        None
+                    });
+                }
                 _ => return None,
             }
         }
-        class
+        class.map(|c| (c, made.flatten()))
+    }
+
+    /// The target of `method` run on an object of `class`: on that object
+    /// when its construction is known.
+    pub(crate) fn method_on(
+        &self,
+        method: ScopeId,
+        class: ScopeId,
+        made: Option<(Node<'t>, ScopeId)>,
+    ) -> Target {
+        match made {
+            Some((call, scope))
+                if !self.is_static_method(method) && !self.is_class_method(method) =>
+            {
+                Target::OnObject(method, class, scope, call.id())
+            }
+            _ => Target::Bound(method, class),
+        }
+    }
+
+    /// Whether the call with node id `call` in method `method` calls a
+    /// method of `self` (`self.m(...)`, `self` its first parameter).
+    fn calls_on_self(&self, method: ScopeId, call: Option<usize>) -> bool {
+        let Some(node) = call.and_then(|c| self.call_node(method, c)) else {
+            return false;
+        };
+        let Some((receiver, _)) = self.scopes[method].params().first() else {
+            return false;
+        };
+        node.field("function")
+            .filter(|f| f.kind_name() == "attribute")
+            .and_then(|f| f.field("object"))
+            .is_some_and(|o| o.kind_name() == "identifier" && text(o, self.src) == receiver)
+    }
+
+    /// The call node with id `id`, evaluated in `scope` (looked for among
+    /// that scope's calls first).
+    fn call_node(&self, scope: ScopeId, id: usize) -> Option<Node<'t>> {
+        let own = self
+            .scopes
+            .get(scope)?
+            .calls
+            .iter()
+            .map(|&i| self.calls[i].node);
+        own.chain(self.calls.iter().map(|c| c.node))
+            .find(|n| n.id() == id)
+    }
+
+    /// What `method` reaches run on the object `call` (in `scope`)
+    /// constructed: its branches and call edges decided with `self` that
+    /// object, its other parameters as the module gives them (not bound).
+    /// Computed once per method and object.
+    fn receiver_branches(
+        &self,
+        method: ScopeId,
+        class: ScopeId,
+        scope: ScopeId,
+        call: usize,
+    ) -> Option<std::rc::Rc<CallBranches>> {
+        if let Some(found) = self.receiver_branches.borrow().get(&(method, call)) {
+            return Some(found.clone());
+        }
+        let node = self.call_node(scope, call)?;
+        let receiver = flow::Alt::fixed(Val::Instance(class, Some((node, scope))));
+        // One empty value per parameter after `self`: unknown, not the
+        // defaults a call with no arguments would give.
+        let params = self.scopes[method].params().len().saturating_sub(1);
+        let given = vec![Vec::new(); params.max(1)];
+        let branches = std::rc::Rc::new(self.call_branches(method, &given, Some(receiver)));
+        self.receiver_branches
+            .borrow_mut()
+            .insert((method, call), branches.clone());
+        Some(branches)
     }
 
     /// A decorated def is called through what its decorators return: the
@@ -2664,9 +2819,14 @@ impl<'t> Module<'t> {
             {
                 continue;
             }
+            let mut object = None;
             let (id, self_class) = match target {
                 Target::Local(id) => (id, None),
                 Target::Bound(id, class) => (id, Some(class)),
+                Target::OnObject(id, class, made_in, made_by) => {
+                    object = Some((made_in, made_by));
+                    (id, Some(class))
+                }
                 Target::SelfMethod(class, name) => {
                     // Reached without a known instance: the class's own method.
                     if let Some(m) = self.method(class, &name) {
@@ -2681,6 +2841,12 @@ impl<'t> Module<'t> {
                     continue;
                 }
             };
+            // On a known object, what `self` holds decides branches and
+            // calls, as a call's arguments do (`CallBranches`).
+            let on_object = object.and_then(|(made_in, made_by)| {
+                self.receiver_branches(id, self_class?, made_in, made_by)
+            });
+            let decided = on_object.as_deref().or(decided);
             {
                 {
                     for req in &self.facts_of(id).reqs {
@@ -2753,16 +2919,35 @@ impl<'t> Module<'t> {
                         let next = match (next, self_class) {
                             (Target::SelfMethod(_, name), Some(c)) => match self.method(c, name) {
                                 Some(m) => {
-                                    resolved = Target::Bound(m, c);
+                                    resolved = match object {
+                                        Some((made_in, made_by)) => {
+                                            Target::OnObject(m, c, made_in, made_by)
+                                        }
+                                        None => Target::Bound(m, c),
+                                    };
                                     &resolved
                                 }
                                 None => continue,
                             },
+                            // `self.m()` on a known object: `m` on it too.
+                            (Target::Local(m) | Target::Bound(m, _), Some(c))
+                                if object.is_some()
+                                    && self.method(c, &self.scopes[*m].name) == Some(*m)
+                                    && self.calls_on_self(id, *call)
+                                    && !self.is_static_method(*m)
+                                    && !self.is_class_method(*m) =>
+                            {
+                                let (made_in, made_by) = object.unwrap_or_default();
+                                resolved = Target::OnObject(*m, c, made_in, made_by);
+                                &resolved
+                            }
                             _ => next,
                         };
                         let mut next_path = path.clone();
                         let next_local = match next {
-                            Target::Local(n) | Target::Bound(n, _) => Some(*n),
+                            Target::Local(n) | Target::Bound(n, _) | Target::OnObject(n, ..) => {
+                                Some(*n)
+                            }
                             _ => None,
                         };
                         if let (Some(points), Some(call), Some(next_id)) =
