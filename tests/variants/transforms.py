@@ -2889,6 +2889,48 @@ def b_class_method_lowering(src: Source, s: Site):
     return [{MAIN: ed.apply()}]
 
 
+def b_object_per_receiver(src: Source, s: Site):
+    """The jitted function runs through an object whose `__call__` calls the function it
+    holds when it is enabled (trax/scico layers, models built twice with other settings),
+    and a second object of the class, never lowered, holds the function disabled or holds
+    another function: `self` in the lowered call is the lowered object, not any object of
+    its class."""
+    if s.jit is None or s.fn is None:
+        raise Skip("no jit call")
+    jit_call = src.par(s.jit)
+    if not (isinstance(jit_call, ast.Call) and jit_call.func is s.jit and (dotted(s.jit) or "").split(".")[-1] == "jit"):
+        raise Skip("no jit call")
+    if len(jit_call.args) != 1 or jit_call.args[0] is not s.fn:
+        raise Skip("jit arguments other than the function")
+    # Static and donated arguments are named by the function's own parameters.
+    if any(k.arg is None or "argnames" in k.arg for k in jit_call.keywords):
+        raise Skip("jit keywords name the function's parameters")
+    off = closed_insertion(src, s.fn)
+    if off is None:
+        raise Skip("function needs local names")
+    out = []
+    for form in ("disabled_twin", "other_function"):
+        ed = Edits(src)
+        cls = src.fresh("VariantStep")
+        obj = src.fresh("variant_step")
+        twin = src.fresh("variant_idle")
+        code = (
+            f"class {cls}:\n    def __init__(self, fn, enabled):\n        self.fn = fn\n"
+            f"        self.enabled = enabled\n\n    def __call__(self, *args):\n"
+            f"        if self.enabled:\n            return self.fn(*args)\n        return args\n\n\n"
+        )
+        if form == "disabled_twin":
+            code += f"{twin} = {cls}({src.seg(s.fn)}, False)\n"
+        else:
+            ident = src.fresh("variant_identity")
+            code = f"def {ident}(*args):\n    return args\n\n\n" + code + f"{twin} = {cls}({ident}, True)\n"
+        code += f"{obj} = {cls}({src.seg(s.fn)}, True)\n"
+        insert_module_code(ed, off, code)
+        ed.replace(s.fn, obj)
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def _local_params(src: Source, v: Value) -> list[str]:
     """Free names of the value that are local where it stands: they become parameters."""
     loc = local_names(src, v.expr)
@@ -5382,6 +5424,13 @@ TRANSFORMS = {
         b_class_method_lowering,
         "the lowering moves into a method of a class that holds the platforms "
         "(`Exporter(platforms).lower(f, *specs)` / `.export(f, *specs)`)",
+    ),
+    "object_per_receiver": (
+        find_sites,
+        b_object_per_receiver,
+        "the jitted function runs through an object whose `__call__` calls the function it holds when "
+        "it is enabled (`VariantStep(f, True)`), and a second object of the class, never lowered, holds "
+        "the function disabled or another function: `self` is the lowered object",
     ),
     "kwargs_forwarding": (
         i_forwardable_calls,
