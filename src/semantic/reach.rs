@@ -2238,9 +2238,14 @@ impl<'t> Module<'t> {
             if matches!(alt.val, Val::None) {
                 continue;
             }
+            // What the default of run-time configuration picks is a
+            // scenario of a plain run (its findings name the default); other
+            // run-time choices are none.
             if !alt.why.certain() {
                 complete = false;
-                continue;
+                if !matches!(alt.why, Why::Default(_)) {
+                    continue;
+                }
             }
             let targets = self.alt_targets(&alt);
             complete &= !targets.is_empty();
