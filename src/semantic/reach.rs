@@ -745,14 +745,29 @@ impl<'t> Module<'t> {
                         Some(Binding::Def(class)) => Some(*class),
                         _ => None,
                     },
-                    // `CLASSES["Interceptor"](...)`
-                    "subscript" => match self.flow_with_budget(200).eval(f, id).as_slice() {
-                        [a] if a.why.certain() => match a.val {
-                            Val::Class(class) => Some(class),
-                            _ => None,
-                        },
-                        _ => None,
-                    },
+                    // `CLASSES["Interceptor"](...)`; `CLASSES[os.environ.get(K,
+                    // "Interceptor")](...)`: the default's class, other keys
+                    // a run-time choice.
+                    "subscript" => {
+                        let values = self.flow_with_budget(200).eval(f, id);
+                        let mut class = None;
+                        let mut sure = false;
+                        for a in &values {
+                            match a.val {
+                                Val::Class(c) if class.is_none_or(|k| k == c) => {
+                                    class = Some(c);
+                                    sure |= a.why.certain() || matches!(a.why, Why::Default(_));
+                                }
+                                // What other keys give: a run-time choice.
+                                _ if a.why == Why::Choice => {}
+                                _ => {
+                                    class = None;
+                                    break;
+                                }
+                            }
+                        }
+                        class.filter(|_| sure)
+                    }
                     _ => None,
                 })
                 .is_some_and(|class| {
