@@ -772,10 +772,13 @@ impl<'t> Module<'t> {
                 })
                 .is_some_and(|class| {
                     self.scopes[class].kind == super::ScopeKind::Class
-                        && self.is_dataclass_like(class)
-                        && ["__init__", "__post_init__", "__new__"]
+                        && ["__post_init__", "__new__"]
                             .iter()
                             .all(|m| self.method(class, m).is_none())
+                        && match self.method(class, "__init__") {
+                            None => self.is_dataclass_like(class),
+                            Some(init) => self.init_only_stores(init),
+                        }
                 });
             for arg in args
                 .positional
@@ -2698,6 +2701,50 @@ impl<'t> Module<'t> {
             .filter(|f| f.kind_name() == "attribute")
             .and_then(|f| f.field("object"))
             .is_some_and(|o| o.kind_name() == "identifier" && text(o, self.src) == receiver)
+    }
+
+    /// Whether an `__init__` does nothing but store its parameters on
+    /// `self` (`self.handler = handler`): a function it is given runs
+    /// only where the field is called, which the value flow follows.
+    fn init_only_stores(&self, init: ScopeId) -> bool {
+        let params = self.scopes[init].params();
+        let Some((receiver, _)) = params.first() else {
+            return false;
+        };
+        let Some(body) = self.scopes[init].node.field("body") else {
+            return false;
+        };
+        let mut cursor = body.walk();
+        let statements: Vec<Node<'t>> = body.named_children(&mut cursor).collect();
+        statements.iter().all(|statement| {
+            let statement = *statement;
+            match statement.kind_name() {
+                "comment" | "pass_statement" => true,
+                "expression_statement" => {
+                    let Some(inner) = statement.named_child(0) else {
+                        return false;
+                    };
+                    match inner.kind_name() {
+                        // A docstring.
+                        "string" => true,
+                        "assignment" => {
+                            let stored_on_self = inner
+                                .field("left")
+                                .filter(|l| l.kind_name() == "attribute")
+                                .and_then(|l| l.field("object"))
+                                .is_some_and(|o| text(o, self.src) == receiver);
+                            let a_parameter = inner.field("right").is_some_and(|r| {
+                                r.kind_name() == "identifier"
+                                    && params.iter().skip(1).any(|(p, _)| p == text(r, self.src))
+                            });
+                            stored_on_self && a_parameter
+                        }
+                        _ => false,
+                    }
+                }
+                _ => false,
+            }
+        })
     }
 
     /// The call node with id `id`, evaluated in `scope` (looked for among
