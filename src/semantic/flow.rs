@@ -2881,6 +2881,17 @@ impl<'m, 't> Flow<'m, 't> {
         node: Node<'t>,
         scope: ScopeId,
     ) -> Vec<Alt<'t>> {
+        self.with_given(def, given, receiver, || self.eval(node, scope))
+    }
+
+    /// `f` run with `def`'s parameters bound to `given` (and `receiver`).
+    fn with_given<R>(
+        &self,
+        def: ScopeId,
+        given: &[Vec<Alt<'t>>],
+        receiver: Option<Alt<'t>>,
+        f: impl FnOnce() -> R,
+    ) -> R {
         let bound = Bound {
             def,
             call: self.m.scopes[def].node,
@@ -2888,7 +2899,7 @@ impl<'m, 't> Flow<'m, 't> {
             receiver,
             given: given.to_vec(),
         };
-        self.with_bound(bound, || self.eval(node, scope))
+        self.with_bound(bound, f)
     }
 
     /// `f` run with `frames` bound in order (a function, then the def it
@@ -5431,15 +5442,8 @@ impl<'m, 't> Flow<'m, 't> {
                                 {
                                     return None;
                                 }
-                                let params = m.scopes[def].params().len().saturating_sub(1);
-                                let bound = Bound {
-                                    def,
-                                    call: m.scopes[def].node,
-                                    call_scope: def,
-                                    receiver: Some(Alt::fixed(receiver)),
-                                    given: vec![Vec::new(); params.max(1)],
-                                };
-                                self.with_bound(bound, || {
+                                let given = m.unknown_arguments(def);
+                                self.with_given(def, &given, Some(Alt::fixed(receiver)), || {
                                     self.eval_one_of(&returned_values(m, def), def, depth)
                                 })
                             }

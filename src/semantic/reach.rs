@@ -2747,6 +2747,15 @@ impl<'t> Module<'t> {
         })
     }
 
+    /// Arguments for a method run on a known object with nothing else
+    /// known (see `Flow::eval_given`): one empty value per parameter after
+    /// `self`, read as unknown, not as the defaults an empty `given` (a
+    /// call with no arguments) would give.
+    pub(crate) fn unknown_arguments(&self, method: ScopeId) -> Vec<Vec<flow::Alt<'t>>> {
+        let params = self.scopes[method].params().len().saturating_sub(1);
+        vec![Vec::new(); params.max(1)]
+    }
+
     /// The call node with id `id`, evaluated in `scope` (looked for among
     /// that scope's calls first).
     fn call_node(&self, scope: ScopeId, id: usize) -> Option<Node<'t>> {
@@ -2776,10 +2785,7 @@ impl<'t> Module<'t> {
         }
         let node = self.call_node(scope, call)?;
         let receiver = flow::Alt::fixed(Val::Instance(class, Some((node, scope))));
-        // One empty value per parameter after `self`: unknown, not the
-        // defaults a call with no arguments would give.
-        let params = self.scopes[method].params().len().saturating_sub(1);
-        let given = vec![Vec::new(); params.max(1)];
+        let given = self.unknown_arguments(method);
         let branches = std::rc::Rc::new(self.call_branches(method, &given, Some(receiver)));
         self.receiver_branches
             .borrow_mut()

@@ -2746,6 +2746,14 @@ def b_imported_lowering_helper(src: Source, s: Site):
     return out
 
 
+def _jit_call_of(src: Source, s: Site) -> ast.Call:
+    """The `jax.jit(...)` call of site `s` (its `s.jit` the callee), or Skip."""
+    jit_call = src.par(s.jit)
+    if not (isinstance(jit_call, ast.Call) and jit_call.func is s.jit and (dotted(s.jit) or "").split(".")[-1] == "jit"):
+        raise Skip("no jit call")
+    return jit_call
+
+
 def b_jit_kept_as_value(src: Source, s: Site):
     """The jitted function (`jax.jit(F, kw=...)`, its shardings and static arguments
     with it) is kept as a value before it is lowered: a field an object stores
@@ -2755,9 +2763,7 @@ def b_jit_kept_as_value(src: Source, s: Site):
     need no local names."""
     if s.jit is None or s.fn is None:
         raise Skip("no jit call")
-    jit_call = src.par(s.jit)
-    if not (isinstance(jit_call, ast.Call) and jit_call.func is s.jit and (dotted(s.jit) or "").split(".")[-1] == "jit"):
-        raise Skip("no jit call")
+    jit_call = _jit_call_of(src, s)
     out = []
     text = src.seg(jit_call)
     for form in ("field", "property", "factory"):
@@ -2819,9 +2825,7 @@ def b_wrapped_jit_decorator(src: Source, s: Site):
 def _jitting_decorator(src: Source, s: Site, wraps: bool):
     if s.jit is None or s.fn is None or not isinstance(s.fn, ast.Name):
         raise Skip("no jit of a name")
-    jit_call = src.par(s.jit)
-    if not (isinstance(jit_call, ast.Call) and jit_call.func is s.jit and (dotted(s.jit) or "").split(".")[-1] == "jit"):
-        raise Skip("no jit call")
+    jit_call = _jit_call_of(src, s)
     if len(jit_call.args) != 1 or any(k.arg is None for k in s.jit_kws):
         raise Skip("jit arguments other than the function and keywords")
     defs = [d for d in src.tree.body if isinstance(d, ast.FunctionDef) and d.name == s.fn.id]
@@ -2897,9 +2901,7 @@ def b_object_per_receiver(src: Source, s: Site):
     its class."""
     if s.jit is None or s.fn is None:
         raise Skip("no jit call")
-    jit_call = src.par(s.jit)
-    if not (isinstance(jit_call, ast.Call) and jit_call.func is s.jit and (dotted(s.jit) or "").split(".")[-1] == "jit"):
-        raise Skip("no jit call")
+    jit_call = _jit_call_of(src, s)
     if len(jit_call.args) != 1 or jit_call.args[0] is not s.fn:
         raise Skip("jit arguments other than the function")
     # Static and donated arguments are named by the function's own parameters.
