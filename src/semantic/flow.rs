@@ -3522,6 +3522,7 @@ impl<'m, 't> Flow<'m, 't> {
         let constructions = |c: ScopeId| {
             let mut all = m.class_constructions(c);
             all.extend(m.value_calls(c));
+            all.extend(m.maybe_value_calls(c));
             all
         };
         let mut classes: Vec<ScopeId> = m
@@ -4546,6 +4547,7 @@ impl<'m, 't> Flow<'m, 't> {
         let m = self.m;
         let mut makers = m.class_constructions(class);
         makers.extend(m.value_calls(class));
+        makers.extend(m.maybe_value_calls(class));
         let replacements = self.field_replacements(class);
         // Made nowhere we can see: by a module that imports the class, or
         // by a builder it is passed to. Such a construction may set a
@@ -5932,8 +5934,17 @@ impl<'m, 't> Flow<'m, 't> {
                 Lookup::Found(alts) => {
                     found.extend(alts.into_iter().filter_map(|a| a.under(&d.why, &d.choices)))
                 }
-                Lookup::Missing => missing += 1,
-                Lookup::Unknown => return Lookup::Unknown,
+                Lookup::Missing if d.why.certain() => missing += 1,
+                Lookup::Unknown if d.why.certain() => return Lookup::Unknown,
+                // One alternative of a run-time choice that cannot be read
+                // (`**cfg.kwargs` where `cfg` is the default's config or
+                // another): unknown for that choice only; the default's
+                // entry still decides a plain run.
+                _ => found.push(Alt {
+                    val: Val::Unknown,
+                    why: d.why.clone(),
+                    choices: d.choices.clone(),
+                }),
             }
         }
         match (missing, found.is_empty()) {
@@ -6845,14 +6856,24 @@ impl<'m, 't> Flow<'m, 't> {
         };
         if class_value {
             let classes = self.eval_depth(func, scope, depth + 1);
-            if !classes.is_empty() && classes.iter().all(|a| matches!(a.val, Val::Class(_))) {
+            // Classes, some alternatives perhaps unknown (`PRIORS[args.prior]`:
+            // the default's class, or whatever else the command line names):
+            // each known class makes its instance, the unknown ones stay so.
+            if classes.iter().any(|a| matches!(a.val, Val::Class(_)))
+                && classes
+                    .iter()
+                    .all(|a| matches!(a.val, Val::Class(_) | Val::Unknown))
+            {
                 let value = match args.positional.as_slice() {
                     [one] if !args.has_splat => self.eval_depth(*one, scope, depth + 1),
                     _ => vec![Alt::unknown()],
                 };
                 let mut out = Vec::new();
                 for a in classes {
-                    let Val::Class(id) = a.val else { continue };
+                    let Val::Class(id) = a.val else {
+                        out.push(a);
+                        continue;
+                    };
                     if m.enum_kind(id).is_none() {
                         out.push(Alt {
                             val: Val::Instance(id, Some((call, scope))),
@@ -9360,10 +9381,14 @@ impl<'t> Module<'t> {
             });
         }
         // `cls(...)` in a classmethod, `OPS[k](...)`: constructions through
-        // a value call `__init__` too.
+        // a value call `__init__` too; so does one that a run-time choice
+        // may construct (`OPS[args.op](...)`): an instance made there is
+        // made with its arguments.
         if through_class {
             if let Some(class) = scope.class {
-                for (call, call_scope) in self.value_calls(class) {
+                let mut calls = self.value_calls(class);
+                calls.extend(self.maybe_value_calls(class));
+                for (call, call_scope) in calls {
                     out.push(CallSiteOf {
                         call,
                         scope: call_scope,
@@ -9798,6 +9823,26 @@ impl<'t> Module<'t> {
     /// `cls(...)`, or a function called through a subscript
     /// (`SAMPLERS["rmh"](f)`).
     pub(crate) fn value_calls(&self, id: ScopeId) -> Vec<(Node<'t>, ScopeId)> {
+        self.value_calls_of(id)
+            .into_iter()
+            .filter(|&(_, _, certain)| certain)
+            .map(|(call, scope, _)| (call, scope))
+            .collect()
+    }
+
+    /// Calls that may construct class `id` through a value, as one
+    /// alternative of a run-time choice (`PRIORS[args.prior](...)`): an
+    /// instance may be made there, whose fields nobody may take as the only
+    /// construction's.
+    pub(crate) fn maybe_value_calls(&self, id: ScopeId) -> Vec<(Node<'t>, ScopeId)> {
+        self.value_calls_of(id)
+            .into_iter()
+            .filter(|&(_, _, certain)| !certain)
+            .map(|(call, scope, _)| (call, scope))
+            .collect()
+    }
+
+    fn value_calls_of(&self, id: ScopeId) -> Vec<(Node<'t>, ScopeId, bool)> {
         let caches = self.caches();
         if let Some(index) = caches.value_calls.borrow().as_ref() {
             return index.get(&id).cloned().unwrap_or_default();
@@ -9807,7 +9852,7 @@ impl<'t> Module<'t> {
         if caches.value_calls_building.replace(true) {
             return Vec::new();
         }
-        let mut index: HashMap<ScopeId, Vec<(Node<'t>, ScopeId)>> = HashMap::new();
+        let mut index: HashMap<ScopeId, Vec<(Node<'t>, ScopeId, bool)>> = HashMap::new();
         // Names bound to a value are read as callees only where some class
         // is used as a value: named other than by its `class` statement and
         // its direct constructions (subscript callees are always read).
@@ -9835,12 +9880,24 @@ impl<'t> Module<'t> {
             if !indirect {
                 continue;
             }
+            let alts = self.flow_with_budget(400).eval(func, site.scope);
+            // A run-time choice among classes: each may be constructed here.
+            if !alts.iter().all(|a| a.why.certain()) {
+                for alt in &alts {
+                    if let Val::Class(c) = alt.val {
+                        let calls = index.entry(c).or_default();
+                        if !calls.iter().any(|(n, _, _)| n.id() == site.node.id()) {
+                            calls.push((site.node, site.scope, false));
+                        }
+                    }
+                }
+                continue;
+            }
             // Several certain callees (`for name in NAMES: REGISTRY[name](x)`,
             // each element runs): the call is a call site of each, unless its
             // arguments read what picks the callee (`LOWER[p](p)` passes each
             // def its own `p` only, which a site of all cannot say).
-            let alts = self.flow_with_budget(400).eval(func, site.scope);
-            if alts.is_empty() || !alts.iter().all(|a| a.why.certain()) {
+            if alts.is_empty() {
                 continue;
             }
             if alts.len() > 1 {
@@ -9874,7 +9931,7 @@ impl<'t> Module<'t> {
                 index
                     .entry(callee)
                     .or_default()
-                    .push((site.node, site.scope));
+                    .push((site.node, site.scope, true));
             }
         }
         let found = index.get(&id).cloned().unwrap_or_default();

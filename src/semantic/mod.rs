@@ -2489,7 +2489,25 @@ impl<'t> Module<'t> {
 
     /// The name an object is assigned to where it is made (`c = Config()`).
     pub(crate) fn constructed_name(&self, call: Node<'t>) -> Option<Node<'t>> {
-        call.parent()
+        // `cfg = Config() if flag else Other()`: when the construction runs,
+        // the name holds what it made.
+        let mut value = call;
+        while let Some(parent) = value.parent() {
+            let holds_it = match parent.kind_name() {
+                "parenthesized_expression" => true,
+                "conditional_expression" => {
+                    parent.named_child(0).is_some_and(|c| c.id() == value.id())
+                        || parent.named_child(2).is_some_and(|c| c.id() == value.id())
+                }
+                _ => false,
+            };
+            if !holds_it {
+                break;
+            }
+            value = parent;
+        }
+        value
+            .parent()
             .filter(|a| a.kind_name() == "assignment")
             .and_then(|a| a.field("left"))
             .filter(|l| l.kind_name() == "identifier")

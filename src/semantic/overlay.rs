@@ -51,9 +51,11 @@ pub(crate) struct ValueCaches<'t> {
     pub(crate) def_sites: RefCell<HashMap<ScopeId, Rc<Vec<super::flow::CallSiteOf<'t>>>>>,
     /// Calls constructing a class through a value (`OPS[k]()`), by class,
     /// and calls of a function through a registry (`SAMPLERS["rmh"](f)`), by
-    /// def (`None` until built; `value_calls_building` while being built).
+    /// def (`None` until built; `value_calls_building` while being built);
+    /// each call says whether the callee certainly is that def (else it is
+    /// one alternative of a run-time choice: `OPS[args.op]()`).
     #[allow(clippy::type_complexity)]
-    pub(crate) value_calls: RefCell<Option<Rc<HashMap<ScopeId, Vec<(Node<'t>, ScopeId)>>>>>,
+    pub(crate) value_calls: RefCell<Option<Rc<HashMap<ScopeId, Vec<(Node<'t>, ScopeId, bool)>>>>>,
     pub(crate) value_calls_building: Cell<bool>,
 }
 

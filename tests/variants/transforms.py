@@ -4611,6 +4611,34 @@ def b_registry_class(src: Source, call):
     return [{MAIN: ed.apply()}]
 
 
+def b_registry_class_env_default(src: Source, call):
+    """A construction of a class of the program goes through a registry of classes
+    keyed by an environment variable whose default names it (scico's priors, distrax's
+    bijectors picked by name): `VARIANT_CLASSES[os.environ.get("VARIANT_CLASS", "Op")]`,
+    the registry holding another class under another key. A plain run takes the
+    default."""
+    cls = call.func.id
+    class_def = next(s for s in src.tree.body if isinstance(s, ast.ClassDef) and s.name == cls)
+    if not stmt_ends_line(src, class_def):
+        raise Skip("class does not end its line")
+    ed = Edits(src)
+    ensure_import(ed, "os")
+    table = src.fresh("VARIANT_CLASSES")
+    other = src.fresh("VariantOtherClass")
+    end = class_def.end_lineno
+    at = src.line_start(end + 1) if end < len(src.line_starts) else len(src.text)
+    ed.insert(
+        at,
+        f"\n\nclass {other}:\n"
+        f"    def __init__(self, *args, **kwargs):\n"
+        f"        self.args = args\n"
+        f"\n\n"
+        f"{table} = {{{cls!r}: {cls}, \"variant_other\": {other}}}\n",
+    )
+    ed.replace(call.func, f"{table}[os.environ.get(\"VARIANT_CLASS\", {cls!r})]")
+    return [{MAIN: ed.apply()}]
+
+
 def b_getattr_config(src: Source, v: Value):
     ed = Edits(src)
     cls = src.fresh("VariantHParams")
@@ -5645,6 +5673,13 @@ TRANSFORMS = {
         b_registry_class,
         "a construction of a class of the program goes through a registry dict defined after the class "
         "(`VARIANT_CLASSES[\"Op\"](...)`)",
+    ),
+    "registry_class_env_default": (
+        i_class_constructions,
+        b_registry_class_env_default,
+        "a construction of a class of the program goes through a registry of classes keyed by an "
+        "environment variable whose default names it (`VARIANT_CLASSES[os.environ.get(\"VARIANT_CLASS\", "
+        "\"Op\")](...)`; the registry holds another class too)",
     ),
     "getattr_config": (
         _values,
