@@ -181,8 +181,13 @@ pub enum Val<'t> {
     Sharding(ShardingUse),
     /// A `jax.ShapeDtypeStruct`, with what its sharding uses.
     Spec(ShardingUse),
-    /// A JAX array placed on a device (`jnp.ones(...)`, `jax.device_put(...)`).
-    Array,
+    /// A JAX array: committed to devices (`jax.device_put(x, device)`), or
+    /// not (`jnp.ones(...)`, `jax.random.key(0)`): an uncommitted array
+    /// brings no devices to a computation (JAX still asks for
+    /// `lowering_platforms` beside an AbstractMesh).
+    Array {
+        committed: bool,
+    },
     /// A traced stage: the `J.trace(args)` call that made it, and its scope.
     /// Kept as a value so a stage stored in a field, returned by a helper or
     /// passed on reaches its `.lower(...)` like any other value.
@@ -422,7 +427,9 @@ impl Val<'_> {
             Val::Mesh(m) => Const::Mesh(m.clone()),
             Val::Sharding(u) => Const::Sharding(*u),
             Val::Spec(u) => Const::Spec(*u),
-            Val::Array => Const::Array,
+            Val::Array { committed } => Const::Array {
+                committed: *committed,
+            },
             Val::Device => Const::Device,
             Val::Devices => Const::Devices,
             Val::Ref(path) => Const::Ref(path.to_string()),
@@ -471,7 +478,9 @@ pub enum Const {
     Mesh(MeshValue),
     Sharding(ShardingUse),
     Spec(ShardingUse),
-    Array,
+    Array {
+        committed: bool,
+    },
     Device,
     Devices,
     /// `Val::Members`: a sequence of this kind whose items are these.
@@ -517,7 +526,9 @@ impl Const {
             Const::Mesh(m) => Val::Mesh(m.clone()),
             Const::Sharding(u) => Val::Sharding(*u),
             Const::Spec(u) => Val::Spec(*u),
-            Const::Array => Val::Array,
+            Const::Array { committed } => Val::Array {
+                committed: *committed,
+            },
             Const::Device => Val::Device,
             Const::Devices => Val::Devices,
             Const::Members(kind, members) => Val::Members(*kind, Arc::new(from_consts(members))),
@@ -539,7 +550,7 @@ impl Const {
             Const::Object(_)
             | Const::Dict
             | Const::Entries(_)
-            | Const::Array
+            | Const::Array { .. }
             | Const::Members(..)
             | Const::Unknown => false,
             _ => true,
@@ -1574,7 +1585,7 @@ impl<'m, 't> Flow<'m, 't> {
                     | Val::Params(_)
                     | Val::InterpretParams
                     | Val::Object(_)
-                    | Val::Array
+                    | Val::Array { .. }
                     | Val::AbstractDevice(_)
                     | Val::KernelMesh(_)
                     | Val::Dict(..)
@@ -2373,7 +2384,7 @@ impl<'m, 't> Flow<'m, 't> {
             | Val::EnumMember(..)
             | Val::Sharding(_)
             | Val::Spec(_)
-            | Val::Array
+            | Val::Array { .. }
             | Val::Device
             | Val::KernelMesh(_)
             | Val::AbstractDevice(_)
@@ -7353,12 +7364,20 @@ impl<'m, 't> Flow<'m, 't> {
                     Val::Spec(self.sharding_use_of(v))
                 })),
             },
-            // JAX arrays are placed on a device; NumPy arrays are host data.
-            p if p == names::DEVICE_PUT
-                || (p.starts_with("jax.numpy.") && !p.starts_with("jax.numpy.dtype"))
+            // `device_put(x, device)` commits an array to devices; without
+            // a device, and from `jnp`/`jax.random`, it is uncommitted (no
+            // device assignment of its own). NumPy arrays are host data.
+            p if p == names::DEVICE_PUT => {
+                let placed =
+                    args.positional.len() > 1 || args.keyword("device").is_some() || args.has_splat;
+                Some(vec![Alt::fixed(Val::Array { committed: placed })])
+            }
+            // (`jnp.zeros(shape, device=sharding)` is placed.)
+            p if (p.starts_with("jax.numpy.") && !p.starts_with("jax.numpy.dtype"))
                 || p.starts_with("jax.random.") =>
             {
-                Some(vec![Alt::fixed(Val::Array)])
+                let placed = args.keyword("device").is_some() || args.has_dict_splat;
+                Some(vec![Alt::fixed(Val::Array { committed: placed })])
             }
             "jax.default_backend" => Some(vec![Alt::fixed(Val::AnyStr)]),
             "os.environ.get" | "os.getenv" => {
@@ -7958,7 +7977,7 @@ impl<'m, 't> Flow<'m, 't> {
                 out.abstract_value = true;
                 out.sharding.merge(*u);
             }
-            Val::Array => out.concrete = true,
+            Val::Array { committed } => out.concrete |= *committed,
             Val::Leaves(leaf) => out.merge(self.argument_use(leaf, depth + 1)),
             Val::Entries(entries) => {
                 for (_, values) in entries.iter() {
