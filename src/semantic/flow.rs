@@ -1280,10 +1280,13 @@ impl<'m, 't> Flow<'m, 't> {
                             // is (`or True` truthy): a boolean, known.
                             // Each alternative of `y` decides it on its own
                             // path (`on_cpu_host() and platform == "cpu"` in a
-                            // loop over platforms).
+                            // loop over platforms). Only a boolean absorbs:
+                            // `x or "host"` is `x` or `"host"`, not `True`.
                             let rights = self.eval_depth(right, scope, depth + 1);
                             let absorbing = !rights.is_empty()
-                                && rights.iter().all(|r| r.val.truthy() == Some(is_or));
+                                && rights
+                                    .iter()
+                                    .all(|r| matches!(r.val, Val::Bool(b) if b == is_or));
                             if absorbing {
                                 out.extend(rights.iter().filter_map(|r| {
                                     Alt {
@@ -7297,6 +7300,24 @@ impl<'m, 't> Flow<'m, 't> {
                                 Some((factory, scope)),
                             ))]);
                         }
+                        // `default_factory=default_tools`: what the function
+                        // returns, called with no arguments.
+                        if m.scopes[*id].kind == ScopeKind::Function && depth <= MAX_DEPTH {
+                            let returned = self.returns_bound(*id, None, Vec::new());
+                            if !returned.is_empty() {
+                                return Some(returned);
+                            }
+                        }
+                    }
+                    // `default_factory=list` / `tuple`: an empty one.
+                    let builtin = |name: &str| {
+                        text(factory, m.src) == name && m.binding_at(scope, name, factory).is_none()
+                    };
+                    if builtin("list") {
+                        return Some(vec![Alt::fixed(Val::Seq(SeqKind::List, Vec::new()))]);
+                    }
+                    if builtin("tuple") {
+                        return Some(vec![Alt::fixed(Val::Seq(SeqKind::Tuple, Vec::new()))]);
                     }
                 }
                 None
