@@ -2,7 +2,7 @@
 //! in one file sees the kernels and callbacks of the modules it imports.
 
 use crate::semantic::contract::{scope_for, SiteMatcher};
-use crate::semantic::flow::{rename_refs, whole_words, ConstAlt};
+use crate::semantic::flow::{rename_refs, whole_words, Const, ConstAlt};
 use crate::semantic::summary::{
     candidate_files, CallLowerings, CallReach, ForeignCall, ModuleSummary, Registration, StateSet,
 };
@@ -462,14 +462,40 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
         let call = &named_for(call, from_file, &summary.file);
         let called = self.called_by(from_file, &summary.file);
         let key = format!("{}\0{name}\0{call:?}\0{called:?}", summary.file.display());
-        if let Some(cached) = self.call_returns.get(&key) {
-            return cached.clone();
-        }
-        let computed = self.with_module(&summary.file, called, false, |module| {
-            module.returns_for_call(&name, call)
-        });
-        self.call_returns.insert(key, computed.clone());
-        computed
+        let computed = match self.call_returns.get(&key) {
+            Some(cached) => cached.clone(),
+            None => {
+                let computed = self.with_module(&summary.file, called, false, |module| {
+                    module.returns_for_call(&name, call)
+                });
+                self.call_returns.insert(key, computed.clone());
+                computed
+            }
+        };
+        // A def of the caller jitted and handed back (`variant_jit(f)`
+        // returning `jax.jit(f)`): by the caller's own name again.
+        computed.map(|mut alts| {
+            for alt in &mut alts {
+                let Const::Jitted(jit) = &mut alt.val else {
+                    continue;
+                };
+                let Const::Ref(path) = &jit.function else {
+                    continue;
+                };
+                let own = candidate_files(&summary.file, path)
+                    .into_iter()
+                    .find(|(file, _)| file == from_file)
+                    .map(|(_, name)| name)
+                    .filter(|name| path.contains('.') && !name.contains('.'));
+                if let Some(name) = own {
+                    let mut renamed = jit.as_ref().clone();
+                    renamed.function =
+                        Const::Ref(format!("{}.{name}", crate::semantic::reach::OWN_REF));
+                    *jit = std::sync::Arc::new(renamed);
+                }
+            }
+            alts
+        })
     }
 
     fn call_reach(&self, from_file: &Path, path: &str, call: &ForeignCall) -> CallReach {

@@ -210,6 +210,10 @@ pub enum Val<'t> {
     /// scope. Kept in a field, returned by a property or a factory, it is
     /// still that jit when lowered. Whatever takes a function takes f.
     Jitted(ScopeId, Node<'t>, ScopeId),
+    /// A jit another module made and handed here (`jit_named()` returning
+    /// `jax.jit(f, in_shardings=...)`): its function by path or token, and
+    /// what its shardings use.
+    ForeignJitted(Arc<ForeignJit>),
     /// `functools.partial(f, ...)` of a function of this module: calling it
     /// runs f. The partial call is one of f's call sites (it binds what it
     /// stores); a call through this value is not, since its arguments come
@@ -433,6 +437,7 @@ impl Val<'_> {
             Val::Device => Const::Device,
             Val::Devices => Const::Devices,
             Val::Ref(path) => Const::Ref(path.to_string()),
+            Val::ForeignJitted(j) => Const::Jitted(j.clone()),
             Val::ForeignEnumMember(name) => Const::EnumMember(name.to_string()),
             Val::Members(kind, members) => Const::Members(
                 *kind,
@@ -491,7 +496,21 @@ pub enum Const {
     /// from, by its name there; the importer qualifies it with that
     /// module's path (`qualify_refs`) and reads it as a `Val::Ref`.
     Ref(String),
+    /// A jit of the module the value comes from (`Val::ForeignJitted`).
+    Jitted(Arc<ForeignJit>),
     Unknown,
+}
+
+/// A jit made in another module, as the module that lowers it sees it.
+#[derive(Clone, Debug)]
+pub struct ForeignJit {
+    /// The jitted function: a `Const::Ref` (a module-level def by name, or
+    /// a `Module::local_ref` token), or `Unknown`.
+    pub function: Const,
+    /// What its `in_shardings`/`out_shardings` use.
+    pub shardings: ShardingUse,
+    /// Given `backend=` or `device=`: placed on devices.
+    pub placed: bool,
 }
 
 /// An object's attributes and their values.
@@ -507,6 +526,11 @@ pub struct ConstAlt {
 }
 
 impl Const {
+    /// The value this constant stands for.
+    pub(crate) fn to_val<'t>(&self) -> Val<'t> {
+        self.val()
+    }
+
     fn val<'t>(&self) -> Val<'t> {
         match self {
             Const::Str(s) => Val::Str(s.clone()),
@@ -534,6 +558,7 @@ impl Const {
             Const::Members(kind, members) => Val::Members(*kind, Arc::new(from_consts(members))),
             Const::Ref(path) => Val::Ref(Arc::from(path.as_str())),
             Const::EnumMember(name) => Val::ForeignEnumMember(Arc::from(name.as_str())),
+            Const::Jitted(j) => Val::ForeignJitted(j.clone()),
             Const::Unknown => Val::Unknown,
         }
     }
@@ -956,6 +981,11 @@ pub(crate) fn rename_refs(alts: &mut [ConstAlt], rename: &dyn Fn(&str) -> Option
                 if let Some(renamed) = rename(name) {
                     *name = renamed;
                 }
+            }
+            Const::Jitted(j) => {
+                let mut owned = j.as_ref().clone();
+                walk(&mut owned.function, rename, depth + 1);
+                *j = Arc::new(owned);
             }
             Const::Seq(_, items) => items.iter_mut().for_each(|i| walk(i, rename, depth + 1)),
             Const::Members(_, items) => items
@@ -3018,6 +3048,34 @@ impl<'m, 't> Flow<'m, 't> {
         self.detach_with_tokens(alts, false)
     }
 
+    /// `function` jitted by the jit call `call` (in `scope`), as another
+    /// module sees it: what its shardings use (read with the parameters
+    /// this evaluation binds: a factory's `in_shardings` is its caller's),
+    /// whether it is placed.
+    fn foreign_jit(&self, function: Const, call: Node<'t>, scope: ScopeId) -> ForeignJit {
+        let mut shardings = ShardingUse::default();
+        let mut placed = false;
+        match self.m.eval_jitted(call, scope) {
+            Some(jitted) => {
+                for key in ["in_shardings", "out_shardings"] {
+                    for (node, at) in self.m.jit_keyword(&jitted, key) {
+                        for alt in self.eval(node, at) {
+                            shardings.merge(self.sharding_use_of(&alt.val));
+                        }
+                    }
+                }
+                placed = !self.m.jit_keyword(&jitted, "backend").is_empty()
+                    || !self.m.jit_keyword(&jitted, "device").is_empty();
+            }
+            None => shardings.unknown = true,
+        }
+        ForeignJit {
+            function,
+            shardings,
+            placed,
+        }
+    }
+
     /// `detach_passing`, with module-level functions as tokens too: for a
     /// call whose answer names what it was given (the function a lowering
     /// helper lowers), read back here (`Module::local_target`).
@@ -3028,6 +3086,19 @@ impl<'m, 't> Flow<'m, 't> {
     ) -> Vec<ConstAlt> {
         let mut out = self.detach(alts, 0);
         for (alt, detached) in alts.iter().zip(out.iter_mut()) {
+            // A jit crosses with its function and what its shardings use.
+            if let Val::Jitted(def, call, scope) = alt.val {
+                let function = match self.m.module_def_name(def) {
+                    Some(name) if !every_function => Const::Ref(name.to_owned()),
+                    _ => self
+                        .m
+                        .local_ref(&super::reach::Target::Local(def), &alt.choices)
+                        .map(Const::Ref)
+                        .unwrap_or(Const::Unknown),
+                };
+                detached.val = Const::Jitted(Arc::new(self.foreign_jit(function, call, scope)));
+                continue;
+            }
             let target = match alt.val {
                 Val::Function(def) | Val::Jitted(def, ..)
                     if every_function || self.m.module_def_name(def).is_none() =>
@@ -7246,6 +7317,14 @@ impl<'m, 't> Flow<'m, 't> {
                     {
                         Val::Jitted(*def, call, scope)
                     }
+                    // A function another module gave (`variant_jit(fun)`
+                    // called with the caller's def): a jit of it, for the
+                    // module that lowers what this returns.
+                    Val::Ref(path) if jit => Val::ForeignJitted(Arc::new(self.foreign_jit(
+                        Const::Ref(path.to_string()),
+                        call,
+                        scope,
+                    ))),
                     Val::Jitted(def, ..) => Val::Function(*def),
                     Val::Function(_)
                     | Val::Method(..)

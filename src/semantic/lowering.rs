@@ -886,6 +886,7 @@ impl<'t> Module<'t> {
             scope,
             keywords: Vec::new(),
             site: node,
+            foreign: None,
         }));
         vec![Head {
             kind,
@@ -1146,7 +1147,26 @@ impl<'t> Module<'t> {
                         self.factory_call_choice(t, j.scope),
                     )]
                 }
-                None => fixed(Vec::new()),
+                // A jit another module made: its function there (a closure
+                // with the choices that made it: which factory call).
+                None => {
+                    let mut out: Vec<(Vec<(Target, Vec<super::Guard>)>, Why, Vec<Choice>)> =
+                        Vec::new();
+                    let found = j
+                        .foreign
+                        .iter()
+                        .flat_map(|f| self.targets_of_value(&f.function.to_val()));
+                    for (target, choices) in found {
+                        match out.iter_mut().find(|(_, _, c)| *c == choices) {
+                            Some((seeds, _, _)) => seeds.push((target, Vec::new())),
+                            None => out.push((vec![(target, Vec::new())], Why::Fixed, choices)),
+                        }
+                    }
+                    if out.is_empty() {
+                        out = fixed(Vec::new());
+                    }
+                    out
+                }
             },
             // An imported jitted function: follow the name.
             None => fixed(
@@ -1733,6 +1753,10 @@ impl<'t> Module<'t> {
     /// What the lowered computation's shardings and arguments use.
     pub fn mesh_use(&self, lowering: &Lowering<'t>) -> MeshUse {
         let mut use_ = ShardingUse::default();
+        if let Some(foreign) = lowering.jitted.as_ref().and_then(|j| j.foreign.as_ref()) {
+            use_.merge(foreign.shardings);
+            use_.concrete_mesh |= foreign.placed;
+        }
         if let Some(jitted) = &lowering.jitted {
             for key in ["in_shardings", "out_shardings"] {
                 for (node, scope) in self.jit_keyword(jitted, key) {

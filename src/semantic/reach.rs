@@ -389,6 +389,10 @@ const MAX_VISITS: usize = 4096;
 /// The head of `Module::local_ref` paths.
 pub(crate) const LOCAL_REF: &str = "__jax_lsp_local__";
 
+/// A def of the module reading an answer, as another module handed it back
+/// (`OWN_REF.name`: the function a caller gave a factory of another module).
+pub(crate) const OWN_REF: &str = "__jax_lsp_own__";
+
 /// A short name of a file for `local_ref` paths (its path's hash).
 pub(crate) fn file_tag(file: &Path) -> String {
     use std::hash::{Hash, Hasher};
@@ -2426,18 +2430,28 @@ impl<'t> Module<'t> {
                     .collect(),
             ),
             // A bare name is this module's own def, handed back by another
-            // module that was given it (`named_for`).
-            Val::Ref(name) if !name.contains('.') => match self.lookup(0, name) {
-                Some([Binding::Def(id)]) if self.scopes[*id].kind == ScopeKind::Class => {
-                    unchosen(self.def_targets(*id))
+            // module that was given it (`named_for`); so is `OWN_REF.name`.
+            Val::Ref(path)
+                if !path.contains('.')
+                    || path
+                        .strip_prefix(OWN_REF)
+                        .is_some_and(|rest| rest.starts_with('.') && !rest[1..].contains('.')) =>
+            {
+                let name = path.rsplit('.').next().unwrap_or(path);
+                match self.lookup(0, name) {
+                    Some([Binding::Def(id)]) if self.scopes[*id].kind == ScopeKind::Class => {
+                        unchosen(self.def_targets(*id))
+                    }
+                    Some([Binding::Def(id)]) => unchosen(vec![Target::Local(*id)]),
+                    _ => Vec::new(),
                 }
-                Some([Binding::Def(id)]) => unchosen(vec![Target::Local(*id)]),
-                _ => Vec::new(),
-            },
+            }
             Val::Ref(path) => vec![self
                 .local_target(path)
                 .unwrap_or_else(|| (Target::External(path.to_string()), Vec::new()))],
             Val::Class(class) => unchosen(self.def_targets(*class)),
+            // A jit another module made: its function.
+            Val::ForeignJitted(jit) => self.targets_of_value(&jit.function.to_val()),
             // An object of another module's class, called: its `__call__`.
             Val::Object(fields) => unchosen(
                 flow::object_class(fields)

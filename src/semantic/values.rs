@@ -127,6 +127,9 @@ pub struct Jitted<'t> {
     pub keywords: Vec<(String, Node<'t>, ScopeId)>,
     /// Where the jit was applied (the call or decorator), for related info.
     pub site: Node<'t>,
+    /// A jit another module made (`target` is then `None`, and `keywords`
+    /// empty): its function and what its shardings use.
+    pub foreign: Option<std::sync::Arc<flow::ForeignJit>>,
 }
 
 impl<'t> Jitted<'t> {
@@ -623,6 +626,23 @@ impl<'t> Module<'t> {
             return None;
         }
         let alts = self.flow_with_budget(200).eval(node, scope);
+        // A jit another module made: lowered here as it was made there.
+        if let [flow::Alt {
+            val: flow::Val::ForeignJitted(foreign),
+            why,
+            ..
+        }] = alts.as_slice()
+        {
+            if why.certain() {
+                return Some(Jitted {
+                    target: None,
+                    scope,
+                    keywords: Vec::new(),
+                    site: unparenthesize(node),
+                    foreign: Some(foreign.clone()),
+                });
+            }
+        }
         let mut jits = alts.iter().map(|a| match a.val {
             flow::Val::Jitted(def, call, call_scope) if a.why.certain() => {
                 Some(((true, call.id()), Some((call, call_scope, def))))
@@ -680,6 +700,7 @@ impl<'t> Module<'t> {
                         scope,
                         keywords,
                         site: inner,
+                        foreign: None,
                     });
                 }
                 // A factory: `make_step(8)` where `make_step` returns `jax.jit(step)`.
@@ -705,6 +726,7 @@ impl<'t> Module<'t> {
                             scope,
                             keywords: all,
                             site: inner,
+                            foreign: None,
                         });
                     }
                 }
@@ -784,6 +806,7 @@ impl<'t> Module<'t> {
                     scope: outer,
                     keywords,
                     site: decorator,
+                    foreign: None,
                 });
             }
         }

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import re
 import multiprocessing
 import os
 import sys
@@ -59,6 +60,7 @@ class Variant:
         d = root / self.id / self.rule
         d.mkdir(parents=True, exist_ok=True)
         for name, text in self.files.items():
+            (d / name).parent.mkdir(parents=True, exist_ok=True)
             (d / name).write_text(text, encoding="utf-8")
         return d
 
@@ -109,9 +111,11 @@ def variants_of(path: Path) -> list[Variant]:
     except SyntaxError:
         return []
     out = []
+    carried = package_files(path, text)
     for name in transforms.TRANSFORMS:
         for i, cand in enumerate(transforms.variants_for(text, name, MAX_PER_TRANSFORM, src)):
-            files = {(path.name if k == transforms.MAIN else k): v for k, v in cand.items()}
+            files = dict(carried)
+            files.update({(path.name if k == transforms.MAIN else k): v for k, v in cand.items()})
             vid = f"{rule}/{path.stem}__{name}" + (f"__{i + 1}" if i else "")
             out.append(Variant(vid, name, path, rule, files, fx.positive, codes, pattern))
     return out
@@ -126,8 +130,24 @@ def original_of(path: Path) -> Variant | None:
     rule = path.parent.name
     codes = [fx.ruleids[0]] if fx.positive else sorted(set(fx.oks))
     pattern = (fx.expect if fx.expect is not None else PREDICTED[fx.ruleids[0]]) if fx.positive else None
-    files = {path.name: path.read_text(encoding="utf-8")}
+    text = path.read_text(encoding="utf-8")
+    files = package_files(path, text)
+    files[path.name] = text
     return Variant(f"{rule}/{path.stem}", "original", path, rule, files, fx.positive, codes, pattern)
+
+
+def package_files(path: Path, text: str) -> dict[str, str]:
+    """The files of the packages beside a fixture that it imports (`from planning.jits
+    import ...` with `planning/` next to it), so that its variants run as it does."""
+    out: dict[str, str] = {}
+    roots = set(re.findall(r"^\s*(?:from|import)\s+([A-Za-z_]\w*)", text, flags=re.M))
+    for root in sorted(roots):
+        package = path.parent / root
+        if not package.is_dir():
+            continue
+        for f in sorted(package.rglob("*.py")):
+            out[f.relative_to(path.parent).as_posix()] = f.read_text(encoding="utf-8")
+    return out
 
 
 def generate(args: list[str] | None = None) -> list[Variant]:

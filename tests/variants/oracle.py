@@ -161,6 +161,7 @@ class Pool:
             d = tmp / rule
             d.mkdir()
             for name, text in files.items():
+                (d / name).parent.mkdir(parents=True, exist_ok=True)
                 (d / name).write_text(text, encoding="utf-8")
             started = time.monotonic()
             res = self._runner().run(d / main)

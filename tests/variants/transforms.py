@@ -2805,6 +2805,38 @@ def b_jit_kept_as_value(src: Source, s: Site):
     return out
 
 
+def b_imported_jit_factory(src: Source, s: Site):
+    """The jit is made by a factory of another module and handed back (haliax's
+    `named_jit`, keras's trainers): `jax.jit(F, k=v, ...)` becomes
+    `_variant_cfg.variant_jit(F, k=v, ...)`, whose `def variant_jit(fun, k):
+    return jax.jit(fun, k=k)` names each keyword the site gives; the site then
+    lowers what it returns."""
+    if s.jit is None or s.fn is None:
+        raise Skip("no jit call")
+    if any(k.arg is None for k in s.jit_kws):
+        raise Skip("a ** keyword")
+    jit_call = _jit_call_of(src, s)
+    names = [k.arg for k in s.jit_kws]
+    params = "".join(f", {n}" for n in names)
+    passed = "".join(f", {n}={n}" for n in names)
+    cfg = "\n".join(
+        [
+            '"""Helpers of the variant: a factory that makes the jit."""',
+            "import jax",
+            "",
+            "",
+            f"def variant_jit(fun{params}):",
+            f"    return jax.jit(fun{passed})",
+            "",
+        ]
+    )
+    ed = Edits(src)
+    ensure_import(ed, CFG_MODULE)
+    kws = "".join(f", {src.seg(k)}" for k in s.jit_kws)
+    ed.replace(jit_call, f"{CFG_MODULE}.variant_jit({src.seg(s.fn)}{kws})")
+    return [{MAIN: ed.apply(), CFG_MODULE + ".py": cfg}]
+
+
 def b_jit_decorator_factory(src: Source, s: Site):
     """The lowered function is jitted by a local decorator over its def (interpax's
     `@wrap_jit(...)`, keras-style `@jit_step`): a factory `@variant_jit_with(k=<value>,
@@ -5441,6 +5473,12 @@ TRANSFORMS = {
         b_wrapped_jit_decorator,
         "as `jit_decorator_factory`, the decorator returning `functools.wraps(fun)(jitted)` "
         "(the def's metadata copied onto the jit, as interpax's `wrap_jit` does)",
+    ),
+    "imported_jit_factory": (
+        find_sites,
+        b_imported_jit_factory,
+        "the jit is made by a factory of another module and handed back: `jax.jit(F, k=v)` becomes "
+        "`_variant_cfg.variant_jit(F, k=v)`, whose `variant_jit(fun, k)` returns `jax.jit(fun, k=k)`",
     ),
     "jit_kept_as_value": (
         find_sites,
