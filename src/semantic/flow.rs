@@ -7855,18 +7855,30 @@ impl<'m, 't> Flow<'m, 't> {
             match (default, action.as_deref()) {
                 (Some(d), _) => {
                     let why = Why::Default(note(text(d, m.src), d));
-                    // argparse applies `type` to a string default only.
+                    // argparse applies `type` to a string default only:
+                    // `type=lambda s: s.split(",")` or a def of this
+                    // module is what it returns for the default, `int` the
+                    // number the text spells.
                     let defaults = self.eval_depth(d, scope, depth + 1);
+                    let converter = args.keyword("type").map(unparenthesize);
                     for a in defaults {
-                        let val = match (&a.val, type_.as_deref()) {
-                            (Val::Str(_) | Val::AnyStr, Some(t)) if t != "str" => Val::Unknown,
-                            (v, _) => v.clone(),
+                        let converted = match (&a.val, type_.as_deref(), converter) {
+                            (Val::Str(text), _, Some(t))
+                                if t.kind_name() != "identifier"
+                                    || type_.as_deref() != Some("str") =>
+                            {
+                                self.converted_default(t, scope, text, depth)
+                            }
+                            (Val::AnyStr, Some(t), _) if t != "str" => vec![Alt::unknown()],
+                            (v, _, _) => vec![Alt::fixed(v.clone())],
                         };
-                        out.push(Alt {
-                            val,
-                            why: a.why.and(&why),
-                            choices: a.choices,
-                        });
+                        for c in converted {
+                            out.push(Alt {
+                                val: c.val,
+                                why: a.why.and(&c.why).and(&why),
+                                choices: a.choices.clone(),
+                            });
+                        }
                     }
                 }
                 (None, Some("store_true")) => out.push(Alt {
@@ -7888,6 +7900,48 @@ impl<'m, 't> Flow<'m, 't> {
             return cap(out);
         }
         vec![Alt::unknown()]
+    }
+
+    /// What argparse's `type=` converter gives for the string default
+    /// `text`: a lambda's or a def's return with its parameter the text,
+    /// `int`'s number; unknown otherwise.
+    fn converted_default(
+        &self,
+        converter: Node<'t>,
+        scope: ScopeId,
+        text_value: &str,
+        depth: u32,
+    ) -> Vec<Alt<'t>> {
+        let m = self.m;
+        let given = vec![vec![Alt::fixed(Val::Str(text_value.to_owned()))]];
+        let def = match converter.kind_name() {
+            "lambda" => m.scope_of_def(converter),
+            "identifier" => match m.binding_at(scope, text(converter, m.src), converter) {
+                Some(Binding::Def(id)) if m.scopes[*id].kind == ScopeKind::Function => Some(*id),
+                None if text(converter, m.src) == "int" => {
+                    return vec![Alt::fixed(
+                        text_value
+                            .trim()
+                            .parse::<i64>()
+                            .map(Val::Int)
+                            .unwrap_or(Val::Unknown),
+                    )];
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        match def {
+            Some(def) if depth <= MAX_DEPTH => {
+                let returned = self.returns_bound(def, None, given);
+                if returned.is_empty() {
+                    vec![Alt::unknown()]
+                } else {
+                    returned
+                }
+            }
+            _ => vec![Alt::unknown()],
+        }
     }
 
     /// `FLAGS.name`: the flag `name` defined in this module.
