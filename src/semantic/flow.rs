@@ -8739,7 +8739,15 @@ impl<'m, 't> Flow<'m, 't> {
                 let val = match &a.val {
                     Val::Instance(class, ctor) if depth < 2 => {
                         let mut fields = Vec::new();
-                        for attr in self.m.attribute_names(*class) {
+                        let mut names = self.m.attribute_names(*class);
+                        // Stored where it was made (`config.model = ...` in
+                        // `get_config()`): fields too, for the importer.
+                        if let Some((call, _)) = ctor {
+                            names.extend(self.m.stored_after_construction_names(*call));
+                            names.sort();
+                            names.dedup();
+                        }
+                        for attr in names {
                             let alts = self.field(*class, *ctor, &attr, 0);
                             if alts.iter().all(|a| a.val.is_unknown()) {
                                 continue;

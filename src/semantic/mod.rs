@@ -2506,11 +2506,16 @@ impl<'t> Module<'t> {
             }
             value = parent;
         }
+        // `config.export = ConfigDict()` (ml_collections' `get_config`): the
+        // dotted path holds it, as a name would.
         value
             .parent()
             .filter(|a| a.kind_name() == "assignment")
             .and_then(|a| a.field("left"))
-            .filter(|l| l.kind_name() == "identifier")
+            .filter(|l| {
+                l.kind_name() == "identifier"
+                    || (l.kind_name() == "attribute" && is_dotted_name(text(*l, self.src)))
+            })
     }
 
     /// Whether some function stores `param.attr = v` into one of its
@@ -2865,6 +2870,20 @@ impl<'t> Module<'t> {
             return PathStore::None;
         };
         let path = format!("{}.{attr}", text(name, self.src));
+        // The path given another object after this one (`config.export =
+        // Other()` later): stores through it may be the other's.
+        if name.kind_name() == "attribute"
+            && self
+                .path_stores
+                .get(text(name, self.src))
+                .is_some_and(|stores| {
+                    stores
+                        .iter()
+                        .any(|(s, target, _)| *s == scope && target.start_byte() > call.end_byte())
+                })
+        {
+            return PathStore::Unknown;
+        }
         if self.unknown_path_stores.get(&path).is_some_and(|u| {
             u.iter()
                 .any(|(s, store)| *s == scope && store.start_byte() > call.end_byte())
@@ -2910,6 +2929,27 @@ impl<'t> Module<'t> {
         } else {
             PathStore::Unknown
         }
+    }
+
+    /// The attributes stored through the name (or dotted path) a
+    /// construction is bound to after it (`config.model = ...` after
+    /// `config = ConfigDict()`): a few, by name.
+    pub(crate) fn stored_after_construction_names(&self, call: Node<'t>) -> Vec<String> {
+        let Some(name) = self.constructed_name(call) else {
+            return Vec::new();
+        };
+        let prefix = format!("{}.", text(name, self.src));
+        let mut out: Vec<String> = self
+            .path_stores
+            .keys()
+            .filter_map(|path| path.strip_prefix(&prefix))
+            .filter(|attr| !attr.contains('.'))
+            .map(str::to_owned)
+            .collect();
+        out.sort();
+        out.dedup();
+        out.truncate(32);
+        out
     }
 
     /// `value` is `copy.copy(name)` / `copy.deepcopy(name)`.

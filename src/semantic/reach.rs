@@ -789,6 +789,13 @@ impl<'t> Module<'t> {
                             Some(init) => self.init_only_stores(init),
                         }
                 });
+            // `functools.partial(f, ...)` only keeps `f`: it runs where the
+            // partial is called or handed on, which its value (a
+            // `Val::Partial`, or the call itself as an argument) reaches.
+            let stores_only = stores_only
+                || self
+                    .callee(call, id)
+                    .is_some_and(|c| c == super::names::PARTIAL);
             for arg in args
                 .positional
                 .iter()
