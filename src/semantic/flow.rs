@@ -6936,9 +6936,7 @@ impl<'m, 't> Flow<'m, 't> {
                 m.binding_at(scope, func_text, func),
                 Some(Binding::Param { .. } | Binding::Value { .. })
             ),
-            // `cfg.klass(cfg)`: a class kept in a field (axlearn's and
-            // praxis's configs); a method or module attribute gives no class.
-            "subscript" | "attribute" => true,
+            "subscript" => true,
             _ => false,
         };
         if class_value {
@@ -10058,11 +10056,6 @@ impl<'t> Module<'t> {
                     self.binding_at(site.scope, text(func, self.src), func),
                     Some(Binding::Value { .. } | Binding::Param { .. })
                 ),
-                // `cfg.klass(cfg)`: a class kept in a field (not a method's
-                // name: `obj.update(x)` is no construction).
-                "attribute" if kept_as_value => func
-                    .field("attribute")
-                    .is_some_and(|a| self.may_hold_a_class(text(a, self.src))),
                 _ => false,
             };
             if !indirect {
@@ -10126,22 +10119,6 @@ impl<'t> Module<'t> {
         *caches.value_calls.borrow_mut() = Some(std::rc::Rc::new(index));
         caches.value_calls_building.set(false);
         found
-    }
-
-    /// Whether `obj.<name>(...)` may call a class kept in a field: `name`
-    /// is stored as an attribute somewhere and names no def (a method).
-    pub(crate) fn may_hold_a_class(&self, name: &str) -> bool {
-        let stored = (0..self.scopes.len())
-            .any(|c| self.scopes[c].kind == ScopeKind::Class && self.attribute(c, name).is_some())
-            || self
-                .path_stores
-                .keys()
-                .any(|p| p.rsplit('.').next() == Some(name));
-        stored
-            && !self
-                .scopes
-                .iter()
-                .any(|s| s.kind == ScopeKind::Function && s.name == name)
     }
 
     pub(crate) fn class_constructions(&self, class: ScopeId) -> Vec<(Node<'t>, ScopeId)> {
