@@ -280,13 +280,7 @@ fn named_for(call: &ForeignCall, from_file: &Path, to_file: &Path) -> ForeignCal
 /// Renames the defs named in values going from `from_file` to `to_file`
 /// (see `named_for`).
 fn renamer<'a>(from_file: &'a Path, to_file: &'a Path) -> impl Fn(&mut Vec<ConstAlt>) + 'a {
-    let own = move |path: &str| {
-        candidate_files(from_file, path)
-            .into_iter()
-            .find(|(file, _)| file == to_file)
-            .map(|(_, name)| name)
-            .filter(|name| !name.contains('.'))
-    };
+    let own = move |path: &str| def_of_file(from_file, to_file, path);
     let module = module_path_between(from_file, to_file);
     move |alts: &mut Vec<ConstAlt>| {
         rename_refs(alts, &|name| match name.contains('.') {
@@ -294,6 +288,16 @@ fn renamer<'a>(from_file: &'a Path, to_file: &'a Path) -> impl Fn(&mut Vec<Const
             false => module.as_ref().map(|module| format!("{module}.{name}")),
         })
     }
+}
+
+/// The def of `to_file` that `path`, read from `from_file`, names (`train.f`
+/// seen from a helper of `train.py`: `f`).
+fn def_of_file(from_file: &Path, to_file: &Path, path: &str) -> Option<String> {
+    candidate_files(from_file, path)
+        .into_iter()
+        .find(|(file, _)| file == to_file)
+        .map(|(_, name)| name)
+        .filter(|name| !name.contains('.'))
 }
 
 /// The dotted path of the module in `from_file` relative to the nearest
@@ -482,11 +486,10 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
                 let Const::Ref(path) = &jit.function else {
                     continue;
                 };
-                let own = candidate_files(&summary.file, path)
-                    .into_iter()
-                    .find(|(file, _)| file == from_file)
-                    .map(|(_, name)| name)
-                    .filter(|name| path.contains('.') && !name.contains('.'));
+                let own = path
+                    .contains('.')
+                    .then(|| def_of_file(&summary.file, from_file, path))
+                    .flatten();
                 if let Some(name) = own {
                     let mut renamed = jit.as_ref().clone();
                     renamed.function =

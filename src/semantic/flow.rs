@@ -527,11 +527,7 @@ pub struct ConstAlt {
 
 impl Const {
     /// The value this constant stands for.
-    pub(crate) fn to_val<'t>(&self) -> Val<'t> {
-        self.val()
-    }
-
-    fn val<'t>(&self) -> Val<'t> {
+    pub(crate) fn val<'t>(&self) -> Val<'t> {
         match self {
             Const::Str(s) => Val::Str(s.clone()),
             Const::AnyStr => Val::AnyStr,
@@ -3088,21 +3084,21 @@ impl<'m, 't> Flow<'m, 't> {
         for (alt, detached) in alts.iter().zip(out.iter_mut()) {
             // A jit crosses with its function and what its shardings use.
             if let Val::Jitted(def, call, scope) = alt.val {
-                let function = match self.m.module_def_name(def) {
-                    Some(name) if !every_function => Const::Ref(name.to_owned()),
-                    _ => self
-                        .m
-                        .local_ref(&super::reach::Target::Local(def), &alt.choices)
-                        .map(Const::Ref)
-                        .unwrap_or(Const::Unknown),
-                };
+                // The function as `detach` names it, or as a token below.
+                let function = vec![Alt {
+                    val: Val::Function(def),
+                    ..alt.clone()
+                }];
+                let function = self.detach_with_tokens(&function, every_function);
+                let function = function
+                    .into_iter()
+                    .next()
+                    .map_or(Const::Unknown, |f| f.val);
                 detached.val = Const::Jitted(Arc::new(self.foreign_jit(function, call, scope)));
                 continue;
             }
             let target = match alt.val {
-                Val::Function(def) | Val::Jitted(def, ..)
-                    if every_function || self.m.module_def_name(def).is_none() =>
-                {
+                Val::Function(def) if every_function || self.m.module_def_name(def).is_none() => {
                     Some(super::reach::Target::Local(def))
                 }
                 Val::Instance(class, made) => self
@@ -7858,17 +7854,17 @@ impl<'m, 't> Flow<'m, 't> {
                     // module is what it returns for the default, `int` the
                     // number the text spells.
                     let defaults = self.eval_depth(d, scope, depth + 1);
-                    let converter = args.keyword("type").map(unparenthesize);
+                    let converter = args
+                        .keyword("type")
+                        .map(unparenthesize)
+                        .filter(|t| text(*t, m.src) != "str");
                     for a in defaults {
-                        let converted = match (&a.val, type_.as_deref(), converter) {
-                            (Val::Str(text), _, Some(t))
-                                if t.kind_name() != "identifier"
-                                    || type_.as_deref() != Some("str") =>
-                            {
-                                self.converted_default(t, scope, text, depth)
+                        let converted = match (&a.val, converter) {
+                            (Val::Str(given), Some(t)) => {
+                                self.converted_default(t, scope, given, depth)
                             }
-                            (Val::AnyStr, Some(t), _) if t != "str" => vec![Alt::unknown()],
-                            (v, _, _) => vec![Alt::fixed(v.clone())],
+                            (Val::AnyStr, Some(_)) => vec![Alt::unknown()],
+                            (v, _) => vec![Alt::fixed(v.clone())],
                         };
                         for c in converted {
                             out.push(Alt {

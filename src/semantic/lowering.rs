@@ -1155,7 +1155,7 @@ impl<'t> Module<'t> {
                     let found = j
                         .foreign
                         .iter()
-                        .flat_map(|f| self.targets_of_value(&f.function.to_val()));
+                        .flat_map(|f| self.targets_of_value(&f.function.val()));
                     for (target, choices) in found {
                         match out.iter_mut().find(|(_, _, c)| *c == choices) {
                             Some((seeds, _, _)) => seeds.push((target, Vec::new())),

@@ -2458,7 +2458,7 @@ impl<'t> Module<'t> {
                 .unwrap_or_else(|| (Target::External(path.to_string()), Vec::new()))],
             Val::Class(class) => unchosen(self.def_targets(*class)),
             // A jit another module made: its function.
-            Val::ForeignJitted(jit) => self.targets_of_value(&jit.function.to_val()),
+            Val::ForeignJitted(jit) => self.targets_of_value(&jit.function.val()),
             // An object of another module's class, called: its `__call__`.
             Val::Object(fields) => unchosen(
                 flow::object_class(fields)
