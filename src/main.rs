@@ -94,6 +94,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() -> ExitCode {
     jax_lsp::alloc::install_for_tree_sitter();
     jax_lsp::alloc::no_transparent_huge_pages();
+    jax_lsp::init_thread_pool();
     let cli = Cli::parse();
     let code = match cli.command {
         Command::Check {

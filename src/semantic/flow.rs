@@ -27,6 +27,37 @@ use tree_sitter::Node;
 /// The most alternatives one expression keeps; more become `Unknown`.
 pub const MAX_ALTS: usize = 12;
 const MAX_DEPTH: u32 = 24;
+/// Evaluations started inside another one's (a branch decided by a call's
+/// arguments, an index being built): each starts its own `MAX_DEPTH`, so
+/// without this bound the frames grow with the program's chains of fields
+/// and calls (90 deep, 3 MiB of stack, on maxtext's `layers/moe.py`).
+const MAX_NESTED_EVALS: u32 = 32;
+
+thread_local! {
+    static NESTED_EVALS: Cell<u32> = const { Cell::new(0) };
+}
+
+/// One evaluation counted in `NESTED_EVALS` while it lives (a panic caught
+/// by the server unwinds through it and still uncounts it).
+struct NestedEval;
+
+impl NestedEval {
+    fn enter() -> Option<NestedEval> {
+        NESTED_EVALS.with(|n| {
+            let depth = n.get();
+            (depth < MAX_NESTED_EVALS).then(|| {
+                n.set(depth + 1);
+                NestedEval
+            })
+        })
+    }
+}
+
+impl Drop for NestedEval {
+    fn drop(&mut self) {
+        NESTED_EVALS.with(|n| n.set(n.get().saturating_sub(1)));
+    }
+}
 /// Calls of other modules' functions whose arguments are being evaluated,
 /// one inside another (`Module::foreign_nesting`).
 const MAX_FOREIGN_NESTING: u32 = 3;
@@ -1155,6 +1186,9 @@ impl<'t> Module<'t> {
 
 impl<'m, 't> Flow<'m, 't> {
     pub fn eval(&self, node: Node<'t>, scope: ScopeId) -> Vec<Alt<'t>> {
+        let Some(_nested) = NestedEval::enter() else {
+            return vec![Alt::unknown()];
+        };
         // A question asked at a site (not inside a call being evaluated):
         // answered under the module-level state the site runs in
         // (`overlay.rs`: `with kernel_target("gpu"):` around it).
@@ -6932,7 +6966,9 @@ impl<'m, 't> Flow<'m, 't> {
                 m.binding_at(scope, func_text, func),
                 Some(Binding::Param { .. } | Binding::Value { .. })
             ),
-            "subscript" => true,
+            // `cfg.klass(cfg)`: a class kept in a field (axlearn's and
+            // praxis's configs); a method or module attribute gives no class.
+            "subscript" | "attribute" => true,
             _ => false,
         };
         if class_value {
@@ -10052,6 +10088,11 @@ impl<'t> Module<'t> {
                     self.binding_at(site.scope, text(func, self.src), func),
                     Some(Binding::Value { .. } | Binding::Param { .. })
                 ),
+                // `cfg.klass(cfg)`: a class kept in a field (not a method's
+                // name: `obj.update(x)` is no construction).
+                "attribute" if kept_as_value => func
+                    .field("attribute")
+                    .is_some_and(|a| self.may_hold_a_class(text(a, self.src))),
                 _ => false,
             };
             if !indirect {
@@ -10115,6 +10156,22 @@ impl<'t> Module<'t> {
         *caches.value_calls.borrow_mut() = Some(std::rc::Rc::new(index));
         caches.value_calls_building.set(false);
         found
+    }
+
+    /// Whether `obj.<name>(...)` may call a class kept in a field: `name`
+    /// is stored as an attribute somewhere and names no def (a method).
+    pub(crate) fn may_hold_a_class(&self, name: &str) -> bool {
+        let stored = (0..self.scopes.len())
+            .any(|c| self.scopes[c].kind == ScopeKind::Class && self.attribute(c, name).is_some())
+            || self
+                .path_stores
+                .keys()
+                .any(|p| p.rsplit('.').next() == Some(name));
+        stored
+            && !self
+                .scopes
+                .iter()
+                .any(|s| s.kind == ScopeKind::Function && s.name == name)
     }
 
     pub(crate) fn class_constructions(&self, class: ScopeId) -> Vec<(Node<'t>, ScopeId)> {

@@ -751,8 +751,13 @@ impl<'t> Module<'t> {
                     },
                     // `CLASSES["Interceptor"](...)`; `CLASSES[os.environ.get(K,
                     // "Interceptor")](...)`: the default's class, other keys
-                    // a run-time choice.
-                    "subscript" => {
+                    // a run-time choice; `holder.klass(...)`, a class kept in
+                    // a field.
+                    "subscript" | "attribute"
+                        if f.kind_name() == "subscript"
+                            || f.field("attribute")
+                                .is_some_and(|a| self.may_hold_a_class(text(a, self.src))) =>
+                    {
                         let values = self.flow_with_budget(200).eval(f, id);
                         let mut class = None;
                         let mut sure = false;

@@ -55,6 +55,7 @@ const DEBOUNCE: Duration = Duration::from_millis(50);
 pub fn run() -> i32 {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .thread_stack_size(crate::ANALYSIS_STACK_BYTES)
         .build()
     {
         Ok(rt) => rt,

@@ -4643,6 +4643,31 @@ def b_registry_class(src: Source, call):
     return [{MAIN: ed.apply()}]
 
 
+def b_class_in_field(src: Source, call):
+    """A construction of a class of the program goes through a field that holds the
+    class (axlearn's `cfg.klass(cfg)`, praxis's templates): `VARIANT_HOLDER.klass(...)`
+    with `VARIANT_HOLDER = VariantClassHolder(Op)` defined after the class."""
+    cls = call.func.id
+    class_def = next(s for s in src.tree.body if isinstance(s, ast.ClassDef) and s.name == cls)
+    if not stmt_ends_line(src, class_def):
+        raise Skip("class does not end its line")
+    ed = Edits(src)
+    holder_cls = src.fresh("VariantClassHolder")
+    holder = src.fresh("VARIANT_HOLDER")
+    end = class_def.end_lineno
+    at = src.line_start(end + 1) if end < len(src.line_starts) else len(src.text)
+    ed.insert(
+        at,
+        f"\n\nclass {holder_cls}:\n"
+        f"    def __init__(self, klass):\n"
+        f"        self.klass = klass\n"
+        f"\n\n"
+        f"{holder} = {holder_cls}({cls})\n",
+    )
+    ed.replace(call.func, f"{holder}.klass")
+    return [{MAIN: ed.apply()}]
+
+
 def b_registry_class_env_default(src: Source, call):
     """A construction of a class of the program goes through a registry of classes
     keyed by an environment variable whose default names it (scico's priors, distrax's
@@ -5711,6 +5736,12 @@ TRANSFORMS = {
         b_registry_class,
         "a construction of a class of the program goes through a registry dict defined after the class "
         "(`VARIANT_CLASSES[\"Op\"](...)`)",
+    ),
+    "class_in_field": (
+        i_class_constructions,
+        b_class_in_field,
+        "a construction of a class of the program goes through a field holding the class "
+        "(`VARIANT_HOLDER.klass(...)`, `VARIANT_HOLDER = VariantClassHolder(Op)`)",
     ),
     "registry_class_env_default": (
         i_class_constructions,
