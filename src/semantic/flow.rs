@@ -3690,8 +3690,14 @@ impl<'m, 't> Flow<'m, 't> {
             return vec![Alt::unknown()];
         };
         let attr = text(attr, m.src);
-        if attr == "abstract_mesh" {
-            // A concrete mesh's abstract view carries its first device.
+        // A concrete mesh's abstract view carries its first device (not a
+        // property of that name of a class of this module: `plan.abstract_mesh`).
+        if attr == "abstract_mesh"
+            && !self
+                .eval_depth(object, scope, depth + 1)
+                .iter()
+                .any(|a| matches!(a.val, Val::Instance(..)))
+        {
             return vec![Alt::fixed(Val::Mesh(MeshValue::Abstract(
                 AbstractMeshInfo {
                     device_platform: Some(String::new()),
@@ -7434,7 +7440,7 @@ impl<'m, 't> Flow<'m, 't> {
                 None
             }
             names::ABSTRACT_MESH => Some(
-                m.abstract_mesh_alts(args, scope)
+                m.abstract_mesh_alts(self, args, scope)
                     .into_iter()
                     .map(|(info, why, choices)| Alt {
                         val: Val::Mesh(MeshValue::Abstract(info)),

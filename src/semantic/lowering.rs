@@ -41,6 +41,31 @@ pub type ContextScenario = (ContextMesh, Why, Vec<Choice>);
 
 /// One context standing for all a `with` may set: the same one, abstract
 /// meshes joined (`AbstractMeshInfo::join`), else `Unknown`.
+/// The context manager a call enters by hand, as a `with` would:
+/// `stack.enter_context(cm)` and `cm.__enter__()` enter `cm`.
+pub(crate) fn entered_by_hand<'t>(call: Node<'t>, src: &str) -> Option<Node<'t>> {
+    let func = call.field("function")?;
+    if func.kind_name() != "attribute" {
+        return None;
+    }
+    match text(func.field("attribute")?, src) {
+        "enter_context" => {
+            let args = call.field("arguments")?;
+            let mut cursor = args.walk();
+            let first = args
+                .named_children(&mut cursor)
+                .find(|a| a.kind_name() != "comment");
+            first.filter(|a| a.kind_name() != "keyword_argument")
+        }
+        "__enter__" => func.field("object"),
+        _ => None,
+    }
+}
+
+/// An object entered as a context manager: the `with` item (or decorator)
+/// that gives it, that item's scope, and its value.
+type EnteredObject<'t> = (Node<'t>, ScopeId, flow::Alt<'t>);
+
 fn join_contexts(meshes: Vec<ContextScenario>) -> ContextMesh {
     let mut found: Option<ContextMesh> = None;
     for (mesh, _, _) in meshes {
@@ -1565,11 +1590,29 @@ impl<'t> Module<'t> {
     /// each with how sure it is and the choices it made.
     pub fn context_meshes(&self, node: Node<'t>, scope: ScopeId) -> Vec<ContextScenario> {
         let none = || vec![(ContextMesh::None, Why::Fixed, Vec::new())];
-        // Only a `with` item sets one (and most models have none).
-        if self.with_items.is_empty() {
-            return none();
+        // Only a `with` item, a context manager entered by hand or a
+        // decorator sets one (and most models have none).
+        if self.with_items.is_empty() && !self.enters_by_hand {
+            return self.decorator_context_meshes(scope).unwrap_or_else(none);
         }
         for parent in crate::syntax::ancestors_below(node, self.scopes[scope].node) {
+            // `stack.enter_context(use_abstract_mesh(m))`, `cm.__enter__()`:
+            // entered by a statement before `node` in a block holding it.
+            if self.enters_by_hand && matches!(parent.kind_name(), "block" | "module") {
+                let mut cursor = parent.walk();
+                let before: Vec<Node<'t>> = parent
+                    .named_children(&mut cursor)
+                    .take_while(|s| s.end_byte() <= node.start_byte())
+                    .collect();
+                for statement in before.into_iter().rev() {
+                    if let Some(meshes) = self
+                        .statement_enters(statement, scope)
+                        .and_then(|item| self.with_item_meshes(item, scope))
+                    {
+                        return meshes;
+                    }
+                }
+            }
             let body = parent.field("body");
             if parent.kind_name() == "with_statement"
                 && body.is_some_and(|b| b.start_byte() <= node.start_byte())
@@ -1591,7 +1634,191 @@ impl<'t> Module<'t> {
                 }
             }
         }
-        none()
+        self.decorator_context_meshes(scope).unwrap_or_else(none)
+    }
+
+    /// A def decorated with a context manager runs its body inside it:
+    /// `@mesh_context(m)` of a `@contextmanager` generator (a
+    /// `ContextDecorator`), or of a class whose `__call__` wraps the function
+    /// in `with self:`. The decorator nearest the def is entered last.
+    fn decorator_context_meshes(&self, scope: ScopeId) -> Option<Vec<ContextScenario>> {
+        let def = &self.scopes[scope];
+        if def.kind != super::ScopeKind::Function {
+            return None;
+        }
+        let outer = def.parent?;
+        def.decorators().into_iter().rev().find_map(|decorator| {
+            let decorator = unparenthesize(decorator);
+            (decorator.kind_name() == "call")
+                .then(|| self.context_manager_mesh(decorator, outer, true))
+                .flatten()
+                .map(|mesh| vec![(mesh, Why::Fixed, Vec::new())])
+        })
+    }
+
+    /// The context manager a statement enters by hand, as a `with` would:
+    /// `stack.enter_context(cm)`, `cm.__enter__()`, `ctx = cm.__enter__()`,
+    /// `return cm.__enter__()`. A name or field entered is read back to the
+    /// value assigned to it before, in the same scope (`self._ctx =
+    /// use_abstract_mesh(m); self._ctx.__enter__()`); else it is the object
+    /// entered (`stack.enter_context(plan)`).
+    pub(crate) fn statement_enters(&self, statement: Node<'t>, scope: ScopeId) -> Option<Node<'t>> {
+        let mut expr = statement;
+        loop {
+            expr = match expr.kind_name() {
+                "expression_statement" | "return_statement" => expr.named_child(0)?,
+                "assignment" => expr.field("right")?,
+                _ => break,
+            };
+        }
+        let expr = unparenthesize(expr);
+        if expr.kind_name() != "call" {
+            return None;
+        }
+        let entered = unparenthesize(entered_by_hand(expr, self.src)?);
+        match entered.kind_name() {
+            "identifier" | "attribute" => self
+                .assigned_before(scope, text(entered, self.src), statement.start_byte())
+                .or(Some(entered)),
+            _ => Some(entered),
+        }
+    }
+
+    /// The value last assigned to `target` (a name, `self._ctx`) by
+    /// `scope`'s own statements (not those of nested defs) before `before`.
+    fn assigned_before(&self, scope: ScopeId, target: &str, before: usize) -> Option<Node<'t>> {
+        let root = self.scopes[scope].node;
+        let mut stack = vec![root.field("body").unwrap_or(root)];
+        let mut found: Option<Node<'t>> = None;
+        while let Some(node) = stack.pop() {
+            if node.start_byte() >= before {
+                continue;
+            }
+            match node.kind_name() {
+                "function_definition" | "class_definition" | "lambda" => continue,
+                "assignment" if node.end_byte() <= before => {
+                    let right = node.field("right").filter(|_| {
+                        node.field("left")
+                            .is_some_and(|l| text(l, self.src) == target)
+                    });
+                    if let Some(right) = right {
+                        if found.is_none_or(|f| f.start_byte() < right.start_byte()) {
+                            found = Some(right);
+                        }
+                    }
+                }
+                _ => {}
+            }
+            let mut cursor = node.walk();
+            stack.extend(node.named_children(&mut cursor));
+        }
+        found.map(unparenthesize)
+    }
+
+    /// A context manager that enters itself (or one that enters it).
+    fn context_manager_open(&self, def: ScopeId) -> bool {
+        let open = self.context_managers_open.borrow();
+        open.contains(&def) || open.len() > 4
+    }
+
+    /// The mesh an object of `class` sets when entered (or, `as_decorator`,
+    /// when it decorates a def).
+    fn entered_mesh_of_class(
+        &self,
+        class: ScopeId,
+        as_decorator: bool,
+        instance: Option<EnteredObject<'t>>,
+    ) -> Option<ContextMesh> {
+        if (as_decorator && !self.is_context_decorator(class)) || self.context_manager_open(class) {
+            return None;
+        }
+        self.context_managers_open.borrow_mut().push(class);
+        let found = self.class_entered_mesh(class, instance);
+        self.context_managers_open.borrow_mut().pop();
+        found
+    }
+
+    /// `with Plan(dp=4):` where `Plan.__enter__` enters a mesh context
+    /// manager by hand (`self._stack.enter_context(use_abstract_mesh(m))`,
+    /// `self._ctx.__enter__()`): the mesh the last such statement sets.
+    ///
+    /// With the object known (`instance`: the `with` item, its scope and
+    /// value), a `use_abstract_mesh(m)` there reads `m` with `self` bound to
+    /// it (`AbstractMesh((self.dp,), ...)` of `Plan(dp=4)`).
+    fn class_entered_mesh(
+        &self,
+        class: ScopeId,
+        instance: Option<EnteredObject<'t>>,
+    ) -> Option<ContextMesh> {
+        let enter = self.method(class, "__enter__")?;
+        let body = self.scopes[enter].node.field("body")?;
+        let mut cursor = body.walk();
+        let statements: Vec<Node<'t>> = body.named_children(&mut cursor).collect();
+        statements
+            .into_iter()
+            .filter_map(|statement| self.statement_enters(statement, enter))
+            .filter_map(|item| {
+                instance
+                    .as_ref()
+                    .and_then(|object| self.bound_abstract_mesh(item, enter, object))
+                    .or_else(|| self.with_item_mesh(item, enter))
+            })
+            .last()
+    }
+
+    /// `use_abstract_mesh(m)` in method `method`, `m` read with `self` bound
+    /// to `object`: the mesh when every alternative is a known one.
+    fn bound_abstract_mesh(
+        &self,
+        item: Node<'t>,
+        method: ScopeId,
+        (with_item, scope, object): &EnteredObject<'t>,
+    ) -> Option<ContextMesh> {
+        if item.kind_name() != "call"
+            || self.callee(item, method).as_deref() != Some(names::USE_ABSTRACT_MESH)
+        {
+            return None;
+        }
+        let args = self.args_of(item);
+        let mesh = args
+            .positional
+            .first()
+            .copied()
+            .or_else(|| args.keyword("mesh"))?;
+        let frame = (method, *with_item, *scope, Some(object.clone()));
+        let meshes: Vec<ContextScenario> = self
+            .flow()
+            .eval_in_frames(&[frame], mesh)
+            .into_iter()
+            .map(|alt| match alt.val {
+                Val::Mesh(MeshValue::Abstract(info)) => {
+                    Some((ContextMesh::Abstract(info), alt.why, alt.choices))
+                }
+                Val::Mesh(MeshValue::Concrete) => {
+                    Some((ContextMesh::Concrete, alt.why, alt.choices))
+                }
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        (!meshes.is_empty()).then(|| join_contexts(meshes))
+    }
+
+    /// A class whose instances decorate: a `contextlib.ContextDecorator`,
+    /// or one whose `__call__` wraps the function in `with self:`.
+    fn is_context_decorator(&self, class: ScopeId) -> bool {
+        let bases = self.scopes[class]
+            .node
+            .field("superclasses")
+            .map_or("", |b| text(b, self.src));
+        bases.contains("ContextDecorator")
+            || self.method(class, "__call__").is_some_and(|call| {
+                // `with self:` in `__call__` or in the wrapper it defines.
+                self.with_items.iter().any(|(item, scope)| {
+                    text(*item, self.src) == "self"
+                        && std::iter::successors(Some(*scope), |s| self.scopes[*s].parent)
+                            .any(|s| s == call)
+                })
+            })
     }
 
     /// The mesh a `with` item sets, if it is a mesh context manager: one
@@ -1630,8 +1857,13 @@ impl<'t> Module<'t> {
             }
             return Some(meshes);
         }
-        self.with_item_single_mesh(item, scope)
-            .map(|mesh| vec![(mesh, Why::Fixed, Vec::new())])
+        if let Some(mesh) = self.with_item_single_mesh(item, scope) {
+            return Some(vec![(mesh, Why::Fixed, Vec::new())]);
+        }
+        match item.kind_name() {
+            "identifier" | "attribute" | "subscript" => self.entered_object_meshes(item, scope),
+            _ => None,
+        }
     }
 
     /// The mesh a `with` item other than `use_abstract_mesh(m)` sets.
@@ -1642,7 +1874,7 @@ impl<'t> Module<'t> {
                 Some(path) if path.starts_with("jax.sharding.") && path.ends_with("mesh") => {
                     return Some(ContextMesh::Unknown)
                 }
-                _ => return self.context_manager_mesh(item, scope),
+                _ => return self.context_manager_mesh(item, scope, false),
             }
         }
         // `with mesh:` on a concrete mesh.
@@ -1652,21 +1884,68 @@ impl<'t> Module<'t> {
         }
     }
 
+    /// `with plan:` an object of a class of this module whose `__enter__`
+    /// enters a mesh: the mesh of each object it may be (`Unknown` for what
+    /// else it may be); `None` when none enters one.
+    fn entered_object_meshes(
+        &self,
+        item: Node<'t>,
+        scope: ScopeId,
+    ) -> Option<Vec<ContextScenario>> {
+        let alts = self.flow().eval(item, scope);
+        let mut entered = false;
+        let meshes: Vec<ContextScenario> = alts
+            .into_iter()
+            .map(|alt| {
+                let mesh = match alt.val {
+                    Val::Instance(class, _) => {
+                        self.entered_mesh_of_class(class, false, Some((item, scope, alt.clone())))
+                    }
+                    _ => None,
+                };
+                entered |= mesh.is_some();
+                (mesh.unwrap_or(ContextMesh::Unknown), alt.why, alt.choices)
+            })
+            .collect();
+        entered.then_some(meshes)
+    }
+
     /// `with topology():` where `topology` is a generator of this module
     /// made a context manager (`@contextlib.contextmanager`): the mesh in
     /// force at its `yield`, when every `yield` has the same one.
-    fn context_manager_mesh(&self, call: Node<'t>, scope: ScopeId) -> Option<ContextMesh> {
+    fn context_manager_mesh(
+        &self,
+        call: Node<'t>,
+        scope: ScopeId,
+        as_decorator: bool,
+    ) -> Option<ContextMesh> {
         let func = call.field("function")?;
-        let def = self
-            .resolve_ref(func, scope, 0)
-            .into_iter()
-            .find_map(|t| match t {
-                // `with self.mesh_context():` a method of the instance.
-                super::reach::Target::Local(id)
-                | super::reach::Target::Bound(id, _)
-                | super::reach::Target::OnObject(id, ..) => Some(id),
+        // `with Plan(dp=4):` a class of this module (the call constructs it).
+        let class = match &self.flow().eval(func, scope)[..] {
+            [one] if one.why.certain() => match one.val {
+                Val::Class(class) => Some(class),
                 _ => None,
-            })?;
+            },
+            _ => None,
+        };
+        let def = class.or_else(|| {
+            self.resolve_ref(func, scope, 0)
+                .into_iter()
+                .find_map(|t| match t {
+                    // `with self.mesh_context():` a method of the instance.
+                    super::reach::Target::Local(id)
+                    | super::reach::Target::Bound(id, _)
+                    | super::reach::Target::OnObject(id, ..) => Some(id),
+                    _ => None,
+                })
+        })?;
+        if self.scopes[def].kind == super::ScopeKind::Class {
+            let instance = match &self.flow().eval(call, scope)[..] {
+                [one] if matches!(one.val, Val::Instance(..)) => Some((call, scope, one.clone())),
+                _ => None,
+            };
+            return self.entered_mesh_of_class(def, as_decorator, instance);
+        }
         let node = self.scopes[def].node;
         let decorated = node
             .parent()
@@ -1682,14 +1961,12 @@ impl<'t> Module<'t> {
             });
             found
         });
-        if decorated.is_some() && !is_context_manager {
-            // Another decorator may wrap what it returns.
+        // Another decorator may wrap what it returns; a function decorates
+        // as a context manager only when it is a `@contextmanager`.
+        if (decorated.is_some() || as_decorator) && !is_context_manager {
             return None;
         }
-        // A context manager that enters itself (or one that enters it).
-        if self.context_managers_open.borrow().contains(&def)
-            || self.context_managers_open.borrow().len() > 4
-        {
+        if self.context_manager_open(def) {
             return None;
         }
         self.context_managers_open.borrow_mut().push(def);

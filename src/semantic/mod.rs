@@ -340,6 +340,9 @@ pub struct Module<'t> {
     pub calls: Vec<CallSite<'t>>,
     /// `with` items (the context manager expressions) and their scopes.
     pub with_items: Vec<(Node<'t>, ScopeId)>,
+    /// Some call enters a context manager by hand (`stack.enter_context(cm)`,
+    /// `cm.__enter__()`): `with_items` alone does not say where meshes are.
+    pub enters_by_hand: bool,
     /// The `for` statements, in the order their targets were collected.
     pub for_loops: Vec<Node<'t>>,
     /// The `@site` nodes of each group of rule patterns written alike
@@ -1368,6 +1371,7 @@ impl<'t> Module<'t> {
             key_setters: Vec::new(),
             calls: Vec::new(),
             with_items: Vec::new(),
+            enters_by_hand: false,
             for_loops: Vec::new(),
             group_sites: vec![Vec::new(); queries().group_count],
             group_site_ids: (0..queries().group_count)
@@ -1659,6 +1663,8 @@ impl<'t> Module<'t> {
         } else if let Some(call) = get(Capture::Call) {
             let scope = self.scope_while_collecting(call);
             self.record_setattr(call, scope);
+            self.enters_by_hand |=
+                crate::semantic::lowering::entered_by_hand(call, self.src).is_some();
             self.scopes[scope].calls.push(self.calls.len());
             self.call_scope.insert(call.id(), scope);
             self.calls.push(CallSite { node: call, scope });

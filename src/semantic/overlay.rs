@@ -416,18 +416,28 @@ impl<'t> Module<'t> {
         self.call_chain(node, scope)
             .into_iter()
             .any(|(node, scope)| {
-                steps_up(node, self.scopes[scope].node)
-                    .into_iter()
-                    .any(|(parent, child)| match parent.kind_name() {
-                        "block" | "module" => self
-                            .writer_calls_in(parent)
-                            .iter()
-                            .any(|&start| start < child.start_byte()),
-                        "with_statement" => with_item_calls(parent)
-                            .into_iter()
-                            .any(|call| self.may_enter_own(call, scope)),
-                        _ => false,
-                    })
+                !self.context_decorator_calls(scope).is_empty()
+                    || steps_up(node, self.scopes[scope].node)
+                        .into_iter()
+                        .any(|(parent, child)| match parent.kind_name() {
+                            "block" | "module" => {
+                                self.writer_calls_in(parent)
+                                    .iter()
+                                    .any(|&start| start < child.start_byte())
+                                    || (self.enters_by_hand && {
+                                        let mut c = parent.walk();
+                                        let entering = parent
+                                            .named_children(&mut c)
+                                            .take_while(|s| s.end_byte() <= child.start_byte())
+                                            .any(|s| self.statement_enters(s, scope).is_some());
+                                        entering
+                                    })
+                            }
+                            "with_statement" => with_item_calls(parent)
+                                .into_iter()
+                                .any(|call| self.may_enter_own(call, scope)),
+                            _ => false,
+                        })
             })
     }
 
@@ -550,8 +560,34 @@ impl<'t> Module<'t> {
                     sibling = statement.prev_named_sibling();
                 }
             }
+            // `@settings(flag=False) def step(): ...`: the body runs inside
+            // the decorator's context manager (the one nearest the def last).
+            if let Some(outer) = self.scopes[scope].parent {
+                for decorator in self.context_decorator_calls(scope) {
+                    self.entered_state(&flow, decorator, outer, &mut overlay);
+                }
+            }
         }
         overlay
+    }
+
+    /// The call decorators of def `scope`, nearest the def first, that may
+    /// enter a context manager of this module (`@settings(flag=False)`).
+    fn context_decorator_calls(&self, scope: ScopeId) -> Vec<Node<'t>> {
+        let Some(outer) = self.scopes[scope].parent else {
+            return Vec::new();
+        };
+        if self.scopes[scope].kind != ScopeKind::Function {
+            return Vec::new();
+        }
+        let mut out: Vec<Node<'t>> = self.scopes[scope]
+            .decorators()
+            .into_iter()
+            .map(unparenthesize)
+            .filter(|d| d.kind_name() == "call" && self.may_enter_own(*d, outer))
+            .collect();
+        out.reverse();
+        out
     }
 
     /// What a statement before the lowering sets: a setter's stores when it
@@ -576,6 +612,11 @@ impl<'t> Module<'t> {
             | "global_statement"
             | "nonlocal_statement"
             | "comment" => {}
+            _ if self.enters_by_hand && self.statement_enters(statement, scope).is_some() => {
+                if let Some(item) = self.statement_enters(statement, scope) {
+                    self.entered_state(flow, item, scope, overlay);
+                }
+            }
             "expression_statement" => {
                 let call = statement.named_child(0).filter(|e| e.kind_name() == "call");
                 if let Some((call, (def, stores))) =
@@ -711,10 +752,25 @@ impl<'t> Module<'t> {
     ) -> Option<Vec<Store<'t>>> {
         let body = self.scopes[enter].node.field("body")?;
         let statements = until_return(body);
-        Some(within_frames(
-            self.stores_in(enter, &statements, depth + 1),
-            frames,
-        ))
+        let mut out = within_frames(self.stores_in(enter, &statements, depth + 1), frames);
+        // `self._stack.enter_context(kernel_target("gpu"))`, `return
+        // self._ctx.__enter__()`: what those managers set, after its own.
+        let mut c = body.walk();
+        let entering: Vec<Node<'t>> = body
+            .named_children(&mut c)
+            .filter_map(|statement| self.statement_enters(statement, enter))
+            .collect();
+        let flow = self.flow();
+        for item in entering {
+            for (key, value) in self
+                .entered_stores(&flow, item, enter, frames, depth + 1)
+                .unwrap_or_default()
+            {
+                out.retain(|(k, _)| *k != key);
+                out.push((key, value));
+            }
+        }
+        Some(out)
     }
 
     /// The def or class `call` calls, by value (`cm(...)`, `CLASSES[k](...)`,

@@ -427,16 +427,19 @@ impl<'t> Module<'t> {
     /// `abstract_device` may have (`for device in FLEET: AbstractMesh(...,
     /// abstract_device=device)` is a mesh per device), each with how sure it
     /// is and the choices it made; one mesh when the device is certain.
+    ///
+    /// `flow` is the evaluation asking: its bindings hold (`abstract_device=
+    /// self.device` in a method run on a known object).
     pub(crate) fn abstract_mesh_alts(
         &self,
+        flow: &flow::Flow<'_, 't>,
         args: &Args<'t>,
         scope: ScopeId,
     ) -> Vec<(AbstractMeshInfo, flow::Why, Vec<flow::Choice>)> {
-        let joined = self.abstract_mesh_info(args, scope);
+        let joined = self.abstract_mesh_info(flow, args, scope);
         let Some(device) = args.keyword("abstract_device") else {
             return vec![(joined, flow::Why::Fixed, Vec::new())];
         };
-        let flow = self.flow();
         let alts = flow.with_defaults(flow.eval(device, scope));
         let platform_of = |val: &flow::Val<'t>| match val {
             flow::Val::None => None,
@@ -460,10 +463,14 @@ impl<'t> Module<'t> {
 
     /// What an `AbstractMesh(...)` call's arguments say, its device joined
     /// over the values it may take (`Some("")` when they differ).
-    pub(crate) fn abstract_mesh_info(&self, args: &Args<'t>, scope: ScopeId) -> AbstractMeshInfo {
+    pub(crate) fn abstract_mesh_info(
+        &self,
+        flow: &flow::Flow<'_, 't>,
+        args: &Args<'t>,
+        scope: ScopeId,
+    ) -> AbstractMeshInfo {
         // `Some(p)`: a device of platform p (`""` when not known); `None`: none.
         let device_platform = args.keyword("abstract_device").map(|device| {
-            let flow = self.flow();
             let alts = flow.with_defaults(flow.eval(device, scope));
             if !alts.is_empty() && alts.iter().all(|a| matches!(a.val, flow::Val::None)) {
                 return None;

@@ -4788,6 +4788,17 @@ def _own_nodes(stmts):
 
 
 def b_context_decorator(src: Source, node):
+    return _with_as_decorated_block(src, node, manager=False)
+
+
+def b_context_manager_decorator(src: Source, node):
+    """The `with` statement's body becomes a nested def decorated by a module-level
+    `@contextlib.contextmanager` generator that enters the same items around its `yield`
+    (a `ContextDecorator`: `@variant_scope(mesh) def variant_block(): <body>`), then called."""
+    return _with_as_decorated_block(src, node, manager=True)
+
+
+def _with_as_decorated_block(src: Source, node, manager: bool):
     if not (stmt_starts_line(src, node) and stmt_ends_line(src, node)) or _has_multiline_string(node):
         raise Skip("cannot re-indent")
     own = list(_own_nodes(node.body))
@@ -4805,26 +4816,43 @@ def b_context_decorator(src: Source, node):
         raise Skip("body on the header line")
     ind = indent_of(src, node)
     ed = Edits(src)
-    ensure_import(ed, "functools")
-    deco = src.fresh("variant_context")
     block = src.fresh("variant_block")
     last = node.items[-1]
     items = src.text[src.start(node.items[0].context_expr) : src.end(last.optional_vars or last.context_expr)]
     params = ", ".join(targets)
-    passed = ", ".join(targets + ["*args", "**kwargs"])
     returns = any(isinstance(n, ast.Return) for n in own)
-    header = (
-        f"{ind}def {deco}(fn):\n"
-        f"{ind}    @functools.wraps(fn)\n"
-        f"{ind}    def inner(*args, **kwargs):\n"
-        f"{ind}        with {items}:\n"
-        f"{ind}            return fn({passed})\n"
-        f"\n"
-        f"{ind}    return inner\n"
-        f"\n"
-        f"{ind}@{deco}\n"
-        f"{ind}def {block}({params}):\n"
-    )
+    if manager:
+        # The decorated def cannot receive what the manager yields.
+        if targets:
+            raise Skip("an item binds a target")
+        ensure_import(ed, "contextlib")
+        scope_fn = src.fresh("variant_scope")
+        free = sorted(set().union(*(local_names(src, i.context_expr) for i in node.items)))
+        insert_module_code(
+            ed,
+            header_end(src)[0],
+            f"@contextlib.contextmanager\n"
+            f"def {scope_fn}({', '.join(free)}):\n"
+            f"    with {items}:\n"
+            f"        yield\n",
+        )
+        header = f"{ind}@{scope_fn}({', '.join(free)})\n{ind}def {block}():\n"
+    else:
+        ensure_import(ed, "functools")
+        deco = src.fresh("variant_context")
+        passed = ", ".join(targets + ["*args", "**kwargs"])
+        header = (
+            f"{ind}def {deco}(fn):\n"
+            f"{ind}    @functools.wraps(fn)\n"
+            f"{ind}    def inner(*args, **kwargs):\n"
+            f"{ind}        with {items}:\n"
+            f"{ind}            return fn({passed})\n"
+            f"\n"
+            f"{ind}    return inner\n"
+            f"\n"
+            f"{ind}@{deco}\n"
+            f"{ind}def {block}({params}):\n"
+        )
     ed.add(src.line_start(node.lineno), src.line_start(body_start), header)
     # Names the body binds stay visible after the statement: the block
     # returns them and the call binds them again.
@@ -4873,6 +4901,56 @@ def b_context_helper(src: Source, node):
     )
     ed.replace(item, f"{helper}({', '.join(params)})")
     return [{MAIN: ed.apply()}]
+
+
+def b_context_class(src: Source, node):
+    """A `with` statement's items are entered by the `__enter__` of a local class, by hand:
+    through an `ExitStack` it keeps (`self._stack.enter_context(<item>)`), or, for one item,
+    by calling the item's `__enter__` (`self._ctx = <item>; return self._ctx.__enter__()`).
+    The item's local names become constructor arguments read back in `__enter__`."""
+    targets = [i.optional_vars for i in node.items if i.optional_vars is not None]
+    if len(targets) > 1 or (targets and len(node.items) != 1):
+        raise Skip("several targets")
+    if targets and not isinstance(targets[0], ast.Name):
+        raise Skip("unpacking target")
+    params = sorted(set().union(*(local_names(src, i.context_expr) for i in node.items)))
+    if "self" in params:
+        raise Skip("the item reads self")
+    first = node.items[0].context_expr
+    last = node.items[-1].optional_vars or node.items[-1].context_expr
+    exprs = [src.seg(i.context_expr) for i in node.items]
+    if any("\n" in e for e in exprs):
+        raise Skip("multi-line item")
+    target = f" as {targets[0].id}" if targets else ""
+    init = "".join(f"        self.{p} = {p}\n" for p in params) or "        pass\n"
+    reads = "".join(f"        {p} = self.{p}\n" for p in params)
+    out = []
+    forms = ["stack"] + (["by_hand"] if len(exprs) == 1 else [])
+    for form in forms:
+        ed = Edits(src)
+        cls = src.fresh("VariantEntered")
+        if form == "stack":
+            ensure_import(ed, "contextlib")
+            entered = "".join(f"        value = self._stack.enter_context({e})\n" for e in exprs)
+            enter = (
+                f"        self._stack = contextlib.ExitStack()\n{entered}"
+                f"        return value\n"
+            )
+            exit_ = "        return self._stack.__exit__(*exc)\n"
+        else:
+            enter = f"        self._ctx = {exprs[0]}\n        return self._ctx.__enter__()\n"
+            exit_ = "        return self._ctx.__exit__(*exc)\n"
+        insert_module_code(
+            ed,
+            header_end(src)[0],
+            f"class {cls}:\n"
+            f"    def __init__(self{''.join(', ' + p for p in params)}):\n{init}\n"
+            f"    def __enter__(self):\n{reads}{enter}\n"
+            f"    def __exit__(self, *exc):\n{exit_}",
+        )
+        ed.add(src.start(first), src.end(last), f"{cls}({', '.join(params)}){target}")
+        out.append({MAIN: ed.apply()})
+    return out
 
 
 def b_context_method(src: Source, node):
@@ -5780,6 +5858,21 @@ TRANSFORMS = {
         "a `with` statement becomes a call of a nested function decorated by a local wrapping decorator "
         "that enters the same context around the call (`@variant_context def variant_block(): <body>` "
         "then `variant_block()`, or `return variant_block()` when the body returns)",
+    ),
+    "context_class": (
+        i_with_statements,
+        b_context_class,
+        "a `with` statement's items are entered by hand in the `__enter__` of a local class "
+        "(`with VariantEntered(mesh):`), through an `ExitStack` it keeps "
+        "(`self._stack.enter_context(jax.sharding.use_abstract_mesh(mesh))`) or, for one item, "
+        "`self._ctx = <item>; return self._ctx.__enter__()`",
+    ),
+    "context_manager_decorator": (
+        i_with_statements,
+        b_context_manager_decorator,
+        "a `with` statement's body becomes a nested def decorated by a `@contextlib.contextmanager` "
+        "generator entering the same items (`@variant_scope(mesh) def variant_block(): <body>`, "
+        "then `variant_block()`)",
     ),
     "context_method": (
         i_with_statements,
