@@ -5607,11 +5607,7 @@ impl<'m, 't> Flow<'m, 't> {
             return vec![Alt::unknown()];
         };
         let def = *def;
-        let is_context_manager = m.scopes[def]
-            .decorators()
-            .iter()
-            .any(|d| text(*d, m.src).ends_with("contextmanager"));
-        if !is_context_manager
+        if !m.is_context_manager(def)
             || self.bound.borrow().iter().any(|b| b.def == def)
             || self.bound.borrow().len() > 6
         {

@@ -39,8 +39,6 @@ pub enum ContextMesh {
 /// One mesh a context may set, how sure it is, and the choices it made.
 pub type ContextScenario = (ContextMesh, Why, Vec<Choice>);
 
-/// One context standing for all a `with` may set: the same one, abstract
-/// meshes joined (`AbstractMeshInfo::join`), else `Unknown`.
 /// The context manager a call enters by hand, as a `with` would:
 /// `stack.enter_context(cm)` and `cm.__enter__()` enter `cm`.
 pub(crate) fn entered_by_hand<'t>(call: Node<'t>, src: &str) -> Option<Node<'t>> {
@@ -62,10 +60,40 @@ pub(crate) fn entered_by_hand<'t>(call: Node<'t>, src: &str) -> Option<Node<'t>>
     }
 }
 
+/// What a statement enters by hand, read from its syntax only: the
+/// argument of `stack.enter_context(cm)` or the receiver of `cm.__enter__()`
+/// called as the statement, assigned (`ctx = ...`) or returned.
+pub(crate) fn statement_entering<'t>(statement: Node<'t>, src: &str) -> Option<Node<'t>> {
+    let mut expr = statement;
+    loop {
+        expr = match expr.kind_name() {
+            "expression_statement" | "return_statement" => expr.named_child(0)?,
+            "assignment" => expr.field("right")?,
+            _ => break,
+        };
+    }
+    let expr = unparenthesize(expr);
+    if expr.kind_name() != "call" {
+        return None;
+    }
+    entered_by_hand(expr, src)
+}
+
 /// An object entered as a context manager: the `with` item (or decorator)
 /// that gives it, that item's scope, and its value.
 type EnteredObject<'t> = (Node<'t>, ScopeId, flow::Alt<'t>);
 
+/// The context a mesh sets when entered.
+fn context_of(mesh: MeshValue) -> ContextMesh {
+    match mesh {
+        MeshValue::Abstract(info) => ContextMesh::Abstract(info),
+        MeshValue::Concrete => ContextMesh::Concrete,
+        MeshValue::Unknown => ContextMesh::Unknown,
+    }
+}
+
+/// One context standing for all a `with` may set: the same one, abstract
+/// meshes joined (`AbstractMeshInfo::join`), else `Unknown`.
 fn join_contexts(meshes: Vec<ContextScenario>) -> ContextMesh {
     let mut found: Option<ContextMesh> = None;
     for (mesh, _, _) in meshes {
@@ -1592,10 +1620,12 @@ impl<'t> Module<'t> {
         let none = || vec![(ContextMesh::None, Why::Fixed, Vec::new())];
         // Only a `with` item, a context manager entered by hand or a
         // decorator sets one (and most models have none).
-        if self.with_items.is_empty() && !self.enters_by_hand {
-            return self.decorator_context_meshes(scope).unwrap_or_else(none);
-        }
-        for parent in crate::syntax::ancestors_below(node, self.scopes[scope].node) {
+        let enclosing = if self.with_items.is_empty() && !self.enters_by_hand {
+            Vec::new()
+        } else {
+            crate::syntax::ancestors_below(node, self.scopes[scope].node)
+        };
+        for parent in enclosing {
             // `stack.enter_context(use_abstract_mesh(m))`, `cm.__enter__()`:
             // entered by a statement before `node` in a block holding it.
             if self.enters_by_hand && matches!(parent.kind_name(), "block" | "module") {
@@ -1663,19 +1693,7 @@ impl<'t> Module<'t> {
     /// use_abstract_mesh(m); self._ctx.__enter__()`); else it is the object
     /// entered (`stack.enter_context(plan)`).
     pub(crate) fn statement_enters(&self, statement: Node<'t>, scope: ScopeId) -> Option<Node<'t>> {
-        let mut expr = statement;
-        loop {
-            expr = match expr.kind_name() {
-                "expression_statement" | "return_statement" => expr.named_child(0)?,
-                "assignment" => expr.field("right")?,
-                _ => break,
-            };
-        }
-        let expr = unparenthesize(expr);
-        if expr.kind_name() != "call" {
-            return None;
-        }
-        let entered = unparenthesize(entered_by_hand(expr, self.src)?);
+        let entered = unparenthesize(statement_entering(statement, self.src)?);
         match entered.kind_name() {
             "identifier" | "attribute" => self
                 .assigned_before(scope, text(entered, self.src), statement.start_byte())
@@ -1774,33 +1792,35 @@ impl<'t> Module<'t> {
         method: ScopeId,
         (with_item, scope, object): &EnteredObject<'t>,
     ) -> Option<ContextMesh> {
-        if item.kind_name() != "call"
-            || self.callee(item, method).as_deref() != Some(names::USE_ABSTRACT_MESH)
-        {
-            return None;
-        }
-        let args = self.args_of(item);
-        let mesh = args
-            .positional
-            .first()
-            .copied()
-            .or_else(|| args.keyword("mesh"))?;
+        let mesh = self.abstract_mesh_entered(item, method)?;
         let frame = (method, *with_item, *scope, Some(object.clone()));
         let meshes: Vec<ContextScenario> = self
             .flow()
             .eval_in_frames(&[frame], mesh)
             .into_iter()
             .map(|alt| match alt.val {
-                Val::Mesh(MeshValue::Abstract(info)) => {
-                    Some((ContextMesh::Abstract(info), alt.why, alt.choices))
-                }
-                Val::Mesh(MeshValue::Concrete) => {
-                    Some((ContextMesh::Concrete, alt.why, alt.choices))
+                Val::Mesh(mesh) if mesh != MeshValue::Unknown => {
+                    Some((context_of(mesh), alt.why, alt.choices))
                 }
                 _ => None,
             })
             .collect::<Option<_>>()?;
         (!meshes.is_empty()).then(|| join_contexts(meshes))
+    }
+
+    /// `use_abstract_mesh(m)`: the mesh argument `m`, when `item` is such a
+    /// call and has one.
+    fn abstract_mesh_entered(&self, item: Node<'t>, scope: ScopeId) -> Option<Node<'t>> {
+        if item.kind_name() != "call"
+            || self.callee(item, scope).as_deref() != Some(names::USE_ABSTRACT_MESH)
+        {
+            return None;
+        }
+        let args = self.args_of(item);
+        args.positional
+            .first()
+            .copied()
+            .or_else(|| args.keyword("mesh"))
     }
 
     /// A class whose instances decorate: a `contextlib.ContextDecorator`,
@@ -1834,23 +1854,11 @@ impl<'t> Module<'t> {
         if item.kind_name() == "call"
             && self.callee(item, scope).as_deref() == Some(names::USE_ABSTRACT_MESH)
         {
-            let args = self.args_of(item);
-            let mesh = args
-                .positional
-                .first()
-                .copied()
-                .or_else(|| args.keyword("mesh"))?;
+            let mesh = self.abstract_mesh_entered(item, scope)?;
             let meshes: Vec<ContextScenario> = self
                 .eval_mesh_alts(mesh, scope)
                 .into_iter()
-                .map(|(mesh, why, choices)| {
-                    let context = match mesh {
-                        MeshValue::Abstract(info) => ContextMesh::Abstract(info),
-                        MeshValue::Concrete => ContextMesh::Concrete,
-                        MeshValue::Unknown => ContextMesh::Unknown,
-                    };
-                    (context, why, choices)
-                })
+                .map(|(mesh, why, choices)| (context_of(mesh), why, choices))
                 .collect();
             if meshes.is_empty() {
                 return Some(vec![(ContextMesh::Unknown, Why::Fixed, Vec::new())]);
@@ -1947,23 +1955,11 @@ impl<'t> Module<'t> {
             return self.entered_mesh_of_class(def, as_decorator, instance);
         }
         let node = self.scopes[def].node;
-        let decorated = node
-            .parent()
-            .filter(|p| p.kind_name() == "decorated_definition");
-        let is_context_manager = decorated.is_some_and(|decorated| {
-            let mut cursor = decorated.walk();
-            let found = decorated.named_children(&mut cursor).any(|d| {
-                d.kind_name() == "decorator"
-                    && text(d, self.src)
-                        .trim_start_matches('@')
-                        .trim()
-                        .ends_with("contextmanager")
-            });
-            found
-        });
+        let is_context_manager = self.is_context_manager(def);
         // Another decorator may wrap what it returns; a function decorates
         // as a context manager only when it is a `@contextmanager`.
-        if (decorated.is_some() || as_decorator) && !is_context_manager {
+        let decorated = !self.scopes[def].decorators().is_empty();
+        if (decorated || as_decorator) && !is_context_manager {
             return None;
         }
         if self.context_manager_open(def) {

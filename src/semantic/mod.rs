@@ -3088,6 +3088,14 @@ impl<'t> Module<'t> {
         None
     }
 
+    /// Whether def `def` is made a context manager (`@contextlib.contextmanager`).
+    pub(crate) fn is_context_manager(&self, def: ScopeId) -> bool {
+        self.scopes[def]
+            .decorators()
+            .iter()
+            .any(|d| text(*d, self.src).ends_with("contextmanager"))
+    }
+
     /// A method (or nested class) named `name` of `class` or its local bases.
     pub fn method(&self, class: ScopeId, name: &str) -> Option<ScopeId> {
         self.class_and_bases(class).into_iter().find_map(|id| {

@@ -17,6 +17,7 @@
 
 use super::enclosing_statement;
 use super::flow::{Alt, Flow, Val};
+use super::lowering::statement_entering;
 use super::summary::StateSet;
 use super::{reach, Binding, Module, ScopeId, ScopeKind, MODULE_SCOPE};
 use crate::syntax::{text, unparenthesize, Field, KindName};
@@ -424,14 +425,7 @@ impl<'t> Module<'t> {
                                 self.writer_calls_in(parent)
                                     .iter()
                                     .any(|&start| start < child.start_byte())
-                                    || (self.enters_by_hand && {
-                                        let mut c = parent.walk();
-                                        let entering = parent
-                                            .named_children(&mut c)
-                                            .take_while(|s| s.end_byte() <= child.start_byte())
-                                            .any(|s| self.statement_enters(s, scope).is_some());
-                                        entering
-                                    })
+                                    || self.enters_by_hand_before(parent, child)
                             }
                             "with_statement" => with_item_calls(parent)
                                 .into_iter()
@@ -439,6 +433,20 @@ impl<'t> Module<'t> {
                             _ => false,
                         })
             })
+    }
+
+    /// Whether a statement of `block` before `child` enters a context
+    /// manager by hand (`stack.enter_context(cm)`), by its syntax.
+    fn enters_by_hand_before(&self, block: Node<'t>, child: Node<'t>) -> bool {
+        if !self.enters_by_hand {
+            return false;
+        }
+        let mut c = block.walk();
+        let found = block
+            .named_children(&mut c)
+            .take_while(|s| s.end_byte() <= child.start_byte())
+            .any(|s| statement_entering(s, self.src).is_some());
+        found
     }
 
     /// `node` in `scope`, then the call its function came through, and so
@@ -612,7 +620,7 @@ impl<'t> Module<'t> {
             | "global_statement"
             | "nonlocal_statement"
             | "comment" => {}
-            _ if self.enters_by_hand && self.statement_enters(statement, scope).is_some() => {
+            _ if self.enters_by_hand && statement_entering(statement, self.src).is_some() => {
                 if let Some(item) = self.statement_enters(statement, scope) {
                     self.entered_state(flow, item, scope, overlay);
                 }
@@ -689,7 +697,7 @@ impl<'t> Module<'t> {
                     _ => return None,
                 };
                 inner.push((enter, call, scope, Some(instance)));
-                self.enter_stores(enter, &inner, depth)
+                self.enter_stores(flow, enter, &inner, depth)
             }
             _ => None,
         }
@@ -707,11 +715,7 @@ impl<'t> Module<'t> {
         depth: u32,
     ) -> Option<Vec<Store<'t>>> {
         let def_node = self.scopes[def].node;
-        let is_context_manager = self.scopes[def]
-            .decorators()
-            .iter()
-            .any(|d| text(*d, self.src).ends_with("contextmanager"));
-        if !is_context_manager {
+        if !self.is_context_manager(def) {
             // `def scope(): return kernel_target("gpu")`.
             let [returned] = self.scopes[def].returned[..] else {
                 return None;
@@ -746,6 +750,7 @@ impl<'t> Module<'t> {
     /// its receiver; none when the caller binds it).
     fn enter_stores(
         &self,
+        flow: &Flow<'_, 't>,
         enter: ScopeId,
         frames: &[BoundCall<'t>],
         depth: u32,
@@ -760,10 +765,9 @@ impl<'t> Module<'t> {
             .named_children(&mut c)
             .filter_map(|statement| self.statement_enters(statement, enter))
             .collect();
-        let flow = self.flow();
         for item in entering {
             for (key, value) in self
-                .entered_stores(&flow, item, enter, frames, depth + 1)
+                .entered_stores(flow, item, enter, frames, depth + 1)
                 .unwrap_or_default()
             {
                 out.retain(|(k, _)| *k != key);
@@ -1178,7 +1182,7 @@ impl<'t> Module<'t> {
         };
         flow.with_frames(&[frame], || {
             let stores = match (receiver.is_some(), entering) {
-                (true, _) => self.enter_stores(def, &[], 0),
+                (true, _) => self.enter_stores(&flow, def, &[], 0),
                 (false, true) => self.function_entered_stores(&flow, def, &[], 0),
                 (false, false) => self.plain_setter_stores(def, 0),
             };

@@ -436,11 +436,13 @@ impl<'t> Module<'t> {
         args: &Args<'t>,
         scope: ScopeId,
     ) -> Vec<(AbstractMeshInfo, flow::Why, Vec<flow::Choice>)> {
-        let joined = self.abstract_mesh_info(flow, args, scope);
-        let Some(device) = args.keyword("abstract_device") else {
+        let device_alts = args
+            .keyword("abstract_device")
+            .map(|device| flow.with_defaults(flow.eval(device, scope)));
+        let joined = self.abstract_mesh_info(args, scope, device_alts.as_deref());
+        let Some(alts) = device_alts else {
             return vec![(joined, flow::Why::Fixed, Vec::new())];
         };
-        let alts = flow.with_defaults(flow.eval(device, scope));
         let platform_of = |val: &flow::Val<'t>| match val {
             flow::Val::None => None,
             flow::Val::AbstractDevice(Some(p)) => Some(p.clone()),
@@ -462,16 +464,16 @@ impl<'t> Module<'t> {
     }
 
     /// What an `AbstractMesh(...)` call's arguments say, its device joined
-    /// over the values it may take (`Some("")` when they differ).
-    pub(crate) fn abstract_mesh_info(
+    /// over the values it may take (`device_alts`, those of its
+    /// `abstract_device`; `Some("")` when they differ).
+    fn abstract_mesh_info(
         &self,
-        flow: &flow::Flow<'_, 't>,
         args: &Args<'t>,
         scope: ScopeId,
+        device_alts: Option<&[flow::Alt<'t>]>,
     ) -> AbstractMeshInfo {
         // `Some(p)`: a device of platform p (`""` when not known); `None`: none.
-        let device_platform = args.keyword("abstract_device").map(|device| {
-            let alts = flow.with_defaults(flow.eval(device, scope));
+        let device_platform = device_alts.map(|alts| {
             if !alts.is_empty() && alts.iter().all(|a| matches!(a.val, flow::Val::None)) {
                 return None;
             }

@@ -4908,12 +4908,7 @@ def b_context_class(src: Source, node):
     through an `ExitStack` it keeps (`self._stack.enter_context(<item>)`), or, for one item,
     by calling the item's `__enter__` (`self._ctx = <item>; return self._ctx.__enter__()`).
     The item's local names become constructor arguments read back in `__enter__`."""
-    targets = [i.optional_vars for i in node.items if i.optional_vars is not None]
-    if len(targets) > 1 or (targets and len(node.items) != 1):
-        raise Skip("several targets")
-    if targets and not isinstance(targets[0], ast.Name):
-        raise Skip("unpacking target")
-    params = sorted(set().union(*(local_names(src, i.context_expr) for i in node.items)))
+    targets, params = _with_target_and_names(src, node)
     if "self" in params:
         raise Skip("the item reads self")
     first = node.items[0].context_expr
@@ -4953,13 +4948,19 @@ def b_context_class(src: Source, node):
     return out
 
 
-def b_context_method(src: Source, node):
+def _with_target_and_names(src: Source, node):
+    """A `with` statement's one `as` name target (a list of none or one) and the local names
+    its items read; skips several targets and unpacking ones."""
     targets = [i.optional_vars for i in node.items if i.optional_vars is not None]
     if len(targets) > 1 or (targets and len(node.items) != 1):
         raise Skip("several targets")
     if targets and not isinstance(targets[0], ast.Name):
         raise Skip("unpacking target")
-    params = sorted(set().union(*(local_names(src, i.context_expr) for i in node.items)))
+    return targets, sorted(set().union(*(local_names(src, i.context_expr) for i in node.items)))
+
+
+def b_context_method(src: Source, node):
+    targets, params = _with_target_and_names(src, node)
     first = node.items[0].context_expr
     last = node.items[-1].optional_vars or node.items[-1].context_expr
     items = src.text[src.start(first) : src.end(last)]
