@@ -368,8 +368,8 @@ pub struct Module<'t> {
     /// write state (`overlay::state_writers`).
     writer_calls: std::cell::RefCell<HashMap<usize, std::rc::Rc<Vec<usize>>>>,
     state_writer_scopes: std::cell::OnceCell<std::collections::HashSet<ScopeId>>,
-    /// Whether it imports another module's state writers
-    /// (`overlay::imports_state_writers`).
+    /// Whether it imports names other modules of the workspace may define
+    /// (`overlay::imports_workspace_names`).
     foreign_writers_imported: std::cell::OnceCell<bool>,
     /// Whether the model's text can hold a guard at all (`may_have_guards`).
     guard_text: std::cell::OnceCell<bool>,
@@ -489,6 +489,10 @@ pub struct Module<'t> {
     plain_args: std::cell::RefCell<HashMap<usize, Args<'t>>>,
     /// `canonical` answers, by (node id, scope).
     canonical_paths: std::cell::RefCell<HashMap<(usize, ScopeId), Option<String>>>,
+    /// `base_classes` by class: asked for every method lookup, and a
+    /// module of hundreds of classes (a config schema) walked their bases
+    /// each time. Cleared after collecting, as `canonical_paths`.
+    base_classes: std::cell::RefCell<HashMap<ScopeId, Vec<ScopeId>>>,
 }
 
 impl<'t> Module<'t> {
@@ -1438,12 +1442,14 @@ impl<'t> Module<'t> {
             declares: std::cell::OnceCell::new(),
             plain_args: std::cell::RefCell::default(),
             canonical_paths: std::cell::RefCell::default(),
+            base_classes: std::cell::RefCell::default(),
         };
         module.collect(root, matched);
         module.resolve_keyed_calls();
         // Answers remembered while collecting saw part of the bindings.
         module.canonical_paths.get_mut().clear();
         module.plain_args.get_mut().clear();
+        module.base_classes.get_mut().clear();
         // Facts and guards are built per scope on first use: a lowering
         // usually reaches a few of a module's scopes.
         module.caches = overlay::ValueCaches::new(module.scopes.len());
@@ -3152,6 +3158,15 @@ impl<'t> Module<'t> {
     }
 
     pub(crate) fn base_classes(&self, class: ScopeId) -> Vec<ScopeId> {
+        if let Some(found) = self.base_classes.borrow().get(&class) {
+            return found.clone();
+        }
+        let found = self.read_base_classes(class);
+        self.base_classes.borrow_mut().insert(class, found.clone());
+        found
+    }
+
+    fn read_base_classes(&self, class: ScopeId) -> Vec<ScopeId> {
         let mut out = Vec::new();
         let scope = &self.scopes[class];
         let Some(supers) = scope.node.field("superclasses") else {
