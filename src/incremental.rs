@@ -814,7 +814,7 @@ fn reads_configuration(text: &str) -> bool {
 fn read_statement<'s>(node: Node<'_>, src: &'s str) -> RawStatement<'s> {
     let text = src.get(node.byte_range()).unwrap_or("");
     let mut tokens = identifier_tokens(text);
-    let needles = Needles::of(text);
+    let needles = statement_needles(node, text);
     // A flag definition (`flags.DEFINE_string("platform", "tpu", ...)`) is
     // read through `FLAGS.platform`, an argparse argument through
     // `args.platform`: names it does not bind. Like an import, a statement
@@ -893,6 +893,59 @@ fn read_statement<'s>(node: Node<'_>, src: &'s str) -> RawStatement<'s> {
         mutates,
         needles,
     }
+}
+
+/// The prefilter's needles of one statement: of its text and, when it holds
+/// a syntax error, of the text its tree models too, the `ERROR` pieces left
+/// out. Recovery skips them: `traced.lower)()` is a call of `.lower` in the
+/// tree, though its text holds no `.lower(`, and a unit's needles must not
+/// rule out a site the analysis finds.
+fn statement_needles(node: Node<'_>, text: &str) -> Needles {
+    let needles = Needles::of(text);
+    if !node.has_error() {
+        return needles;
+    }
+    let start = node.start_byte();
+    let mut errors: Vec<Range<usize>> = Vec::new();
+    let mut cursor = node.walk();
+    let mut descend = true;
+    loop {
+        if descend && cursor.goto_first_child() {
+            // Entered a child.
+        } else if cursor.goto_next_sibling() {
+            // Moved across.
+        } else {
+            // Up until a sibling exists; the walk ends back at `node`.
+            let mut moved = false;
+            while cursor.goto_parent() {
+                if cursor.goto_next_sibling() {
+                    moved = true;
+                    break;
+                }
+            }
+            if !moved {
+                break;
+            }
+        }
+        let child = cursor.node();
+        // The outermost errors only: nothing under one is kept.
+        descend = !child.is_error();
+        if child.is_error() {
+            let r = child.byte_range();
+            errors.push(r.start.saturating_sub(start)..r.end.saturating_sub(start));
+        }
+    }
+    if errors.is_empty() {
+        return needles;
+    }
+    let mut kept = String::with_capacity(text.len());
+    let mut at = 0;
+    for error in errors {
+        kept.push_str(text.get(at..error.start).unwrap_or(""));
+        at = at.max(error.end);
+    }
+    kept.push_str(text.get(at..).unwrap_or(""));
+    needles.union(Needles::of(&kept))
 }
 
 /// What a top-level syntax error may bind: each identifier token it holds,
