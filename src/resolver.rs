@@ -53,6 +53,9 @@ pub struct FsResolver<S: SourceProvider = Disk> {
     /// closure its factory returns, named by `Module::local_ref`), by
     /// (file, that name): a summary holding that one function.
     local_refs: DashMap<String, Option<Arc<ModuleSummary>>>,
+    /// The calls `call_returns` evaluated, by (file, tag): what a token
+    /// made for one (`Module::call_tag`) binds.
+    call_tags: DashMap<String, (String, ForeignCall, Option<Vec<String>>)>,
     /// The names of each module file's module-level functions, read from
     /// its text (`called_by`).
     top_level_defs: DashMap<PathBuf, Arc<Vec<String>>>,
@@ -83,6 +86,7 @@ impl<S: SourceProvider> FsResolver<S> {
             call_state: DashMap::new(),
             call_lowerings: DashMap::new(),
             local_refs: DashMap::new(),
+            call_tags: DashMap::new(),
             top_level_defs: DashMap::new(),
             called: DashMap::new(),
             helper_defs: DashMap::new(),
@@ -108,6 +112,7 @@ impl<S: SourceProvider> FsResolver<S> {
             self.call_state.clear();
             self.call_lowerings.clear();
             self.local_refs.clear();
+            self.call_tags.clear();
         }
     }
 
@@ -130,6 +135,7 @@ impl<S: SourceProvider> FsResolver<S> {
         forget_calls_into(&self.call_state, &stale);
         forget_calls_into(&self.call_lowerings, &stale);
         forget_calls_into(&self.local_refs, &stale);
+        forget_calls_into(&self.call_tags, &stale);
     }
 
     /// The lowering helpers module file `file` defines (its text scanned
@@ -423,8 +429,17 @@ impl<S: SourceProvider> FsResolver<S> {
         if let Some(cached) = self.local_refs.get(&key) {
             return cached.clone();
         }
-        let computed = self.with_module(&file, None, true, |module| {
-            let function = module.local_ref_function(path, &file)?;
+        let call = Module::local_ref_call_tag(path)
+            .and_then(|tag| self.call_tags.get(&format!("{}\0{tag}", file.display())))
+            .map(|entry| entry.value().clone());
+        let called = call.as_ref().and_then(|(_, _, called)| called.clone());
+        let computed = self.with_module(&file, called, true, |module| {
+            let function = match &call {
+                Some((name, call, _)) => {
+                    module.local_ref_function_for_call(path, &file, name, call)?
+                }
+                None => module.local_ref_function(path, &file)?,
+            };
             let mut summary = ModuleSummary::empty(Arc::from(file.as_path()));
             summary.functions.insert(path.to_owned(), function);
             Some(Arc::new(summary))
@@ -469,7 +484,19 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
         let computed = match self.call_returns.get(&key) {
             Some(cached) => cached.clone(),
             None => {
+                // Closures the call returns are tokens tagged with it.
+                let tag = {
+                    use std::hash::{Hash, Hasher};
+                    let mut h = std::collections::hash_map::DefaultHasher::new();
+                    key.hash(&mut h);
+                    format!("K{:x}", h.finish())
+                };
+                self.call_tags.insert(
+                    format!("{}\0{tag}", summary.file.display()),
+                    (name.clone(), call.clone(), called.clone()),
+                );
                 let computed = self.with_module(&summary.file, called, false, |module| {
+                    module.call_tag.replace(Some(tag));
                     module.returns_for_call(&name, call)
                 });
                 self.call_returns.insert(key, computed.clone());

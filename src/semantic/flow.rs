@@ -1051,6 +1051,11 @@ pub(crate) fn rename_refs(alts: &mut [ConstAlt], rename: &dyn Fn(&str) -> Option
     }
 }
 
+/// How deep `Flow::detach` goes into sequences (objects stop at 2).
+const MAX_DETACH_DEPTH: u32 = 4;
+/// Longer sequences are detached as plain values (no functions, objects).
+const MAX_DETACHED_ITEMS: usize = 32;
+
 pub(crate) fn from_consts<'t>(alts: &[ConstAlt]) -> Vec<Alt<'t>> {
     alts.iter()
         .map(|a| Alt {
@@ -1148,6 +1153,11 @@ pub struct Flow<'m, 't> {
     /// each call of their method leaves on its receiver
     /// (`receiver_state_at_calls`): the plain answer for calls without one.
     receiver_sites_open: RefCell<Vec<usize>>,
+    /// While `detach_with_tokens` runs: functions of this module another
+    /// module cannot name cross as tokens at every depth of the value (a
+    /// closure in a returned tuple, a bound method in an object's field),
+    /// with module-level functions too when `Some(true)`.
+    detach_tokens: Cell<Option<bool>>,
 }
 
 impl<'t> Module<'t> {
@@ -1167,6 +1177,7 @@ impl<'t> Module<'t> {
             deciding_given: RefCell::new(Vec::new()),
             deciding_construction: RefCell::new(Vec::new()),
             receiver_sites_open: RefCell::new(Vec::new()),
+            detach_tokens: Cell::new(None),
         }
     }
 
@@ -3114,39 +3125,47 @@ impl<'m, 't> Flow<'m, 't> {
         alts: &[Alt<'t>],
         every_function: bool,
     ) -> Vec<ConstAlt> {
-        let mut out = self.detach(alts, 0);
-        for (alt, detached) in alts.iter().zip(out.iter_mut()) {
-            // A jit crosses with its function and what its shardings use.
-            if let Val::Jitted(def, call, scope) = alt.val {
-                // The function as `detach` names it, or as a token below.
-                let function = vec![Alt {
-                    val: Val::Function(def),
-                    ..alt.clone()
-                }];
-                let function = self.detach_with_tokens(&function, every_function);
-                let function = function
-                    .into_iter()
-                    .next()
-                    .map_or(Const::Unknown, |f| f.val);
-                detached.val = Const::Jitted(Arc::new(self.foreign_jit(function, call, scope)));
-                continue;
-            }
-            let target = match alt.val {
-                Val::Function(def) if every_function || self.m.module_def_name(def).is_none() => {
-                    Some(super::reach::Target::Local(def))
-                }
-                Val::Instance(class, made) => self
-                    .m
-                    .method(class, "__call__")
-                    .map(|m| self.m.method_on(m, class, made)),
-                Val::Method(method, class, made) => Some(self.m.method_on(method, class, made)),
-                _ => None,
-            };
-            if let Some(token) = target.and_then(|t| self.m.local_ref(&t, &alt.choices)) {
-                detached.val = Const::Ref(token);
-            }
-        }
+        let outer = self.detach_tokens.replace(Some(every_function));
+        let out = self.detach(alts, 0);
+        self.detach_tokens.set(outer);
         out
+    }
+
+    /// What `detach_with_tokens` makes of a function value: a jit with its
+    /// function and what its shardings use, or this module's token for a
+    /// function another module cannot name. `None` for other values.
+    fn token_of(&self, alt: &Alt<'t>, every_function: bool) -> Option<Const> {
+        if let Val::Jitted(def, call, scope) = alt.val {
+            let function = Alt {
+                val: Val::Function(def),
+                ..alt.clone()
+            };
+            let function = self
+                .token_of(&function, every_function)
+                .or_else(|| {
+                    self.m
+                        .module_def_name(def)
+                        .map(|name| Const::Ref(name.to_owned()))
+                })
+                .unwrap_or(Const::Unknown);
+            return Some(Const::Jitted(Arc::new(
+                self.foreign_jit(function, call, scope),
+            )));
+        }
+        let target = match alt.val {
+            Val::Function(def) if every_function || self.m.module_def_name(def).is_none() => {
+                Some(super::reach::Target::Local(def))
+            }
+            Val::Instance(class, made) => self
+                .m
+                .method(class, "__call__")
+                .map(|m| self.m.method_on(m, class, made)),
+            Val::Method(method, class, made) => Some(self.m.method_on(method, class, made)),
+            _ => None,
+        };
+        target
+            .and_then(|t| self.m.local_ref(&t, &alt.choices))
+            .map(Const::Ref)
     }
 
     /// What `call` passes, detached from this module (what crosses to the
@@ -8767,58 +8786,87 @@ impl<'m, 't> Flow<'m, 't> {
     /// an instance becomes an object of its attributes' values.
     pub fn detach(&self, alts: &[Alt<'t>], depth: u32) -> Vec<ConstAlt> {
         alts.iter()
-            .map(|a| {
-                let val = match &a.val {
-                    Val::Instance(class, ctor) if depth < 2 => {
-                        let mut fields = Vec::new();
-                        let mut names = self.m.attribute_names(*class);
-                        // Stored where it was made (`config.model = ...` in
-                        // `get_config()`): fields too, for the importer.
-                        if let Some((call, _)) = ctor {
-                            names.extend(self.m.stored_after_construction_names(*call));
-                            names.sort();
-                            names.dedup();
-                        }
-                        for attr in names {
-                            let alts = self.field(*class, *ctor, &attr, 0);
-                            if alts.iter().all(|a| a.val.is_unknown()) {
-                                continue;
-                            }
-                            fields.push((attr, self.detach(&alts, depth + 1)));
-                        }
-                        // The class rides along, so the importer finds its
-                        // methods (`DEFAULT = Meter()`, then `DEFAULT.update(x)`).
-                        if let Some(name) = self.m.module_def_name(*class) {
-                            if !fields.iter().any(|(n, _)| n == "__class__") {
-                                fields.push((
-                                    "__class__".to_owned(),
-                                    vec![ConstAlt {
-                                        val: Const::Str(name.to_owned()),
-                                        why: Why::Fixed,
-                                    }],
-                                ));
-                            }
-                        }
-                        Const::Object(Arc::new(fields))
-                    }
-                    Val::Dict(dict, scope) if depth < 2 => self
-                        .dict_entries(*dict, *scope, depth, 0)
-                        .map(|e| Const::Entries(Arc::new(e)))
-                        .unwrap_or(Const::Dict),
-                    // A module-level def, by the name it is bound to.
-                    Val::Function(def) | Val::Jitted(def, ..) | Val::Class(def) => self
-                        .m
-                        .module_def_name(*def)
-                        .map(|name| Const::Ref(name.to_owned()))
-                        .unwrap_or(Const::Unknown),
-                    v => v.detached(),
-                };
-                ConstAlt {
-                    val,
-                    why: a.why.clone(),
-                }
+            .map(|a| ConstAlt {
+                val: self.detach_one(a, depth),
+                why: a.why.clone(),
             })
             .collect()
+    }
+
+    /// One alternative of `detach`. Containers are detached item by item,
+    /// so what a function returns in a tuple, a list or an object's field
+    /// crosses as it would alone.
+    fn detach_one(&self, a: &Alt<'t>, depth: u32) -> Const {
+        if let Some(every_function) = self.detach_tokens.get() {
+            if let Some(token) = self.token_of(a, every_function) {
+                return token;
+            }
+        }
+        match &a.val {
+            Val::Instance(class, ctor) if depth < 2 => {
+                let mut fields = Vec::new();
+                let mut names = self.m.attribute_names(*class);
+                // Stored where it was made (`config.model = ...` in
+                // `get_config()`): fields too, for the importer.
+                if let Some((call, _)) = ctor {
+                    names.extend(self.m.stored_after_construction_names(*call));
+                    names.sort();
+                    names.dedup();
+                }
+                for attr in names {
+                    let alts = self.field(*class, *ctor, &attr, 0);
+                    if alts.iter().all(|a| a.val.is_unknown()) {
+                        continue;
+                    }
+                    fields.push((attr, self.detach(&alts, depth + 1)));
+                }
+                // The class rides along, so the importer finds its
+                // methods (`DEFAULT = Meter()`, then `DEFAULT.update(x)`).
+                if let Some(name) = self.m.module_def_name(*class) {
+                    if !fields.iter().any(|(n, _)| n == "__class__") {
+                        fields.push((
+                            "__class__".to_owned(),
+                            vec![ConstAlt {
+                                val: Const::Str(name.to_owned()),
+                                why: Why::Fixed,
+                            }],
+                        ));
+                    }
+                }
+                Const::Object(Arc::new(fields))
+            }
+            Val::Dict(dict, scope) if depth < 2 => self
+                .dict_entries(*dict, *scope, depth, 0)
+                .map(|e| Const::Entries(Arc::new(e)))
+                .unwrap_or(Const::Dict),
+            // A module-level def, by the name it is bound to.
+            Val::Function(def) | Val::Jitted(def, ..) | Val::Class(def) => self
+                .m
+                .module_def_name(*def)
+                .map(|name| Const::Ref(name.to_owned()))
+                .unwrap_or(Const::Unknown),
+            Val::Seq(kind, items)
+                if depth < MAX_DETACH_DEPTH && items.len() <= MAX_DETACHED_ITEMS =>
+            {
+                let items = items
+                    .iter()
+                    .map(|item| {
+                        let item = Alt {
+                            val: item.clone(),
+                            ..a.clone()
+                        };
+                        self.detach_one(&item, depth + 1)
+                    })
+                    .collect();
+                Const::Seq(*kind, items)
+            }
+            Val::Members(kind, members)
+                if depth < MAX_DETACH_DEPTH && members.len() <= MAX_DETACHED_ITEMS =>
+            {
+                Const::Members(*kind, self.detach(members, depth + 1))
+            }
+            v => v.detached(),
+        }
     }
 }
 

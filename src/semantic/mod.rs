@@ -464,6 +464,11 @@ pub struct Module<'t> {
     /// an argument's value may come from another call of another module
     /// (`detach` evaluates a dict's entries anew), so this bounds it.
     pub(crate) foreign_nesting: std::cell::Cell<u32>,
+    /// While another module's call of a function of this one is evaluated
+    /// (`Resolver::call_returns`): that call's tag, carried by the tokens
+    /// of the closures it returns (`local_ref`), so that what one of them
+    /// reaches is found with the call's values (`local_ref_function`).
+    pub(crate) call_tag: std::cell::RefCell<Option<String>>,
     /// `name.trace(...)`-style calls by receiver name (built on first use).
     staging_calls: std::cell::OnceCell<std::collections::HashMap<&'t str, Vec<usize>>>,
     /// How often each word occurs in the model's code (built on first use).
@@ -1431,6 +1436,7 @@ impl<'t> Module<'t> {
             env_keys: std::cell::OnceCell::new(),
             passing: std::cell::Cell::new(false),
             foreign_nesting: std::cell::Cell::new(0),
+            call_tag: std::cell::RefCell::new(None),
             value_args: std::cell::OnceCell::new(),
             word_counts: std::cell::OnceCell::new(),
             covered_bytes: std::cell::OnceCell::new(),

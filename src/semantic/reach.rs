@@ -978,6 +978,19 @@ impl<'t> Module<'t> {
         receiver: Option<flow::Alt<'t>>,
         dead: &[std::ops::Range<usize>],
     ) -> Vec<(ScopeId, Edge)> {
+        self.call_edges_within(def, given, receiver, dead, &[def])
+    }
+
+    /// `call_edges`, for the functions within any of `roots` (closures a
+    /// function `def` calls made, as well as its own).
+    pub(crate) fn call_edges_within(
+        &self,
+        def: ScopeId,
+        given: &[Vec<flow::Alt<'t>>],
+        receiver: Option<flow::Alt<'t>>,
+        dead: &[std::ops::Range<usize>],
+        roots: &[ScopeId],
+    ) -> Vec<(ScopeId, Edge)> {
         let mut out = Vec::new();
         // Given nothing but the object, only what it holds can make an edge
         // the module alone does not: a callee (`layer.apply(x)` over
@@ -990,7 +1003,7 @@ impl<'t> Module<'t> {
         };
         for (id, scope) in self.scopes.iter().enumerate() {
             if !matches!(scope.kind, ScopeKind::Function | ScopeKind::Lambda)
-                || !self.scope_within(id, def)
+                || !roots.iter().any(|&root| self.scope_within(id, root))
             {
                 continue;
             }
@@ -2376,7 +2389,18 @@ impl<'t> Module<'t> {
         };
         // The choices it was made on (which call of a factory made it).
         let choices: Vec<String> = choices.iter().map(|(p, c)| format!("{p}_{c}")).collect();
-        Some(format!("{LOCAL_REF}.{tag}.{target}.{}", choices.join("_")))
+        let mut token = format!("{LOCAL_REF}.{tag}.{target}.{}", choices.join("_"));
+        // Made for another module's call: that call binds its parameters.
+        if let Some(call) = self.call_tag.borrow().as_deref() {
+            token.push('.');
+            token.push_str(call);
+        }
+        Some(token)
+    }
+
+    /// The tag of the call a `local_ref` was made for (`call_tag`), if any.
+    pub(crate) fn local_ref_call_tag(path: &str) -> Option<&str> {
+        path.strip_prefix(LOCAL_REF)?.split('.').nth(4)
     }
 
     /// The target a `local_ref` of this module names, with its choices.

@@ -262,6 +262,44 @@ impl Module<'_> {
     }
 }
 
+impl<'t> Module<'t> {
+    /// `local_ref_function` for a token made while another module's call
+    /// of function `name` was evaluated (`Module::call_tag`): the closure's
+    /// calls of what that call passed (`fn(*args)` in the `step` a
+    /// `make_steps(train_step)` returns in a tuple) reach it.
+    pub fn local_ref_function_for_call(
+        &self,
+        path: &str,
+        file: &Path,
+        name: &str,
+        call: &ForeignCall,
+    ) -> Option<FunctionSummary> {
+        let (target, made_on) = self.local_target(path)?;
+        let Some(Binding::Def(def)) = self.lookup(MODULE_SCOPE, name).and_then(|b| b.last()) else {
+            return self.local_ref_function(path, file);
+        };
+        let def = *def;
+        if self.scopes[def].kind != ScopeKind::Function {
+            return self.local_ref_function(path, file);
+        }
+        let flow = self.flow();
+        let Some(given) = self.bind_call(&flow, def, false, call) else {
+            return self.local_ref_function(path, file);
+        };
+        let mut decided = self.call_branches(def, &given, None);
+        // A closure of a function the called one calls (`make_steps` calling
+        // `make_step_pair(fn)`): its calls too, with the call's values.
+        if let Target::Local(closure) = target {
+            if !self.scope_within(closure, def) {
+                let edges = self.call_edges_within(def, &given, None, &decided.dead, &[closure]);
+                decided.edges.extend(edges);
+            }
+        }
+        let reached = self.reach_local_for(vec![(target, Vec::new())], &made_on, Some(&decided));
+        Some(FunctionSummary::of(reached, &Arc::from(file)))
+    }
+}
+
 /// What a function returns, when it is a kind of value that does not hang
 /// on its arguments (a mesh, a sharding, a spec, params of a backend).
 fn known_returns(module: &Module<'_>, def: usize) -> Option<Vec<ConstAlt>> {
