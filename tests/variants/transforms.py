@@ -3681,21 +3681,26 @@ def b_local_decorator(src: Source, item):
 
 
 
-def _passed_function(src: Source, s: Site, make: str, cfg: str, bound_name: str, method: str = ""):
-    """`s.fn` replaced by `_variant_cfg.<make>(f)`, inline or through a name bound to
-    it just before the statement; with `method`, by that method of the object
-    (`_variant_cfg.<make>(f).<method>`)."""
+def _handed_function(src: Source, s: Site):
+    """The function node a site hands to jit (for an export, to the jit it exports)."""
     if s.jit is None or s.kind not in ("trace_lower", "shortcut", "export"):
         raise Skip("no function handed to jit/export")
     if any(k.arg in NAME_KEYWORDS for k in s.jit_kws):
         raise Skip("jit keywords that name parameters")
-    target = s.fn
-    if s.kind == "export":
-        # export takes a jitted function: the one jit is given.
-        inner = _jit_call(src, s.fn)
-        if inner is None or any(k.arg in NAME_KEYWORDS for k in inner[2]):
-            raise Skip("export of a function not jitted in place")
-        target = inner[1]
+    if s.kind != "export":
+        return s.fn
+    # export takes a jitted function: the one jit is given.
+    inner = _jit_call(src, s.fn)
+    if inner is None or any(k.arg in NAME_KEYWORDS for k in inner[2]):
+        raise Skip("export of a function not jitted in place")
+    return inner[1]
+
+
+def _passed_function(src: Source, s: Site, make: str, cfg: str, bound_name: str, method: str = ""):
+    """`s.fn` replaced by `_variant_cfg.<make>(f)`, inline or through a name bound to
+    it just before the statement; with `method`, by that method of the object
+    (`_variant_cfg.<make>(f).<method>`)."""
+    target = _handed_function(src, s)
     out = []
     fn = src.seg(target)
     for form in ("inline", "bound"):
@@ -3785,6 +3790,107 @@ def b_imported_step_factory(src: Source, s: Site):
         ]
     )
     return _passed_function(src, s, "wrap_step", cfg, "variant_step")
+
+
+def b_imported_step_pair(src: Source, s: Site):
+    """The function handed to jit/export is wrapped by a factory of another module that
+    returns its closures in a container (jax-md's `neighbor_list` returning a NamedTuple of
+    functions, gymnax's `env, params = make(...)`): `_variant_cfg.make_steps(f).train` (a
+    NamedTuple field), the pair unpacked just before the statement (`train, _ =
+    _variant_cfg.make_step_pair(f)`), or `_variant_cfg.make_step_pair(f)[0]` (a tuple item)."""
+    target = _handed_function(src, s)
+    cfg = "\n".join(
+        [
+            '"""Helpers of the variant: a factory returning its closures in a container."""',
+            "import functools",
+            "from typing import Callable, NamedTuple",
+            "",
+            "",
+            "class Steps(NamedTuple):",
+            "    train: Callable",
+            "    evaluate: Callable",
+            "",
+            "",
+            "def make_step_pair(fn):",
+            "    @functools.wraps(fn)",
+            "    def step(*args, **kwargs):",
+            "        return fn(*args, **kwargs)",
+            "",
+            "    def evaluate(*args, **kwargs):",
+            "        return None",
+            "",
+            "    return step, evaluate",
+            "",
+            "",
+            "def make_steps(fn):",
+            "    step, evaluate = make_step_pair(fn)",
+            "    return Steps(train=step, evaluate=evaluate)",
+            "",
+        ]
+    )
+    fn = src.seg(target)
+    out = []
+    for form in ("field", "unpacked", "item"):
+        ed = Edits(src)
+        ensure_import(ed, CFG_MODULE)
+        if form == "field":
+            ed.replace(target, f"{CFG_MODULE}.make_steps({fn}).train")
+        elif form == "item":
+            ed.replace(target, f"{CFG_MODULE}.make_step_pair({fn})[0]")
+        else:
+            st = src.stmt_of(target)
+            if [id(x) for x in src.scope_chain(target)[:1]] != [id(x) for x in src.scope_chain(st)[:1]]:
+                raise Skip("the function is inside a lambda or comprehension of its statement")
+            name = src.fresh("variant_train")
+            insert_before_stmt(ed, st, [f"{name}, _ = {CFG_MODULE}.make_step_pair({fn})"])
+            ed.replace(target, name)
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
+    return out
+
+
+def b_imported_hook_table(src: Source, item):
+    """The host callback is made by closures that a factory of another module returns in a
+    container, keyed or by position: `_variant_cfg.make_hooks()["emit"](<args>)` (a dict of
+    closures), `_variant_cfg.make_hook_pair()[1](<args>)` (a tuple), or the pair unpacked
+    at module level after the imports (`_, VARIANT_EMIT = _variant_cfg.make_hook_pair()`)."""
+    c, imp = item
+    callee, args = _callback_call(src, c)
+    cfg = "\n".join(
+        [
+            '"""Helpers of the variant: hooks made by a factory, returned in a container."""',
+            src.seg(imp),
+            "",
+            "",
+            "def make_hook_pair():",
+            "    def quiet(*args, **kwargs):",
+            "        return None",
+            "",
+            "    def emit(*args, **kwargs):",
+            f"        return {callee}(*args, **kwargs)",
+            "",
+            "    return quiet, emit",
+            "",
+            "",
+            "def make_hooks():",
+            "    quiet, emit = make_hook_pair()",
+            '    return {"quiet": quiet, "emit": emit}',
+            "",
+        ]
+    )
+    out = []
+    for form in ("dict", "tuple", "unpacked"):
+        ed = Edits(src)
+        ensure_import(ed, CFG_MODULE)
+        if form == "dict":
+            ed.replace(c, f'{CFG_MODULE}.make_hooks()["emit"]({args})')
+        elif form == "tuple":
+            ed.replace(c, f"{CFG_MODULE}.make_hook_pair()[1]({args})")
+        else:
+            emit = src.fresh("VARIANT_EMIT")
+            insert_module_code(ed, header_end(src)[0], f"_, {emit} = {CFG_MODULE}.make_hook_pair()\n")
+            ed.replace(c, f"{emit}({args})")
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
+    return out
 
 
 def i_decorated_defs(src: Source):
@@ -5510,6 +5616,20 @@ TRANSFORMS = {
         "the function handed to jit/export is wrapped by a factory of another module whose closure "
         "calls it (`def wrap_step(fn): @functools.wraps(fn) def step(*a, **k): return fn(*a, **k)`), "
         "inline or bound to a name first",
+    ),
+    "imported_step_pair": (
+        find_sites,
+        b_imported_step_pair,
+        "the function handed to jit/export is wrapped by a factory of another module that returns "
+        "its closures in a container: `_variant_cfg.make_steps(f).train` (a NamedTuple field), "
+        "`_variant_cfg.make_step_pair(f)[0]`, or the pair unpacked just before the statement",
+    ),
+    "imported_hook_table": (
+        i_host_callback_calls,
+        b_imported_hook_table,
+        "a host callback is made by closures another module's factory returns in a container: "
+        "`_variant_cfg.make_hooks()[\"emit\"](...)` (a dict), `_variant_cfg.make_hook_pair()[1](...)`, "
+        "or the pair unpacked at module level",
     ),
     "imported_decorator_factory": (
         i_decorated_defs,
