@@ -1034,10 +1034,21 @@ impl<'t> Module<'t> {
                     }
                     let flow = self.flow_with_budget(200);
                     let values = flow.eval_given(def, given, receiver.clone(), node, id);
-                    let targets: Vec<(Target, Vec<Choice>)> = values
+                    // A value run-time configuration's default gives (the
+                    // call passed `op.apply` of the operator an environment
+                    // default picks): an edge a plain run takes, noted.
+                    let targets: Vec<(Target, Vec<Choice>, Option<&str>)> = values
                         .iter()
-                        .filter(|a| a.why.certain())
-                        .flat_map(|a| self.targets_of_value(&a.val))
+                        .filter(|a| a.why.certain() || matches!(a.why, Why::Default(_)))
+                        .flat_map(|a| {
+                            let note = match &a.why {
+                                Why::Default(note) => Some(note.as_str()),
+                                _ => None,
+                            };
+                            self.targets_of_value(&a.val)
+                                .into_iter()
+                                .map(move |(t, c)| (t, c, note))
+                        })
                         .collect();
                     if targets.is_empty() {
                         continue;
@@ -1049,11 +1060,15 @@ impl<'t> Module<'t> {
                     if let Some(note) = branches.default_at(at) {
                         guards.push(Guard::Configured(note.to_owned()));
                     }
-                    for (target, choices) in targets {
+                    for (target, choices, note) in targets {
+                        let mut guards = guards.clone();
+                        if let Some(note) = note {
+                            guards.push(Guard::Configured(note.to_owned()));
+                        }
                         let edge = Edge {
                             call: direct,
                             target,
-                            guards: guards.clone(),
+                            guards,
                             choices,
                             at,
                         };
@@ -3118,13 +3133,13 @@ impl<'t> Module<'t> {
                 local.external_indirect.remove(path);
             }
         }
-        let mut reqs = local.reqs;
+        let mut reqs = std::mem::take(&mut local.reqs);
         let Some(resolver) = resolver else {
             return reqs;
         };
         let file: Arc<Path> = Arc::from(file);
-        let calls_of = |path: &str| -> Vec<super::CallSite<'t>> {
-            let calls: Vec<super::CallSite<'t>> = local
+        let calls_in = |reached: &Reached, path: &str| -> Vec<super::CallSite<'t>> {
+            let calls: Vec<super::CallSite<'t>> = reached
                 .external_calls
                 .iter()
                 .filter(|(p, _)| p == path)
@@ -3146,45 +3161,50 @@ impl<'t> Module<'t> {
                 })
                 .collect()
         };
+        let calls_of = |path: &str| calls_in(&local, path);
         // An imported function reached only by direct calls: what each call
         // reaches with its own values (branches on its parameters decided).
-        let mut by_call: HashMap<String, Vec<(usize, Arc<super::summary::FunctionSummary>)>> =
-            HashMap::new();
-        for (path, _, _) in &local.externals {
-            if local.external_indirect.contains(path) || by_call.contains_key(path) {
-                continue;
+        type ByCall = HashMap<String, Vec<(usize, Arc<super::summary::FunctionSummary>)>>;
+        let mut by_call: ByCall = HashMap::new();
+        let decide_calls = |reached: &Reached, by_call: &mut ByCall| {
+            for (path, _, _) in &reached.externals {
+                if reached.external_indirect.contains(path) || by_call.contains_key(path) {
+                    continue;
+                }
+                let calls = calls_in(reached, path);
+                if calls.is_empty() || !self.resolves(path) {
+                    continue;
+                }
+                let flow = self.flow();
+                let reached: Option<Vec<_>> = calls
+                    .iter()
+                    .map(|call| {
+                        // `obj.method(...)` on an object of that module's class:
+                        // the method runs on it.
+                        let receiver = call
+                            .node
+                            .field("function")
+                            .filter(|f| f.kind_name() == "attribute")
+                            .and_then(|f| f.field("object"))
+                            .map(|o| flow.eval(o, call.scope))
+                            .and_then(|alts| match alts.as_slice() {
+                                [one] if one.why.certain() && matches!(one.val, Val::Object(_)) => {
+                                    Some(one.val.clone())
+                                }
+                                _ => None,
+                            });
+                        let args =
+                            flow.foreign_args(receiver.as_ref(), call.node, call.scope, 0)?;
+                        let reach = resolver.call_reach(&file, path, &args)?;
+                        Some((call.node.id(), reach))
+                    })
+                    .collect();
+                if let Some(reached) = reached {
+                    by_call.insert(path.clone(), reached);
+                }
             }
-            let calls = calls_of(path);
-            if calls.is_empty() || !self.resolves(path) {
-                continue;
-            }
-            let flow = self.flow();
-            let reached: Option<Vec<_>> = calls
-                .iter()
-                .map(|call| {
-                    // `obj.method(...)` on an object of that module's class:
-                    // the method runs on it.
-                    let receiver = call
-                        .node
-                        .field("function")
-                        .filter(|f| f.kind_name() == "attribute")
-                        .and_then(|f| f.field("object"))
-                        .map(|o| flow.eval(o, call.scope))
-                        .and_then(|alts| match alts.as_slice() {
-                            [one] if one.why.certain() && matches!(one.val, Val::Object(_)) => {
-                                Some(one.val.clone())
-                            }
-                            _ => None,
-                        });
-                    let args = flow.foreign_args(receiver.as_ref(), call.node, call.scope, 0)?;
-                    let reach = resolver.call_reach(&file, path, &args)?;
-                    Some((call.node.id(), reach))
-                })
-                .collect();
-            if let Some(reached) = reached {
-                by_call.insert(path.clone(), reached);
-            }
-        }
+        };
+        decide_calls(&local, &mut by_call);
         // A method lowered as a bound value of one known object: decided by
         // that object's fields, unless something else reaches it too.
         for (path, call) in seed_objects {
@@ -3302,6 +3322,31 @@ impl<'t> Module<'t> {
             let Some((summary, name)) = resolver.resolve_function(&from, &path) else {
                 continue;
             };
+            // A def of this module another module called by its path (given
+            // it by name): walked here, with this module's imports resolved,
+            // rather than through its summary, which follows none.
+            if from != file && *summary.file == *file {
+                if let Some([Binding::Def(def)]) = self.lookup(0, &name) {
+                    let back =
+                        self.reach_local_for(vec![(Target::Local(*def), Vec::new())], &[], None);
+                    // Its calls of imported functions, decided per call.
+                    decide_calls(&back, &mut by_call);
+                    for mut req in back.reqs {
+                        req.guards = concat(&guards, &req.guards);
+                        req.choices = choices.clone();
+                        reqs.push(req);
+                    }
+                    for (next, next_guards, _) in back.externals {
+                        work.push((
+                            file.clone(),
+                            next,
+                            concat(&guards, &next_guards),
+                            choices.clone(),
+                        ));
+                    }
+                    continue;
+                }
+            }
             // Decided per call even when the function alone reaches nothing
             // (what it calls is what its callers give it).
             let decided = by_call.get(&path).filter(|_| from == file);
