@@ -223,6 +223,20 @@ pub(crate) fn makes_a_function(callee: &str) -> bool {
         )
 }
 
+/// `object.attr` on an object of another module's class that holds no such
+/// field: that class's method, named by its module's path (a class of this
+/// module is not).
+fn foreign_method(object: &Val<'_>, attr: &str) -> Option<Target> {
+    let Val::Object(fields) = object else {
+        return None;
+    };
+    if fields.iter().any(|(n, _)| n == attr) {
+        return None;
+    }
+    let class = flow::object_class(fields).filter(|c| c.contains('.'))?;
+    Some(Target::External(format!("{class}.{attr}")))
+}
+
 /// The targets an edge without choices may have (`flow_targets`): those
 /// that depend on no choice, or all of them when they are one target.
 fn chosen_targets(found: &[(Target, Vec<flow::Choice>)]) -> Vec<Target> {
@@ -2252,7 +2266,21 @@ impl<'t> Module<'t> {
             return Vec::new();
         }
         let mut out = Vec::new();
-        for alt in self.flow_with_budget(200).eval(func, scope) {
+        let flow = self.flow_with_budget(200);
+        // `meter.init()` on the object of another module's class a default
+        // picks (`progress_meter(os.environ.get(K, "text"))`).
+        if let (Some(object), Some(attr)) = (func.field("object"), func.field("attribute")) {
+            let attr = text(attr, self.src);
+            for alt in flow.eval(object, scope) {
+                let Why::Default(note) = &alt.why else {
+                    continue;
+                };
+                if let Some(target) = foreign_method(&alt.val, attr) {
+                    out.push((target, alt.choices.clone(), Some(note.clone())));
+                }
+            }
+        }
+        for alt in flow.eval(func, scope) {
             let Why::Default(note) = &alt.why else {
                 continue;
             };
@@ -2361,16 +2389,11 @@ impl<'t> Module<'t> {
             if let (Some(object), Some(attr)) = (node.field("object"), node.field("attribute")) {
                 let attr = text(attr, self.src);
                 for alt in flow.eval(object, scope) {
-                    let Val::Object(fields) = &alt.val else {
-                        continue;
-                    };
-                    if !alt.why.certain() || fields.iter().any(|(n, _)| n == attr) {
+                    if !alt.why.certain() {
                         continue;
                     }
-                    // Named by its module's path (a class of this module is not).
-                    let class = flow::object_class(fields).filter(|c| c.contains('.'));
-                    if let Some(class) = class {
-                        found.push((Target::External(format!("{class}.{attr}")), alt.choices));
+                    if let Some(target) = foreign_method(&alt.val, attr) {
+                        found.push((target, alt.choices));
                     }
                 }
                 if !found.is_empty() {

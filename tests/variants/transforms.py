@@ -3387,6 +3387,55 @@ def b_imported_closure_hook(src: Source, item):
         out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
     return out
 
+def b_imported_env_meter(src: Source, item):
+    """The host callback is made by a method of an object of another module's class, the
+    class picked from that module's table by an environment variable's default (diffrax's
+    progress meters by name): `_variant_cfg.meter(os.environ.get("VARIANT_METER",
+    "text")).emit(<args>)`, where `"text"` names the class whose `emit` makes the callback
+    and `"none"` one whose `emit` does nothing; inline, or the object made once at module
+    level after the imports. A plain run (the variable unset) uses the default."""
+    c, imp = item
+    callee, args = _callback_call(src, c)
+    cfg = "\n".join(
+        [
+            '"""Helpers of the variant: meters picked by name, one of them making a callback."""',
+            src.seg(imp),
+            "",
+            "",
+            "class TextMeter:",
+            "    def emit(self, *args, **kwargs):",
+            f"        return {callee}(*args, **kwargs)",
+            "",
+            "",
+            "class QuietMeter:",
+            "    def emit(self, *args, **kwargs):",
+            "        return None",
+            "",
+            "",
+            'METERS = {"text": TextMeter, "none": QuietMeter}',
+            "",
+            "",
+            "def meter(name):",
+            "    return METERS[name]()",
+            "",
+        ]
+    )
+    out = []
+    for form in ("inline", "module"):
+        ed = Edits(src)
+        ensure_import(ed, "os")
+        ensure_import(ed, CFG_MODULE)
+        made = f'{CFG_MODULE}.meter(os.environ.get("VARIANT_METER", "text"))'
+        if form == "inline":
+            ed.replace(c, f"{made}.emit({args})")
+        else:
+            name = src.fresh("VARIANT_METER_OBJECT")
+            insert_module_code(ed, header_end(src)[0], f"{name} = {made}\n")
+            ed.replace(c, f"{name}.emit({args})")
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
+    return out
+
+
 def b_imported_hook_wrapper(src: Source, item):
     """The host callback is made by a hook that another module's wrapper factory runs
     (jax_privacy's clipping with an auditing hook): `_variant_cfg.wrap(None, hook=H)`
@@ -5602,6 +5651,13 @@ TRANSFORMS = {
         "and called from a method; the bound method is jitted (`self.fn = fn` and a flag left at "
         "its default in `__init__`): `jax.jit(_variant_cfg.Runner(f).run)`, inline or the object "
         "bound to a name first",
+    ),
+    "imported_env_meter": (
+        i_host_callback_calls,
+        b_imported_env_meter,
+        "a host callback is made by a method of an object of another module's class, picked from "
+        "that module's table by an environment variable's default: "
+        "`_variant_cfg.meter(os.environ.get(\"VARIANT_METER\", \"text\")).emit(...)`, inline or made once at module level",
     ),
     "imported_runner_class": (
         find_sites,
