@@ -581,6 +581,33 @@ impl<'t> Module<'t> {
                 }
                 _ => vec!["?".to_owned()],
             },
+            // `(AxisType.Explicit,) * 2`, `(AxisType.Auto,) + rest`.
+            "binary_operator" => {
+                let (Some(left), Some(right)) = (inner.field("left"), inner.field("right")) else {
+                    return vec!["?".to_owned()];
+                };
+                let op = inner.field("operator").map(|o| text(o, self.src));
+                let count = |n: Node<'t>| match self.flow().eval(n, scope).as_slice() {
+                    [one] if one.why.certain() => match one.val {
+                        flow::Val::Int(c) if (0..=64).contains(&c) => Some(c),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                match op {
+                    Some("+") => {
+                        let mut out = self.axis_type_names(left, scope);
+                        out.extend(self.axis_type_names(right, scope));
+                        out
+                    }
+                    Some("*") => match (count(right), count(left)) {
+                        (Some(c), _) => repeated(self.axis_type_names(left, scope), c),
+                        (None, Some(c)) => repeated(self.axis_type_names(right, scope), c),
+                        _ => vec!["?".to_owned()],
+                    },
+                    _ => vec!["?".to_owned()],
+                }
+            }
             _ => vec![one(inner)],
         }
     }
@@ -821,4 +848,14 @@ impl<'t> Module<'t> {
         }
         None
     }
+}
+
+/// `items * count` as Python repeats a sequence.
+fn repeated(items: Vec<String>, count: i64) -> Vec<String> {
+    let times = usize::try_from(count).unwrap_or(0);
+    let mut out = Vec::with_capacity(items.len() * times);
+    for _ in 0..times {
+        out.extend(items.iter().cloned());
+    }
+    out
 }
