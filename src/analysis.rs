@@ -31,7 +31,8 @@ pub fn may_have_findings(text: &str) -> bool {
 }
 
 /// Module-level functions of `text` that may be lowering helpers: a `def`
-/// at column 0 whose body holds a lowering (`lowers_on`). A module that calls one passes the prefilter
+/// at column 0 whose body holds a lowering (`lowers_on`) or enters
+/// `use_abstract_mesh`. A module that calls one passes the prefilter
 /// without a needle of its own (`export_for(step, spec, "cuda")`), and the
 /// value flow decides what the call lowers (`Resolver::call_lowerings`).
 /// Read from the text alone, as the prefilter is: a name too many only
@@ -53,7 +54,11 @@ pub fn lowering_helper_names(text: &str) -> Vec<String> {
             current = None;
         }
         if let Some(name) = current {
-            if lowers_on(line) && !out.iter().any(|n| n == name) {
+            // A context manager entering an AbstractMesh (`@contextmanager
+            // def planning(): with use_abstract_mesh(...): yield`): its
+            // callers' eager operations and lowerings run under it.
+            let enters_abstract_mesh = line.contains("use_abstract_mesh(");
+            if (lowers_on(line) || enters_abstract_mesh) && !out.iter().any(|n| n == name) {
                 out.push(name.to_owned());
             }
         }

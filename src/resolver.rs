@@ -56,6 +56,10 @@ pub struct FsResolver<S: SourceProvider = Disk> {
     /// The calls `call_returns` evaluated, by (file, tag): what a token
     /// made for one (`Module::call_tag`) binds.
     call_tags: DashMap<String, (String, ForeignCall, Option<Vec<String>>)>,
+    /// What entering what calls of other modules' context managers make
+    /// sets, by (file, name, the call's values, as a decorator):
+    /// `Resolver::call_context_mesh`.
+    call_context_mesh: DashMap<String, Option<crate::semantic::lowering::ContextMesh>>,
     /// The names of each module file's module-level functions, read from
     /// its text (`called_by`).
     top_level_defs: DashMap<PathBuf, Arc<Vec<String>>>,
@@ -87,6 +91,7 @@ impl<S: SourceProvider> FsResolver<S> {
             call_lowerings: DashMap::new(),
             local_refs: DashMap::new(),
             call_tags: DashMap::new(),
+            call_context_mesh: DashMap::new(),
             top_level_defs: DashMap::new(),
             called: DashMap::new(),
             helper_defs: DashMap::new(),
@@ -113,6 +118,7 @@ impl<S: SourceProvider> FsResolver<S> {
             self.call_lowerings.clear();
             self.local_refs.clear();
             self.call_tags.clear();
+            self.call_context_mesh.clear();
         }
     }
 
@@ -136,6 +142,7 @@ impl<S: SourceProvider> FsResolver<S> {
         forget_calls_into(&self.call_lowerings, &stale);
         forget_calls_into(&self.local_refs, &stale);
         forget_calls_into(&self.call_tags, &stale);
+        forget_calls_into(&self.call_context_mesh, &stale);
     }
 
     /// The lowering helpers module file `file` defines (its text scanned
@@ -163,6 +170,13 @@ impl<S: SourceProvider> FsResolver<S> {
             !t.is_empty()
                 && t.chars()
                     .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+        };
+        // A name being typed may have a stray character after it (`import
+        // helper:`); recovery still reads the import, so the name counts.
+        let leading_name = |t: &str| -> String {
+            t.chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '.')
+                .collect()
         };
         let module_file = |module: &str| {
             candidate_files(from_file, &format!("{module}.__name__"))
@@ -203,24 +217,24 @@ impl<S: SourceProvider> FsResolver<S> {
                         .trim_matches(|c| c == '(' || c == ')' || c == '\\')
                         .trim();
                     let (name, local) = match item.split_once(" as ") {
-                        Some((n, a)) => (n.trim(), a.trim()),
-                        None => (item, item),
+                        Some((n, a)) => (leading_name(n.trim()), leading_name(a.trim())),
+                        None => (leading_name(item), leading_name(item)),
                     };
-                    if ident(local) && helpers.iter().any(|h| h == name) {
-                        out.push(local.to_owned());
+                    if ident(&local) && helpers.contains(&name) {
+                        out.push(local);
                     }
                 }
             } else if let Some(rest) = line.strip_prefix("import ") {
                 for item in rest.split(',') {
                     let item = item.trim();
                     let (module, local) = match item.split_once(" as ") {
-                        Some((m, a)) => (m.trim(), a.trim()),
-                        None => (item, item),
+                        Some((m, a)) => (leading_name(m.trim()), leading_name(a.trim())),
+                        None => (leading_name(item), leading_name(item)),
                     };
-                    if !ident(module) || !ident(local) {
+                    if !ident(&module) || !ident(&local) {
                         continue;
                     }
-                    let Some(file) = module_file(module) else {
+                    let Some(file) = module_file(&module) else {
                         continue;
                     };
                     if let Some(helpers) = self.helpers_of(&file) {
@@ -604,6 +618,31 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
             })
             .unwrap_or_default();
         self.call_stores.insert(key, Arc::new(computed.clone()));
+        computed
+    }
+
+    fn call_context_mesh(
+        &self,
+        from_file: &Path,
+        path: &str,
+        call: &ForeignCall,
+        as_decorator: bool,
+    ) -> Option<crate::semantic::lowering::ContextMesh> {
+        let (summary, name) = self.resolve_function(from_file, path)?;
+        let call = &named_for(call, from_file, &summary.file);
+        let called = self.called_by(from_file, &summary.file);
+        let key = format!(
+            "{}\0{name}\0{call:?}\0{as_decorator}\0{called:?}",
+            summary.file.display()
+        );
+        if let Some(cached) = self.call_context_mesh.get(&key) {
+            return cached.clone();
+        }
+        // One module deep, as `call_returns`.
+        let computed = self.with_module(&summary.file, called, false, |module| {
+            module.context_mesh_for_call(&name, call, as_decorator)
+        });
+        self.call_context_mesh.insert(key, computed.clone());
         computed
     }
 

@@ -1167,10 +1167,21 @@ impl<'t> Module<'t> {
     }
 
     pub(crate) fn flow_with_budget(&self, steps: u32) -> Flow<'_, 't> {
+        // A model answering another module's call: its parameters bound.
+        let bound = match &*self.answering.borrow() {
+            Some((def, given)) => vec![Bound {
+                def: *def,
+                call: self.scopes[*def].node,
+                call_scope: *def,
+                receiver: None,
+                given: given.clone(),
+            }],
+            None => Vec::new(),
+        };
         Flow {
             m: self,
             steps: Cell::new(steps),
-            bound: RefCell::new(Vec::new()),
+            bound: RefCell::new(bound),
             bound_kwargs: RefCell::new(Vec::new()),
             branch_aware: true,
             given_branches: RefCell::new(Vec::new()),

@@ -1741,7 +1741,7 @@ impl<'t> Module<'t> {
 
     /// The mesh an object of `class` sets when entered (or, `as_decorator`,
     /// when it decorates a def).
-    fn entered_mesh_of_class(
+    pub(crate) fn entered_mesh_of_class(
         &self,
         class: ScopeId,
         as_decorator: bool,
@@ -1936,17 +1936,32 @@ impl<'t> Module<'t> {
             },
             _ => None,
         };
+        let targets = match class {
+            Some(_) => Vec::new(),
+            None => self.resolve_ref(func, scope, 0),
+        };
         let def = class.or_else(|| {
-            self.resolve_ref(func, scope, 0)
-                .into_iter()
-                .find_map(|t| match t {
-                    // `with self.mesh_context():` a method of the instance.
-                    super::reach::Target::Local(id)
-                    | super::reach::Target::Bound(id, _)
-                    | super::reach::Target::OnObject(id, ..) => Some(id),
-                    _ => None,
-                })
-        })?;
+            targets.iter().find_map(|t| match *t {
+                // `with self.mesh_context():` a method of the instance.
+                super::reach::Target::Local(id)
+                | super::reach::Target::Bound(id, _)
+                | super::reach::Target::OnObject(id, ..) => Some(id),
+                _ => None,
+            })
+        });
+        let Some(def) = def else {
+            // Another module's context manager: asked of that module with
+            // the call's values.
+            let [super::reach::Target::External(path)] = targets.as_slice() else {
+                return None;
+            };
+            let (Some(resolver), Some(file)) = (self.resolver.get(), self.file.borrow().clone())
+            else {
+                return None;
+            };
+            let args = self.flow().foreign_args(None, call, scope, 0)?;
+            return resolver.call_context_mesh(&file, path, &args, as_decorator);
+        };
         if self.scopes[def].kind == super::ScopeKind::Class {
             let instance = match &self.flow().eval(call, scope)[..] {
                 [one] if matches!(one.val, Val::Instance(..)) => Some((call, scope, one.clone())),
@@ -1954,6 +1969,13 @@ impl<'t> Module<'t> {
             };
             return self.entered_mesh_of_class(def, as_decorator, instance);
         }
+        self.def_context_mesh(def, as_decorator)
+    }
+
+    /// What entering what function `def` returns sets: the mesh at the
+    /// `yield`s of a `@contextmanager`, or of the context manager a helper
+    /// returns; `None` when a decorator may wrap it otherwise.
+    pub(crate) fn def_context_mesh(&self, def: ScopeId, as_decorator: bool) -> Option<ContextMesh> {
         let node = self.scopes[def].node;
         let is_context_manager = self.is_context_manager(def);
         // Another decorator may wrap what it returns; a function decorates

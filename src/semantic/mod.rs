@@ -469,6 +469,10 @@ pub struct Module<'t> {
     /// of the closures it returns (`local_ref`), so that what one of them
     /// reaches is found with the call's values (`local_ref_function`).
     pub(crate) call_tag: std::cell::RefCell<Option<String>>,
+    /// The one call of another module this model answers, when it binds a
+    /// def's parameters everywhere (`context_mesh_for_call`): every
+    /// evaluation starts with that frame.
+    pub(crate) answering: std::cell::RefCell<Option<(ScopeId, Vec<Vec<flow::Alt<'t>>>)>>,
     /// `name.trace(...)`-style calls by receiver name (built on first use).
     staging_calls: std::cell::OnceCell<std::collections::HashMap<&'t str, Vec<usize>>>,
     /// How often each word occurs in the model's code (built on first use).
@@ -1437,6 +1441,7 @@ impl<'t> Module<'t> {
             passing: std::cell::Cell::new(false),
             foreign_nesting: std::cell::Cell::new(0),
             call_tag: std::cell::RefCell::new(None),
+            answering: std::cell::RefCell::new(None),
             value_args: std::cell::OnceCell::new(),
             word_counts: std::cell::OnceCell::new(),
             covered_bytes: std::cell::OnceCell::new(),

@@ -263,6 +263,36 @@ impl Module<'_> {
 }
 
 impl<'t> Module<'t> {
+    /// What entering the object another module's call of `name` makes sets
+    /// (`Resolver::call_context_mesh`): for a `@contextmanager` or a helper
+    /// returning a context manager, evaluated with its parameters bound to
+    /// the call's values for the whole model (a fresh one answers each call);
+    /// for a class, what its `__enter__` enters.
+    pub fn context_mesh_for_call(
+        &self,
+        name: &str,
+        call: &ForeignCall,
+        as_decorator: bool,
+    ) -> Option<super::lowering::ContextMesh> {
+        self.accept_call(call);
+        let Some(Binding::Def(def)) = self.lookup(MODULE_SCOPE, name).and_then(|b| b.last()) else {
+            return None;
+        };
+        let def = *def;
+        match self.scopes[def].kind {
+            ScopeKind::Class => self.entered_mesh_of_class(def, as_decorator, None),
+            ScopeKind::Function => {
+                let given = {
+                    let flow = self.flow();
+                    self.bind_call(&flow, def, false, call)?
+                };
+                self.answering.replace(Some((def, given)));
+                self.def_context_mesh(def, as_decorator)
+            }
+            _ => None,
+        }
+    }
+
     /// `local_ref_function` for a token made while another module's call
     /// of function `name` was evaluated (`Module::call_tag`): the closure's
     /// calls of what that call passed (`fn(*args)` in the `step` a
@@ -517,6 +547,21 @@ pub trait Resolver: Sync {
         _entering: bool,
     ) -> Arc<Vec<StateSet>> {
         Arc::default()
+    }
+
+    /// The mesh entering what a call of function or class `path` (as
+    /// imported in `from_file`) makes sets (`Module::context_mesh_for_call`):
+    /// another module's `@contextmanager` or context-manager class; with
+    /// `as_decorator`, the call's result decorating a def. `None` when it
+    /// sets none.
+    fn call_context_mesh(
+        &self,
+        _from_file: &Path,
+        _path: &str,
+        _call: &ForeignCall,
+        _as_decorator: bool,
+    ) -> Option<super::lowering::ContextMesh> {
+        None
     }
 
     /// What a call of function `path` (as imported in `from_file`) stores

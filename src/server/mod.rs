@@ -29,8 +29,9 @@ use crate::diagnostic::Finding;
 use crate::incremental::Incremental;
 use crate::resolver::{Disk, FsResolver, SourceProvider};
 use crate::semantic::flow::ConstAlt;
+use crate::semantic::lowering::ContextMesh;
 use crate::semantic::summary::{
-    candidate_files, CallLowerings, CallReach, ForeignCall, ModuleSummary,
+    candidate_files, CallLowerings, CallReach, ForeignCall, ModuleSummary, StateSet,
 };
 use crate::semantic::Resolver;
 use crate::syntax::sections::{self, Section};
@@ -261,6 +262,44 @@ impl Resolver for Recording<'_> {
     fn call_lowerings(&self, from_file: &Path, path: &str, call: &ForeignCall) -> CallLowerings {
         self.record_module_of(from_file, path)?;
         self.inner.call_lowerings(from_file, path, call)
+    }
+
+    fn call_state(
+        &self,
+        from_file: &Path,
+        path: &str,
+        call: &ForeignCall,
+        entering: bool,
+    ) -> Arc<Vec<StateSet>> {
+        if self.record_module_of(from_file, path).is_none() {
+            return Arc::default();
+        }
+        self.inner.call_state(from_file, path, call, entering)
+    }
+
+    fn call_context_mesh(
+        &self,
+        from_file: &Path,
+        path: &str,
+        call: &ForeignCall,
+        as_decorator: bool,
+    ) -> Option<ContextMesh> {
+        self.record_module_of(from_file, path)?;
+        self.inner
+            .call_context_mesh(from_file, path, call, as_decorator)
+    }
+
+    fn call_stores(
+        &self,
+        from_file: &Path,
+        path: &str,
+        call: &ForeignCall,
+        applied_to: Option<&[ConstAlt]>,
+    ) -> Vec<crate::semantic::summary::Registration> {
+        if self.record_module_of(from_file, path).is_none() {
+            return Vec::new();
+        }
+        self.inner.call_stores(from_file, path, call, applied_to)
     }
 }
 

@@ -5058,6 +5058,61 @@ def b_context_helper(src: Source, node):
     return [{MAIN: ed.apply()}]
 
 
+def b_imported_context_manager(src: Source, node):
+    """A `with` statement's one item (a call) is made by another module: a
+    `@contextlib.contextmanager` there entering the item around its `yield` (penzai's
+    `planning()`, praxis's `mesh_context(mesh)`), or a helper there returning the item;
+    the item's local names become the helper's parameters, the module-level imports it
+    reads travel with it, and the statement enters `_variant_cfg.entered(<names>)`."""
+    if len(node.items) != 1:
+        raise Skip("not one item")
+    item = node.items[0].context_expr
+    if not isinstance(item, ast.Call) or "\n" in src.seg(item):
+        raise Skip("the item is not a one-line call")
+    params = sorted(local_names(src, item))
+    module_binds = bound_in(src.tree.body)
+    imports = []
+    for name in free_names(item):
+        if name in params:
+            continue
+        binds = module_binds.get(name, [])
+        if not binds or not all(isinstance(b, (ast.Import, ast.ImportFrom)) for b in binds):
+            raise Skip("the item reads a module-level name that is not an import")
+        for b in binds:
+            text = src.seg(b)
+            if text not in imports:
+                imports.append(text)
+    args = ", ".join(params)
+    value = "value" if node.items[0].optional_vars is not None else ""
+    out = []
+    for form in ("contextmanager", "returned"):
+        if form == "contextmanager":
+            body = [
+                "@contextlib.contextmanager",
+                f"def entered({args}):",
+                f"    with {src.seg(item)}{' as value' if value else ''}:",
+                f"        yield {value}".rstrip(),
+            ]
+        else:
+            body = [f"def entered({args}):", f"    return {src.seg(item)}"]
+        cfg = "\n".join(
+            [
+                '"""Helpers of the variant: what a `with` statement enters, made here."""',
+                "import contextlib",
+                *imports,
+                "",
+                "",
+                *body,
+                "",
+            ]
+        )
+        ed = Edits(src)
+        ensure_import(ed, CFG_MODULE)
+        ed.replace(item, f"{CFG_MODULE}.entered({args})")
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
+    return out
+
+
 def b_context_class(src: Source, node):
     """A `with` statement's items are entered by the `__enter__` of a local class, by hand:
     through an `ExitStack` it keeps (`self._stack.enter_context(<item>)`), or, for one item,
@@ -6056,6 +6111,13 @@ TRANSFORMS = {
         b_context_method,
         "a `with` statement's items move into a `@contextlib.contextmanager` method of a local class "
         "(`with VariantScope().entered(mesh):`), which enters them and yields (the item's target, if any)",
+    ),
+    "imported_context_manager": (
+        i_with_statements,
+        b_imported_context_manager,
+        "a `with` statement's one item is made by another module: a `@contextlib.contextmanager` "
+        "there entering it around its `yield`, or a helper there returning it; the statement enters "
+        "`_variant_cfg.entered(<its local names>)`",
     ),
     "context_helper": (
         i_with_statements,
