@@ -312,10 +312,18 @@ impl<'t> Module<'t> {
         if self.scopes[def].kind != ScopeKind::Function {
             return self.local_ref_function(path, file);
         }
-        let flow = self.flow();
-        let Some(given) = self.bind_call(&flow, def, false, call) else {
+        let given = {
+            let flow = self.flow();
+            self.bind_call(&flow, def, false, call)
+        };
+        let Some(given) = given else {
             return self.local_ref_function(path, file);
         };
+        // This model answers that one call (a fresh one is read for each
+        // token): every evaluation sees its parameters bound, the value
+        // flow's indexes too (`BUILDERS[format](fn)` called with the call's
+        // `format` is a call site of the builder it names).
+        self.answering.replace(Some((def, given.clone())));
         let mut decided = self.call_branches(def, &given, None);
         // A closure of a function the called one calls (`make_steps` calling
         // `make_step_pair(fn)`): its calls too, with the call's values.
