@@ -476,7 +476,9 @@ impl<'t> Module<'t> {
     }
 }
 
-/// Finds the module an import names and its summary.
+/// Finds the module an import names and its summary. Every question about
+/// another module is required (no default answer): a wrapper such as the
+/// server's recording resolver must pass each one on.
 pub trait Resolver: Sync {
     /// For `path` as imported in `from_file` (`pkg.kernels.matmul`, or
     /// `.kernels.matmul` for a relative import): the defining module's summary
@@ -508,54 +510,42 @@ pub trait Resolver: Sync {
     /// module with its parameters bound. `None` when nothing is known.
     fn call_returns(
         &self,
-        _from_file: &Path,
-        _path: &str,
-        _call: &ForeignCall,
-    ) -> Option<Vec<ConstAlt>> {
-        None
-    }
+        from_file: &Path,
+        path: &str,
+        call: &ForeignCall,
+    ) -> Option<Vec<ConstAlt>>;
 
     /// The lowering helpers of other modules the module in `from_file`
     /// (text `text`) imports, as it names them in calls (`f`, `mod.f`):
     /// a statement calling one is analysed though the prefilter finds no
     /// needle in it.
-    fn imported_lowering_helpers(&self, _from_file: &Path, _text: &str) -> Vec<String> {
-        Vec::new()
-    }
+    fn imported_lowering_helpers(&self, from_file: &Path, text: &str) -> Vec<String>;
 
     /// Whether function `path` (as imported in `from_file`) is one of its
     /// module's lowering helpers, by that module's text.
-    fn is_lowering_helper(&self, _from_file: &Path, _path: &str) -> bool {
-        false
-    }
+    fn is_lowering_helper(&self, from_file: &Path, path: &str) -> bool;
 
     /// What function `path` (as imported in `from_file`) reaches for
     /// `call`: its summary with its branches decided by the call's values
     /// (`Module::reach_for_call`), requirements in its own file. `None`
     /// when nothing better than the summary is known.
-    fn call_reach(&self, _from_file: &Path, _path: &str, _call: &ForeignCall) -> CallReach {
-        None
-    }
+    fn call_reach(&self, from_file: &Path, path: &str, call: &ForeignCall) -> CallReach;
 
     /// The lowerings function `path` (as imported in `from_file`) makes
     /// for `call` (`Module::lowerings_for_call`). `None` when it makes none
     /// that the call decides.
-    fn call_lowerings(&self, _from_file: &Path, _path: &str, _call: &ForeignCall) -> CallLowerings {
-        None
-    }
+    fn call_lowerings(&self, from_file: &Path, path: &str, call: &ForeignCall) -> CallLowerings;
 
     /// What calling function or class `path` (as imported in `from_file`)
     /// sets of its module's state, or entering what the call makes with
     /// `entering` (`Module::state_for_call`).
     fn call_state(
         &self,
-        _from_file: &Path,
-        _path: &str,
-        _call: &ForeignCall,
-        _entering: bool,
-    ) -> Arc<Vec<StateSet>> {
-        Arc::default()
-    }
+        from_file: &Path,
+        path: &str,
+        call: &ForeignCall,
+        entering: bool,
+    ) -> Arc<Vec<StateSet>>;
 
     /// The mesh entering what a call of function or class `path` (as
     /// imported in `from_file`) makes sets (`Module::context_mesh_for_call`):
@@ -564,26 +554,22 @@ pub trait Resolver: Sync {
     /// sets none.
     fn call_context_mesh(
         &self,
-        _from_file: &Path,
-        _path: &str,
-        _call: &ForeignCall,
-        _as_decorator: bool,
-    ) -> Option<super::lowering::ContextMesh> {
-        None
-    }
+        from_file: &Path,
+        path: &str,
+        call: &ForeignCall,
+        as_decorator: bool,
+    ) -> Option<super::lowering::ContextMesh>;
 
     /// What a call of function `path` (as imported in `from_file`) stores
     /// into its module's module-level dicts (`Module::stores_for_call`);
     /// `applied_to`, the def the call's result decorates.
     fn call_stores(
         &self,
-        _from_file: &Path,
-        _path: &str,
-        _call: &ForeignCall,
-        _applied_to: Option<&[ConstAlt]>,
-    ) -> Vec<Registration> {
-        Vec::new()
-    }
+        from_file: &Path,
+        path: &str,
+        call: &ForeignCall,
+        applied_to: Option<&[ConstAlt]>,
+    ) -> Vec<Registration>;
 }
 
 /// What function `path` lowers for `call`: see `Resolver::call_lowerings`.
