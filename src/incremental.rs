@@ -906,35 +906,19 @@ fn statement_needles(node: Node<'_>, text: &str) -> Needles {
         return needles;
     }
     let start = node.start_byte();
+    // The outermost errors under `node`: only subtrees holding one are read.
     let mut errors: Vec<Range<usize>> = Vec::new();
     let mut cursor = node.walk();
-    let mut descend = true;
-    loop {
-        if descend && cursor.goto_first_child() {
-            // Entered a child.
-        } else if cursor.goto_next_sibling() {
-            // Moved across.
-        } else {
-            // Up until a sibling exists; the walk ends back at `node`.
-            let mut moved = false;
-            while cursor.goto_parent() {
-                if cursor.goto_next_sibling() {
-                    moved = true;
-                    break;
-                }
-            }
-            if !moved {
-                break;
-            }
-        }
-        let child = cursor.node();
-        // The outermost errors only: nothing under one is kept.
-        descend = !child.is_error();
-        if child.is_error() {
-            let r = child.byte_range();
+    let mut stack: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+    while let Some(n) = stack.pop() {
+        if n.is_error() {
+            let r = n.byte_range();
             errors.push(r.start.saturating_sub(start)..r.end.saturating_sub(start));
+        } else if n.has_error() {
+            stack.extend(n.named_children(&mut cursor));
         }
     }
+    errors.sort_unstable_by_key(|r| r.start);
     if errors.is_empty() {
         return needles;
     }

@@ -173,11 +173,12 @@ impl<S: SourceProvider> FsResolver<S> {
         };
         // A name being typed may have a stray character after it (`import
         // helper:`); recovery still reads the import, so the name counts.
-        let leading_name = |t: &str| -> String {
-            t.chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '.')
-                .collect()
-        };
+        fn leading_name(t: &str) -> &str {
+            let end = t
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+                .unwrap_or(t.len());
+            &t[..end]
+        }
         let module_file = |module: &str| {
             candidate_files(from_file, &format!("{module}.__name__"))
                 .into_iter()
@@ -220,8 +221,8 @@ impl<S: SourceProvider> FsResolver<S> {
                         Some((n, a)) => (leading_name(n.trim()), leading_name(a.trim())),
                         None => (leading_name(item), leading_name(item)),
                     };
-                    if ident(&local) && helpers.contains(&name) {
-                        out.push(local);
+                    if ident(local) && helpers.iter().any(|h| h == name) {
+                        out.push(local.to_owned());
                     }
                 }
             } else if let Some(rest) = line.strip_prefix("import ") {
@@ -231,10 +232,10 @@ impl<S: SourceProvider> FsResolver<S> {
                         Some((m, a)) => (leading_name(m.trim()), leading_name(a.trim())),
                         None => (leading_name(item), leading_name(item)),
                     };
-                    if !ident(&module) || !ident(&local) {
+                    if !ident(module) || !ident(local) {
                         continue;
                     }
-                    let Some(file) = module_file(&module) else {
+                    let Some(file) = module_file(module) else {
                         continue;
                     };
                     if let Some(helpers) = self.helpers_of(&file) {
@@ -422,6 +423,35 @@ impl<S: SourceProvider> FsResolver<S> {
         )
     }
 
+    /// What module file `file` answers for the importer `from_file`'s `call`
+    /// of its `name` (`answer`, run on a fresh model of it, one module deep:
+    /// its own imports are not followed), cached in `cache` by (file, name,
+    /// the call's values renamed for that module, `extra`, what the importer
+    /// calls there).
+    #[allow(clippy::too_many_arguments)]
+    fn answer_call<T: Clone>(
+        &self,
+        cache: &DashMap<String, Option<T>>,
+        file: &Path,
+        name: &str,
+        from_file: &Path,
+        call: &ForeignCall,
+        extra: &str,
+        contracts: bool,
+        answer: impl FnOnce(&Module<'_>, &str, &ForeignCall) -> Option<T>,
+    ) -> Option<T> {
+        let call = &named_for(call, from_file, file);
+        let called = self.called_by(from_file, file);
+        let key = format!("{}\0{name}\0{call:?}\0{extra}\0{called:?}", file.display());
+        if let Some(cached) = cache.get(&key) {
+            return cached.clone();
+        }
+        let computed =
+            self.with_module(file, called, contracts, |module| answer(module, name, call));
+        cache.insert(key, computed.clone());
+        computed
+    }
+
     /// A summary of the one function `path` names, when it is a
     /// `Module::local_ref` of a module whose summary was read (a closure
     /// an imported factory returned, passed around by the importer): what
@@ -544,22 +574,23 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
 
     fn call_reach(&self, from_file: &Path, path: &str, call: &ForeignCall) -> CallReach {
         let (summary, name) = self.resolve_function(from_file, path)?;
-        let call = &named_for(call, from_file, &summary.file);
-        let called = self.called_by(from_file, &summary.file);
-        let key = format!("{}\0{name}\0{call:?}\0{called:?}", summary.file.display());
-        if let Some(cached) = self.call_reach.get(&key) {
-            return cached.clone();
-        }
-        // Built as the summary is (contracts included), one module deep.
-        let computed = self.with_module(&summary.file, called, true, |module| {
-            let mut reach = module.reach_for_call(&name, call)?;
-            for req in &mut reach.reqs {
-                req.file = Some(summary.file.clone());
-            }
-            Some(Arc::new(reach))
-        });
-        self.call_reach.insert(key, computed.clone());
-        computed
+        // Built as the summary is (contracts included).
+        self.answer_call(
+            &self.call_reach,
+            &summary.file,
+            &name,
+            from_file,
+            call,
+            "",
+            true,
+            |module, name, call| {
+                let mut reach = module.reach_for_call(name, call)?;
+                for req in &mut reach.reqs {
+                    req.file = Some(summary.file.clone());
+                }
+                Some(Arc::new(reach))
+            },
+        )
     }
     fn imported_lowering_helpers(&self, from_file: &Path, text: &str) -> Vec<String> {
         self.imported_helpers(from_file, text)
@@ -629,21 +660,17 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
         as_decorator: bool,
     ) -> Option<crate::semantic::lowering::ContextMesh> {
         let (summary, name) = self.resolve_function(from_file, path)?;
-        let call = &named_for(call, from_file, &summary.file);
-        let called = self.called_by(from_file, &summary.file);
-        let key = format!(
-            "{}\0{name}\0{call:?}\0{as_decorator}\0{called:?}",
-            summary.file.display()
-        );
-        if let Some(cached) = self.call_context_mesh.get(&key) {
-            return cached.clone();
-        }
-        // One module deep, as `call_returns`.
-        let computed = self.with_module(&summary.file, called, false, |module| {
-            module.context_mesh_for_call(&name, call, as_decorator)
-        });
-        self.call_context_mesh.insert(key, computed.clone());
-        computed
+        let extra = if as_decorator { "decorator" } else { "" };
+        self.answer_call(
+            &self.call_context_mesh,
+            &summary.file,
+            &name,
+            from_file,
+            call,
+            extra,
+            false,
+            |module, name, call| module.context_mesh_for_call(name, call, as_decorator),
+        )
     }
 
     fn call_state(
@@ -690,18 +717,16 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
 
     fn call_lowerings(&self, from_file: &Path, path: &str, call: &ForeignCall) -> CallLowerings {
         let (summary, name) = self.resolve(from_file, path)?;
-        let call = &named_for(call, from_file, &summary.file);
-        let called = self.called_by(from_file, &summary.file);
-        let key = format!("{}\0{name}\0{call:?}\0{called:?}", summary.file.display());
-        if let Some(cached) = self.call_lowerings.get(&key) {
-            return cached.clone();
-        }
-        // One module deep, as `call_returns`.
-        let computed = self.with_module(&summary.file, called, false, |module| {
-            module.lowerings_for_call(&name, call).map(Arc::new)
-        });
-        self.call_lowerings.insert(key, computed.clone());
-        computed
+        self.answer_call(
+            &self.call_lowerings,
+            &summary.file,
+            &name,
+            from_file,
+            call,
+            "",
+            false,
+            |module, name, call| module.lowerings_for_call(name, call).map(Arc::new),
+        )
     }
 }
 

@@ -3324,9 +3324,33 @@ impl<'t> Module<'t> {
                 continue;
             }
             let (from, path, guards, choices) = item;
-            // A function of this module another module called with it.
-            if let Some((target, made_on)) = self.local_target(&path) {
+            // A function of this module another module called: with a token
+            // of it, or by its path (it was given it by name). Walked here,
+            // with this module's imports resolved (its summary follows none);
+            // by path, its calls of imported functions decided per call.
+            let token = self.local_target(&path);
+            let resolved = match token {
+                Some(_) => None,
+                None => match resolver.resolve_function(&from, &path) {
+                    Some(found) => Some(found),
+                    None => continue,
+                },
+            };
+            let own = match (token, &resolved) {
+                (Some((target, made_on)), _) => Some((target, made_on, false)),
+                (None, Some((summary, name))) if from != file && *summary.file == *file => {
+                    match self.lookup(0, name) {
+                        Some([Binding::Def(def)]) => Some((Target::Local(*def), Vec::new(), true)),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            if let Some((target, made_on, by_path)) = own {
                 let back = self.reach_local_for(vec![(target, Vec::new())], &made_on, None);
+                if by_path {
+                    decide_calls(&back, &mut by_call);
+                }
                 for mut req in back.reqs {
                     req.guards = concat(&guards, &req.guards);
                     req.choices = choices.clone();
@@ -3342,34 +3366,9 @@ impl<'t> Module<'t> {
                 }
                 continue;
             }
-            let Some((summary, name)) = resolver.resolve_function(&from, &path) else {
+            let Some((summary, name)) = resolved else {
                 continue;
             };
-            // A def of this module another module called by its path (given
-            // it by name): walked here, with this module's imports resolved,
-            // rather than through its summary, which follows none.
-            if from != file && *summary.file == *file {
-                if let Some([Binding::Def(def)]) = self.lookup(0, &name) {
-                    let back =
-                        self.reach_local_for(vec![(Target::Local(*def), Vec::new())], &[], None);
-                    // Its calls of imported functions, decided per call.
-                    decide_calls(&back, &mut by_call);
-                    for mut req in back.reqs {
-                        req.guards = concat(&guards, &req.guards);
-                        req.choices = choices.clone();
-                        reqs.push(req);
-                    }
-                    for (next, next_guards, _) in back.externals {
-                        work.push((
-                            file.clone(),
-                            next,
-                            concat(&guards, &next_guards),
-                            choices.clone(),
-                        ));
-                    }
-                    continue;
-                }
-            }
             // Decided per call even when the function alone reaches nothing
             // (what it calls is what its callers give it).
             let decided = by_call.get(&path).filter(|_| from == file);

@@ -5,7 +5,7 @@
 
 use super::flow::ConstAlt;
 use super::reach::{Guard, Requirement, Target};
-use super::{Binding, Module, ScopeKind, MODULE_SCOPE};
+use super::{Binding, Module, ScopeId, ScopeKind, MODULE_SCOPE};
 use crate::syntax::text;
 use crate::syntax::Field;
 use crate::syntax::KindName;
@@ -282,15 +282,29 @@ impl<'t> Module<'t> {
         match self.scopes[def].kind {
             ScopeKind::Class => self.entered_mesh_of_class(def, as_decorator, None),
             ScopeKind::Function => {
-                let given = {
-                    let flow = self.flow();
-                    self.bind_call(&flow, def, false, call)?
-                };
-                self.answering.replace(Some((def, given)));
+                self.answer_call_of(def, call)?;
                 self.def_context_mesh(def, as_decorator)
             }
             _ => None,
         }
+    }
+
+    /// Makes this model answer `call` of function `def` from another
+    /// module: its parameters bound to the call's values in every
+    /// evaluation from now on (`Module::answering`). Right only because the
+    /// resolver reads a fresh model for each answer. The values bound;
+    /// `None` when the call passes more than `def` takes.
+    fn answer_call_of(
+        &self,
+        def: ScopeId,
+        call: &ForeignCall,
+    ) -> Option<Vec<Vec<super::flow::Alt<'t>>>> {
+        let given = {
+            let flow = self.flow();
+            self.bind_call(&flow, def, false, call)?
+        };
+        self.answering.replace(Some((def, given.clone())));
+        Some(given)
     }
 
     /// `local_ref_function` for a token made while another module's call
@@ -312,18 +326,12 @@ impl<'t> Module<'t> {
         if self.scopes[def].kind != ScopeKind::Function {
             return self.local_ref_function(path, file);
         }
-        let given = {
-            let flow = self.flow();
-            self.bind_call(&flow, def, false, call)
-        };
-        let Some(given) = given else {
+        // Every evaluation sees the call's values, the value flow's indexes
+        // too (`BUILDERS[format](fn)` called with the call's `format` is a
+        // call site of the builder it names).
+        let Some(given) = self.answer_call_of(def, call) else {
             return self.local_ref_function(path, file);
         };
-        // This model answers that one call (a fresh one is read for each
-        // token): every evaluation sees its parameters bound, the value
-        // flow's indexes too (`BUILDERS[format](fn)` called with the call's
-        // `format` is a call site of the builder it names).
-        self.answering.replace(Some((def, given.clone())));
         let mut decided = self.call_branches(def, &given, None);
         // A closure of a function the called one calls (`make_steps` calling
         // `make_step_pair(fn)`): its calls too, with the call's values.
