@@ -71,7 +71,16 @@ pub struct FsResolver<S: SourceProvider = Disk> {
     helper_defs: DashMap<PathBuf, Option<Arc<Vec<String>>>>,
     /// The contracts whose sites summaries record (`set_contracts`).
     contracts: std::sync::RwLock<Option<Arc<SiteMatcher>>>,
+    /// Parsed module files, with the text each was parsed from: one module
+    /// answers many calls of its importers (each with a fresh model, but
+    /// the same tree). Bounded by `MAX_TREE_BYTES` of source.
+    trees: DashMap<PathBuf, (Arc<str>, tree_sitter::Tree)>,
+    tree_bytes: std::sync::atomic::AtomicUsize,
 }
+
+/// Source bytes whose trees `FsResolver::trees` keeps (a tree takes some
+/// ten times its text); past it the cache starts again.
+const MAX_TREE_BYTES: usize = 8 << 20;
 
 impl Default for FsResolver<Disk> {
     fn default() -> Self {
@@ -96,7 +105,28 @@ impl<S: SourceProvider> FsResolver<S> {
             called: DashMap::new(),
             helper_defs: DashMap::new(),
             contracts: Default::default(),
+            trees: DashMap::new(),
+            tree_bytes: Default::default(),
         }
+    }
+
+    /// The tree of `text`, the current text of `file`: parsed once while
+    /// the text stays the same.
+    fn tree_of(&self, file: &Path, text: &Arc<str>) -> Option<tree_sitter::Tree> {
+        use std::sync::atomic::Ordering;
+        if let Some(entry) = self.trees.get(file) {
+            if Arc::ptr_eq(&entry.0, text) || *entry.0 == **text {
+                return Some(entry.1.clone());
+            }
+        }
+        let tree = syntax::parse(text, None)?;
+        if self.tree_bytes.fetch_add(text.len(), Ordering::Relaxed) + text.len() > MAX_TREE_BYTES {
+            self.trees.clear();
+            self.tree_bytes.store(text.len(), Ordering::Relaxed);
+        }
+        self.trees
+            .insert(file.to_path_buf(), (text.clone(), tree.clone()));
+        Some(tree)
     }
 
     /// The project's contracts, for the summaries of the modules it
@@ -125,6 +155,7 @@ impl<S: SourceProvider> FsResolver<S> {
     /// Forgets a file's summary (it changed).
     pub fn invalidate(&self, path: &Path) {
         self.summaries.remove(path);
+        self.trees.remove(path);
         self.helper_defs.remove(path);
         self.top_level_defs.remove(path);
         self.called
@@ -266,7 +297,7 @@ impl<S: SourceProvider> FsResolver<S> {
         // Computed outside the map's lock: building a summary never resolves
         // other modules, so two threads at worst compute the same one twice.
         let computed = self.source.read(path).and_then(|text| {
-            let tree = syntax::parse(&text, None)?;
+            let tree = self.tree_of(path, &text)?;
             let module = Module::new(&text, &tree);
             let matcher = self
                 .contracts
@@ -371,7 +402,7 @@ impl<S: SourceProvider> FsResolver<S> {
         f: impl FnOnce(&Module<'_>) -> Option<T>,
     ) -> Option<T> {
         let text = self.source.read(file)?;
-        let tree = syntax::parse(&text, None)?;
+        let tree = self.tree_of(file, &text)?;
         let module = Module::new(&text, &tree);
         module.set_imported(called);
         module.set_file(file);
