@@ -24,6 +24,9 @@ use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 use tree_sitter::Node;
 
+/// `Module::method_calls_in`: (call, method name) by receiver text.
+pub(crate) type MethodCalls<'t> = std::collections::HashMap<&'t str, Vec<(Node<'t>, &'t str)>>;
+
 /// The most alternatives one expression keeps; more become `Unknown`.
 pub const MAX_ALTS: usize = 12;
 const MAX_DEPTH: u32 = 24;
@@ -1516,7 +1519,8 @@ impl<'m, 't> Flow<'m, 't> {
     /// them, `_` and a capture name always match; other patterns (classes,
     /// sequences, mappings) and a guard that is not decided are `Unknown`.
     fn eval_case(&self, case: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Alt<'t>> {
-        let subjects: Vec<Node<'t>> = match case.parent().and_then(|b| b.parent()) {
+        let subjects: Vec<Node<'t>> = match self.m.parent_of(case).and_then(|b| self.m.parent_of(b))
+        {
             Some(stmt) if stmt.kind_name() == "match_statement" => {
                 let mut cursor = stmt.walk();
                 stmt.children_by_field_name("subject", &mut cursor)
@@ -1871,7 +1875,7 @@ impl<'m, 't> Flow<'m, 't> {
     /// `@wrapper`): that jit, of this def. `None` for any other decorator.
     fn jitted_by_decorator(&self, def: ScopeId, depth: u32) -> Option<Vec<Alt<'t>>> {
         let m = self.m;
-        let decorated = m.scopes[def].node.parent()?;
+        let decorated = self.m.parent_of(m.scopes[def].node)?;
         if decorated.kind_name() != "decorated_definition" || self.bound.borrow().len() > 3 {
             return None;
         }
@@ -2222,11 +2226,12 @@ impl<'m, 't> Flow<'m, 't> {
                 vec![Alt::fixed(Val::Class(*id))]
             }
             Binding::Opaque(target) => {
-                let def = target
-                    .parent()
+                let def = self
+                    .m
+                    .parent_of(*target)
                     .filter(|p| p.kind_name() == "dictionary_splat_pattern")
-                    .and_then(|p| p.parent())
-                    .and_then(|p| p.parent())
+                    .and_then(|p| self.m.parent_of(p))
+                    .and_then(|p| self.m.parent_of(p))
                     .and_then(|def| self.m.scope_of_def(def));
                 match def {
                     Some(def) => self.kwargs_of(def),
@@ -2529,7 +2534,7 @@ impl<'m, 't> Flow<'m, 't> {
         depth: u32,
     ) -> Vec<Alt<'t>> {
         let m = self.m;
-        let Some(target) = list.parent().and_then(|a| a.field("left")) else {
+        let Some(target) = self.m.parent_of(list).and_then(|a| a.field("left")) else {
             return vec![Alt::unknown()];
         };
         let (adds, elsewhere): (Vec<&super::ListAdd<'t>>, Vec<&super::ListAdd<'t>>) =
@@ -2776,24 +2781,27 @@ impl<'m, 't> Flow<'m, 't> {
     /// (each a choice that runs: `sequential(double, noisy)`).
     fn varargs_of(&self, target: Node<'t>, depth: u32) -> Vec<Alt<'t>> {
         let m = self.m;
-        let Some(splat) = target
-            .parent()
+        let Some(splat) = self
+            .m
+            .parent_of(target)
             .filter(|p| p.kind_name() == "list_splat_pattern")
         else {
             return vec![Alt::unknown()];
         };
         // `*layers: Layer` is a typed parameter holding the splat.
-        let param = splat
-            .parent()
+        let param = self
+            .m
+            .parent_of(splat)
             .filter(|p| p.kind_name() == "typed_parameter")
             .unwrap_or(splat);
-        let Some(list) = param
-            .parent()
+        let Some(list) = self
+            .m
+            .parent_of(param)
             .filter(|p| matches!(p.kind_name(), "parameters" | "lambda_parameters"))
         else {
             return vec![Alt::unknown()];
         };
-        let Some(def) = list.parent().and_then(|d| m.scope_of_def(d)) else {
+        let Some(def) = self.m.parent_of(list).and_then(|d| m.scope_of_def(d)) else {
             return vec![Alt::unknown()];
         };
         // A method's first parameter is its receiver, not a positional
@@ -3912,23 +3920,17 @@ impl<'m, 't> Flow<'m, 't> {
             return None;
         }
         let name = text(receiver, m.src);
-        let mut candidates: Vec<(Node<'t>, &str)> = m.scopes[scope]
-            .calls
-            .iter()
-            .map(|&i| m.calls[i].node)
-            .filter(|call| window.start <= call.start_byte() && call.end_byte() <= window.end)
-            .filter_map(|call| {
-                let function = call.field("function")?;
-                if function.kind_name() != "attribute"
-                    || function.field("object").map(|o| text(o, m.src)) != Some(name)
-                {
-                    return None;
-                }
-                let method = text(function.field("attribute")?, m.src);
-                (storing.is_some_and(|s| s.contains(method))
-                    || (setters.contains(method) && may_pass_keyword(m, call, attr)))
-                .then_some((call, method))
+        let calls = m.method_calls_in(scope);
+        let mut candidates: Vec<(Node<'t>, &str)> = calls
+            .get(name)
+            .into_iter()
+            .flatten()
+            .filter(|(call, _)| window.start <= call.start_byte() && call.end_byte() <= window.end)
+            .filter(|(call, method)| {
+                storing.is_some_and(|s| s.contains(*method))
+                    || (setters.contains(*method) && may_pass_keyword(m, *call, attr))
             })
+            .copied()
             .collect();
         if candidates.is_empty() {
             return None;
@@ -3999,10 +4001,11 @@ impl<'m, 't> Flow<'m, 't> {
         let m = self.m;
         let mut end = call;
         for _ in 0..8 {
-            let Some(link) = end
-                .parent()
+            let Some(link) = self
+                .m
+                .parent_of(end)
                 .filter(|a| a.kind_name() == "attribute")
-                .and_then(|a| a.parent().filter(|c| c.kind_name() == "call"))
+                .and_then(|a| self.m.parent_of(a).filter(|c| c.kind_name() == "call"))
                 .filter(|c| {
                     c.field("function")
                         .and_then(|f| f.field("object"))
@@ -5514,7 +5517,7 @@ impl<'m, 't> Flow<'m, 't> {
                             &Val::Str(key.to_owned()),
                             depth + 1,
                         ) {
-                            Some(Some(value)) => match value.parent() {
+                            Some(Some(value)) => match self.m.parent_of(value) {
                                 Some(holder) => Passed::At {
                                     holder,
                                     value,
@@ -6035,10 +6038,10 @@ impl<'m, 't> Flow<'m, 't> {
         whole_words(m.src, key).any(|at| {
             let Some(store) = m
                 .node_for_span(at..at + key.len())
-                .and_then(|ident| ident.parent())
+                .and_then(|ident| self.m.parent_of(ident))
                 .filter(|a| a.kind_name() == "attribute")
                 .filter(|a| {
-                    a.parent().is_some_and(|p| {
+                    self.m.parent_of(*a).is_some_and(|p| {
                         p.kind_name() == "assignment"
                             && p.field("left").is_some_and(|l| l.id() == a.id())
                     })
@@ -9223,6 +9226,37 @@ fn pairs<'t>(parts: &[Vec<Alt<'t>>]) -> Vec<(Val<'t>, Val<'t>, Why, Vec<Choice>)
 /// Questions about the module that value flow asks.
 impl<'t> Module<'t> {
     /// The bindings of `name` in `scope` itself.
+    /// The method calls of `scope` (`obj.method(...)`), by the receiver's
+    /// text (`obj`), with the method's name. Asked for every attribute read
+    /// (`last_method_store_in`): a scan of the scope's calls each time
+    /// costs a config module of thousands of calls the square of that.
+    pub(crate) fn method_calls_in(&self, scope: ScopeId) -> std::rc::Rc<MethodCalls<'t>> {
+        if let Some(known) = self.method_calls.borrow().get(&scope) {
+            return known.clone();
+        }
+        let mut out: MethodCalls<'t> = MethodCalls::new();
+        for &i in &self.scopes[scope].calls {
+            let call = self.calls[i].node;
+            let Some(function) = call
+                .field("function")
+                .filter(|f| f.kind_name() == "attribute")
+            else {
+                continue;
+            };
+            let (Some(object), Some(method)) =
+                (function.field("object"), function.field("attribute"))
+            else {
+                continue;
+            };
+            out.entry(text(object, self.src))
+                .or_default()
+                .push((call, text(method, self.src)));
+        }
+        let out = std::rc::Rc::new(out);
+        self.method_calls.borrow_mut().insert(scope, out.clone());
+        out
+    }
+
     pub(crate) fn bindings_in(&self, scope: ScopeId, name: &str) -> Option<&[Binding<'t>]> {
         self.bindings
             .get(&(scope, name.to_owned()))
@@ -9260,10 +9294,12 @@ impl<'t> Module<'t> {
         yields
             .iter()
             .map(|y| {
-                let statement = y
-                    .parent()
+                let statement = self
+                    .parent_of(*y)
                     .filter(|p| p.kind_name() == "expression_statement")?;
-                let in_body = statement.parent().is_some_and(|b| b.id() == body.id());
+                let in_body = self
+                    .parent_of(statement)
+                    .is_some_and(|b| b.id() == body.id());
                 (in_body && !self.is_yield_from(*y))
                     .then(|| y.named_child(0))
                     .flatten()
@@ -9289,15 +9325,17 @@ impl<'t> Module<'t> {
         let [y] = self.yields_of(node)[..] else {
             return None;
         };
-        let statement = y
-            .parent()
+        let statement = self
+            .parent_of(y)
             .filter(|p| p.kind_name() == "expression_statement")?;
-        let block = statement.parent().filter(|b| b.kind_name() == "block")?;
-        let for_loop = block.parent().filter(|f| {
+        let block = self
+            .parent_of(statement)
+            .filter(|b| b.kind_name() == "block")?;
+        let for_loop = self.parent_of(block).filter(|f| {
             f.kind_name() == "for_statement"
                 && f.field("body").is_some_and(|b| b.id() == block.id())
         })?;
-        if for_loop.parent().map(|b| b.id()) != Some(body.id())
+        if self.parent_of(for_loop).map(|b| b.id()) != Some(body.id())
             || for_loop.field("alternative").is_some()
             || self.is_yield_from(y)
         {
@@ -9491,15 +9529,15 @@ impl<'t> Module<'t> {
             else {
                 continue;
             };
-            let Some(parent) = use_node.parent() else {
+            let Some(parent) = self.parent_of(use_node) else {
                 continue;
             };
             let holds = |field: &str| parent.field(field).is_some_and(|n| n.id() == use_node.id());
             match parent.kind_name() {
                 "subscript" if holds("value") => {
                     let Some((key, value)) = super::item_store(parent) else {
-                        if parent
-                            .parent()
+                        if self
+                            .parent_of(parent)
                             .is_some_and(|p| p.kind_name() == "delete_statement")
                         {
                             return Some(ParamSource::Unknown);
@@ -9843,12 +9881,12 @@ impl<'t> Module<'t> {
             scope,
             kind: SiteKind::Passed,
         }];
-        let Some(parent) = jit.parent() else {
+        let Some(parent) = self.parent_of(jit) else {
             return opaque;
         };
         match parent.kind_name() {
             "call" => vec![direct(parent, scope)],
-            "attribute" => match parent.parent().filter(|p| p.kind_name() == "call") {
+            "attribute" => match self.parent_of(parent).filter(|p| p.kind_name() == "call") {
                 Some(call)
                     if parent.field("attribute").is_some_and(|a| {
                         matches!(text(a, self.src), "trace" | "lower" | "eval_shape")
@@ -10002,7 +10040,7 @@ impl<'t> Module<'t> {
             while let Some(n) = stack.pop() {
                 if n.kind() == "identifier" {
                     // A parameter of that name declares another binding.
-                    let declares_param = n.parent().is_some_and(|p| {
+                    let declares_param = self.parent_of(n).is_some_and(|p| {
                         p.kind() == "parameters"
                             || (matches!(
                                 p.kind(),
@@ -10011,7 +10049,9 @@ impl<'t> Module<'t> {
                                     | "typed_default_parameter"
                                     | "list_splat_pattern"
                                     | "dictionary_splat_pattern"
-                            ) && p.parent().is_some_and(|pp| pp.kind() == "parameters")
+                            ) && self
+                                .parent_of(p)
+                                .is_some_and(|pp| pp.kind() == "parameters")
                                 && p.named_child(0).is_some_and(|c| c.id() == n.id()))
                     });
                     if text(n, self.src) == name

@@ -437,7 +437,7 @@ impl<'t> Module<'t> {
                     LoweringKind::TracedLower => lowering.trace_call,
                     LoweringKind::JitLower => Some(lowering.call),
                     // `export(fn, platforms=...)(*specs)`: the applying call.
-                    LoweringKind::Export => lowering.call.parent().filter(|p| {
+                    LoweringKind::Export => self.parent_of(lowering.call).filter(|p| {
                         p.kind_name() == "call"
                             && p.field("function")
                                 .is_some_and(|f| f.id() == lowering.call.id())
@@ -802,7 +802,7 @@ impl<'t> Module<'t> {
                 .copied()
                 .or_else(|| args.keyword("fun_jit"));
             let jitted = target.and_then(|t| self.eval_jitted(t, scope));
-            let outer = call.parent().filter(|p| p.kind_name() == "call");
+            let outer = self.parent_of(call).filter(|p| p.kind_name() == "call");
             let trace_args = outer
                 .map(|outer| self.args_of(outer).positional)
                 .unwrap_or_default();
@@ -2110,14 +2110,14 @@ impl<'t> Module<'t> {
         scope: ScopeId,
     ) -> Vec<(Node<'t>, ScopeId)> {
         let mut out = Vec::new();
-        let returned = export
-            .parent()
+        let returned = self
+            .parent_of(export)
             .is_some_and(|p| p.kind_name() == "return_statement");
         if !returned || self.scopes[scope].kind != super::ScopeKind::Function {
             return out;
         }
         for site in self.def_call_sites(scope).iter() {
-            let applied = site.call.parent().filter(|p| {
+            let applied = self.parent_of(site.call).filter(|p| {
                 p.kind_name() == "call"
                     && p.field("function")
                         .is_some_and(|f| f.id() == site.call.id())

@@ -367,6 +367,19 @@ pub struct Module<'t> {
     /// `overlay::writer_calls_in` by block node id, and the functions that
     /// write state (`overlay::state_writers`).
     writer_calls: std::cell::RefCell<HashMap<usize, std::rc::Rc<Vec<usize>>>>,
+    /// `flow::method_calls_in` by scope.
+    method_calls: std::cell::RefCell<HashMap<ScopeId, std::rc::Rc<flow::MethodCalls<'t>>>>,
+    /// `overlay::foreign_writer` by call node id.
+    foreign_writers: std::cell::RefCell<HashMap<usize, Option<overlay::ForeignWriter>>>,
+    /// Parents found so far, by node id, and the top-level statements in
+    /// document order (`parent_of`).
+    parents: std::cell::RefCell<HashMap<usize, Option<Node<'t>>>>,
+    statements_in_order: std::cell::OnceCell<Vec<Node<'t>>>,
+    /// The keys a statement may set, by its node id and scope
+    /// (`overlay::settle_within`): each statement's state walks every
+    /// statement before it, so without this a long function costs the
+    /// square of its length.
+    keys_settled_by: overlay::SettledKeys<'t>,
     state_writer_scopes: std::cell::OnceCell<std::collections::HashSet<ScopeId>>,
     /// Whether it imports names other modules of the workspace may define
     /// (`overlay::imports_workspace_names`).
@@ -647,8 +660,8 @@ impl<'t> Module<'t> {
     /// body (`class_level`: held by the class, read through it or its
     /// instances). (attr, class, class_level).
     fn attribute_holder(&self, value: Node<'t>) -> Option<(&'t str, ScopeId, bool)> {
-        let left = value
-            .parent()
+        let left = self
+            .parent_of(value)
             .filter(|p| p.kind_name() == "assignment")
             .and_then(|a| a.field("left"))?;
         let home = self.innermost_scope_at(left.start_byte());
@@ -683,7 +696,7 @@ impl<'t> Module<'t> {
                 let held = self
                     .node_for_span(start..start + attr.len())
                     .filter(|n| n.kind_name() == "identifier" && text(*n, self.src) == attr)
-                    .and_then(|ident| ident.parent())
+                    .and_then(|ident| self.parent_of(ident))
                     .filter(|a| a.kind_name() == "attribute");
                 out.extend(held);
             }
@@ -762,7 +775,7 @@ impl<'t> Module<'t> {
         // from the named dict down to it; stores are `cfg["aot"][key] = v`.
         let mut path: Vec<String> = Vec::new();
         let mut outer = dict;
-        while let Some(pair) = outer.parent().filter(|p| {
+        while let Some(pair) = self.parent_of(outer).filter(|p| {
             p.kind_name() == "pair" && p.field("value").is_some_and(|v| v.id() == outer.id())
         }) {
             let Some(key) = pair
@@ -771,7 +784,10 @@ impl<'t> Module<'t> {
             else {
                 return out;
             };
-            let Some(parent) = pair.parent().filter(|p| p.kind_name() == "dictionary") else {
+            let Some(parent) = self
+                .parent_of(pair)
+                .filter(|p| p.kind_name() == "dictionary")
+            else {
                 return out;
             };
             if path.len() > 8 {
@@ -817,11 +833,11 @@ impl<'t> Module<'t> {
                     for (use_node, use_scope) in
                         self.uses_of_assigned(alias_name, suffix, alias_range.clone(), alias_value)
                     {
-                        let changer = enclosing_statement(use_node);
+                        let changer = self.enclosing_statement(use_node);
                         let changes = suffix != "["
                             || subscripted(use_node).is_some_and(|sub| {
                                 item_store(sub).is_some()
-                                    || sub.parent().is_some_and(|p| {
+                                    || self.parent_of(sub).is_some_and(|p| {
                                         matches!(
                                             p.kind_name(),
                                             "augmented_assignment" | "delete_statement"
@@ -880,8 +896,7 @@ impl<'t> Module<'t> {
             }
             // `name[k] += v`, `del name[k]`: a change of unknown value.
             let Some((key, value)) = item_store(subscript).or_else(|| {
-                subscript
-                    .parent()
+                self.parent_of(subscript)
                     .filter(|p| {
                         matches!(p.kind_name(), "augmented_assignment" | "delete_statement")
                     })
@@ -900,12 +915,12 @@ impl<'t> Module<'t> {
         // unknown.
         for method in [".update(", ".setdefault(", ".__setitem__(", " |="] {
             for (ident, scope) in self.uses_of_assigned(name, method, range.clone(), outer) {
-                let Some(changer) = ident.parent() else {
+                let Some(changer) = self.parent_of(ident) else {
                     continue;
                 };
                 // `name.update(...)`: the call; `name |= ...`: the statement.
                 let changer = match changer.kind_name() {
-                    "attribute" => match changer.parent() {
+                    "attribute" => match self.parent_of(changer) {
                         Some(call) if call.kind_name() == "call" => call,
                         _ => continue,
                     },
@@ -967,8 +982,8 @@ impl<'t> Module<'t> {
 
     fn find_list_mutations(&self, list: Node<'t>) -> ListMutations<'t> {
         let mut out = ListMutations::default();
-        let Some(target) = list
-            .parent()
+        let Some(target) = self
+            .parent_of(list)
             .filter(|p| p.kind_name() == "assignment")
             .and_then(|a| a.field("left"))
             .filter(|l| l.kind_name() == "identifier")
@@ -1035,7 +1050,7 @@ impl<'t> Module<'t> {
         elsewhere: Option<ScopeId>,
         plus_adds: bool,
     ) -> Option<ListChange<'t>> {
-        let parent = used.parent()?;
+        let parent = self.parent_of(used)?;
         let holds = |field: &str| parent.field(field).is_some_and(|n| n.id() == used.id());
         match parent.kind_name() {
             // `xs.append(x)`, `xs.sort()`, `register = xs.append`.
@@ -1044,7 +1059,7 @@ impl<'t> Module<'t> {
                     .field("attribute")
                     .map(|a| text(a, self.src))
                     .unwrap_or("");
-                let call = parent.parent().filter(|c| {
+                let call = self.parent_of(parent).filter(|c| {
                     c.kind_name() == "call"
                         && c.field("function").is_some_and(|f| f.id() == parent.id())
                 });
@@ -1075,7 +1090,7 @@ impl<'t> Module<'t> {
             }
             // `xs[i] = v`, `xs[i] += v`, `del xs[i]`.
             "subscript" if holds("value") => {
-                let written = parent.parent().is_some_and(|p| {
+                let written = self.parent_of(parent).is_some_and(|p| {
                     (matches!(p.kind_name(), "assignment" | "augmented_assignment")
                         && p.field("left").is_some_and(|l| l.id() == parent.id()))
                         || p.kind_name() == "delete_statement"
@@ -1159,7 +1174,7 @@ impl<'t> Module<'t> {
     /// hold `since` (it may run several times after `since` ran once).
     pub(crate) fn in_loop_since(&self, node: Node<'t>, scope: ScopeId, since: Node<'t>) -> bool {
         let scope_node = self.scopes[scope].node;
-        let mut current = node.parent();
+        let mut current = self.parent_of(node);
         while let Some(parent) = current {
             if parent.id() == scope_node.id() || parent.byte_range().contains(&since.start_byte()) {
                 return false;
@@ -1167,7 +1182,7 @@ impl<'t> Module<'t> {
             if matches!(parent.kind_name(), "for_statement" | "while_statement") {
                 return true;
             }
-            current = parent.parent();
+            current = self.parent_of(parent);
         }
         false
     }
@@ -1183,7 +1198,7 @@ impl<'t> Module<'t> {
     ) -> Option<Node<'t>> {
         let scope_node = self.scopes[scope].node;
         let mut found = None;
-        let mut current = node.parent();
+        let mut current = self.parent_of(node);
         while let Some(parent) = current {
             if parent.id() == scope_node.id() || parent.byte_range().contains(&since.start_byte()) {
                 break;
@@ -1193,7 +1208,7 @@ impl<'t> Module<'t> {
                 "for_statement" | "while_statement" => return None,
                 _ => {}
             }
-            current = parent.parent();
+            current = self.parent_of(parent);
         }
         let found = found?;
         let body = found.field("body")?;
@@ -1397,6 +1412,11 @@ impl<'t> Module<'t> {
             state_slots: std::cell::RefCell::default(),
             finding_state: std::cell::Cell::new(false),
             writer_calls: std::cell::RefCell::default(),
+            parents: std::cell::RefCell::default(),
+            statements_in_order: std::cell::OnceCell::new(),
+            foreign_writers: std::cell::RefCell::default(),
+            method_calls: std::cell::RefCell::default(),
+            keys_settled_by: std::cell::RefCell::default(),
             state_writer_scopes: std::cell::OnceCell::new(),
             foreign_writers_imported: std::cell::OnceCell::new(),
             guard_text: std::cell::OnceCell::new(),
@@ -1610,13 +1630,13 @@ impl<'t> Module<'t> {
             let scope = self.scope_while_collecting(target);
             // The loop: a `for` statement, or the comprehension a `for` clause
             // is in (its body comes before the clause).
-            let clause = target
-                .parent()
+            let clause = self
+                .parent_of(target)
                 .filter(|p| matches!(p.kind_name(), "for_statement" | "for_in_clause"));
             let iter_and_loop = clause.and_then(|c| {
                 let iter = c.field("right")?;
                 let loop_node = if c.kind_name() == "for_in_clause" {
-                    c.parent()?
+                    self.parent_of(c)?
                 } else {
                     c
                 };
@@ -2205,7 +2225,7 @@ impl<'t> Module<'t> {
     /// def's name belong to the enclosing scope; the body to the def's own.
     pub fn scope_at(&self, node: Node<'t>) -> ScopeId {
         let mut child = node;
-        while let Some(parent) = child.parent() {
+        while let Some(parent) = self.parent_of(child) {
             if matches!(
                 parent.kind_name(),
                 "function_definition" | "class_definition" | "lambda"
@@ -2515,7 +2535,7 @@ impl<'t> Module<'t> {
         // `cfg = Config() if flag else Other()`: when the construction runs,
         // the name holds what it made.
         let mut value = call;
-        while let Some(parent) = value.parent() {
+        while let Some(parent) = self.parent_of(value) {
             let holds_it = match parent.kind_name() {
                 "parenthesized_expression" => true,
                 "conditional_expression" => {
@@ -2531,8 +2551,7 @@ impl<'t> Module<'t> {
         }
         // `config.export = ConfigDict()` (ml_collections' `get_config`): the
         // dotted path holds it, as a name would.
-        value
-            .parent()
+        self.parent_of(value)
             .filter(|a| a.kind_name() == "assignment")
             .and_then(|a| a.field("left"))
             .filter(|l| {
@@ -2822,7 +2841,7 @@ impl<'t> Module<'t> {
                     StoreRuns::Certainly => {}
                 }
                 let key = crate::syntax::string_value(*key, self.src)?;
-                let holder = value.parent().unwrap_or(*value);
+                let holder = self.parent_of(*value).unwrap_or(*value);
                 out.retain(|(k, _, _)| *k != key);
                 out.push((key, *value, holder));
             }
@@ -2854,7 +2873,7 @@ impl<'t> Module<'t> {
         }
         let scope_node = self.scopes[scope].node;
         let mut child = node;
-        let mut current = node.parent();
+        let mut current = self.parent_of(node);
         while let Some(parent) = current {
             if parent.id() == scope_node.id() || parent.byte_range().contains(&since.start_byte()) {
                 break;
@@ -2874,7 +2893,7 @@ impl<'t> Module<'t> {
                 _ => {}
             }
             child = parent;
-            current = parent.parent();
+            current = self.parent_of(parent);
         }
         StoreRuns::Certainly
     }
@@ -2990,25 +3009,77 @@ impl<'t> Module<'t> {
 
     /// `target` is the target of an assignment that is a statement of
     /// `scope`'s own body (not inside a branch or loop).
+    /// `node.parent()`, remembered. Tree-sitter finds a parent by
+    /// descending from the root, so walking up a deep node costs its depth
+    /// times that; one descent here, from the top-level statement holding
+    /// `node` (the model's statements may be of several trees), records
+    /// every ancestor on the way.
+    pub(crate) fn parent_of(&self, node: Node<'t>) -> Option<Node<'t>> {
+        if let Some(known) = self.parents.borrow().get(&node.id()) {
+            return *known;
+        }
+        let statements = self
+            .statements_in_order
+            .get_or_init(|| self.top_level_statements());
+        let at = statements.partition_point(|s| s.start_byte() <= node.start_byte());
+        let holder = at
+            .checked_sub(1)
+            .map(|i| statements[i])
+            .filter(|s| node.end_byte() <= s.end_byte() && s.id() != node.id());
+        let mut chain = Vec::new();
+        let mut reached = false;
+        if let Some(mut current) = holder {
+            while !reached {
+                let Some(next) = current.child_with_descendant(node) else {
+                    break;
+                };
+                chain.push((next.id(), current));
+                reached = next.id() == node.id();
+                current = next;
+            }
+        }
+        let mut parents = self.parents.borrow_mut();
+        if reached {
+            parents.extend(chain.into_iter().map(|(id, parent)| (id, Some(parent))));
+        } else {
+            // A top-level statement, the root, or a node the model's
+            // statements do not hold.
+            parents.insert(node.id(), node.parent());
+        }
+        parents.get(&node.id()).copied().flatten()
+    }
+
+    /// The statement holding `node` (itself if it is one): the child of a
+    /// block or of the module on its way up.
+    pub(crate) fn enclosing_statement(&self, node: Node<'t>) -> Node<'t> {
+        let mut current = node;
+        while let Some(parent) = self.parent_of(current) {
+            if matches!(parent.kind_name(), "block" | "module") {
+                return current;
+            }
+            current = parent;
+        }
+        current
+    }
+
     pub(crate) fn is_body_statement_target(&self, target: Node<'t>, scope: ScopeId) -> bool {
         let scope_node = self.scopes[scope].node;
         // (A keyed store's target is its call: `setattr(cfg, "x", v)`.)
         let statement = if target.kind_name() == "call" {
-            target.parent()
+            self.parent_of(target)
         } else {
-            target
-                .parent()
+            self.parent_of(target)
                 .filter(|a| a.kind_name() == "assignment")
-                .and_then(|a| a.parent())
+                .and_then(|a| self.parent_of(a))
         };
         let mut block = statement
             .filter(|e| e.kind_name() == "expression_statement")
-            .and_then(|e| e.parent());
+            .and_then(|e| self.parent_of(e));
         // A `with` body runs whenever its `with` statement does.
         while let Some(b) = block {
-            match b.parent() {
+            match self.parent_of(b) {
                 Some(w) if b.kind_name() == "block" && w.kind_name() == "with_statement" => {
-                    block = w.parent();
+                    block = self.parent_of(w);
                 }
                 _ => break,
             }
@@ -3016,7 +3087,7 @@ impl<'t> Module<'t> {
         block.is_some_and(|b| {
             (b.kind_name() == "module" && self.scopes[scope].kind == ScopeKind::Module)
                 || (b.kind_name() == "block"
-                    && b.parent().is_some_and(|p| p.id() == scope_node.id()))
+                    && self.parent_of(b).is_some_and(|p| p.id() == scope_node.id()))
         })
     }
 
@@ -3043,7 +3114,7 @@ impl<'t> Module<'t> {
     ) -> bool {
         let scope_node = self.scopes[scope].node;
         let mut child = node;
-        let mut current = node.parent();
+        let mut current = self.parent_of(node);
         while let Some(parent) = current {
             if parent.id() == scope_node.id() {
                 return true;
@@ -3063,7 +3134,7 @@ impl<'t> Module<'t> {
                     && taken.contains(&child.byte_range()));
             if in_taken_body && !holds_use {
                 child = parent;
-                current = parent.parent();
+                current = self.parent_of(parent);
                 continue;
             }
             if matches!(
@@ -3082,7 +3153,7 @@ impl<'t> Module<'t> {
                 return false;
             }
             child = parent;
-            current = parent.parent();
+            current = self.parent_of(parent);
         }
         true
     }
@@ -3503,19 +3574,6 @@ fn memoized<V>(
     let made = std::rc::Rc::new(make());
     cache.borrow_mut().insert(key, made.clone());
     made
-}
-
-/// The statement holding `node` (itself if it is one): the child of a
-/// block or of the module on its way up.
-pub(crate) fn enclosing_statement(node: Node<'_>) -> Node<'_> {
-    let mut current = node;
-    while let Some(parent) = current.parent() {
-        if matches!(parent.kind_name(), "block" | "module") {
-            return current;
-        }
-        current = parent;
-    }
-    current
 }
 
 fn assigned_name(value: Node<'_>) -> Option<Node<'_>> {

@@ -15,7 +15,6 @@
 //! in a cache set of its own (`Layer`), so a lowering under one state never
 //! sees answers made for another.
 
-use super::enclosing_statement;
 use super::flow::{Alt, Flow, Val};
 use super::lowering::statement_entering;
 use super::summary::StateSet;
@@ -194,9 +193,12 @@ pub(crate) struct Layer<'t> {
 /// `None` when it cannot be told (`G += 1`, `a, G = f()`).
 type Store<'t> = (StoreKey<'t>, Option<(Node<'t>, Vec<BoundCall<'t>>)>);
 
+/// `Module::keys_settled_by`.
+pub(crate) type SettledKeys<'t> = RefCell<HashMap<(usize, ScopeId), Rc<[StoreKey<'t>]>>>;
+
 /// What a store sets.
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum StoreKey<'t> {
+pub(crate) enum StoreKey<'t> {
     Key(Key),
     /// `setattr(ROOT, name, v)` with a name read when the store is applied
     /// (a parameter of the setter).
@@ -277,7 +279,7 @@ impl<'t> Module<'t> {
         }
         // The state is the same for every node of one statement (what runs
         // before it and the `with`s around it): found once per statement.
-        let statement = enclosing_statement(node);
+        let statement = self.enclosing_statement(node);
         let known = self.state_slots.borrow().get(&statement.id()).copied();
         let slot = match known {
             Some(slot) => slot,
@@ -418,7 +420,8 @@ impl<'t> Module<'t> {
             .into_iter()
             .any(|(node, scope)| {
                 !self.context_decorator_calls(scope).is_empty()
-                    || steps_up(node, self.scopes[scope].node)
+                    || self
+                        .steps_up(node, self.scopes[scope].node)
                         .into_iter()
                         .any(|(parent, child)| match parent.kind_name() {
                             "block" | "module" => {
@@ -549,23 +552,49 @@ impl<'t> Module<'t> {
         })
     }
 
+    /// The steps from `node` up to `top` (the node of its scope) where state
+    /// may be set before it: (a block or the module, the statement in it on
+    /// the way), (a `with`, its body).
+    fn steps_up(&self, node: Node<'t>, top: Node<'t>) -> Vec<(Node<'t>, Node<'t>)> {
+        let mut steps = Vec::new();
+        let mut child = node;
+        while let Some(parent) = self.parent_of(child) {
+            let is_body = || parent.field("body").is_some_and(|b| b.id() == child.id());
+            match parent.kind_name() {
+                "block" | "module" => steps.push((parent, child)),
+                "with_statement" if is_body() => steps.push((parent, child)),
+                _ => {}
+            }
+            if parent.id() == top.id() {
+                break;
+            }
+            child = parent;
+        }
+        steps
+    }
+
     fn state_at(&self, node: Node<'t>, scope: ScopeId) -> Overlay<'t> {
         let mut overlay = Overlay::default();
         let flow = self.flow();
         for (node, scope) in self.call_chain(node, scope) {
             // Nearest first: the statements before it in each enclosing
             // block, the context managers of each enclosing `with`.
-            for (parent, child) in steps_up(node, self.scopes[scope].node) {
+            for (parent, child) in self.steps_up(node, self.scopes[scope].node) {
                 if parent.kind_name() == "with_statement" {
                     for item in with_item_calls(parent).into_iter().rev() {
                         self.entered_state(&flow, item, scope, &mut overlay);
                     }
                     continue;
                 }
-                let mut sibling = child.prev_named_sibling();
-                while let Some(statement) = sibling {
+                // (One pass over the block: `prev_named_sibling` scans the
+                // parent's children each time.)
+                let mut c = parent.walk();
+                let before: Vec<Node<'t>> = parent
+                    .named_children(&mut c)
+                    .take_while(|s| s.id() != child.id())
+                    .collect();
+                for statement in before.into_iter().rev() {
                     self.statement_state(&flow, statement, scope, &mut overlay);
-                    sibling = statement.prev_named_sibling();
                 }
             }
             // `@settings(flag=False) def step(): ...`: the body runs inside
@@ -646,8 +675,20 @@ impl<'t> Module<'t> {
 
     /// Settles every key code in `node` may set.
     fn settle_within(&self, node: Node<'t>, scope: ScopeId, overlay: &mut Overlay<'t>) {
-        for key in self.keys_set_within(node, scope, 0) {
-            overlay.settle_target(key);
+        let cached = self
+            .keys_settled_by
+            .borrow()
+            .get(&(node.id(), scope))
+            .cloned();
+        let keys = cached.unwrap_or_else(|| {
+            let keys: Rc<[StoreKey<'t>]> = self.keys_set_within(node, scope, 0).into();
+            self.keys_settled_by
+                .borrow_mut()
+                .insert((node.id(), scope), keys.clone());
+            keys
+        });
+        for key in keys.iter() {
+            overlay.settle_target(key.clone());
         }
     }
 
@@ -1065,6 +1106,18 @@ impl<'t> Module<'t> {
         if !self.imports_workspace_names() {
             return None;
         }
+        // (Asked of each call before every statement after it: remembered.)
+        if let Some(known) = self.foreign_writers.borrow().get(&call.id()) {
+            return known.clone();
+        }
+        let found = self.find_foreign_writer(call, scope);
+        self.foreign_writers
+            .borrow_mut()
+            .insert(call.id(), found.clone());
+        found
+    }
+
+    fn find_foreign_writer(&self, call: Node<'t>, scope: ScopeId) -> Option<ForeignWriter> {
         let resolver = self.resolver.get()?;
         let file = self.file.borrow().clone()?;
         let path = self.callee(call, scope)?;
@@ -1236,7 +1289,8 @@ impl<'t> Module<'t> {
 }
 
 /// A function or class of another module whose call sets its state.
-struct ForeignWriter {
+#[derive(Clone)]
+pub(crate) struct ForeignWriter {
     /// As named in the calling module.
     path: String,
     file: Arc<Path>,
@@ -1294,27 +1348,6 @@ fn within_frames<'t>(stores: Vec<Store<'t>>, frames: &[BoundCall<'t>]) -> Vec<St
             (key, value)
         })
         .collect()
-}
-
-/// The steps from `node` up to `top` (the node of its scope) where state
-/// may be set before it: (a block or the module, the statement in it on
-/// the way), (a `with`, its body).
-fn steps_up<'t>(node: Node<'t>, top: Node<'t>) -> Vec<(Node<'t>, Node<'t>)> {
-    let mut steps = Vec::new();
-    let mut child = node;
-    while let Some(parent) = child.parent() {
-        let is_body = || parent.field("body").is_some_and(|b| b.id() == child.id());
-        match parent.kind_name() {
-            "block" | "module" => steps.push((parent, child)),
-            "with_statement" if is_body() => steps.push((parent, child)),
-            _ => {}
-        }
-        if parent.id() == top.id() {
-            break;
-        }
-        child = parent;
-    }
-    steps
 }
 
 /// Sets each store's key in `overlay` to its value, read with its calls

@@ -1238,7 +1238,7 @@ impl<'t> Module<'t> {
     }
 
     fn is_assigned_to_name(&self, node: Node<'t>) -> bool {
-        node.parent().is_some_and(|p| {
+        self.parent_of(node).is_some_and(|p| {
             p.kind_name() == "assignment"
                 && p.field("left")
                     .is_some_and(|l| l.kind_name() == "identifier")
@@ -1246,7 +1246,8 @@ impl<'t> Module<'t> {
     }
 
     fn is_decorator(&self, node: Node<'t>) -> bool {
-        node.parent().is_some_and(|p| p.kind_name() == "decorator")
+        self.parent_of(node)
+            .is_some_and(|p| p.kind_name() == "decorator")
     }
 
     /// The requirements of a `pallas_call`: one per alternative of its
@@ -1739,8 +1740,9 @@ impl<'t> Module<'t> {
                                     // `if not DEBUG: return x`: what follows
                                     // the `if` in its block never runs.
                                     if self.block_exits(body, scope, truth_of, 0) {
-                                        if let Some(block) =
-                                            node.parent().filter(|p| p.kind_name() == "block")
+                                        if let Some(block) = self
+                                            .parent_of(node)
+                                            .filter(|p| p.kind_name() == "block")
                                         {
                                             out.push(node.end_byte()..block.end_byte());
                                         }
@@ -1759,7 +1761,7 @@ impl<'t> Module<'t> {
                                         .is_some_and(|c| is_logging_level_test(text(c, self.src)))
                                 {
                                     if let Some(block) =
-                                        node.parent().filter(|p| p.kind_name() == "block")
+                                        self.parent_of(node).filter(|p| p.kind_name() == "block")
                                     {
                                         by_caller.push(node.end_byte()..block.end_byte());
                                     }
@@ -1782,7 +1784,9 @@ impl<'t> Module<'t> {
                     // leaves the function, so what follows the loop in its
                     // block never runs (nor does an `else`).
                     if self.loop_exits(node, scope, truth_of) {
-                        if let Some(block) = node.parent().filter(|p| p.kind_name() == "block") {
+                        if let Some(block) =
+                            self.parent_of(node).filter(|p| p.kind_name() == "block")
+                        {
                             out.push(node.end_byte()..block.end_byte());
                         }
                         if let Some(otherwise) = node.field("alternative") {
