@@ -4309,10 +4309,63 @@ impl<'m, 't> Flow<'m, 't> {
         }
         let inner = function.field("object")?;
         let method_name = text(function.field("attribute")?, m.src);
-        let inner_value = match self.eval_depth(inner, scope, depth + 1).as_slice() {
-            [one] => one.clone(),
-            _ => return None,
-        };
+        let inner_values = self.eval_depth(inner, scope, depth + 1);
+        if let [one] = inner_values.as_slice() {
+            return self.chained_state_of(
+                one.clone(),
+                (receiver, inner, method_name),
+                call,
+                scope,
+                attr,
+                depth,
+                links,
+            );
+        }
+        // The receiver is one of several objects (`CONFIGS[name]().set(...)`,
+        // a class picked at run time): each instance's chain decides for it,
+        // under the choice that made it; anything else is not known.
+        if inner_values.len() > MAX_ALTS
+            || !inner_values
+                .iter()
+                .any(|a| matches!(a.val, Val::Instance(..)))
+        {
+            return None;
+        }
+        let mut out = Vec::new();
+        for alt in inner_values {
+            let (why, choices) = (alt.why.clone(), alt.choices.clone());
+            let state = match alt.val {
+                Val::Instance(..) => self.chained_state_of(
+                    alt,
+                    (receiver, inner, method_name),
+                    call,
+                    scope,
+                    attr,
+                    depth,
+                    links,
+                ),
+                _ => None,
+            };
+            let alts = state.unwrap_or_else(|| vec![Alt::unknown()]);
+            out.extend(alts.into_iter().filter_map(|a| a.under(&why, &choices)));
+        }
+        Some(out)
+    }
+
+    /// `chained_state` for one value of the chain's inner receiver:
+    /// `receiver` is `inner.method_name(...)`.
+    #[allow(clippy::too_many_arguments)]
+    fn chained_state_of(
+        &self,
+        inner_value: Alt<'t>,
+        (receiver, inner, method_name): (Node<'t>, Node<'t>, &str),
+        call: Node<'t>,
+        scope: ScopeId,
+        attr: &str,
+        depth: u32,
+        links: u32,
+    ) -> Option<Vec<Alt<'t>>> {
+        let m = self.m;
         let Val::Instance(class, _) = inner_value.val else {
             return None;
         };

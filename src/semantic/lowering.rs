@@ -1084,7 +1084,9 @@ impl<'t> Module<'t> {
         // Every alternative a non-empty tuple with items not known
         // (`(FLAGS.platform,)`): platforms are supplied, whichever they are
         // (JAX takes `(None,)` or `(3,)` as supplied too, and fails on them
-        // later or not at all).
+        // later or not at all). So whichever alternative runs, also when a
+        // run-time choice picks it (a flags object of a class chosen by
+        // name): an alternative not known at all is `Unknown`, no tuple.
         // A parameter's value (`(platform,)` in a helper) is left to its
         // callers.
         let some_tuple = |v: &Val<'_>| {
@@ -1094,9 +1096,14 @@ impl<'t> Module<'t> {
         if !alts.is_empty()
             && alts
                 .iter()
-                .all(|a| a.why.certain() && some_tuple(&a.val) && a.val.strings().is_none())
+                .all(|a| some_tuple(&a.val) && a.val.strings().is_none())
         {
-            return vec![(PlatformsValue::SomeTuple, Why::Fixed, Vec::new())];
+            // A plain run's alternative is named when there is one.
+            let why = alts
+                .iter()
+                .find(|a| !a.why.certain() && a.why.note().is_some())
+                .map_or(Why::Fixed, |a| a.why.clone());
+            return vec![(PlatformsValue::SomeTuple, why, Vec::new())];
         }
         let mut out: Vec<(PlatformsValue, Why, Vec<Choice>)> = Vec::new();
         for alt in alts {
