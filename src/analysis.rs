@@ -58,7 +58,12 @@ pub fn lowering_helper_names(text: &str) -> Vec<String> {
             // def planning(): with use_abstract_mesh(...): yield`): its
             // callers' eager operations and lowerings run under it.
             let enters_abstract_mesh = line.contains("use_abstract_mesh(");
-            if (lowers_on(line) || enters_abstract_mesh) && !out.iter().any(|n| n == name) {
+            // One setting a mesh it may be given (`jax.set_mesh(mesh)`):
+            // a caller passing an AbstractMesh fails there (JP009).
+            let sets_mesh = line.contains("set_mesh(");
+            if (lowers_on(line) || enters_abstract_mesh || sets_mesh)
+                && !out.iter().any(|n| n == name)
+            {
                 out.push(name.to_owned());
             }
         }

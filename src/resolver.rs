@@ -60,6 +60,8 @@ pub struct FsResolver<S: SourceProvider = Disk> {
     /// sets, by (file, name, the call's values, as a decorator):
     /// `Resolver::call_context_mesh`.
     call_context_mesh: DashMap<String, Option<crate::semantic::lowering::ContextMesh>>,
+    /// `Resolver::call_set_mesh_abstract`, by (file, name, the call's values).
+    call_set_mesh: DashMap<String, Option<Option<String>>>,
     /// The names of each module file's module-level functions, read from
     /// its text (`called_by`).
     top_level_defs: DashMap<PathBuf, Arc<Vec<String>>>,
@@ -76,6 +78,67 @@ pub struct FsResolver<S: SourceProvider = Disk> {
     /// the same tree). Bounded by `MAX_TREE_BYTES` of source.
     trees: DashMap<PathBuf, (Arc<str>, tree_sitter::Tree)>,
     tree_bytes: std::sync::atomic::AtomicUsize,
+    /// For a file, the files whose cached answers were computed asking
+    /// about it (`Reading::FollowingImports`): stale when it changes.
+    deep_dependents: DashMap<PathBuf, std::collections::HashSet<PathBuf>>,
+}
+
+thread_local! {
+    /// The files whose answers about other modules' calls are being computed
+    /// on this thread, one inside another (`FsResolver::with_module`).
+    static ANSWERING: std::cell::RefCell<Vec<PathBuf>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Modules an answer may pass through: the model answering a call may ask
+/// about calls into the modules it imports itself, once (a helper module's
+/// context manager wrapping a library's), not further.
+const MAX_ANSWER_DEPTH: usize = 2;
+
+/// How a module's model is read to answer a call.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    /// Its own code only (one module deep).
+    Plain,
+    /// With the project's contracts, as summaries are built.
+    WithContracts,
+    /// Also asking the modules it imports (`MAX_ANSWER_DEPTH`): what a
+    /// context manager of a helper module enters may be another module's.
+    FollowingImports,
+}
+
+/// One more answer being computed on this thread, until dropped.
+struct AnswerDepth {
+    /// The depth with this answer.
+    depth: usize,
+    /// The file whose model asked for it, when that was an answer too.
+    asking: Option<PathBuf>,
+}
+
+impl AnswerDepth {
+    fn enter(file: &Path) -> AnswerDepth {
+        ANSWERING.with_borrow_mut(|files| {
+            let asking = files.last().cloned();
+            files.push(file.to_path_buf());
+            AnswerDepth {
+                depth: files.len(),
+                asking,
+            }
+        })
+    }
+
+    /// The depth of the answers being computed now: part of every cached
+    /// answer's key, since a model deeper down asks no further.
+    fn current() -> usize {
+        ANSWERING.with_borrow(|files| files.len())
+    }
+}
+
+impl Drop for AnswerDepth {
+    fn drop(&mut self) {
+        ANSWERING.with_borrow_mut(|files| {
+            files.pop();
+        });
+    }
 }
 
 /// Source bytes whose trees `FsResolver::trees` keeps (a tree takes some
@@ -101,12 +164,14 @@ impl<S: SourceProvider> FsResolver<S> {
             local_refs: DashMap::new(),
             call_tags: DashMap::new(),
             call_context_mesh: DashMap::new(),
+            call_set_mesh: DashMap::new(),
             top_level_defs: DashMap::new(),
             called: DashMap::new(),
             helper_defs: DashMap::new(),
             contracts: Default::default(),
             trees: DashMap::new(),
             tree_bytes: Default::default(),
+            deep_dependents: DashMap::new(),
         }
     }
 
@@ -149,6 +214,7 @@ impl<S: SourceProvider> FsResolver<S> {
             self.local_refs.clear();
             self.call_tags.clear();
             self.call_context_mesh.clear();
+            self.call_set_mesh.clear();
         }
     }
 
@@ -165,6 +231,21 @@ impl<S: SourceProvider> FsResolver<S> {
         // calls into this file are stale. The server calls this on every
         // keystroke: clearing all made each one parse every called module
         // again. Keys of old values are bounded by a size cap instead.
+        // Answers about calls into the files that asked about this one
+        // are stale too (`Reading::FollowingImports`).
+        let dependents = self
+            .deep_dependents
+            .remove(path)
+            .map(|(_, files)| files)
+            .unwrap_or_default();
+        for file in dependents.iter().filter(|f| f.as_path() != path) {
+            self.forget_answers_into(file);
+        }
+        self.forget_answers_into(path);
+    }
+
+    /// Forgets every cached answer about calls into `path`.
+    fn forget_answers_into(&self, path: &Path) {
         let stale = format!("{}\0", path.display());
         forget_calls_into(&self.call_returns, &stale);
         forget_calls_into(&self.call_reach, &stale);
@@ -174,6 +255,7 @@ impl<S: SourceProvider> FsResolver<S> {
         forget_calls_into(&self.local_refs, &stale);
         forget_calls_into(&self.call_tags, &stale);
         forget_calls_into(&self.call_context_mesh, &stale);
+        forget_calls_into(&self.call_set_mesh, &stale);
     }
 
     /// The lowering helpers module file `file` defines (its text scanned
@@ -237,12 +319,9 @@ impl<S: SourceProvider> FsResolver<S> {
                     continue;
                 };
                 let module = module.trim();
-                let Some(file) = module_file(module) else {
-                    continue;
-                };
-                let Some(helpers) = self.helpers_of(&file).filter(|h| !h.is_empty()) else {
-                    continue;
-                };
+                let helpers = module_file(module)
+                    .and_then(|file| self.helpers_of(&file))
+                    .unwrap_or_default();
                 for item in names.split(',') {
                     let item = item
                         .trim()
@@ -252,8 +331,19 @@ impl<S: SourceProvider> FsResolver<S> {
                         Some((n, a)) => (leading_name(n.trim()), leading_name(a.trim())),
                         None => (leading_name(item), leading_name(item)),
                     };
-                    if ident(local) && helpers.iter().any(|h| h == name) {
+                    if !ident(local) || name.is_empty() {
+                        continue;
+                    }
+                    if helpers.iter().any(|h| h == name) {
                         out.push(local.to_owned());
+                        continue;
+                    }
+                    // `from package import module`: that module's helpers,
+                    // called as `module.helper(...)`.
+                    let submodule = module_file(&format!("{module}.{name}"))
+                        .and_then(|file| self.helpers_of(&file));
+                    if let Some(helpers) = submodule {
+                        out.extend(helpers.iter().map(|h| format!("{local}.{h}")));
                     }
                 }
             } else if let Some(rest) = line.strip_prefix("import ") {
@@ -398,15 +488,28 @@ impl<S: SourceProvider> FsResolver<S> {
         &self,
         file: &Path,
         called: Option<Vec<String>>,
-        contracts: bool,
+        reading: Reading,
         f: impl FnOnce(&Module<'_>) -> Option<T>,
     ) -> Option<T> {
         let text = self.source.read(file)?;
         let tree = self.tree_of(file, &text)?;
         let module = Module::new(&text, &tree);
         module.set_imported(called);
-        module.set_file(file);
-        if contracts {
+        let depth = AnswerDepth::enter(file);
+        if let Some(asking) = depth.asking.as_ref() {
+            // What `asking`'s answer said depends on this file too.
+            self.deep_dependents
+                .entry(file.to_path_buf())
+                .or_default()
+                .insert(asking.clone());
+        }
+        // (`depth` counts this answer.)
+        if reading == Reading::FollowingImports && depth.depth < MAX_ANSWER_DEPTH {
+            module.use_resolver(file, self);
+        } else {
+            module.set_file(file);
+        }
+        if reading == Reading::WithContracts {
             let matcher = self
                 .contracts
                 .read()
@@ -468,17 +571,20 @@ impl<S: SourceProvider> FsResolver<S> {
         from_file: &Path,
         call: &ForeignCall,
         extra: &str,
-        contracts: bool,
+        reading: Reading,
         answer: impl FnOnce(&Module<'_>, &str, &ForeignCall) -> Option<T>,
     ) -> Option<T> {
         let call = &named_for(call, from_file, file);
         let called = self.called_by(from_file, file);
-        let key = format!("{}\0{name}\0{call:?}\0{extra}\0{called:?}", file.display());
+        let key = format!(
+            "{}\0{name}\0{call:?}\0{extra}\0{called:?}\0{}",
+            file.display(),
+            AnswerDepth::current()
+        );
         if let Some(cached) = cache.get(&key) {
             return cached.clone();
         }
-        let computed =
-            self.with_module(file, called, contracts, |module| answer(module, name, call));
+        let computed = self.with_module(file, called, reading, |module| answer(module, name, call));
         cache.insert(key, computed.clone());
         computed
     }
@@ -500,7 +606,7 @@ impl<S: SourceProvider> FsResolver<S> {
                 entry.value().is_some() && crate::semantic::reach::file_tag(entry.key()) == tag
             })
             .map(|entry| entry.key().clone())?;
-        let key = format!("{}\0{path}", file.display());
+        let key = format!("{}\0{path}\0{}", file.display(), AnswerDepth::current());
         if let Some(cached) = self.local_refs.get(&key) {
             return cached.clone();
         }
@@ -508,7 +614,7 @@ impl<S: SourceProvider> FsResolver<S> {
             .and_then(|tag| self.call_tags.get(&format!("{}\0{tag}", file.display())))
             .map(|entry| entry.value().clone());
         let called = call.as_ref().and_then(|(_, _, called)| called.clone());
-        let computed = self.with_module(&file, called, true, |module| {
+        let computed = self.with_module(&file, called, Reading::WithContracts, |module| {
             let function = match &call {
                 Some((name, call, _)) => {
                     module.local_ref_function_for_call(path, &file, name, call)?
@@ -555,7 +661,11 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
         let (summary, name) = self.resolve_function(from_file, path)?;
         let call = &named_for(call, from_file, &summary.file);
         let called = self.called_by(from_file, &summary.file);
-        let key = format!("{}\0{name}\0{call:?}\0{called:?}", summary.file.display());
+        let key = format!(
+            "{}\0{name}\0{call:?}\0{called:?}\0{}",
+            summary.file.display(),
+            AnswerDepth::current()
+        );
         let computed = match self.call_returns.get(&key) {
             Some(cached) => cached.clone(),
             None => {
@@ -570,7 +680,7 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
                     format!("{}\0{tag}", summary.file.display()),
                     (name.clone(), call.clone(), called.clone()),
                 );
-                let computed = self.with_module(&summary.file, called, false, |module| {
+                let computed = self.with_module(&summary.file, called, Reading::Plain, |module| {
                     module.call_tag.replace(Some(tag));
                     module.returns_for_call(&name, call)
                 });
@@ -613,7 +723,7 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
             from_file,
             call,
             "",
-            true,
+            Reading::WithContracts,
             |module, name, call| {
                 let mut reach = module.reach_for_call(name, call)?;
                 for req in &mut reach.reqs {
@@ -664,7 +774,7 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
         }
         // One module deep, as `call_returns`.
         let computed = self
-            .with_module(&summary.file, called, false, |module| {
+            .with_module(&summary.file, called, Reading::Plain, |module| {
                 let stores = module.stores_for_call(&name, call, applied_to.as_deref());
                 Some(
                     stores
@@ -699,8 +809,30 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
             from_file,
             call,
             extra,
-            false,
+            Reading::FollowingImports,
             |module, name, call| module.context_mesh_for_call(name, call, as_decorator),
+        )
+    }
+
+    fn call_set_mesh_abstract(
+        &self,
+        from_file: &Path,
+        path: &str,
+        call: &ForeignCall,
+    ) -> Option<Option<String>> {
+        let (summary, name) = self.resolve_function(from_file, path)?;
+        if !summary.mesh_setters.contains(&name) {
+            return None;
+        }
+        self.answer_call(
+            &self.call_set_mesh,
+            &summary.file,
+            &name,
+            from_file,
+            call,
+            "",
+            Reading::Plain,
+            |module, name, call| module.set_mesh_abstract_for_call(name, call),
         )
     }
 
@@ -728,7 +860,7 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
         }
         // One module deep, as `call_returns`.
         let computed = Arc::new(
-            self.with_module(&summary.file, called, false, |module| {
+            self.with_module(&summary.file, called, Reading::Plain, |module| {
                 let sets = module.state_for_call(&name, call, entering);
                 Some(
                     sets.into_iter()
@@ -755,7 +887,7 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
             from_file,
             call,
             "",
-            false,
+            Reading::Plain,
             |module, name, call| module.lowerings_for_call(name, call).map(Arc::new),
         )
     }

@@ -3,7 +3,7 @@
 use super::{Context, Rule, RuleMeta};
 use crate::diagnostic::{Finding, Severity};
 use crate::fix::{Applicability, Edit, Fix};
-use crate::semantic::{names, MeshValue};
+use crate::semantic::names;
 use crate::syntax::Field;
 use crate::syntax::KindName;
 
@@ -55,29 +55,8 @@ impl Rule for Jp009 {
             if module.callee(site.node, site.scope).as_deref() != Some(names::SET_MESH) {
                 continue;
             }
-            let args = ctx.module.args_of(site.node);
-            let Some(mesh) = args
-                .positional
-                .first()
-                .copied()
-                .or_else(|| args.keyword("mesh"))
-            else {
+            let Some(note) = module.set_mesh_given_abstract(site.node, site.scope) else {
                 continue;
-            };
-            // Every mesh it may be is abstract, or one that certainly runs
-            // is (an element of a loop over meshes).
-            let meshes = module.eval_mesh_alts(mesh, site.scope);
-            let all_abstract = !meshes.is_empty()
-                && meshes
-                    .iter()
-                    .all(|(m, _, _)| matches!(m, MeshValue::Abstract(_)));
-            let running = meshes
-                .iter()
-                .find(|(m, why, _)| matches!(m, MeshValue::Abstract(_)) && why.certain());
-            let note = match (all_abstract, running) {
-                (true, _) => None,
-                (false, Some((_, why, _))) => why.note().map(str::to_owned),
-                (false, None) => continue,
             };
             // The fix only fits the context-manager use (`use_abstract_mesh` is not a setter).
             let in_with = site
@@ -109,6 +88,27 @@ impl Rule for Jp009 {
                 span: site.node.byte_range(),
                 related: Vec::new(),
                 fixes,
+            });
+        }
+        // A function of another module given the mesh and passing it to
+        // `jax.set_mesh` (`with contexts.entered(mesh):`): JAX raises in it,
+        // at this call.
+        for site in &module.calls {
+            let Some((callee, note)) = module.foreign_set_mesh_abstract(site.node, site.scope)
+            else {
+                continue;
+            };
+            let passes = format!("`{callee}` passes it to `jax.set_mesh`");
+            out.push(Finding {
+                code: META.code,
+                severity: META.severity,
+                message: match note {
+                    Some(note) => format!("{} ({passes}; {note})", META.template),
+                    None => format!("{} ({passes})", META.template),
+                },
+                span: site.node.byte_range(),
+                related: Vec::new(),
+                fixes: Vec::new(),
             });
         }
     }

@@ -1848,6 +1848,82 @@ impl<'t> Module<'t> {
             })
     }
 
+    /// Whether `jax.set_mesh(...)` at `call` is given an AbstractMesh (JAX's
+    /// ValueError, JP009): `Some(None)` when every mesh it may be is
+    /// abstract, `Some(Some(note))` when one that certainly runs (in a loop)
+    /// or runs by a default is, with that note; `None` otherwise.
+    pub fn set_mesh_given_abstract(
+        &self,
+        call: Node<'t>,
+        scope: ScopeId,
+    ) -> Option<Option<String>> {
+        let args = self.args_of(call);
+        let mesh = args
+            .positional
+            .first()
+            .copied()
+            .or_else(|| args.keyword("mesh"))?;
+        // Every mesh it may be is abstract, or one that certainly runs
+        // is (an element of a loop over meshes).
+        let meshes = self.eval_mesh_alts(mesh, scope);
+        let all_abstract = !meshes.is_empty()
+            && meshes
+                .iter()
+                .all(|(m, _, _)| matches!(m, MeshValue::Abstract(_)));
+        if all_abstract {
+            return Some(None);
+        }
+        meshes
+            .iter()
+            .find(|(m, why, _)| matches!(m, MeshValue::Abstract(_)) && why.certain())
+            .map(|(_, why, _)| why.note().map(str::to_owned))
+    }
+
+    /// Whether `call`, of a function of another module of the workspace,
+    /// gives the `jax.set_mesh` in that function's body an AbstractMesh
+    /// (`with planning.entered(mesh):`): that module is asked with the
+    /// call's values (`Resolver::call_set_mesh_abstract`). The callee's
+    /// path as written here, and the note as `set_mesh_given_abstract`.
+    pub fn foreign_set_mesh_abstract(
+        &self,
+        call: Node<'t>,
+        scope: ScopeId,
+    ) -> Option<(String, Option<String>)> {
+        let resolver = self.resolver.get()?;
+        let file = self.file.borrow().clone()?;
+        let path = self.callee(call, scope)?;
+        // (By the other module's text first: most calls are of functions
+        // that never set a mesh, and their modules need no summary.)
+        if super::reach::is_library_path(&path)
+            || !path.contains('.')
+            || !resolver.is_lowering_helper(&file, &path)
+        {
+            return None;
+        }
+        let (summary, name) = resolver.resolve_function(&file, &path)?;
+        if *summary.file == *file || !summary.mesh_setters.contains(&name) {
+            return None;
+        }
+        // The call's values under the state its statement runs in (`with
+        // Settings(mesh):` around it).
+        let args = self.under_state_at(call, scope, || {
+            self.flow().foreign_args(None, call, scope, 0)
+        })?;
+        let note = resolver.call_set_mesh_abstract(&file, &path, &args)?;
+        Some((path, note))
+    }
+
+    /// The calls of `jax.set_mesh` in the body of def `def` (not in the
+    /// defs it holds).
+    pub fn set_mesh_calls_in(&self, def: ScopeId) -> Vec<Node<'t>> {
+        self.scopes[def]
+            .calls
+            .iter()
+            .map(|&i| self.calls[i].node)
+            .filter(|&call| self.callee(call, def).as_deref() == Some(names::SET_MESH))
+            .collect()
+    }
+
     /// The mesh a `with` item sets, if it is a mesh context manager: one
     /// mesh standing for all it may be.
     pub fn with_item_mesh(&self, item: Node<'t>, scope: ScopeId) -> Option<ContextMesh> {
@@ -1966,7 +2042,9 @@ impl<'t> Module<'t> {
             else {
                 return None;
             };
-            let args = self.flow().foreign_args(None, call, scope, 0)?;
+            let args = self.under_state_at(call, scope, || {
+                self.flow().foreign_args(None, call, scope, 0)
+            })?;
             return resolver.call_context_mesh(&file, path, &args, as_decorator);
         };
         if self.scopes[def].kind == super::ScopeKind::Class {

@@ -50,6 +50,10 @@ pub struct ModuleSummary {
     /// the names at the root of what they may set. An importer that calls
     /// one before a lowering passes what it set (`Resolver::call_state`).
     pub state_writers: HashMap<String, Vec<String>>,
+    /// Module-level functions whose body calls `jax.set_mesh`: an importer
+    /// asks whether its call gives it an AbstractMesh
+    /// (`Resolver::call_set_mesh_abstract`, JP009).
+    pub mesh_setters: std::collections::HashSet<String>,
 }
 
 impl FunctionSummary {
@@ -85,6 +89,7 @@ impl ModuleSummary {
             reexports: HashMap::new(),
             registrars: Default::default(),
             state_writers: HashMap::new(),
+            mesh_setters: Default::default(),
         }
     }
 
@@ -238,6 +243,18 @@ impl ModuleSummary {
             })
             .collect();
         let state_writers = module.state_writer_roots();
+        let mesh_setters = module
+            .module_bindings()
+            .filter_map(|(name, bindings)| match bindings.last() {
+                Some(Binding::Def(id))
+                    if module.scopes[*id].kind == ScopeKind::Function
+                        && !module.set_mesh_calls_in(*id).is_empty() =>
+                {
+                    Some(name.to_owned())
+                }
+                _ => None,
+            })
+            .collect();
         ModuleSummary {
             file,
             functions,
@@ -247,6 +264,7 @@ impl ModuleSummary {
             reexports,
             registrars,
             state_writers,
+            mesh_setters,
         }
     }
 }
@@ -287,6 +305,29 @@ impl<'t> Module<'t> {
             }
             _ => None,
         }
+    }
+
+    /// Whether another module's call of function `name` gives the
+    /// `jax.set_mesh` in its body an AbstractMesh
+    /// (`Resolver::call_set_mesh_abstract`): evaluated with its parameters
+    /// bound to the call's values; as `set_mesh_given_abstract`.
+    pub fn set_mesh_abstract_for_call(
+        &self,
+        name: &str,
+        call: &ForeignCall,
+    ) -> Option<Option<String>> {
+        self.accept_call(call);
+        let Some(Binding::Def(def)) = self.lookup(MODULE_SCOPE, name).and_then(|b| b.last()) else {
+            return None;
+        };
+        let def = *def;
+        if self.scopes[def].kind != ScopeKind::Function {
+            return None;
+        }
+        self.answer_call_of(def, call)?;
+        self.set_mesh_calls_in(def)
+            .into_iter()
+            .find_map(|site| self.set_mesh_given_abstract(site, def))
     }
 
     /// Makes this model answer `call` of function `def` from another
@@ -567,6 +608,17 @@ pub trait Resolver: Sync {
         call: &ForeignCall,
         as_decorator: bool,
     ) -> Option<super::lowering::ContextMesh>;
+
+    /// Whether a call of function `path` (as imported in `from_file`) gives
+    /// the `jax.set_mesh` of its body an AbstractMesh
+    /// (`Module::set_mesh_abstract_for_call`): `Some(note)` as
+    /// `Module::set_mesh_given_abstract`.
+    fn call_set_mesh_abstract(
+        &self,
+        from_file: &Path,
+        path: &str,
+        call: &ForeignCall,
+    ) -> Option<Option<String>>;
 
     /// What a call of function `path` (as imported in `from_file`) stores
     /// into its module's module-level dicts (`Module::stores_for_call`);

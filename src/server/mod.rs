@@ -277,6 +277,16 @@ impl Resolver for Recording<'_> {
         self.inner.call_state(from_file, path, call, entering)
     }
 
+    fn call_set_mesh_abstract(
+        &self,
+        from_file: &Path,
+        path: &str,
+        call: &ForeignCall,
+    ) -> Option<Option<String>> {
+        self.record_module_of(from_file, path)?;
+        self.inner.call_set_mesh_abstract(from_file, path, call)
+    }
+
     fn call_context_mesh(
         &self,
         from_file: &Path,
