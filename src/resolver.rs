@@ -226,13 +226,13 @@ impl<S: SourceProvider> FsResolver<S> {
         self.top_level_defs.remove(path);
         self.called
             .retain(|(importer, module), _| importer != path && module != path);
-        // A call's answer depends only on the called module's text (one
-        // module deep; the caller's values are part of the key), so only
-        // calls into this file are stale. The server calls this on every
-        // keystroke: clearing all made each one parse every called module
-        // again. Keys of old values are bounded by a size cap instead.
-        // Answers about calls into the files that asked about this one
-        // are stale too (`Reading::FollowingImports`).
+        // A call's answer depends on the called module's text (the
+        // caller's values are part of the key), so calls into this file are
+        // stale, and so are those into the files whose answers asked about
+        // it (`Reading::FollowingImports`, recorded in `deep_dependents`).
+        // The server calls this on every keystroke: clearing all made each
+        // one parse every called module again. Keys of old values are
+        // bounded by a size cap instead.
         let dependents = self
             .deep_dependents
             .remove(path)
