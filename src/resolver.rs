@@ -906,3 +906,78 @@ fn top_level_def_names(text: &str) -> Vec<String> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const IMPORTER: &str = "import jax.numpy as jnp
+from jax.sharding import AbstractMesh, AxisType
+import wrapping
+
+
+def init(shape):
+    mesh = AbstractMesh((2, 4), (\"data\", \"model\"), axis_types=(AxisType.Explicit,) * 2)
+    with wrapping.entered(mesh):
+        return jnp.zeros(shape)
+";
+
+    const WRAPPING: &str = "import contextlib
+import contexts
+
+
+@contextlib.contextmanager
+def entered(mesh):
+    with contexts.mesh_context(mesh):
+        yield
+";
+
+    const ENTERING: &str = "import contextlib
+import jax
+
+
+@contextlib.contextmanager
+def mesh_context(mesh):
+    with jax.sharding.use_abstract_mesh(mesh):
+        yield mesh
+";
+
+    const NOT_ENTERING: &str = "import contextlib
+
+
+@contextlib.contextmanager
+def mesh_context(mesh):
+    yield mesh
+";
+
+    fn codes(resolver: &FsResolver, file: &Path) -> Vec<&'static str> {
+        let text = std::fs::read_to_string(file).expect("read the importer");
+        let settings = crate::config::Settings::default();
+        crate::analysis::analyze(&text, file, &settings, Some(resolver))
+            .iter()
+            .map(|f| f.code)
+            .collect()
+    }
+
+    /// An answer that asked a third module (`Reading::FollowingImports`) is
+    /// forgotten when that module changes, not only when the called one does.
+    #[test]
+    fn a_change_two_modules_away_forgets_the_answers_made_through_it() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let importer = dir.path().join("train.py");
+        let contexts = dir.path().join("contexts.py");
+        std::fs::write(&importer, IMPORTER).expect("write");
+        std::fs::write(dir.path().join("wrapping.py"), WRAPPING).expect("write");
+        std::fs::write(&contexts, ENTERING).expect("write");
+        let resolver = FsResolver::new(Disk);
+        assert_eq!(codes(&resolver, &importer), vec!["JP003"]);
+
+        std::fs::write(&contexts, NOT_ENTERING).expect("write");
+        resolver.invalidate(&contexts);
+        assert_eq!(codes(&resolver, &importer), Vec::<&str>::new());
+
+        std::fs::write(&contexts, ENTERING).expect("write");
+        resolver.invalidate(&contexts);
+        assert_eq!(codes(&resolver, &importer), vec!["JP003"]);
+    }
+}
