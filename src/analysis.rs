@@ -31,43 +31,69 @@ pub fn may_have_findings(text: &str) -> bool {
 }
 
 /// Module-level functions of `text` that may be lowering helpers: a `def`
-/// at column 0 whose body holds a lowering (`lowers_on`) or enters
-/// `use_abstract_mesh`. A module that calls one passes the prefilter
-/// without a needle of its own (`export_for(step, spec, "cuda")`), and the
-/// value flow decides what the call lowers (`Resolver::call_lowerings`).
-/// Read from the text alone, as the prefilter is: a name too many only
-/// costs an analysis.
+/// at column 0 whose body holds a lowering (`lowers_on`), calls
+/// `set_mesh(`, or is a context manager entering `use_abstract_mesh`. A
+/// module that calls one passes the prefilter without a needle of its own
+/// (`export_for(step, spec, "cuda")`), and the value flow decides what the
+/// call lowers (`Resolver::call_lowerings`). Read from the text alone, as
+/// the prefilter is: a name too many only costs an analysis.
 pub fn lowering_helper_names(text: &str) -> Vec<String> {
+    /// What the lines of one def hold so far.
+    #[derive(Default)]
+    struct Body {
+        lowers_or_sets_mesh: bool,
+        enters_abstract_mesh: bool,
+        returns_abstract_mesh: bool,
+        yields: bool,
+    }
+    impl Body {
+        /// A def entering an AbstractMesh only for its own code (jax's
+        /// `instantiate_zeros`) leaves its callers outside it; a context
+        /// manager (`@contextmanager def planning(): with
+        /// use_abstract_mesh(...): yield`, or `return use_abstract_mesh(m)`)
+        /// puts its callers' eager operations and lowerings under it.
+        fn is_helper(&self) -> bool {
+            self.lowers_or_sets_mesh
+                || self.returns_abstract_mesh
+                || (self.enters_abstract_mesh && self.yields)
+        }
+    }
     let mut out: Vec<String> = Vec::new();
-    let mut current: Option<&str> = None;
+    let mut current: Option<(&str, Body)> = None;
+    let mut finish = |current: &mut Option<(&str, Body)>| {
+        if let Some((name, body)) = current.take() {
+            if body.is_helper() && !out.iter().any(|n| n == name) {
+                out.push(name.to_owned());
+            }
+        }
+    };
     for line in text.lines() {
         let def = line
             .strip_prefix("def ")
             .or_else(|| line.strip_prefix("async def "));
         if let Some(rest) = def {
+            finish(&mut current);
             let end = rest
                 .find(|c: char| !(c.is_alphanumeric() || c == '_'))
                 .unwrap_or(rest.len());
-            current = (end > 0).then(|| &rest[..end]);
+            current = (end > 0).then(|| (&rest[..end], Body::default()));
         } else if line.starts_with(|c: char| !c.is_whitespace() && c != '#' && c != '@' && c != ')')
         {
-            current = None;
+            finish(&mut current);
         }
-        if let Some(name) = current {
-            // A context manager entering an AbstractMesh (`@contextmanager
-            // def planning(): with use_abstract_mesh(...): yield`): its
-            // callers' eager operations and lowerings run under it.
-            let enters_abstract_mesh = line.contains("use_abstract_mesh(");
+        if let Some((_, body)) = current.as_mut() {
             // One setting a mesh it may be given (`jax.set_mesh(mesh)`):
             // a caller passing an AbstractMesh fails there (JP009).
-            let sets_mesh = line.contains("set_mesh(");
-            if (lowers_on(line) || enters_abstract_mesh || sets_mesh)
-                && !out.iter().any(|n| n == name)
-            {
-                out.push(name.to_owned());
+            body.lowers_or_sets_mesh |= lowers_on(line) || line.contains("set_mesh(");
+            if line.contains("use_abstract_mesh(") {
+                body.enters_abstract_mesh = true;
+                body.returns_abstract_mesh |= line.trim_start().starts_with("return ");
             }
+            let code = line.trim_start();
+            body.yields |= code.starts_with("yield") || code.contains(" yield");
         }
     }
+    finish(&mut current);
     out
 }
 
