@@ -93,7 +93,7 @@ impl Rule for Jp009 {
         // A function of another module given the mesh and passing it to
         // `jax.set_mesh` (`with contexts.entered(mesh):`): JAX raises in it,
         // at this call.
-        for site in &module.calls {
+        for site in module.imported_helper_calls() {
             let Some((callee, note)) = module.foreign_set_mesh_abstract(site.node, site.scope)
             else {
                 continue;

@@ -1879,6 +1879,28 @@ impl<'t> Module<'t> {
             .map(|(_, why, _)| why.note().map(str::to_owned))
     }
 
+    /// The calls of this module written as a call of a lowering helper it
+    /// imports (`activated(...)`, `runtime.install(...)`:
+    /// `Resolver::imported_lowering_helpers`, read from the text as the
+    /// prefilter reads it); none without a resolver.
+    pub fn imported_helper_calls(&self) -> Vec<&super::CallSite<'t>> {
+        let (Some(resolver), Some(file)) = (self.resolver.get(), self.file.borrow().clone()) else {
+            return Vec::new();
+        };
+        let helpers = resolver.imported_lowering_helpers(&file, self.src);
+        if helpers.is_empty() {
+            return Vec::new();
+        }
+        self.calls
+            .iter()
+            .filter(|site| {
+                site.node
+                    .field("function")
+                    .is_some_and(|f| helpers.iter().any(|h| h == text(f, self.src)))
+            })
+            .collect()
+    }
+
     /// Whether `call`, of a function of another module of the workspace,
     /// gives the `jax.set_mesh` in that function's body an AbstractMesh
     /// (`with planning.entered(mesh):`): that module is asked with the
