@@ -586,12 +586,14 @@ impl Incremental {
             .map(|i| (i, Matches::of(node(i), src)))
             .collect();
         let units = &self.units;
+        let helpers = &self.helpers;
         let analyze_unit = |&u: &usize| -> Vec<Finding> {
             let members = &units[u].members;
             let statements = members.iter().map(|&i| node(i)).collect();
             let matched: Vec<Option<&Matches<'_>>> =
                 members.iter().map(|i| shared.get(i)).collect();
             let module = Module::new_in_matched(src, tree_of(0).root_node(), statements, &matched);
+            module.set_imported_helpers(helpers);
             analysis::run_rules_in(&module, file, settings, resolver, scope.clone())
         };
         // Opening a large module analyses every unit: spread them over the

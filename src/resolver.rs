@@ -126,8 +126,8 @@ impl AnswerDepth {
         })
     }
 
-    /// The depth of the answers being computed now: part of every cached
-    /// answer's key, since a model deeper down asks no further.
+    /// The depth of the answers being computed now: part of the key of an
+    /// answer whose model follows imports (`answer_call`).
     fn current() -> usize {
         ANSWERING.with_borrow(|files| files.len())
     }
@@ -576,10 +576,13 @@ impl<S: SourceProvider> FsResolver<S> {
     ) -> Option<T> {
         let call = &named_for(call, from_file, file);
         let called = self.called_by(from_file, file);
+        // A model following imports stops at `MAX_ANSWER_DEPTH`: its answer
+        // depends on how deep it is asked.
+        let follows =
+            reading == Reading::FollowingImports && AnswerDepth::current() + 1 < MAX_ANSWER_DEPTH;
         let key = format!(
-            "{}\0{name}\0{call:?}\0{extra}\0{called:?}\0{}",
-            file.display(),
-            AnswerDepth::current()
+            "{}\0{name}\0{call:?}\0{extra}\0{called:?}\0{follows}",
+            file.display()
         );
         if let Some(cached) = cache.get(&key) {
             return cached.clone();
@@ -606,7 +609,7 @@ impl<S: SourceProvider> FsResolver<S> {
                 entry.value().is_some() && crate::semantic::reach::file_tag(entry.key()) == tag
             })
             .map(|entry| entry.key().clone())?;
-        let key = format!("{}\0{path}\0{}", file.display(), AnswerDepth::current());
+        let key = format!("{}\0{path}", file.display());
         if let Some(cached) = self.local_refs.get(&key) {
             return cached.clone();
         }
@@ -661,11 +664,7 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
         let (summary, name) = self.resolve_function(from_file, path)?;
         let call = &named_for(call, from_file, &summary.file);
         let called = self.called_by(from_file, &summary.file);
-        let key = format!(
-            "{}\0{name}\0{call:?}\0{called:?}\0{}",
-            summary.file.display(),
-            AnswerDepth::current()
-        );
+        let key = format!("{}\0{name}\0{call:?}\0{called:?}", summary.file.display());
         let computed = match self.call_returns.get(&key) {
             Some(cached) => cached.clone(),
             None => {
@@ -821,7 +820,7 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
         call: &ForeignCall,
     ) -> Option<Option<String>> {
         let (summary, name) = self.resolve_function(from_file, path)?;
-        if !summary.mesh_setters.contains(&name) {
+        if *summary.file == *from_file || !summary.mesh_setters.contains(&name) {
             return None;
         }
         self.answer_call(

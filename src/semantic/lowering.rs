@@ -269,14 +269,7 @@ impl<'t> Module<'t> {
         name: &str,
         call: &super::summary::ForeignCall,
     ) -> Option<Vec<ForeignLowering>> {
-        self.accept_call(call);
-        let Some(Binding::Def(def)) = self
-            .lookup(super::MODULE_SCOPE, name)
-            .and_then(|b| b.last())
-        else {
-            return None;
-        };
-        let def = *def;
+        let def = self.answered_def(name, call)?;
         if self.scopes[def].kind != super::ScopeKind::Function {
             return None;
         }
@@ -1887,7 +1880,9 @@ impl<'t> Module<'t> {
         let (Some(resolver), Some(file)) = (self.resolver.get(), self.file.borrow().clone()) else {
             return Vec::new();
         };
-        let helpers = resolver.imported_lowering_helpers(&file, self.src);
+        let helpers = self
+            .imported_helpers
+            .get_or_init(|| resolver.imported_lowering_helpers(&file, self.src));
         if helpers.is_empty() {
             return Vec::new();
         }
@@ -1914,18 +1909,6 @@ impl<'t> Module<'t> {
         let resolver = self.resolver.get()?;
         let file = self.file.borrow().clone()?;
         let path = self.callee(call, scope)?;
-        // (By the other module's text first: most calls are of functions
-        // that never set a mesh, and their modules need no summary.)
-        if super::reach::is_library_path(&path)
-            || !path.contains('.')
-            || !resolver.is_lowering_helper(&file, &path)
-        {
-            return None;
-        }
-        let (summary, name) = resolver.resolve_function(&file, &path)?;
-        if *summary.file == *file || !summary.mesh_setters.contains(&name) {
-            return None;
-        }
         // The call's values under the state its statement runs in (`with
         // Settings(mesh):` around it).
         let args = self.under_state_at(call, scope, || {

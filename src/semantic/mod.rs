@@ -384,6 +384,10 @@ pub struct Module<'t> {
     /// Whether it imports names other modules of the workspace may define
     /// (`overlay::imports_workspace_names`).
     foreign_writers_imported: std::cell::OnceCell<bool>,
+    /// `Resolver::imported_lowering_helpers` of this module's text
+    /// (`imported_helper_calls`); given by the server, which has them for
+    /// every unit of a document (`set_imported_helpers`).
+    imported_helpers: std::cell::OnceCell<Vec<String>>,
     /// Whether the model's text can hold a guard at all (`may_have_guards`).
     guard_text: std::cell::OnceCell<bool>,
     /// `NAME[k] = v` stores into a dict literal bound to NAME (by the
@@ -1419,6 +1423,7 @@ impl<'t> Module<'t> {
             keys_settled_by: std::cell::RefCell::default(),
             state_writer_scopes: std::cell::OnceCell::new(),
             foreign_writers_imported: std::cell::OnceCell::new(),
+            imported_helpers: std::cell::OnceCell::new(),
             guard_text: std::cell::OnceCell::new(),
             dict_stores: std::cell::RefCell::new(HashMap::default()),
             attribute_dict_stores: std::cell::RefCell::new(HashMap::default()),
@@ -2586,6 +2591,13 @@ impl<'t> Module<'t> {
                 out
             })
             .contains(attr)
+    }
+
+    /// The lowering helpers this module's text imports, already read
+    /// (`Resolver::imported_lowering_helpers`): every unit of a document
+    /// would scan the whole text's imports again.
+    pub fn set_imported_helpers(&self, helpers: &[String]) {
+        let _ = self.imported_helpers.set(helpers.to_vec());
     }
 
     /// Marks this module as read for another module that imports it:

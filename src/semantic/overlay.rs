@@ -1190,11 +1190,9 @@ impl<'t> Module<'t> {
         call: &super::summary::ForeignCall,
         entering: bool,
     ) -> Vec<(Key, Vec<super::flow::ConstAlt>)> {
-        self.accept_call(call);
-        let Some(Binding::Def(id)) = self.lookup(MODULE_SCOPE, name).and_then(|b| b.last()) else {
+        let Some(id) = self.answered_def(name, call) else {
             return Vec::new();
         };
-        let id = *id;
         let flow = self.flow();
         let (def, receiver) = match (self.scopes[id].kind, entering) {
             (ScopeKind::Class, true) => {

@@ -243,8 +243,12 @@ impl ModuleSummary {
             })
             .collect();
         let state_writers = module.state_writer_roots();
+        // (Every summary is built: the callee of each call is resolved only
+        // in a module whose text names `set_mesh`.)
+        let names_set_mesh = module.src.contains("set_mesh");
         let mesh_setters = module
             .module_bindings()
+            .filter(|_| names_set_mesh)
             .filter_map(|(name, bindings)| match bindings.last() {
                 Some(Binding::Def(id))
                     if module.scopes[*id].kind == ScopeKind::Function
@@ -292,11 +296,7 @@ impl<'t> Module<'t> {
         call: &ForeignCall,
         as_decorator: bool,
     ) -> Option<super::lowering::ContextMesh> {
-        self.accept_call(call);
-        let Some(Binding::Def(def)) = self.lookup(MODULE_SCOPE, name).and_then(|b| b.last()) else {
-            return None;
-        };
-        let def = *def;
+        let def = self.answered_def(name, call)?;
         match self.scopes[def].kind {
             ScopeKind::Class => self.entered_mesh_of_class(def, as_decorator, None),
             ScopeKind::Function => {
@@ -316,11 +316,7 @@ impl<'t> Module<'t> {
         name: &str,
         call: &ForeignCall,
     ) -> Option<Option<String>> {
-        self.accept_call(call);
-        let Some(Binding::Def(def)) = self.lookup(MODULE_SCOPE, name).and_then(|b| b.last()) else {
-            return None;
-        };
-        let def = *def;
+        let def = self.answered_def(name, call)?;
         if self.scopes[def].kind != ScopeKind::Function {
             return None;
         }
@@ -328,6 +324,17 @@ impl<'t> Module<'t> {
         self.set_mesh_calls_in(def)
             .into_iter()
             .find_map(|site| self.set_mesh_given_abstract(site, def))
+    }
+
+    /// The module-level def or class `name` that another module's `call`
+    /// calls, the call accepted (`accept_call`: what it registered and set
+    /// holds here).
+    pub(crate) fn answered_def(&self, name: &str, call: &ForeignCall) -> Option<ScopeId> {
+        self.accept_call(call);
+        match self.lookup(MODULE_SCOPE, name).and_then(|b| b.last()) {
+            Some(Binding::Def(def)) => Some(*def),
+            _ => None,
+        }
     }
 
     /// Makes this model answer `call` of function `def` from another
