@@ -66,7 +66,9 @@ impl Rule for Jp005 {
                 // Passed through `**` from entries with no node of their own
                 // (a decorator's stored `**kwargs`, an imported dict): the
                 // value is known, the text is elsewhere; reported at the call.
-                if let Some(message) = unwritten_message(&lowering.platforms, lowering.kind) {
+                let source = unwritten_source(lowering.call, src);
+                if let Some(message) = unwritten_message(&lowering.platforms, lowering.kind, &source)
+                {
                     out.push(Finding {
                         code: META.code,
                         severity: META.severity,
@@ -166,17 +168,40 @@ impl Rule for Jp005 {
     }
 }
 
-/// The message for a bad platforms value that a `**` unpacking passes.
-fn unwritten_message(value: &PlatformsValue, kind: LoweringKind) -> Option<String> {
+/// Where platforms not written at the call come from: a `**` unpacking, or
+/// the helper the call goes to (another module's `aot_lower(f, x)` reading
+/// its own settings).
+fn unwritten_source(call: tree_sitter::Node<'_>, src: &str) -> String {
+    let splat = call.field("arguments").is_some_and(|args| {
+        let mut cursor = args.walk();
+        let found = args
+            .named_children(&mut cursor)
+            .any(|a| a.kind_name() == "dictionary_splat");
+        found
+    });
+    let callee = call.field("function").map(|f| text(f, src)).unwrap_or("");
+    let lowers_itself = callee.ends_with(".lower") || callee.ends_with("export");
+    match (splat, lowers_itself) {
+        (true, _) | (false, true) => "passed with `**`".to_owned(),
+        (false, false) => format!("that `{callee}` lowers with"),
+    }
+}
+
+/// The message for a bad platforms value not written at the call
+/// (`source`: where it comes from, `unwritten_source`).
+fn unwritten_message(value: &PlatformsValue, kind: LoweringKind, source: &str) -> Option<String> {
     match (value, kind) {
-        (PlatformsValue::Str(s) | PlatformsValue::Split(s), _) => Some(format!(
-            "the lowering_platforms passed with `**` is the string {s:?}, not a tuple: JAX lowers for platforms {}",
+        (PlatformsValue::Str(s), _) => Some(format!(
+            "the lowering_platforms {source} is the string {s:?}, not a tuple: JAX lowers for platforms {}",
             chars_repr(s)
         )),
-        (PlatformsValue::List(_) | PlatformsValue::SomeList, LoweringKind::TracedLower) => Some(
-            "TypeError: unhashable type: 'list' (the lowering_platforms passed with `**` to `Traced.lower` is a list; it must be a tuple)"
-                .to_owned(),
-        ),
+        (PlatformsValue::Split(s), _) => Some(format!(
+            "the lowering_platforms {source} is a tuple of the string {s:?}'s characters: JAX lowers for platforms {}",
+            chars_repr(s)
+        )),
+        (PlatformsValue::List(_) | PlatformsValue::SomeList, LoweringKind::TracedLower) => Some(format!(
+            "TypeError: unhashable type: 'list' (the lowering_platforms {source} is a list; `Traced.lower` needs a tuple)"
+        )),
         _ => None,
     }
 }

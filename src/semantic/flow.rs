@@ -448,10 +448,7 @@ impl Val<'_> {
             Val::AnyStr => Const::AnyStr,
             Val::AnyInt => Const::AnyInt,
             Val::Seq(k, items) => Const::Seq(*k, items.iter().map(Val::detached).collect()),
-            Val::Split(s) => Const::Seq(
-                SeqKind::Tuple,
-                s.chars().map(|c| Const::Str(c.into())).collect(),
-            ),
+            Val::Split(s) => Const::Split(s.clone()),
             Val::Bool(b) => Const::Bool(*b),
             Val::Int(i) => Const::Int(*i),
             Val::None => Const::None,
@@ -504,6 +501,9 @@ pub enum Const {
     AnyStr,
     AnyInt,
     Seq(SeqKind, Vec<Const>),
+    /// `Val::Split`: `tuple(s)` of a known string, kept as such so that
+    /// the importer still tells it from a written tuple.
+    Split(String),
     Bool(bool),
     Int(i64),
     None,
@@ -567,6 +567,7 @@ impl Const {
             Const::AnyStr => Val::AnyStr,
             Const::AnyInt => Val::AnyInt,
             Const::Seq(k, items) => Val::Seq(*k, items.iter().map(Const::val).collect()),
+            Const::Split(s) => Val::Split(s.clone()),
             Const::Bool(b) => Val::Bool(*b),
             Const::Int(i) => Val::Int(*i),
             Const::None => Val::None,
@@ -8017,7 +8018,36 @@ impl<'m, 't> Flow<'m, 't> {
             }
             return cap(out);
         }
-        vec![Alt::unknown()]
+        // `sub.set_defaults(func=cmd_aot)`: an attribute no argument
+        // defines; a subcommand's handler is its `args.func(args)`.
+        let set = m.namespace_defaults(dest);
+        if set.is_empty() {
+            return vec![Alt::unknown()];
+        }
+        let mut out = Vec::new();
+        for &(value, scope) in &set {
+            let why = match set.len() {
+                1 => Why::Fixed,
+                _ => Why::Choice,
+            };
+            for a in self.eval_depth(value, scope, depth + 1) {
+                // A setting (not a handler) is the value a run of that
+                // subcommand uses unless the command line says otherwise.
+                let why = match a.val {
+                    Val::Function(_) | Val::Class(_) => why.clone(),
+                    _ => why.and(&Why::Default(format!(
+                        "with the default {dest}={} of set_defaults (line {})",
+                        text(value, m.src),
+                        line_of(value)
+                    ))),
+                };
+                out.push(Alt {
+                    why: a.why.and(&why),
+                    ..a
+                });
+            }
+        }
+        cap(out)
     }
 
     /// What argparse's `type=` converter gives for the string default
@@ -9786,6 +9816,7 @@ impl<'t> Module<'t> {
             }
         }
         // Uses of the function as a value, found as arguments of calls.
+        let mut dispatched = false;
         for (site, arg) in self.value_arguments(def_name) {
             let resolves = self
                 .binding_at(site.scope, def_name, arg)
@@ -9794,6 +9825,12 @@ impl<'t> Module<'t> {
                 continue;
             }
             accounted += 1;
+            // Stored in the parsed namespace: called as `args.func(args)`.
+            if self.is_set_defaults(site.node) && !self.args_of(site.node).positional.contains(&arg)
+            {
+                dispatched = true;
+                continue;
+            }
             let callee = self.callee(site.node, site.scope).unwrap_or_default();
             let first = self
                 .args_of(site.node)
@@ -9822,7 +9859,7 @@ impl<'t> Module<'t> {
         // (A decorator may store it: `@register("rmh")`.)
         let opaque = self.mentioned_more_than(def_name, accounted + 1)
             && self.def_mentions(def, def_name) > accounted + 1;
-        if opaque || !scope.decorators().is_empty() {
+        if opaque || dispatched || !scope.decorators().is_empty() {
             for (call, call_scope) in self.value_calls(def) {
                 if self.scope_within(call_scope, home) {
                     out.push(CallSiteOf {
@@ -10244,11 +10281,18 @@ impl<'t> Module<'t> {
                 ),
                 // `cfg.klass(cfg)`: a class kept in a field (not a method's
                 // name: `obj.update(x)` is no construction).
-                "attribute" if kept_as_value => func
-                    .field("attribute")
-                    .is_some_and(|a| self.may_hold_a_class(text(a, self.src))),
+                "attribute" => func.field("attribute").is_some_and(|a| {
+                    let name = text(a, self.src);
+                    (kept_as_value && self.may_hold_a_class(name))
+                        || !self.namespace_defaults(name).is_empty()
+                }),
                 _ => false,
             };
+            // `args.func(args)` of `set_defaults(func=cmd)`: calls a def.
+            let through_namespace = func.kind_name() == "attribute"
+                && func
+                    .field("attribute")
+                    .is_some_and(|a| !self.namespace_defaults(text(a, self.src)).is_empty());
             if !indirect {
                 continue;
             }
@@ -10292,7 +10336,9 @@ impl<'t> Module<'t> {
             for alt in &alts {
                 let called = match alt.val {
                     Val::Class(c) if kept_as_value => Some(c),
-                    Val::Function(f) if func.kind_name() == "subscript" => Some(f),
+                    Val::Function(f) if func.kind_name() == "subscript" || through_namespace => {
+                        Some(f)
+                    }
                     _ => None,
                 };
                 if let Some(callee) = called.filter(|c| !callees.contains(c)) {
@@ -10508,6 +10554,29 @@ impl<'t> Module<'t> {
 
     pub(crate) fn has_argparse_arguments(&self) -> bool {
         !self.calls_named("add_argument").is_empty()
+    }
+
+    /// The values `parser.set_defaults(name=value)` gives the parsed
+    /// namespace's attribute `name`, with their scopes.
+    pub(crate) fn namespace_defaults(&self, name: &str) -> Vec<(Node<'t>, ScopeId)> {
+        self.calls_named("set_defaults")
+            .iter()
+            .filter_map(|&i| {
+                let site = &self.calls[i];
+                let value = self.args_of(site.node).keyword(name)?;
+                Some((value, site.scope))
+            })
+            .collect()
+    }
+
+    /// True if `call` is `parser.set_defaults(...)` (its keywords become
+    /// attributes of the parsed namespace).
+    fn is_set_defaults(&self, call: Node<'t>) -> bool {
+        call.field("function").is_some_and(|f| {
+            f.kind_name() == "attribute"
+                && f.field("attribute")
+                    .is_some_and(|a| text(a, self.src) == "set_defaults")
+        })
     }
 
     /// Names bound to `functools.partial(F, ...)` (found by the callee's text

@@ -540,8 +540,13 @@ impl<'t> Module<'t> {
             if !self.resolves(&path) {
                 continue;
             }
-            let flow = self.flow();
-            let Some(foreign) = flow.foreign_args_with(None, call, scope, 0, true) else {
+            // The call's values, and the state of other modules it passes
+            // on, under the state its statement runs in (`with
+            // restrict_backends(allowed=...):` of the helper's module).
+            let foreign = self.under_state_at(call, scope, || {
+                self.flow().foreign_args_with(None, call, scope, 0, true)
+            });
+            let Some(foreign) = foreign else {
                 continue;
             };
             let Some(lowerings) = resolver.call_lowerings(file, &path, &foreign) else {

@@ -914,11 +914,19 @@ impl<'t> Module<'t> {
                     let (Some(left), right) = (expr.field("left"), expr.field("right")) else {
                         continue;
                     };
-                    if let Some(key) = self.state_key(left, def) {
-                        put(&mut out, StoreKey::Key(key), right.map(unparenthesize));
-                    } else {
-                        for key in self.keys_set_within(left, def, depth) {
-                            put(&mut out, key, None);
+                    // `_state.allowed, _state.forbidden = allowed, forbidden`:
+                    // each target gets the value in its place.
+                    let pairs = match paired_targets(left, right) {
+                        Some(pairs) => pairs,
+                        None => vec![(left, right.map(unparenthesize))],
+                    };
+                    for (target, value) in pairs {
+                        if let Some(key) = self.state_key(target, def) {
+                            put(&mut out, StoreKey::Key(key), value);
+                        } else {
+                            for key in self.keys_set_within(target, def, depth) {
+                                put(&mut out, key, None);
+                            }
                         }
                     }
                     if let Some((key, value)) = right.and_then(|r| self.keyed_store(r, def)) {
@@ -1293,6 +1301,43 @@ pub(crate) struct ForeignWriter {
     path: String,
     file: Arc<Path>,
     roots: Vec<String>,
+}
+
+/// The targets of `a, b = x, y` with the values in their places; `None`
+/// unless both sides are written sequences of the same length without a
+/// `*` (then the whole value is unpacked at run time).
+fn paired_targets<'t>(
+    left: Node<'t>,
+    right: Option<Node<'t>>,
+) -> Option<Vec<(Node<'t>, Option<Node<'t>>)>> {
+    let left = unparenthesize(left);
+    let right = unparenthesize(right?);
+    if !matches!(left.kind_name(), "pattern_list" | "tuple_pattern")
+        || !matches!(right.kind_name(), "expression_list" | "tuple")
+    {
+        return None;
+    }
+    let targets: Vec<Node<'t>> = {
+        let mut cursor = left.walk();
+        left.named_children(&mut cursor).collect()
+    };
+    let values: Vec<Node<'t>> = {
+        let mut cursor = right.walk();
+        right
+            .named_children(&mut cursor)
+            .filter(|n| n.kind_name() != "comment")
+            .collect()
+    };
+    let starred = |n: &Node<'t>| matches!(n.kind_name(), "list_splat_pattern" | "list_splat");
+    if targets.len() != values.len() || targets.iter().chain(&values).any(starred) {
+        return None;
+    }
+    Some(
+        targets
+            .into_iter()
+            .zip(values.into_iter().map(|v| Some(unparenthesize(v))))
+            .collect(),
+    )
 }
 
 /// The key a store sets, read with its calls bound: `None` when a
