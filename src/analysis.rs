@@ -97,6 +97,39 @@ pub fn lowering_helper_names(text: &str) -> Vec<String> {
     out
 }
 
+/// Module-level functions of `text` whose body calls one of `names` (as
+/// `calls_any` reads a call): a def wrapping another module's lowering
+/// helper is one too (`with activated(mesh, verbose=True): yield`). Read
+/// from the text, as `lowering_helper_names`.
+pub fn defs_calling(text: &str, names: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    if names.is_empty() {
+        return out;
+    }
+    let mut current: Option<&str> = None;
+    for line in text.lines() {
+        let def = line
+            .strip_prefix("def ")
+            .or_else(|| line.strip_prefix("async def "));
+        if let Some(rest) = def {
+            let end = rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            current = (end > 0).then(|| &rest[..end]);
+            continue;
+        }
+        if line.starts_with(|c: char| !c.is_whitespace() && c != '#' && c != '@' && c != ')') {
+            current = None;
+        }
+        if let Some(name) = current {
+            if calls_any(line, names) && !out.iter().any(|n| n == name) {
+                out.push(name.to_owned());
+            }
+        }
+    }
+    out
+}
+
 /// Whether a line holds a lowering: `.lower(` with arguments, or with
 /// none on a stage the line names as traced (`traced.lower()`; not
 /// `name.lower()` of a string), or `export(` as a name of its own.

@@ -17,6 +17,9 @@ use std::sync::Arc;
 const CALL_CACHE_CAP: usize = 4096;
 
 /// Where module text comes from: the disk, or (in the server) open buffers first.
+/// Names read from a module's text (its helpers, its setters).
+type Names = Arc<Vec<String>>;
+
 pub trait SourceProvider: Sync {
     fn read(&self, path: &Path) -> Option<Arc<str>>;
 }
@@ -71,6 +74,12 @@ pub struct FsResolver<S: SourceProvider = Disk> {
     /// (`analysis::lowering_helper_names`, read from its text).
     /// (`None`: no such file, also remembered.)
     helper_defs: DashMap<PathBuf, Option<Arc<Vec<String>>>>,
+    /// The lowering helpers and `jax.set_mesh` callers of each module file,
+    /// with its defs that call those of the modules it imports (one import
+    /// deep: `helpers_of`, `chained_mesh_setters`), and the files each
+    /// answer read besides its own (a change there forgets it).
+    chained_helpers: DashMap<PathBuf, (Option<Names>, Vec<PathBuf>)>,
+    chained_setters: DashMap<PathBuf, (Names, Vec<PathBuf>)>,
     /// The contracts whose sites summaries record (`set_contracts`).
     contracts: std::sync::RwLock<Option<Arc<SiteMatcher>>>,
     /// Parsed module files, with the text each was parsed from: one module
@@ -168,6 +177,8 @@ impl<S: SourceProvider> FsResolver<S> {
             top_level_defs: DashMap::new(),
             called: DashMap::new(),
             helper_defs: DashMap::new(),
+            chained_helpers: DashMap::new(),
+            chained_setters: DashMap::new(),
             contracts: Default::default(),
             trees: DashMap::new(),
             tree_bytes: Default::default(),
@@ -215,6 +226,7 @@ impl<S: SourceProvider> FsResolver<S> {
             self.call_tags.clear();
             self.call_context_mesh.clear();
             self.call_set_mesh.clear();
+            self.chained_setters.clear();
         }
     }
 
@@ -223,6 +235,10 @@ impl<S: SourceProvider> FsResolver<S> {
         self.summaries.remove(path);
         self.trees.remove(path);
         self.helper_defs.remove(path);
+        self.chained_helpers
+            .retain(|file, (_, read)| file != path && !read.iter().any(|r| r == path));
+        self.chained_setters
+            .retain(|file, (_, read)| file != path && !read.iter().any(|r| r == path));
         self.top_level_defs.remove(path);
         self.called
             .retain(|(importer, module), _| importer != path && module != path);
@@ -258,9 +274,9 @@ impl<S: SourceProvider> FsResolver<S> {
         forget_calls_into(&self.call_set_mesh, &stale);
     }
 
-    /// The lowering helpers module file `file` defines (its text scanned
-    /// once until it changes).
-    fn helpers_of(&self, file: &Path) -> Option<Arc<Vec<String>>> {
+    /// The lowering helpers module file `file` defines itself (its text
+    /// scanned once until it changes).
+    fn direct_helpers_of(&self, file: &Path) -> Option<Arc<Vec<String>>> {
         if let Some(found) = self.helper_defs.get(file) {
             return found.clone();
         }
@@ -272,12 +288,79 @@ impl<S: SourceProvider> FsResolver<S> {
         found
     }
 
+    /// The lowering helpers of module file `file`: its own, and its defs
+    /// calling one that a module it imports defines (`entered(mesh)`
+    /// wrapping `runtime.activated(mesh)`): one import deep.
+    fn helpers_of(&self, file: &Path) -> Option<Arc<Vec<String>>> {
+        if let Some(found) = self.chained_helpers.get(file) {
+            return found.0.clone();
+        }
+        let direct = self.direct_helpers_of(file);
+        let mut read = Vec::new();
+        let found = match (direct, self.source.read(file)) {
+            (Some(direct), Some(text)) => {
+                let imported =
+                    self.imported_names(file, &text, &mut read, &|f| self.direct_helpers_of(f));
+                let mut all = direct.as_ref().clone();
+                for name in crate::analysis::defs_calling(&text, &imported) {
+                    if !all.contains(&name) {
+                        all.push(name);
+                    }
+                }
+                Some(Arc::new(all))
+            }
+            (direct, _) => direct,
+        };
+        self.chained_helpers
+            .insert(file.to_path_buf(), (found.clone(), read));
+        found
+    }
+
+    /// The module-level functions of `file` that call `jax.set_mesh`, or a
+    /// function of a module it imports that does (one import deep): JP009
+    /// asks a call of one whether it hands over an AbstractMesh.
+    fn chained_mesh_setters(&self, file: &Path, summary: &ModuleSummary) -> Arc<Vec<String>> {
+        if let Some(found) = self.chained_setters.get(file) {
+            return found.0.clone();
+        }
+        let mut all: Vec<String> = summary.mesh_setters.iter().cloned().collect();
+        let mut read = Vec::new();
+        if let Some(text) = self.source.read(file) {
+            let imported = self.imported_names(file, &text, &mut read, &|f| {
+                let setters = &self.summary(f)?.mesh_setters;
+                Some(Arc::new(setters.iter().cloned().collect()))
+            });
+            for name in crate::analysis::defs_calling(&text, &imported) {
+                if !all.contains(&name) {
+                    all.push(name);
+                }
+            }
+        }
+        let all = Arc::new(all);
+        self.chained_setters
+            .insert(file.to_path_buf(), (all.clone(), read));
+        all
+    }
+
     /// The lowering helpers of other modules `text` (the module in
     /// `from_file`) imports, as it calls them: `name` for `from m import
     /// name` (or its alias), `alias.name` for `import m as alias`. Read
     /// from the text's import lines as the prefilter reads text; the
     /// modules are scanned, not parsed.
     pub fn imported_helpers(&self, from_file: &Path, text: &str) -> Vec<String> {
+        self.imported_names(from_file, text, &mut Vec::new(), &|f| self.helpers_of(f))
+    }
+
+    /// The names of other modules that `names_of` gives for each module
+    /// file `text` imports, as the text calls them (`imported_helpers`);
+    /// the files read are added to `read`.
+    fn imported_names(
+        &self,
+        from_file: &Path,
+        text: &str,
+        read: &mut Vec<PathBuf>,
+        names_of: &dyn Fn(&Path) -> Option<Arc<Vec<String>>>,
+    ) -> Vec<String> {
         let mut out = Vec::new();
         let ident = |t: &str| {
             !t.is_empty()
@@ -292,11 +375,15 @@ impl<S: SourceProvider> FsResolver<S> {
                 .unwrap_or(t.len());
             &t[..end]
         }
-        let module_file = |module: &str| {
-            candidate_files(from_file, &format!("{module}.__name__"))
+        let module_file = |module: &str, read: &mut Vec<PathBuf>| {
+            let file = candidate_files(from_file, &format!("{module}.__name__"))
                 .into_iter()
                 .map(|(file, _)| file)
-                .find(|file| file != from_file && self.helpers_of(file).is_some())
+                .find(|file| file != from_file && self.direct_helpers_of(file).is_some());
+            if let Some(file) = &file {
+                read.push(file.clone());
+            }
+            file
         };
         // Only the lines holding `import ` are read (found with memchr:
         // this runs on every keystroke of a large module).
@@ -319,8 +406,8 @@ impl<S: SourceProvider> FsResolver<S> {
                     continue;
                 };
                 let module = module.trim();
-                let helpers = module_file(module)
-                    .and_then(|file| self.helpers_of(&file))
+                let helpers = module_file(module, read)
+                    .and_then(|file| names_of(&file))
                     .unwrap_or_default();
                 for item in names.split(',') {
                     let item = item
@@ -340,8 +427,8 @@ impl<S: SourceProvider> FsResolver<S> {
                     }
                     // `from package import module`: that module's helpers,
                     // called as `module.helper(...)`.
-                    let submodule = module_file(&format!("{module}.{name}"))
-                        .and_then(|file| self.helpers_of(&file));
+                    let submodule = module_file(&format!("{module}.{name}"), read)
+                        .and_then(|file| names_of(&file));
                     if let Some(helpers) = submodule {
                         out.extend(helpers.iter().map(|h| format!("{local}.{h}")));
                     }
@@ -356,10 +443,10 @@ impl<S: SourceProvider> FsResolver<S> {
                     if !ident(module) || !ident(local) {
                         continue;
                     }
-                    let Some(file) = module_file(module) else {
+                    let Some(file) = module_file(module, read) else {
                         continue;
                     };
-                    if let Some(helpers) = self.helpers_of(&file) {
+                    if let Some(helpers) = names_of(&file) {
                         out.extend(helpers.iter().map(|h| format!("{local}.{h}")));
                     }
                 }
@@ -820,9 +907,21 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
         call: &ForeignCall,
     ) -> Option<Option<String>> {
         let (summary, name) = self.resolve_function(from_file, path)?;
-        if *summary.file == *from_file || !summary.mesh_setters.contains(&name) {
+        if *summary.file == *from_file {
             return None;
         }
+        // A def calling `set_mesh` itself is answered by its module alone;
+        // one calling another module's setter asks that module in turn.
+        let reading = if summary.mesh_setters.contains(&name) {
+            Reading::Plain
+        } else if self
+            .chained_mesh_setters(&summary.file, &summary)
+            .contains(&name)
+        {
+            Reading::FollowingImports
+        } else {
+            return None;
+        };
         self.answer_call(
             &self.call_set_mesh,
             &summary.file,
@@ -830,7 +929,7 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
             from_file,
             call,
             "",
-            Reading::Plain,
+            reading,
             |module, name, call| module.set_mesh_abstract_for_call(name, call),
         )
     }
@@ -949,6 +1048,27 @@ def mesh_context(mesh):
     yield mesh
 ";
 
+    const PLANNER: &str = "import jax.numpy as jnp
+from jax.sharding import AbstractMesh, NamedSharding, PartitionSpec as P
+import wrapping
+
+
+def plan(shape):
+    mesh = AbstractMesh((2, 4), (\"data\", \"model\"))
+    with wrapping.entered(mesh):
+        return NamedSharding(mesh, P(\"data\"))
+";
+
+    const SETTING: &str = "import contextlib
+import jax
+
+
+@contextlib.contextmanager
+def mesh_context(mesh):
+    with jax.set_mesh(mesh):
+        yield mesh
+";
+
     fn codes(resolver: &FsResolver, file: &Path) -> Vec<&'static str> {
         let text = std::fs::read_to_string(file).expect("read the importer");
         let settings = crate::config::Settings::default();
@@ -978,5 +1098,28 @@ def mesh_context(mesh):
         std::fs::write(&contexts, ENTERING).expect("write");
         resolver.invalidate(&contexts);
         assert_eq!(codes(&resolver, &importer), vec!["JP003"]);
+    }
+
+    /// A def of one module calling another module's `jax.set_mesh` caller
+    /// is a JP009 setter through it (`chained_mesh_setters`, `helpers_of`);
+    /// a change of that other module forgets what was read from it.
+    #[test]
+    fn a_wrapper_of_another_modules_setter_follows_its_changes() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let importer = dir.path().join("plan.py");
+        let contexts = dir.path().join("contexts.py");
+        std::fs::write(&importer, PLANNER).expect("write");
+        std::fs::write(dir.path().join("wrapping.py"), WRAPPING).expect("write");
+        std::fs::write(&contexts, NOT_ENTERING).expect("write");
+        let resolver = FsResolver::new(Disk);
+        assert_eq!(codes(&resolver, &importer), Vec::<&str>::new());
+
+        std::fs::write(&contexts, SETTING).expect("write");
+        resolver.invalidate(&contexts);
+        assert_eq!(codes(&resolver, &importer), vec!["JP009"]);
+
+        std::fs::write(&contexts, NOT_ENTERING).expect("write");
+        resolver.invalidate(&contexts);
+        assert_eq!(codes(&resolver, &importer), Vec::<&str>::new());
     }
 }

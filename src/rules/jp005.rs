@@ -67,7 +67,8 @@ impl Rule for Jp005 {
                 // (a decorator's stored `**kwargs`, an imported dict): the
                 // value is known, the text is elsewhere; reported at the call.
                 let source = unwritten_source(lowering.call, src);
-                if let Some(message) = unwritten_message(&lowering.platforms, lowering.kind, &source)
+                if let Some(message) =
+                    unwritten_message(&lowering.platforms, lowering.kind, &source)
                 {
                     out.push(Finding {
                         code: META.code,

@@ -321,9 +321,23 @@ impl<'t> Module<'t> {
             return None;
         }
         self.answer_call_of(def, call)?;
-        self.set_mesh_calls_in(def)
+        let own = self
+            .set_mesh_calls_in(def)
             .into_iter()
-            .find_map(|site| self.set_mesh_given_abstract(site, def))
+            .find_map(|site| self.set_mesh_given_abstract(site, def));
+        if own.is_some() {
+            return own;
+        }
+        // A call of another module's setter in its body (`with
+        // activated(mesh, verbose=True): yield`), asked of that module
+        // with the values bound here (when this model follows imports).
+        self.imported_helper_calls()
+            .into_iter()
+            .filter(|site| self.scope_within(site.scope, def))
+            .find_map(|site| {
+                self.foreign_set_mesh_abstract(site.node, site.scope)
+                    .map(|(_, note)| note)
+            })
     }
 
     /// The module-level def or class `name` that another module's `call`
