@@ -280,10 +280,11 @@ impl<S: SourceProvider> FsResolver<S> {
         if let Some(found) = self.helper_defs.get(file) {
             return found.clone();
         }
-        let found = self
-            .source
-            .read(file)
-            .map(|text| Arc::new(crate::analysis::lowering_helper_names(&text)));
+        let found = self.source.read(file).map(|text| {
+            let mut names = crate::analysis::lowering_helper_names(&text);
+            names.extend(crate::analysis::lowering_method_names(&text));
+            Arc::new(names)
+        });
         self.helper_defs.insert(file.to_path_buf(), found.clone());
         found
     }
@@ -425,12 +426,22 @@ impl<S: SourceProvider> FsResolver<S> {
                         out.push(local.to_owned());
                         continue;
                     }
+                    // A class whose methods lower: called on its objects.
+                    let methods = helpers
+                        .iter()
+                        .filter_map(|h| h.strip_prefix(name)?.strip_prefix('.'))
+                        .map(|m| format!(".{m}"))
+                        .collect::<Vec<_>>();
+                    if !methods.is_empty() {
+                        out.extend(methods);
+                        continue;
+                    }
                     // `from package import module`: that module's helpers,
                     // called as `module.helper(...)`.
                     let submodule = module_file(&format!("{module}.{name}"), read)
                         .and_then(|file| names_of(&file));
                     if let Some(helpers) = submodule {
-                        out.extend(helpers.iter().map(|h| format!("{local}.{h}")));
+                        out.extend(helpers.iter().map(|h| called_as(local, h)));
                     }
                 }
             } else if let Some(rest) = line.strip_prefix("import ") {
@@ -447,7 +458,7 @@ impl<S: SourceProvider> FsResolver<S> {
                         continue;
                     };
                     if let Some(helpers) = names_of(&file) {
-                        out.extend(helpers.iter().map(|h| format!("{local}.{h}")));
+                        out.extend(helpers.iter().map(|h| called_as(local, h)));
                     }
                 }
             }
@@ -824,11 +835,21 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
     }
 
     fn is_lowering_helper(&self, from_file: &Path, path: &str) -> bool {
-        candidate_files(from_file, path)
-            .into_iter()
-            .filter(|(file, _)| file != from_file)
-            .find_map(|(file, name)| Some((self.helpers_of(&file)?, name)))
-            .is_some_and(|(helpers, name)| helpers.contains(&name))
+        let helper_named = |path: &str, method: Option<&str>| {
+            candidate_files(from_file, path)
+                .into_iter()
+                .filter(|(file, _)| file != from_file)
+                .find_map(|(file, name)| Some((self.helpers_of(&file)?, name)))
+                .is_some_and(|(helpers, name)| match method {
+                    Some(method) => helpers.contains(&format!("{name}.{method}")),
+                    None => helpers.contains(&name),
+                })
+        };
+        // A function, or a method of a class (`pkg.mod.Class.method`).
+        helper_named(path, None)
+            || path
+                .rsplit_once('.')
+                .is_some_and(|(class, method)| helper_named(class, Some(method)))
     }
 
     fn call_stores(
@@ -977,7 +998,7 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
     }
 
     fn call_lowerings(&self, from_file: &Path, path: &str, call: &ForeignCall) -> CallLowerings {
-        let (summary, name) = self.resolve(from_file, path)?;
+        let (summary, name) = self.resolve_function(from_file, path)?;
         self.answer_call(
             &self.call_lowerings,
             &summary.file,
@@ -988,6 +1009,16 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
             Reading::Plain,
             |module, name, call| module.lowerings_for_call(name, call).map(Arc::new),
         )
+    }
+}
+
+/// How a module imported as `local` has its helper `name` called:
+/// `local.name`, or `.method` for a method (`Class.method`: called on an
+/// object of the class, whatever its name).
+fn called_as(local: &str, name: &str) -> String {
+    match name.split_once('.') {
+        Some((_, method)) => format!(".{method}"),
+        None => format!("{local}.{name}"),
     }
 }
 

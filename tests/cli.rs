@@ -1167,3 +1167,41 @@ fn class_bases_that_name_each_other_end() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stdout(&out).trim(), "[]");
 }
+
+#[test]
+fn a_store_into_an_imported_config_object_holds_in_a_function_nothing_calls() {
+    // A library function nothing in its module calls (an entry point for
+    // its importers) is read as it runs: its own store into the object it
+    // made is what its lowering reads, not the class default. Verified
+    // under jax 0.12.0.1 (calling `export_main()`): the bare string "tpu"
+    // lowers for ('t', 'p', 'u'); `("tpu",)` over a bare-string default
+    // lowers for ('tpu',).
+    let config = "class ExportConfig:\n    lowering_platforms = PLATFORMS\n    batch = 8\n";
+    let main = |stored: &str| {
+        format!(
+            r#"import jax
+import jax.numpy as jnp
+
+from export_config import ExportConfig
+
+
+def double(x):
+    return x * 2
+
+
+def export_main():
+    cfg = ExportConfig()
+    cfg.lowering_platforms = {stored}
+    spec = jax.ShapeDtypeStruct((cfg.batch,), jnp.float32)
+    return jax.jit(double).trace(spec).lower(lowering_platforms=cfg.lowering_platforms)
+"#
+        )
+    };
+    for (default, stored, expected) in [("(\"cpu\",)", "\"tpu\"", 1), ("\"cpu\"", "(\"tpu\",)", 0)]
+    {
+        let config = config.replace("PLATFORMS", default);
+        let text = main(stored);
+        let items = check_json(&[("export_config.py", &config), ("main.py", &text)]);
+        assert_findings(&items, expected, "JP005", stored);
+    }
+}

@@ -58,6 +58,15 @@ impl Rule for Jp009 {
             let Some(note) = module.set_mesh_given_abstract(site.node, site.scope) else {
                 continue;
             };
+            // `if isinstance(mesh, AbstractMesh): ... else: jax.set_mesh(mesh)`
+            // given an AbstractMesh never reaches the setter; nor does the
+            // `__enter__` of a class made only in such a branch.
+            if module.never_runs(site.node, site.scope)
+                || module.guarded_off(site.node, site.scope)
+                || module.called_only_from_dead_code(module.enclosing_function(site.scope))
+            {
+                continue;
+            }
             // The fix only fits the context-manager use (`use_abstract_mesh` is not a setter).
             let in_with = site
                 .node
@@ -94,6 +103,9 @@ impl Rule for Jp009 {
         // `jax.set_mesh` (`with contexts.entered(mesh):`): JAX raises in it,
         // at this call.
         for site in module.imported_helper_calls() {
+            if module.never_runs(site.node, site.scope) {
+                continue;
+            }
             let Some((callee, note)) = module.foreign_set_mesh_abstract(site.node, site.scope)
             else {
                 continue;

@@ -1849,7 +1849,10 @@ impl<'m, 't> Flow<'m, 't> {
                 .filter(|b| {
                     let start = value_start(b);
                     !module_branches.dead.iter().any(|r| r.contains(&start))
-                        && !matches!(b, Binding::Value { scope, .. } if *scope != super::MODULE_SCOPE && m.scope_never_runs(*scope))
+                        && !matches!(b, Binding::Value { scope: store, .. }
+                            if *store != super::MODULE_SCOPE
+                                && m.scope_never_runs(*store)
+                                && !m.scope_within(scope, *store))
                 })
                 .collect()
         } else {
@@ -10297,6 +10300,20 @@ impl<'t> Module<'t> {
                 continue;
             }
             let alts = self.flow_with_budget(400).eval(func, site.scope);
+            // `args.handler(args)`: whichever subcommand's handler the command
+            // line picks is called here, with these arguments: each handler's
+            // call site (it runs only when picked, and then from here).
+            if through_namespace {
+                for alt in &alts {
+                    if let Val::Function(f) = alt.val {
+                        let calls = index.entry(f).or_default();
+                        if !calls.iter().any(|(n, _, _)| n.id() == site.node.id()) {
+                            calls.push((site.node, site.scope, true));
+                        }
+                    }
+                }
+                continue;
+            }
             // A run-time choice among classes: each may be constructed here.
             if !alts.iter().all(|a| a.why.certain()) {
                 for alt in &alts {
@@ -10372,6 +10389,44 @@ impl<'t> Module<'t> {
                 .scopes
                 .iter()
                 .any(|s| s.kind == ScopeKind::Function && s.name == name)
+    }
+
+    /// True if the function `def` (a method `__init__`/`__enter__` through
+    /// its class) is called only from bodies that never run: its call
+    /// sites (the constructions of its class) all lie in branches decided
+    /// false, and nothing else names it. False when it has no call site
+    /// here (an entry point, a library function) or one not known.
+    pub(crate) fn called_only_from_dead_code(&self, def: ScopeId) -> bool {
+        let scope = &self.scopes[def];
+        if scope.kind != ScopeKind::Function {
+            return false;
+        }
+        let sites: Vec<(Node<'t>, ScopeId)> = match scope.class {
+            Some(class) if matches!(scope.name.as_str(), "__init__" | "__enter__") => {
+                let made = self.class_constructions(class);
+                // Named elsewhere too (passed as a value, subclassed): not
+                // every way it is made is seen.
+                if self.identifier_mentions(&self.scopes[class].name) > made.len() + 1 {
+                    return false;
+                }
+                made
+            }
+            Some(_) => return false,
+            None => {
+                let sites = self.def_call_sites(def);
+                if sites
+                    .iter()
+                    .any(|s| !matches!(s.kind, SiteKind::Direct { .. }))
+                {
+                    return false;
+                }
+                sites.iter().map(|s| (s.call, s.scope)).collect()
+            }
+        };
+        !sites.is_empty()
+            && sites
+                .iter()
+                .all(|&(call, scope)| self.never_runs(call, scope))
     }
 
     pub(crate) fn class_constructions(&self, class: ScopeId) -> Vec<(Node<'t>, ScopeId)> {

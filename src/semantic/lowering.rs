@@ -269,13 +269,12 @@ impl<'t> Module<'t> {
         name: &str,
         call: &super::summary::ForeignCall,
     ) -> Option<Vec<ForeignLowering>> {
-        let def = self.answered_def(name, call)?;
-        if self.scopes[def].kind != super::ScopeKind::Function {
-            return None;
-        }
+        let (def, takes_receiver, bound_receiver) = self.answered_function(name, call)?;
         let file = self.file.borrow().clone()?;
         let flow = self.flow();
-        let given = self.bind_call(&flow, def, false, call)?;
+        let given = self.bind_call(&flow, def, takes_receiver, call)?;
+        // Parameters as the caller passes them: after the receiver.
+        let skip = usize::from(takes_receiver);
         let mut out: Vec<ForeignLowering> = Vec::new();
         let mut seen: Vec<(Option<usize>, Option<usize>)> = Vec::new();
         // A parameter of the helper itself, by position and name.
@@ -286,6 +285,7 @@ impl<'t> Module<'t> {
             }
             let name = text(node, self.src);
             let params = self.scopes[def].params();
+            let params = &params[skip.min(params.len())..];
             let at = params.iter().position(|(p, _)| p == name)?;
             let by_position = !params[..at].iter().any(|(p, _)| p.starts_with('*'));
             Some((by_position.then_some(at), name.to_owned()))
@@ -312,9 +312,13 @@ impl<'t> Module<'t> {
                 if let Some(lowered_param) = receiver.and_then(|r| param_of(r, site.scope)) {
                     let (platforms, platforms_param) = match args.keyword("lowering_platforms") {
                         Some(value) => (
-                            self.scenarios_of(flow.with_defaults(
-                                flow.eval_given(def, &given, None, value, site.scope),
-                            ))
+                            self.scenarios_of(flow.with_defaults(flow.eval_given(
+                                def,
+                                &given,
+                                bound_receiver.clone(),
+                                value,
+                                site.scope,
+                            )))
                             .into_iter()
                             .map(|(v, w, _)| (v, w))
                             .collect(),
@@ -382,7 +386,7 @@ impl<'t> Module<'t> {
                 // What the caller gave to lower (its functions' tokens).
                 let lowered: Vec<flow::ConstAlt> = match lowered_node {
                     Some((target, target_scope)) => flow
-                        .detach_passing(&flow.eval_given(def, &given, None, target, target_scope))
+                        .detach_passing(&flow.eval_given(def, &given, bound_receiver.clone(), target, target_scope))
                         .into_iter()
                         .filter(|a| matches!(&a.val, flow::Const::Ref(r) if r.starts_with(super::reach::LOCAL_REF)))
                         .collect(),
@@ -390,7 +394,13 @@ impl<'t> Module<'t> {
                 };
                 let platforms = match lowering.platforms_arg {
                     Some((_, value)) => {
-                        let alts = flow.eval_given(def, &given, None, value, lowering.scope);
+                        let alts = flow.eval_given(
+                            def,
+                            &given,
+                            bound_receiver.clone(),
+                            value,
+                            lowering.scope,
+                        );
                         self.scenarios_of(flow.with_defaults(alts))
                             .into_iter()
                             .map(|(v, w, _)| (v, w))
@@ -445,6 +455,7 @@ impl<'t> Module<'t> {
                         self.scopes[def]
                             .params()
                             .iter()
+                            .skip(skip)
                             .take_while(|(p, _)| p != "*")
                             .filter(|(p, _)| p != "/")
                             .count()
@@ -512,23 +523,56 @@ impl<'t> Module<'t> {
         out
     }
 
+    /// `obj.method(...)` with `obj` one object of another module's class
+    /// whose `method` lowers (`methods`: the names of such methods the
+    /// modules this one imports define): the method's path and the object.
+    fn foreign_method_call(
+        &self,
+        call: Node<'t>,
+        scope: ScopeId,
+        methods: &[&str],
+    ) -> Option<(String, Option<flow::Val<'t>>)> {
+        let func = call.field("function")?;
+        let method = text(func.field("attribute")?, self.src);
+        if !methods.contains(&method) {
+            return None;
+        }
+        let alts = self.flow().eval(func.field("object")?, scope);
+        let [one] = alts.as_slice() else {
+            return None;
+        };
+        let flow::Val::Object(fields) = &one.val else {
+            return None;
+        };
+        let class = flow::object_class(fields).filter(|c| c.contains('.'))?;
+        Some((format!("{class}.{method}"), Some(one.val.clone())))
+    }
+
     /// Calls of other modules' lowering helpers (`export_for(step, spec,
     /// "cuda")` with `export_for` in `util.py`): each lowering the helper
     /// makes for the call (`Resolver::call_lowerings`), checked here at the
     /// call, with what the function it lowers reaches in this module.
     fn foreign_lowerings(&self, file: &Path, resolver: &dyn Resolver) -> Vec<Lowering<'t>> {
         let mut out = Vec::new();
+        // Methods of other modules' classes that lower (`.write_out`).
+        let methods: Vec<&str> = self
+            .imported_helpers
+            .get_or_init(|| resolver.imported_lowering_helpers(file, self.src))
+            .iter()
+            .filter_map(|h| h.strip_prefix('.'))
+            .collect();
         for site in &self.calls {
             let (call, scope) = (site.node, site.scope);
-            let Some(path) = self.callee(call, scope) else {
-                continue;
+            let (path, receiver) = match self.callee(call, scope) {
+                Some(path) if resolver.is_lowering_helper(file, &path) => (path, None),
+                _ => match self.foreign_method_call(call, scope, &methods) {
+                    Some(found) if resolver.is_lowering_helper(file, &found.0) => found,
+                    _ => continue,
+                },
             };
+            // (Only functions the text of their module shows to be lowering
+            // helpers are asked about: each asks for a parse there.)
             if path.starts_with("jax.") || path.starts_with("numpy.") || !path.contains('.') {
-                continue;
-            }
-            // Only functions the text of their module shows to be lowering
-            // helpers are asked about (each asks for a parse there).
-            if !resolver.is_lowering_helper(file, &path) {
                 continue;
             }
             let args = self.args_of(call);
@@ -544,7 +588,8 @@ impl<'t> Module<'t> {
             // on, under the state its statement runs in (`with
             // restrict_backends(allowed=...):` of the helper's module).
             let foreign = self.under_state_at(call, scope, || {
-                self.flow().foreign_args_with(None, call, scope, 0, true)
+                self.flow()
+                    .foreign_args_with(receiver.as_ref(), call, scope, 0, true)
             });
             let Some(foreign) = foreign else {
                 continue;
@@ -2111,11 +2156,15 @@ impl<'t> Module<'t> {
         }
     }
 
-    /// The mesh in force at every `yield` of the generator `node` (scope `def`).
+    /// The mesh in force at every `yield` of the generator `node` (scope
+    /// `def`) that may run (`if isinstance(mesh, AbstractMesh): with
+    /// use_abstract_mesh(mesh): yield` / `else: with set_mesh(mesh): yield`
+    /// given an AbstractMesh yields under the first only).
     fn mesh_at_yields(&self, node: Node<'t>, def: ScopeId) -> Option<ContextMesh> {
         let meshes: Vec<ContextMesh> = self
             .yields_of(node)
             .into_iter()
+            .filter(|y| !self.never_runs(*y, def) && !self.guarded_off(*y, def))
             .map(|y| self.context_mesh(y, def))
             .collect();
         let first = meshes.first()?.clone();

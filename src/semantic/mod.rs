@@ -2616,6 +2616,78 @@ impl<'t> Module<'t> {
     /// importer does not name either, `__all__` or not. Its stores
     /// (`global G; G = v`, `SETTINGS.flag = v`) change nothing a read of
     /// the module sees (trax's `use_backend` setter, never called).
+    /// True if `node` lies in an `if` branch that its conditions, read the
+    /// way the rules read values (with the branches constant conditions
+    /// decide: `branch_aware`), certainly skip. `never_runs` decides
+    /// conditions without those branches (so that deciding never
+    /// recurses); a rule that found a value with them checks here that
+    /// the same value does not also guard the code off (`if
+    /// isinstance(mesh, AbstractMesh): ... else: jax.set_mesh(mesh)` with
+    /// `mesh` abstract only once `if mesh is None: mesh = AbstractMesh(..)`
+    /// is decided).
+    pub(crate) fn guarded_off(&self, node: Node<'t>, scope: ScopeId) -> bool {
+        let scope_node = self.scopes[scope].node;
+        let flow = self.flow();
+        let truth = |condition: Node<'t>| reach::truth_of(flow.eval(condition, scope));
+        let mut child = node;
+        let mut current = self.parent_of(node);
+        while let Some(parent) = current {
+            if parent.id() == scope_node.id() {
+                return false;
+            }
+            let if_statement = match parent.kind_name() {
+                "if_statement" => Some(parent),
+                "elif_clause" | "else_clause" => self.parent_of(parent),
+                _ => None,
+            };
+            if let (Some(statement), "block") = (if_statement, child.kind_name()) {
+                // The conditions before this branch, and its own.
+                let mut cursor = statement.walk();
+                let mut conditions: Vec<(Node<'t>, bool)> = Vec::new();
+                if let Some(c) = statement.field("condition") {
+                    conditions.push((
+                        c,
+                        statement.field("consequence").map(|b| b.id()) == Some(child.id()),
+                    ));
+                }
+                for alt in statement.children_by_field_name("alternative", &mut cursor) {
+                    if alt.kind_name() == "elif_clause" {
+                        if let Some(c) = alt.field("condition") {
+                            conditions.push((
+                                c,
+                                alt.field("consequence").map(|b| b.id()) == Some(child.id()),
+                            ));
+                        }
+                    }
+                }
+                for (condition, own) in conditions {
+                    match (truth(condition), own) {
+                        (reach::Truth::Known(false), true) => return true,
+                        (reach::Truth::Known(true), false) => return true,
+                        (_, true) => break,
+                        _ => {}
+                    }
+                }
+            }
+            child = parent;
+            current = self.parent_of(parent);
+        }
+        false
+    }
+
+    /// The function `scope` is (or is nested in: a lambda, a
+    /// comprehension); the module scope outside any.
+    pub(crate) fn enclosing_function(&self, scope: ScopeId) -> ScopeId {
+        let mut at = scope;
+        while self.scopes[at].kind != ScopeKind::Function {
+            match self.scopes[at].parent {
+                Some(parent) => at = parent,
+                None => return MODULE_SCOPE,
+            }
+        }
+        at
+    }
+
     pub(crate) fn scope_never_runs(&self, scope: ScopeId) -> bool {
         let mut at = scope;
         while let Some(parent) = self.scopes.get(at).and_then(|s| s.parent) {
@@ -2689,10 +2761,13 @@ impl<'t> Module<'t> {
             self.lookup(store_scope, root)
                 .is_some_and(|b| std::ptr::eq(b, root_bindings))
         };
-        if unknown.is_some_and(|u| {
-            u.iter()
-                .any(|(s, _)| same_object(*s) && !self.scope_never_runs(*s))
-        }) {
+        // A store in a function nothing calls does not run, unless the read
+        // is in that function too (read as an entry point: `main()` of a
+        // script run from elsewhere).
+        let may_run = |store_scope: ScopeId| {
+            !self.scope_never_runs(store_scope) || self.scope_within(scope, store_scope)
+        };
+        if unknown.is_some_and(|u| u.iter().any(|(s, _)| same_object(*s) && may_run(*s))) {
             return PathStore::Unknown;
         }
         let Some(stores) = stores else {
@@ -2700,7 +2775,7 @@ impl<'t> Module<'t> {
         };
         let relevant: Vec<&(ScopeId, Node<'t>, Node<'t>)> = stores
             .iter()
-            .filter(|(s, _, _)| same_object(*s) && !self.scope_never_runs(*s))
+            .filter(|(s, _, _)| same_object(*s) && may_run(*s))
             .collect();
         let Some(&&(store_scope, _, _)) = relevant.first() else {
             return PathStore::None;

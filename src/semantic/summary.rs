@@ -351,6 +351,42 @@ impl<'t> Module<'t> {
         }
     }
 
+    /// The function another module's `call` of `name` runs: a module-level
+    /// def, or a method (`Class.method`, called on an object of the class),
+    /// with whether it takes a receiver and the receiver: the call's object
+    /// when it is one known object, else unknown (`cls` for a classmethod).
+    pub(crate) fn answered_function(
+        &self,
+        name: &str,
+        call: &ForeignCall,
+    ) -> Option<(ScopeId, bool, Option<super::flow::Alt<'t>>)> {
+        use super::flow::{from_consts, Alt, Val};
+        let (head, method) = match name.split_once('.') {
+            Some((class, method)) => (class, Some(method)),
+            None => (name, None),
+        };
+        let id = self.answered_def(head, call)?;
+        let Some(method) = method else {
+            return (self.scopes[id].kind == ScopeKind::Function).then_some((id, false, None));
+        };
+        if self.scopes[id].kind != ScopeKind::Class {
+            return None;
+        }
+        let def = self.method(id, method)?;
+        if self.is_static_method(def) {
+            return Some((def, false, None));
+        }
+        let receiver = if self.is_class_method(def) {
+            Alt::fixed(Val::Class(id))
+        } else {
+            match call.receiver.as_deref().map(from_consts).as_deref() {
+                Some([one]) => one.clone(),
+                _ => Alt::fixed(Val::Unknown),
+            }
+        };
+        Some((def, true, Some(receiver)))
+    }
+
     /// Makes this model answer `call` of function `def` from another
     /// module: its parameters bound to the call's values in every
     /// evaluation from now on (`Module::answering`). Right only because the
