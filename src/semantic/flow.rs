@@ -5768,6 +5768,34 @@ impl<'m, 't> Flow<'m, 't> {
     /// manager's call, then that context manager); a frame's receiver is
     /// the first parameter's value of a method (`__enter__` of the object a
     /// `with` makes).
+    /// `f()` with `frames` bound (outermost first), as `eval_in_frames`
+    /// evaluates; `None` where that gives up (a frame bound already, too
+    /// deep).
+    pub(crate) fn in_frames<R>(
+        &self,
+        frames: &[super::overlay::BoundCall<'t>],
+        f: &dyn Fn() -> R,
+    ) -> Option<R> {
+        let ((def, call, call_scope, receiver), rest) = frames.split_first()?;
+        if self.bound.borrow().iter().any(|b| b.def == *def) || self.bound.borrow().len() > 6 {
+            return None;
+        }
+        let bound = Bound {
+            def: *def,
+            call: *call,
+            call_scope: *call_scope,
+            receiver: receiver.clone(),
+            given: Vec::new(),
+        };
+        self.with_bound(bound, || {
+            if rest.is_empty() {
+                Some(f())
+            } else {
+                self.in_frames(rest, f)
+            }
+        })
+    }
+
     pub(crate) fn eval_in_frames(
         &self,
         frames: &[super::overlay::BoundCall<'t>],

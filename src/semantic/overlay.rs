@@ -157,6 +157,7 @@ impl<'t> Overlay<'t> {
             }
             StoreKey::Named { root, .. } => self.settled_roots.push(root),
             StoreKey::Foreign(file, root) => self.foreign_settled_roots.push((file, root)),
+            StoreKey::Entered(_) => {}
         }
     }
 
@@ -196,6 +197,19 @@ type Store<'t> = (StoreKey<'t>, Option<(Node<'t>, Vec<BoundCall<'t>>)>);
 /// `Module::keys_settled_by`.
 pub(crate) type SettledKeys<'t> = RefCell<HashMap<(usize, ScopeId), Rc<[StoreKey<'t>]>>>;
 
+/// The state of other modules a foreign manager sets (`StoreKey::Entered`);
+/// equal only to itself.
+#[derive(Clone, Debug)]
+pub(crate) struct EnteredForeign(Rc<Vec<StateSet>>);
+
+impl PartialEq for EnteredForeign {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for EnteredForeign {}
+
 /// What a store sets.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum StoreKey<'t> {
@@ -209,6 +223,10 @@ pub(crate) enum StoreKey<'t> {
     /// Some attribute of module-level `ROOT` of another module (a call of
     /// its setter that is not followed): only settled.
     Foreign(Arc<Path>, String),
+    /// What entering another module's manager sets of its state, asked of
+    /// that module when a manager of this one enters it (`with
+    /// targeting(platforms): yield` in a local `@contextmanager`).
+    Entered(EnteredForeign),
 }
 
 /// A call bound while a stored value is read: the def, the call, the scope
@@ -396,7 +414,9 @@ impl<'t> Module<'t> {
             let mut roots: Vec<String> = Vec::new();
             for key in self.keys_set_within(body, scope, 0) {
                 let root = match key {
-                    StoreKey::Key(Key::Var(_)) | StoreKey::Foreign(..) => continue,
+                    StoreKey::Key(Key::Var(_)) | StoreKey::Foreign(..) | StoreKey::Entered(_) => {
+                        continue
+                    }
                     StoreKey::Key(key) => key_root(&key),
                     StoreKey::Named { root, .. } => root,
                 };
@@ -724,7 +744,9 @@ impl<'t> Module<'t> {
         if depth > MAX_SETTER_DEPTH {
             return None;
         }
-        let (def, receiver) = self.callee_of(flow, call, scope)?;
+        let Some((def, receiver)) = self.callee_of(flow, call, scope) else {
+            return self.foreign_entered_stores(flow, call, scope, frames);
+        };
         let mut inner: Vec<BoundCall<'t>> = frames.to_vec();
         match self.scopes[def].kind {
             ScopeKind::Function => {
@@ -742,6 +764,43 @@ impl<'t> Module<'t> {
             }
             _ => None,
         }
+    }
+
+    /// The stores entering what a call of another module's manager makes
+    /// (`targeting(platforms)` in a local manager, its parameters bound by
+    /// `frames`): the state that module says it sets, then its roots
+    /// settled (as `foreign_state`).
+    fn foreign_entered_stores(
+        &self,
+        flow: &Flow<'_, 't>,
+        call: Node<'t>,
+        scope: ScopeId,
+        frames: &[BoundCall<'t>],
+    ) -> Option<Vec<Store<'t>>> {
+        let writer = self.foreign_writer(call, scope)?;
+        let mut out: Vec<Store<'t>> = writer
+            .roots
+            .iter()
+            .map(|root| (StoreKey::Foreign(writer.file.clone(), root.clone()), None))
+            .collect();
+        let (Some(resolver), Some(file)) = (self.resolver.get(), self.file.borrow().clone()) else {
+            return Some(out);
+        };
+        let args = match frames {
+            [] => flow.foreign_args(None, call, scope, 0),
+            _ => flow
+                .in_frames(frames, &|| flow.foreign_args(None, call, scope, 0))
+                .flatten(),
+        };
+        if let Some(args) = args {
+            let sets = resolver.call_state(&file, &writer.path, &args, true);
+            // Applied last to first: the sets before the roots settle.
+            out.push((
+                StoreKey::Entered(EnteredForeign(Rc::new(sets.to_vec()))),
+                None,
+            ));
+        }
+        Some(out)
     }
 
     /// The stores entering what a call of function `def` returns makes
@@ -1360,7 +1419,7 @@ fn resolve_key<'t>(
                 _ => None,
             }
         }
-        StoreKey::Foreign(..) => None,
+        StoreKey::Foreign(..) | StoreKey::Entered(_) => None,
     }
 }
 
@@ -1403,6 +1462,12 @@ fn apply_stores<'t>(
     overlay: &mut Overlay<'t>,
 ) {
     for (key, value) in stores.into_iter().rev() {
+        if let StoreKey::Entered(EnteredForeign(sets)) = &key {
+            for set in sets.iter().rev() {
+                overlay.set_foreign(set.clone(), source.id());
+            }
+            continue;
+        }
         let Some(resolved) = resolve_key(flow, &key, value.as_ref(), MODULE_SCOPE) else {
             overlay.settle_target(key);
             continue;
