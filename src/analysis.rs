@@ -90,7 +90,7 @@ pub fn lowering_helper_names(text: &str) -> Vec<String> {
                 body.returns_abstract_mesh |= line.trim_start().starts_with("return ");
             }
             let code = line.trim_start();
-            body.yields |= code.starts_with("yield") || code.contains(" yield");
+            body.yields |= yields_on(code);
         }
     }
     finish(&mut current);
@@ -152,32 +152,70 @@ pub fn lowering_method_names(text: &str) -> Vec<String> {
 /// helper is one too (`with activated(mesh, verbose=True): yield`). Read
 /// from the text, as `lowering_helper_names`.
 pub fn defs_calling(text: &str, names: &[String]) -> Vec<String> {
+    defs_calling_where(text, names, false)
+}
+
+/// `defs_calling`, of the defs that also yield or return the call: context
+/// managers wrapping another module's helper (`with activated(mesh,
+/// verbose=True): yield`, `return activated(mesh, verbose=True)`).
+/// What the prefilter follows one module further: a plain function calling
+/// a helper is asked one module deep only, and wrappers of that kind are
+/// common enough (maxtext's utilities) to cost a sweep a fifth more files.
+pub fn managers_calling(text: &str, names: &[String]) -> Vec<String> {
+    defs_calling_where(text, names, true)
+}
+
+fn defs_calling_where(text: &str, names: &[String], yielding: bool) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     if names.is_empty() {
         return out;
     }
-    let mut current: Option<&str> = None;
+    // The def being read: its name, whether it calls one, whether it yields.
+    let mut current: Option<(&str, bool, bool)> = None;
+    let mut finish = |current: &mut Option<(&str, bool, bool)>| {
+        if let Some((name, calls, yields)) = current.take() {
+            if calls && (yields || !yielding) && !out.iter().any(|n| n == name) {
+                out.push(name.to_owned());
+            }
+        }
+    };
     for line in text.lines() {
         let def = line
             .strip_prefix("def ")
             .or_else(|| line.strip_prefix("async def "));
         if let Some(rest) = def {
+            finish(&mut current);
             let end = rest
                 .find(|c: char| !(c.is_alphanumeric() || c == '_'))
                 .unwrap_or(rest.len());
-            current = (end > 0).then(|| &rest[..end]);
+            current = (end > 0).then(|| (&rest[..end], false, false));
             continue;
         }
         if line.starts_with(|c: char| !c.is_whitespace() && c != '#' && c != '@' && c != ')') {
-            current = None;
+            finish(&mut current);
         }
-        if let Some(name) = current {
-            if calls_any(line, names) && !out.iter().any(|n| n == name) {
-                out.push(name.to_owned());
-            }
+        if let Some((_, calls, manages)) = current.as_mut() {
+            let code = line.trim_start();
+            let call = calls_any(line, names);
+            *calls |= call;
+            // Yields under it, or returns the helper's manager itself.
+            *manages |= yields_on(code) || (call && code.starts_with("return "));
         }
     }
+    finish(&mut current);
     out
+}
+
+/// Whether a line (its code, indentation stripped) yields: `yield`,
+/// `yield x`, `x = yield`, `(yield)`; not the word in a string
+/// (`"... yielded no parameters"`).
+fn yields_on(code: &str) -> bool {
+    let word_after = |rest: &str| rest.is_empty() || rest.starts_with([' ', '(', ')']);
+    code.strip_prefix("yield").is_some_and(word_after)
+        || ["= yield", "(yield"].iter().any(|p| {
+            code.match_indices(p)
+                .any(|(at, _)| word_after(&code[at + p.len()..]))
+        })
 }
 
 /// Whether a line holds a lowering: `.lower(` with arguments, or with

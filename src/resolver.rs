@@ -289,9 +289,10 @@ impl<S: SourceProvider> FsResolver<S> {
         found
     }
 
-    /// The lowering helpers of module file `file`: its own, and its defs
-    /// calling one that a module it imports defines (`entered(mesh)`
-    /// wrapping `runtime.activated(mesh)`): one import deep.
+    /// The lowering helpers of module file `file`: its own, and its
+    /// context managers calling one that a module it imports defines
+    /// (`entered(mesh)` wrapping `runtime.activated(mesh)`): one import
+    /// deep (`analysis::managers_calling`).
     fn helpers_of(&self, file: &Path) -> Option<Arc<Vec<String>>> {
         if let Some(found) = self.chained_helpers.get(file) {
             return found.0.clone();
@@ -303,7 +304,7 @@ impl<S: SourceProvider> FsResolver<S> {
                 let imported =
                     self.imported_names(file, &text, &mut read, &|f| self.direct_helpers_of(f));
                 let mut all = direct.as_ref().clone();
-                for name in crate::analysis::defs_calling(&text, &imported) {
+                for name in crate::analysis::managers_calling(&text, &imported) {
                     if !all.contains(&name) {
                         all.push(name);
                     }
@@ -327,9 +328,13 @@ impl<S: SourceProvider> FsResolver<S> {
         let mut all: Vec<String> = summary.mesh_setters.iter().cloned().collect();
         let mut read = Vec::new();
         if let Some(text) = self.source.read(file) {
+            // The imported modules' setters read from their text (a def
+            // naming `set_mesh(`), as the prefilter reads: summarising every
+            // module a callee's module imports cost more than the answers.
+            let set_mesh = ["set_mesh".to_owned()];
             let imported = self.imported_names(file, &text, &mut read, &|f| {
-                let setters = &self.summary(f)?.mesh_setters;
-                Some(Arc::new(setters.iter().cloned().collect()))
+                let text = self.source.read(f)?;
+                Some(Arc::new(crate::analysis::defs_calling(&text, &set_mesh)))
             });
             for name in crate::analysis::defs_calling(&text, &imported) {
                 if !all.contains(&name) {
@@ -845,10 +850,12 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
                     None => helpers.contains(&name),
                 })
         };
-        // A function, or a method of a class (`pkg.mod.Class.method`).
+        // A function, or a method of a class (`pkg.mod.Class.method`, only
+        // ever asked for an object's method: `foreign_method_call`).
         helper_named(path, None)
             || path
                 .rsplit_once('.')
+                .filter(|(class, _)| class.contains('.'))
                 .is_some_and(|(class, method)| helper_named(class, Some(method)))
     }
 

@@ -103,13 +103,13 @@ impl Rule for Jp009 {
         // `jax.set_mesh` (`with contexts.entered(mesh):`): JAX raises in it,
         // at this call.
         for site in module.imported_helper_calls() {
-            if module.never_runs(site.node, site.scope) {
-                continue;
-            }
             let Some((callee, note)) = module.foreign_set_mesh_abstract(site.node, site.scope)
             else {
                 continue;
             };
+            if module.never_runs(site.node, site.scope) {
+                continue;
+            }
             let passes = format!("`{callee}` passes it to `jax.set_mesh`");
             out.push(Finding {
                 code: META.code,

@@ -563,18 +563,24 @@ impl<'t> Module<'t> {
             .collect();
         for site in &self.calls {
             let (call, scope) = (site.node, site.scope);
+            // Only functions the text of their module shows to be lowering
+            // helpers are asked about (each asks for a parse there).
+            let workspace = |path: &str| {
+                !(path.starts_with("jax.") || path.starts_with("numpy.") || !path.contains('.'))
+            };
             let (path, receiver) = match self.callee(call, scope) {
-                Some(path) if resolver.is_lowering_helper(file, &path) => (path, None),
+                Some(path) if workspace(&path) && resolver.is_lowering_helper(file, &path) => {
+                    (path, None)
+                }
                 _ => match self.foreign_method_call(call, scope, &methods) {
-                    Some(found) if resolver.is_lowering_helper(file, &found.0) => found,
+                    Some(found)
+                        if workspace(&found.0) && resolver.is_lowering_helper(file, &found.0) =>
+                    {
+                        found
+                    }
                     _ => continue,
                 },
             };
-            // (Only functions the text of their module shows to be lowering
-            // helpers are asked about: each asks for a parse there.)
-            if path.starts_with("jax.") || path.starts_with("numpy.") || !path.contains('.') {
-                continue;
-            }
             let args = self.args_of(call);
             // Positions past a `*splat` are not known.
             let fixed = Args::positional_before_list_splat(call).unwrap_or(args.positional.len());
@@ -2161,10 +2167,11 @@ impl<'t> Module<'t> {
     /// use_abstract_mesh(mesh): yield` / `else: with set_mesh(mesh): yield`
     /// given an AbstractMesh yields under the first only).
     fn mesh_at_yields(&self, node: Node<'t>, def: ScopeId) -> Option<ContextMesh> {
-        let meshes: Vec<ContextMesh> = self
-            .yields_of(node)
+        let yields = self.yields_of(node);
+        let several = yields.len() > 1;
+        let meshes: Vec<ContextMesh> = yields
             .into_iter()
-            .filter(|y| !self.never_runs(*y, def) && !self.guarded_off(*y, def))
+            .filter(|y| !several || !self.never_runs(*y, def) && !self.guarded_off(*y, def))
             .map(|y| self.context_mesh(y, def))
             .collect();
         let first = meshes.first()?.clone();
