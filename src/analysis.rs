@@ -58,43 +58,52 @@ pub fn lowering_helper_names(text: &str) -> Vec<String> {
                 || (self.enters_abstract_mesh && self.yields)
         }
     }
-    let mut out: Vec<String> = Vec::new();
-    let mut current: Option<(&str, Body)> = None;
-    let mut finish = |current: &mut Option<(&str, Body)>| {
-        if let Some((name, body)) = current.take() {
-            if body.is_helper() && !out.iter().any(|n| n == name) {
-                out.push(name.to_owned());
-            }
+    let mut bodies: Vec<(&str, Body)> = Vec::new();
+    for (name, line) in def_lines(text) {
+        if !bodies.last().is_some_and(|(n, _)| std::ptr::eq(*n, name)) {
+            bodies.push((name, Body::default()));
         }
-    };
-    for line in text.lines() {
+        let Some((_, body)) = bodies.last_mut() else {
+            continue;
+        };
+        // One setting a mesh it may be given (`jax.set_mesh(mesh)`):
+        // a caller passing an AbstractMesh fails there (JP009).
+        body.lowers_or_sets_mesh |= lowers_on(line) || line.contains("set_mesh(");
+        if line.contains("use_abstract_mesh(") {
+            body.enters_abstract_mesh = true;
+            body.returns_abstract_mesh |= line.trim_start().starts_with("return ");
+        }
+        body.yields |= yields_on(line.trim_start());
+    }
+    let mut out: Vec<String> = Vec::new();
+    for (name, body) in bodies {
+        if body.is_helper() && !out.iter().any(|n| n == name) {
+            out.push(name.to_owned());
+        }
+    }
+    out
+}
+
+/// Each line of `text` inside a top-level def (its `def` line included),
+/// with the def's name; a line at column 0 other than a comment, a
+/// decorator or a closing bracket ends it.
+fn def_lines(text: &str) -> impl Iterator<Item = (&str, &str)> {
+    let mut current: Option<&str> = None;
+    text.lines().filter_map(move |line| {
         let def = line
             .strip_prefix("def ")
             .or_else(|| line.strip_prefix("async def "));
         if let Some(rest) = def {
-            finish(&mut current);
             let end = rest
                 .find(|c: char| !(c.is_alphanumeric() || c == '_'))
                 .unwrap_or(rest.len());
-            current = (end > 0).then(|| (&rest[..end], Body::default()));
+            current = (end > 0).then(|| &rest[..end]);
         } else if line.starts_with(|c: char| !c.is_whitespace() && c != '#' && c != '@' && c != ')')
         {
-            finish(&mut current);
+            current = None;
         }
-        if let Some((_, body)) = current.as_mut() {
-            // One setting a mesh it may be given (`jax.set_mesh(mesh)`):
-            // a caller passing an AbstractMesh fails there (JP009).
-            body.lowers_or_sets_mesh |= lowers_on(line) || line.contains("set_mesh(");
-            if line.contains("use_abstract_mesh(") {
-                body.enters_abstract_mesh = true;
-                body.returns_abstract_mesh |= line.trim_start().starts_with("return ");
-            }
-            let code = line.trim_start();
-            body.yields |= yields_on(code);
-        }
-    }
-    finish(&mut current);
-    out
+        current.map(|name| (name, line))
+    })
 }
 
 /// Methods of the module-level classes of `text` whose body holds a
@@ -170,31 +179,13 @@ fn defs_calling_where(text: &str, names: &[String], yielding: bool) -> Vec<Strin
     if names.is_empty() {
         return out;
     }
-    // The def being read: its name, whether it calls one, whether it yields.
-    let mut current: Option<(&str, bool, bool)> = None;
-    let mut finish = |current: &mut Option<(&str, bool, bool)>| {
-        if let Some((name, calls, yields)) = current.take() {
-            if calls && (yields || !yielding) && !out.iter().any(|n| n == name) {
-                out.push(name.to_owned());
-            }
+    // Each def read: its name, whether it calls one, whether it manages.
+    let mut defs: Vec<(&str, bool, bool)> = Vec::new();
+    for (name, line) in def_lines(text) {
+        if !defs.last().is_some_and(|(n, _, _)| std::ptr::eq(*n, name)) {
+            defs.push((name, false, false));
         }
-    };
-    for line in text.lines() {
-        let def = line
-            .strip_prefix("def ")
-            .or_else(|| line.strip_prefix("async def "));
-        if let Some(rest) = def {
-            finish(&mut current);
-            let end = rest
-                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-                .unwrap_or(rest.len());
-            current = (end > 0).then(|| (&rest[..end], false, false));
-            continue;
-        }
-        if line.starts_with(|c: char| !c.is_whitespace() && c != '#' && c != '@' && c != ')') {
-            finish(&mut current);
-        }
-        if let Some((_, calls, manages)) = current.as_mut() {
+        if let Some((_, calls, manages)) = defs.last_mut() {
             let code = line.trim_start();
             let call = calls_any(line, names);
             *calls |= call;
@@ -202,7 +193,11 @@ fn defs_calling_where(text: &str, names: &[String], yielding: bool) -> Vec<Strin
             *manages |= yields_on(code) || (call && code.starts_with("return "));
         }
     }
-    finish(&mut current);
+    for (name, calls, manages) in defs {
+        if calls && (manages || !yielding) && !out.iter().any(|n| n == name) {
+            out.push(name.to_owned());
+        }
+    }
     out
 }
 

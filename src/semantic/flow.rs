@@ -5801,26 +5801,11 @@ impl<'m, 't> Flow<'m, 't> {
         frames: &[super::overlay::BoundCall<'t>],
         value: Node<'t>,
     ) -> Vec<Alt<'t>> {
-        let Some(((def, call, call_scope, receiver), rest)) = frames.split_first() else {
+        let Some(&(def, ..)) = frames.last() else {
             return vec![Alt::unknown()];
         };
-        if self.bound.borrow().iter().any(|b| b.def == *def) || self.bound.borrow().len() > 6 {
-            return vec![Alt::unknown()];
-        }
-        let bound = Bound {
-            def: *def,
-            call: *call,
-            call_scope: *call_scope,
-            receiver: receiver.clone(),
-            given: Vec::new(),
-        };
-        self.with_bound(bound, || {
-            if rest.is_empty() {
-                self.eval_depth(value, *def, 1)
-            } else {
-                self.eval_in_frames(rest, value)
-            }
-        })
+        self.in_frames(frames, &|| self.eval_depth(value, def, 1))
+            .unwrap_or_else(|| vec![Alt::unknown()])
     }
 
     fn with_bound<R>(&self, bound: Bound<'t>, f: impl FnOnce() -> R) -> R {
