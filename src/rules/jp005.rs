@@ -81,10 +81,16 @@ impl Rule for Jp005 {
                 }
                 continue;
             };
-            let keyword_name = keyword
-                .field("name")
-                .map(|n| text(n, src))
-                .unwrap_or("lowering_platforms");
+            // A helper's positional argument (`export_for(f, "tpu")`) is
+            // named by what the lowering it reaches calls it.
+            let keyword_name =
+                keyword
+                    .field("name")
+                    .map(|n| text(n, src))
+                    .unwrap_or(match lowering.kind {
+                        LoweringKind::Export => "platforms",
+                        _ => "lowering_platforms",
+                    });
             let inner = unparenthesize(value);
             let is_literal = matches!(inner.kind_name(), "string" | "list");
             let (message, replacement) = match (&lowering.platforms, lowering.kind) {
