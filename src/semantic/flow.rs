@@ -10281,34 +10281,43 @@ impl<'t> Module<'t> {
                 && self.identifier_mentions(&self.scopes[c].name)
                     > self.class_constructions(c).len() + 1
         });
+        // `site` a call of `callee` (`certain`: the callee certainly is it).
+        let add = |index: &mut HashMap<ScopeId, Vec<(Node<'t>, ScopeId, bool)>>,
+                   callee: ScopeId,
+                   site: &super::CallSite<'t>,
+                   certain: bool| {
+            let calls = index.entry(callee).or_default();
+            if !calls.iter().any(|(n, _, _)| n.id() == site.node.id()) {
+                calls.push((site.node, site.scope, certain));
+            }
+        };
         for site in &self.calls {
             let Some(func) = site.node.field("function") else {
                 continue;
-            };
-            let indirect = match func.kind_name() {
-                // `OPS[k](...)`: a class constructed, or a function called
-                // through a registry (`SAMPLERS["rmh"](logdensity)`).
-                "subscript" => true,
-                // `impl = OPS[k]; impl(...)`, and `cls(...)` of a
-                // parameter given the class (`make(Exporter)`).
-                "identifier" if kept_as_value => matches!(
-                    self.binding_at(site.scope, text(func, self.src), func),
-                    Some(Binding::Value { .. } | Binding::Param { .. })
-                ),
-                // `cfg.klass(cfg)`: a class kept in a field (not a method's
-                // name: `obj.update(x)` is no construction).
-                "attribute" => func.field("attribute").is_some_and(|a| {
-                    let name = text(a, self.src);
-                    (kept_as_value && self.may_hold_a_class(name))
-                        || !self.namespace_defaults(name).is_empty()
-                }),
-                _ => false,
             };
             // `args.func(args)` of `set_defaults(func=cmd)`: calls a def.
             let through_namespace = func.kind_name() == "attribute"
                 && func
                     .field("attribute")
                     .is_some_and(|a| !self.namespace_defaults(text(a, self.src)).is_empty());
+            let indirect = through_namespace
+                || match func.kind_name() {
+                    // `OPS[k](...)`: a class constructed, or a function called
+                    // through a registry (`SAMPLERS["rmh"](logdensity)`).
+                    "subscript" => true,
+                    // `impl = OPS[k]; impl(...)`, and `cls(...)` of a
+                    // parameter given the class (`make(Exporter)`).
+                    "identifier" if kept_as_value => matches!(
+                        self.binding_at(site.scope, text(func, self.src), func),
+                        Some(Binding::Value { .. } | Binding::Param { .. })
+                    ),
+                    // `cfg.klass(cfg)`: a class kept in a field (not a method's
+                    // name: `obj.update(x)` is no construction).
+                    "attribute" if kept_as_value => func
+                        .field("attribute")
+                        .is_some_and(|a| self.may_hold_a_class(text(a, self.src))),
+                    _ => false,
+                };
             if !indirect {
                 continue;
             }
@@ -10319,10 +10328,7 @@ impl<'t> Module<'t> {
             if through_namespace {
                 for alt in &alts {
                     if let Val::Function(f) = alt.val {
-                        let calls = index.entry(f).or_default();
-                        if !calls.iter().any(|(n, _, _)| n.id() == site.node.id()) {
-                            calls.push((site.node, site.scope, true));
-                        }
+                        add(&mut index, f, site, true);
                     }
                 }
                 continue;
@@ -10331,10 +10337,7 @@ impl<'t> Module<'t> {
             if !alts.iter().all(|a| a.why.certain()) {
                 for alt in &alts {
                     if let Val::Class(c) = alt.val {
-                        let calls = index.entry(c).or_default();
-                        if !calls.iter().any(|(n, _, _)| n.id() == site.node.id()) {
-                            calls.push((site.node, site.scope, false));
-                        }
+                        add(&mut index, c, site, false);
                     }
                 }
                 continue;
@@ -10366,9 +10369,7 @@ impl<'t> Module<'t> {
             for alt in &alts {
                 let called = match alt.val {
                     Val::Class(c) if kept_as_value => Some(c),
-                    Val::Function(f) if func.kind_name() == "subscript" || through_namespace => {
-                        Some(f)
-                    }
+                    Val::Function(f) if func.kind_name() == "subscript" => Some(f),
                     _ => None,
                 };
                 if let Some(callee) = called.filter(|c| !callees.contains(c)) {
