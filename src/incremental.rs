@@ -67,10 +67,13 @@ enum Kind {
     Other,
 }
 
-/// What partitioning needs to know of one statement; depends only on its text.
+/// What partitioning needs to know of one statement; depends only on its
+/// text, and for a statement holding a syntax error on its tree's shape too.
 #[derive(Debug)]
 struct StatementInfo {
     kind: Kind,
+    /// `error_shape` of its tree: 0 when it parsed without error.
+    error_shape: u64,
     /// Names bound at module level (interned).
     binds: Vec<u32>,
     /// Every identifier token in the statement (interned, sorted, unique).
@@ -332,7 +335,7 @@ impl Incremental {
         }
         let old_len = old_text.as_deref().map_or(0, str::len);
         let grown = src.len() as isize - old_len as isize;
-        let same = |o: &Statement, new: &Range<usize>| {
+        let same_text = |o: &Statement, new: &Range<usize>| {
             let Some(t) = old_text.as_deref() else {
                 return false;
             };
@@ -347,14 +350,20 @@ impl Incremental {
             t.get(o.range.clone())
                 .is_some_and(|t| Some(t) == src.get(new.clone()))
         };
+        // Error recovery depends on the text around a statement: the same
+        // text can parse to another tree once a later line changes (a typed
+        // character after a broken function moved the error out of its
+        // `jnp.linalg.eigh` chain), so a statement with an error inside is
+        // the same only if its tree has the same shape too.
+        let same = |o: &Statement, i: usize| {
+            same_text(o, &ranges[i]) && o.info.error_shape == error_shape(node(i))
+        };
         let common = old.len().min(n);
         // The sections' suffix is kept: the prefix stops where it starts.
-        while prefix < common - suffix && same(&old[prefix], &ranges[prefix]) {
+        while prefix < common - suffix && same(&old[prefix], prefix) {
             prefix += 1;
         }
-        while suffix < common - prefix
-            && same(&old[old.len() - 1 - suffix], &ranges[n - 1 - suffix])
-        {
+        while suffix < common - prefix && same(&old[old.len() - 1 - suffix], n - 1 - suffix) {
             suffix += 1;
         }
         // New statements `prefix..changed_end` were not seen before; the old
@@ -761,6 +770,7 @@ fn identifier_tokens(text: &str) -> Vec<&str> {
 /// statements can be read in parallel).
 struct RawStatement<'s> {
     kind: Kind,
+    error_shape: u64,
     tokens: Vec<&'s str>,
     /// `None`: not listable exactly; every token counts as bound.
     binds: Option<Vec<&'s str>>,
@@ -787,12 +797,46 @@ impl RawStatement<'_> {
         mutates.dedup();
         StatementInfo {
             kind: self.kind,
+            error_shape: self.error_shape,
             binds,
             refs,
             mutates,
             needles: self.needles,
         }
     }
+}
+
+/// 0 for a statement that parsed without error; else a hash of its tree's
+/// shape (kinds and spans from its start, in order), which tells two parses of
+/// the same text apart when recovery read them differently.
+fn error_shape(node: Node<'_>) -> u64 {
+    use std::hash::{Hash, Hasher};
+    if !node.has_error() {
+        return 0;
+    }
+    let start = node.start_byte();
+    let mut hasher = rustc_hash::FxHasher::default();
+    let mut cursor = node.walk();
+    'walk: loop {
+        let n = cursor.node();
+        (
+            n.kind_id(),
+            n.is_missing(),
+            n.start_byte() - start,
+            n.end_byte() - start,
+        )
+            .hash(&mut hasher);
+        if cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() || cursor.node() == node {
+                break 'walk;
+            }
+        }
+    }
+    // Never 0, which means no error.
+    hasher.finish() | 1
 }
 
 /// The name that links configuration definitions with their readers (see
@@ -814,6 +858,7 @@ fn reads_configuration(text: &str) -> bool {
 }
 
 fn read_statement<'s>(node: Node<'_>, src: &'s str) -> RawStatement<'s> {
+    let error_shape = error_shape(node);
     let text = src.get(node.byte_range()).unwrap_or("");
     let mut tokens = identifier_tokens(text);
     let needles = statement_needles(node, text);
@@ -825,6 +870,7 @@ fn read_statement<'s>(node: Node<'_>, src: &'s str) -> RawStatement<'s> {
     if node.is_error() || !node.is_named() {
         if defines_configuration() {
             return RawStatement {
+                error_shape,
                 kind: Kind::Import,
                 tokens,
                 binds: Some(Vec::new()),
@@ -834,6 +880,7 @@ fn read_statement<'s>(node: Node<'_>, src: &'s str) -> RawStatement<'s> {
         }
         let binds = error_bindings(text, &tokens);
         return RawStatement {
+            error_shape,
             kind: Kind::Error,
             tokens,
             binds: Some(binds),
@@ -852,6 +899,7 @@ fn read_statement<'s>(node: Node<'_>, src: &'s str) -> RawStatement<'s> {
     };
     if let Some(kind) = top_kind {
         return RawStatement {
+            error_shape,
             kind,
             tokens,
             binds: Some(Vec::new()),
@@ -889,6 +937,7 @@ fn read_statement<'s>(node: Node<'_>, src: &'s str) -> RawStatement<'s> {
         mutated_names(node, src, &mut mutates);
     }
     RawStatement {
+        error_shape,
         kind,
         tokens,
         binds,

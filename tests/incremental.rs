@@ -442,7 +442,7 @@ fn edit_strategy() -> impl Strategy<Value = Edit> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig::with_cases(std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(48)))]
 
     /// After every edit of a random sequence, the incremental state (which
     /// reuses units from the version before) finds what a fresh whole-module

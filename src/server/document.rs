@@ -293,7 +293,7 @@ s = \"# 日本 😀\"; lowered = f.trace(jax.ShapeDtypeStruct((64, 32), jnp.floa
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 96, .. ProptestConfig::default() })]
+        #![proptest_config(ProptestConfig::with_cases(std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(96)))]
         #[test]
         fn incremental_edits_match_a_fresh_parse(
             edits in proptest::collection::vec((0.0f64..1.0, 0.0f64..1.0, proptest::collection::vec(0..PIECES.len(), 0..4)), 1..24),

@@ -751,7 +751,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(256)))]
         #[test]
         fn random_edits_give_the_sections_of_a_fresh_parse(
             edits in proptest::collection::vec((0usize..10_000, 0usize..12, 0usize..PIECES.len()), 1..12)
