@@ -80,6 +80,9 @@ pub struct FsResolver<S: SourceProvider = Disk> {
     /// answer read besides its own (a change there forgets it).
     chained_helpers: DashMap<PathBuf, (Option<Names>, Vec<PathBuf>)>,
     chained_setters: DashMap<PathBuf, (Names, Vec<PathBuf>)>,
+    /// `chained_state_managers` of each module file, with the module files
+    /// it imports (a change there forgets it).
+    chained_managers: DashMap<PathBuf, (Names, Vec<PathBuf>)>,
     /// The contracts whose sites summaries record (`set_contracts`).
     contracts: std::sync::RwLock<Option<Arc<SiteMatcher>>>,
     /// Parsed module files, with the text each was parsed from: one module
@@ -179,6 +182,7 @@ impl<S: SourceProvider> FsResolver<S> {
             helper_defs: DashMap::new(),
             chained_helpers: DashMap::new(),
             chained_setters: DashMap::new(),
+            chained_managers: DashMap::new(),
             contracts: Default::default(),
             trees: DashMap::new(),
             tree_bytes: Default::default(),
@@ -227,6 +231,7 @@ impl<S: SourceProvider> FsResolver<S> {
             self.call_context_mesh.clear();
             self.call_set_mesh.clear();
             self.chained_setters.clear();
+            self.chained_managers.clear();
         }
     }
 
@@ -238,6 +243,8 @@ impl<S: SourceProvider> FsResolver<S> {
         self.chained_helpers
             .retain(|file, (_, read)| file != path && !read.iter().any(|r| r == path));
         self.chained_setters
+            .retain(|file, (_, read)| file != path && !read.iter().any(|r| r == path));
+        self.chained_managers
             .retain(|file, (_, read)| file != path && !read.iter().any(|r| r == path));
         self.top_level_defs.remove(path);
         self.called
@@ -346,6 +353,37 @@ impl<S: SourceProvider> FsResolver<S> {
         self.chained_setters
             .insert(file.to_path_buf(), (all.clone(), read));
         all
+    }
+
+    /// `Resolver::chained_state_managers`: asked of a model of `file` that
+    /// follows its imports, for a module that imports another module of the
+    /// workspace.
+    fn chained_state_managers_of(&self, file: &Path) -> Names {
+        if let Some(found) = self.chained_managers.get(file) {
+            return found.0.clone();
+        }
+        let Some(text) = self.source.read(file) else {
+            return Names::default();
+        };
+        let mut read = Vec::new();
+        self.imported_names(file, &text, &mut read, &|_| None);
+        let found = if read.is_empty() {
+            Names::default()
+        } else if AnswerDepth::current() + 1 >= MAX_ANSWER_DEPTH {
+            // Too deep for its model to ask the modules it imports: not
+            // known here, and not remembered.
+            return Names::default();
+        } else {
+            Arc::new(
+                self.with_module(file, None, Reading::FollowingImports, |module| {
+                    Some(module.foreign_state_managers())
+                })
+                .unwrap_or_default(),
+            )
+        };
+        self.chained_managers
+            .insert(file.to_path_buf(), (found.clone(), read));
+        found
     }
 
     /// The lowering helpers of other modules `text` (the module in
@@ -962,6 +1000,10 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
         )
     }
 
+    fn chained_state_managers(&self, file: &Path) -> Arc<Vec<String>> {
+        self.chained_state_managers_of(file)
+    }
+
     fn call_state(
         &self,
         from_file: &Path,
@@ -972,31 +1014,32 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
         let Some((summary, name)) = self.resolve_function(from_file, path) else {
             return Arc::default();
         };
-        if !summary.state_writers.contains_key(&name) {
+        // A manager wrapping a third module's is answered by a model that
+        // asks that module (`Reading::FollowingImports`).
+        let reading = if summary.state_writers.contains_key(&name) {
+            Reading::Plain
+        } else if self.chained_state_managers(&summary.file).contains(&name) {
+            Reading::FollowingImports
+        } else {
             return Arc::default();
-        }
+        };
         let call = &named_for(call, from_file, &summary.file);
         let called = self.called_by(from_file, &summary.file);
         let key = format!(
-            "{}\0{name}\0{call:?}\0{entering}\0{called:?}",
-            summary.file.display()
+            "{}\0{name}\0{call:?}\0{entering}\0{called:?}\0{}",
+            summary.file.display(),
+            match reading {
+                Reading::FollowingImports => AnswerDepth::current(),
+                _ => 0,
+            }
         );
         if let Some(cached) = self.call_state.get(&key) {
             return cached.clone();
         }
         // One module deep, as `call_returns`.
         let computed = Arc::new(
-            self.with_module(&summary.file, called, Reading::Plain, |module| {
-                let sets = module.state_for_call(&name, call, entering);
-                Some(
-                    sets.into_iter()
-                        .map(|(key, values)| StateSet {
-                            file: summary.file.clone(),
-                            key,
-                            values,
-                        })
-                        .collect::<Vec<_>>(),
-                )
+            self.with_module(&summary.file, called, reading, |module| {
+                Some(module.state_for_call(&name, call, entering))
             })
             .unwrap_or_default(),
         );

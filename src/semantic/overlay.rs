@@ -431,6 +431,51 @@ impl<'t> Module<'t> {
         out
     }
 
+    /// The module-level context managers (a `@contextmanager` def, a
+    /// helper returning a manager's call, a class's `__enter__`) whose
+    /// entering sets state of another module of the workspace (`with
+    /// targeting(platforms): yield`, `targeting` imported): asked of a
+    /// model with a resolver.
+    pub(crate) fn foreign_state_managers(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if !self.imports_workspace_names() {
+            return out;
+        }
+        for (name, bindings) in self.module_bindings() {
+            let Some(Binding::Def(id)) = bindings.last() else {
+                continue;
+            };
+            let keys: Vec<StoreKey<'t>> = match self.scopes[*id].kind {
+                // A `@contextmanager`, or a helper returning a manager's call.
+                ScopeKind::Function => {
+                    let flow = self.flow_with_budget(200);
+                    self.function_entered_stores(&flow, *id, &[], 0)
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|(key, _)| key)
+                        .collect()
+                }
+                ScopeKind::Class => {
+                    let Some(enter) = self.method(*id, "__enter__") else {
+                        continue;
+                    };
+                    let Some(body) = self.scopes[enter].node.field("body") else {
+                        continue;
+                    };
+                    self.keys_set_within(body, enter, 0)
+                }
+                _ => continue,
+            };
+            let sets_foreign = keys
+                .iter()
+                .any(|key| matches!(key, StoreKey::Foreign(..) | StoreKey::Entered(_)));
+            if sets_foreign {
+                out.push(name.to_owned());
+            }
+        }
+        out
+    }
+
     /// A quick look for what could set state before `node` runs (a `with`
     /// of a context manager of this module around it, a call of a function
     /// that writes state before it, the same at the call its function came
@@ -1195,7 +1240,18 @@ impl<'t> Module<'t> {
         if *summary.file == *file {
             return None;
         }
-        let roots = summary.state_writers.get(&name)?.clone();
+        let roots = match summary.state_writers.get(&name) {
+            Some(roots) => roots.clone(),
+            // A manager of that module wrapping a third module's: the
+            // state it sets is the third module's, told by `call_state`.
+            None if resolver
+                .chained_state_managers(&summary.file)
+                .contains(&name) =>
+            {
+                Vec::new()
+            }
+            None => return None,
+        };
         Some(ForeignWriter {
             path,
             file: summary.file.clone(),
@@ -1256,7 +1312,10 @@ impl<'t> Module<'t> {
         name: &str,
         call: &super::summary::ForeignCall,
         entering: bool,
-    ) -> Vec<(Key, Vec<super::flow::ConstAlt>)> {
+    ) -> Vec<StateSet> {
+        let Some(file) = self.file.borrow().as_deref().map(Arc::<Path>::from) else {
+            return Vec::new();
+        };
         let Some(id) = self.answered_def(name, call) else {
             return Vec::new();
         };
@@ -1298,6 +1357,12 @@ impl<'t> Module<'t> {
             };
             let mut out = Vec::new();
             for (key, value) in stores.unwrap_or_default() {
+                // What a manager of a third module it enters sets: that
+                // module's state, passed on.
+                if let StoreKey::Entered(EnteredForeign(sets)) = &key {
+                    out.extend(sets.iter().cloned());
+                    continue;
+                }
                 let Some(key) = resolve_key(&flow, &key, value.as_ref(), def) else {
                     continue;
                 };
@@ -1312,7 +1377,11 @@ impl<'t> Module<'t> {
                     true => flow.detach_passing(&alts),
                     false => Vec::new(),
                 };
-                out.push((key, values));
+                out.push(StateSet {
+                    file: file.clone(),
+                    key,
+                    values,
+                });
             }
             out
         })

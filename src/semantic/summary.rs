@@ -653,6 +653,16 @@ pub trait Resolver: Sync {
         entering: bool,
     ) -> Arc<Vec<StateSet>>;
 
+    /// The module-level context managers of module file `file` that set
+    /// the state of another module when entered (`with targeting(...):
+    /// yield` around another module's manager,
+    /// `Module::foreign_state_managers`): they write state as that
+    /// module's managers do, though `ModuleSummary::state_writers` (its own
+    /// state) does not list them.
+    fn chained_state_managers(&self, _file: &Path) -> Arc<Vec<String>> {
+        Arc::default()
+    }
+
     /// The mesh entering what a call of function or class `path` (as
     /// imported in `from_file`) makes sets (`Module::context_mesh_for_call`):
     /// another module's `@contextmanager` or context-manager class; with

@@ -277,6 +277,10 @@ impl Resolver for Recording<'_> {
         self.inner.call_state(from_file, path, call, entering)
     }
 
+    fn chained_state_managers(&self, file: &Path) -> Arc<Vec<String>> {
+        self.inner.chained_state_managers(file)
+    }
+
     fn call_set_mesh_abstract(
         &self,
         from_file: &Path,
