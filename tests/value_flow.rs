@@ -52,3 +52,31 @@ fn arrays_are_committed_only_when_placed() {
         );
     }
 }
+
+/// A dict entry read where it is read: the last store before the read (not
+/// one after it, nor an earlier one it replaced), and a store whose value
+/// reads the entry sees the value before it.
+#[test]
+fn a_dict_entry_is_the_last_store_before_the_read() {
+    let text = "opts = {}\nopts[\"p\"] = \"tpu\"\nopts[\"p\"] = (\"tpu\",)\nreplaced = opts[\"p\"]\nopts[\"p\"] = \"later\"\nlate = {\"q\": \"a,b\"}\nlate[\"q\"] = late[\"q\"].split(\",\")\nsplit = late[\"q\"]\n";
+    let replaced = name_values(text, "replaced");
+    assert!(replaced.contains("Seq(Tuple, [Str(\"tpu\")])"), "{replaced}");
+    assert!(!replaced.contains("later"), "{replaced}");
+    assert!(!replaced.contains("val: Str(\"tpu\")"), "{replaced}");
+    let split = name_values(text, "split");
+    assert!(
+        split.contains("Seq(List, [Str(\"a\"), Str(\"b\")])"),
+        "{split}"
+    );
+}
+
+/// `obj.p = obj.p.split(",")` reads what `obj.p` held before the store.
+#[test]
+fn an_attribute_store_reading_itself_sees_the_value_before_it() {
+    let text = "class Cfg:\n    pass\n\n\ncfg = Cfg()\ncfg.p = \"a,b\"\ncfg.p = cfg.p.split(\",\")\nsplit = cfg.p\n";
+    let split = name_values(text, "split");
+    assert!(
+        split.contains("Seq(List, [Str(\"a\"), Str(\"b\")])"),
+        "{split}"
+    );
+}

@@ -1162,6 +1162,11 @@ pub struct Flow<'m, 't> {
     /// closure in a returned tuple, a bound method in an object's field),
     /// with module-level functions too when `Some(true)`.
     detach_tokens: Cell<Option<bool>>,
+    /// The `D[k]` read whose dict `literal_lookup` is about to look in (set
+    /// by `eval_subscript`, taken by the lookup): a store of the same scope
+    /// counts only if it ran before the read (`opts["p"] = opts["p"].split(",")`
+    /// reads the value before it; a store after a lowering is not its).
+    subscript_read: Cell<Option<(Node<'t>, ScopeId)>>,
 }
 
 impl<'t> Module<'t> {
@@ -1193,6 +1198,7 @@ impl<'t> Module<'t> {
             deciding_construction: RefCell::new(Vec::new()),
             receiver_sites_open: RefCell::new(Vec::new()),
             detach_tokens: Cell::new(None),
+            subscript_read: Cell::new(None),
         }
     }
 
@@ -5904,7 +5910,10 @@ impl<'m, 't> Flow<'m, 't> {
                     out.extend(found.into_iter().filter_map(|a| a.under(&why, &choices)));
                 }
                 (dict, _) if dict.is_dict() => {
-                    let found = match self.lookup_key(dict, &key, depth) {
+                    self.subscript_read.set(Some((node, scope)));
+                    let lookup = self.lookup_key(dict, &key, depth);
+                    self.subscript_read.set(None);
+                    let found = match lookup {
                         Lookup::Found(alts) if !alts.is_empty() => alts,
                         _ => vec![Alt::unknown()],
                     };
@@ -6287,6 +6296,9 @@ impl<'m, 't> Flow<'m, 't> {
         depth: u32,
     ) -> Lookup<'t> {
         let m = self.m;
+        // (Taken first: the lookups evaluating entries and stores below are
+        // not this read.)
+        let read = self.subscript_read.take();
         if !matches!(
             key,
             Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..)
@@ -6369,9 +6381,19 @@ impl<'m, 't> Flow<'m, 't> {
         let Some(stores) = self.dict_stores(dict, depth) else {
             return Lookup::Unknown;
         };
+        // The last store of the key so far that certainly ran in the read's
+        // own scope, straight-line before it: a later one there replaces it.
+        let mut replacing: Option<Node<'t>> = None;
         for (k, v, store_scope) in stores.iter() {
             let runs = m.store_runs(*v, *store_scope, dict);
             if runs == StoreRuns::Never {
+                continue;
+            }
+            let statement = m.parent_of(*v).unwrap_or(*v);
+            let same_scope_as_read = read.filter(|(_, s)| s == store_scope);
+            // Run after the read (or being run as it reads: the read is in
+            // its own value): not what the read sees.
+            if same_scope_as_read.is_some_and(|(r, _)| statement.end_byte() > r.start_byte()) {
                 continue;
             }
             let keys = self.eval_depth(*k, *store_scope, depth + 1);
@@ -6393,6 +6415,18 @@ impl<'m, 't> Flow<'m, 't> {
                 return Lookup::Unknown;
             }
             let values = self.eval_depth(*v, *store_scope, depth + 1);
+            let replaces = match (same_scope_as_read, replacing) {
+                (Some(_), Some(before)) => {
+                    keys.len() == 1 && m.is_straight_line(before, *store_scope, statement)
+                }
+                _ => false,
+            };
+            if replaces {
+                stored.clear();
+            }
+            if same_scope_as_read.is_some() && keys.len() == 1 {
+                replacing = Some(statement);
+            }
             for k in matching {
                 stored.extend(
                     values
@@ -9875,7 +9909,10 @@ impl<'t> Module<'t> {
         // (A decorator may store it: `@register("rmh")`.)
         let opaque = self.mentioned_more_than(def_name, accounted + 1)
             && self.def_mentions(def, def_name) > accounted + 1;
-        if opaque || dispatched || !scope.decorators().is_empty() {
+        // Passed to something that may keep it (`FnConfig(impl).fn(...)`):
+        // the calls through the field are its calls too.
+        let passed = out.iter().any(|s| matches!(s.kind, SiteKind::Passed));
+        if opaque || dispatched || passed || !scope.decorators().is_empty() {
             for (call, call_scope) in self.value_calls(def) {
                 if self.scope_within(call_scope, home) {
                     out.push(CallSiteOf {
@@ -10281,6 +10318,27 @@ impl<'t> Module<'t> {
                 && self.identifier_mentions(&self.scopes[c].name)
                     > self.class_constructions(c).len() + 1
         });
+        // The same for functions: one named other than by its `def` and its
+        // calls by name (a default of a parameter, an argument kept in a
+        // field: `def save(export_fn=export)`, `Cfg(fn=impl)`) may be called
+        // through a parameter or a field.
+        let function_kept = (0..self.scopes.len()).any(|f| {
+            let scope = &self.scopes[f];
+            scope.kind == ScopeKind::Function
+                && scope.class.is_none()
+                && self.identifier_mentions(&scope.name)
+                    > self
+                        .calls_named(&scope.name)
+                        .iter()
+                        .filter(|&&c| {
+                            self.calls[c]
+                                .node
+                                .field("function")
+                                .is_some_and(|f| f.kind_name() == "identifier")
+                        })
+                        .count()
+                        + 1
+        });
         // `site` a call of `callee` (`certain`: the callee certainly is it).
         let add = |index: &mut HashMap<ScopeId, Vec<(Node<'t>, ScopeId, bool)>>,
                    callee: ScopeId,
@@ -10307,13 +10365,13 @@ impl<'t> Module<'t> {
                     "subscript" => true,
                     // `impl = OPS[k]; impl(...)`, and `cls(...)` of a
                     // parameter given the class (`make(Exporter)`).
-                    "identifier" if kept_as_value => matches!(
+                    "identifier" if kept_as_value || function_kept => matches!(
                         self.binding_at(site.scope, text(func, self.src), func),
                         Some(Binding::Value { .. } | Binding::Param { .. })
                     ),
-                    // `cfg.klass(cfg)`: a class kept in a field (not a method's
-                    // name: `obj.update(x)` is no construction).
-                    "attribute" if kept_as_value => func
+                    // `cfg.klass(cfg)`: a class (or function) kept in a field
+                    // (not a method's name: `obj.update(x)` is no construction).
+                    "attribute" if kept_as_value || function_kept => func
                         .field("attribute")
                         .is_some_and(|a| self.may_hold_a_class(text(a, self.src))),
                     _ => false,
@@ -10365,11 +10423,16 @@ impl<'t> Module<'t> {
                     continue;
                 }
             }
+            // A wrapper forwarding what it is given (`fn(*args, **kwargs)`
+            // in a decorator) is no call site of its own: the calls of the
+            // decorated name bind the function.
+            let forwards = self.args_of(site.node).has_splat;
             let mut callees: Vec<ScopeId> = Vec::new();
             for alt in &alts {
                 let called = match alt.val {
                     Val::Class(c) if kept_as_value => Some(c),
                     Val::Function(f) if func.kind_name() == "subscript" => Some(f),
+                    Val::Function(f) if function_kept && !forwards => Some(f),
                     _ => None,
                 };
                 if let Some(callee) = called.filter(|c| !callees.contains(c)) {

@@ -2787,7 +2787,12 @@ impl<'t> Module<'t> {
             let Some(last) = relevant
                 .iter()
                 .rev()
-                .find(|(_, target, _)| target.end_byte() <= node.start_byte())
+                // (Not a store whose own value reads it: `cfg.p =
+                // cfg.p.split(",")` reads the value before it.)
+                .find(|(_, target, _)| {
+                    let statement = self.parent_of(*target).unwrap_or(*target);
+                    statement.end_byte() <= node.start_byte()
+                })
             else {
                 return PathStore::None;
             };

@@ -1676,6 +1676,50 @@ def b_nested_dict_store(src: Source, v: Value):
     return out
 
 
+def _entry_variants(src: Source, v: Value, forms: tuple[str, ...]):
+    st = _statement_level(src, v)
+    value = src.seg(v.expr)
+    key = f'"{v.base}"'
+    out = []
+    for form in forms:
+        ed = Edits(src)
+        cfg = src.fresh("variant_entries")
+        if form == "replaced":
+            before = [f"{cfg} = {{}}", f'{cfg}[{key}] = "variant"', f"{cfg}[{key}] = {value}"]
+        elif form == "restored":
+            before = [f"{cfg} = {{{key}: {value}}}", f"{cfg}[{key}] = {cfg}[{key}]"]
+        else:
+            before = [f"{cfg} = {{{key}: {value}}}"]
+        try:
+            insert_before_stmt(ed, st, before)
+        except Skip:
+            continue
+        if form == "after":
+            # On the line after the statement, at its indentation: it runs
+            # after the statement (or never, after a `return`).
+            end = st.end_lineno
+            if end >= len(src.line_starts) or src.line_text(end).rstrip().endswith("\\"):
+                continue
+            ed.insert(src.line_start(end + 1), f'{indent_of(src, st)}{cfg}[{key}] = "variant"\n')
+        ed.replace(v.expr, f"{cfg}[{key}]")
+        out.append({MAIN: ed.apply()})
+    return out
+
+
+def b_restored_entry(src: Source, v: Value):
+    """The value goes through a config dict whose entry is stored twice just before the
+    statement: over a placeholder (`cfg["platforms"] = "variant"` then `cfg["platforms"] =
+    <value>`), or restored from itself (`cfg = {"platforms": <value>}; cfg["platforms"] =
+    cfg["platforms"]`); the statement reads `cfg["platforms"]`."""
+    return _entry_variants(src, v, ("replaced", "restored"))
+
+
+def b_entry_replaced_after(src: Source, v: Value):
+    """`cfg = {"platforms": <value>}` just before the statement, which reads
+    `cfg["platforms"]`; `cfg["platforms"] = "variant"` on the line after it."""
+    return _entry_variants(src, v, ("after",))
+
+
 def b_mutating_helper(src: Source, v: Value):
     """A helper function stores the value into the settings object it is given, just
     before the statement: `settings = VariantSettings(); variant_configure(settings, <value>)`,
@@ -5301,6 +5345,19 @@ TRANSFORMS = {
         "the value is stored into a dict nested in a config dict just before the statement, over a "
         "placeholder (`None` or `\"variant\"`): `cfg = {\"export\": {\"platforms\": None}}; "
         "cfg[\"export\"][\"platforms\"] = <value>`, read as `cfg[\"export\"][\"platforms\"]`",
+    ),
+    "restored_entry": (
+        _values,
+        b_restored_entry,
+        "the value goes through a config dict entry stored twice before the statement: over a "
+        "placeholder (`cfg[\"platforms\"] = \"variant\"; cfg[\"platforms\"] = <value>`), or restored "
+        "from itself (`cfg[\"platforms\"] = cfg[\"platforms\"]`); the statement reads `cfg[\"platforms\"]`",
+    ),
+    "entry_replaced_after": (
+        _values,
+        b_entry_replaced_after,
+        "the value is an entry of a config dict made just before the statement, which reads "
+        "`cfg[\"platforms\"]`; the entry is replaced by `\"variant\"` on the line after the statement",
     ),
     "mutating_helper": (
         _values,
