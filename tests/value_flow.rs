@@ -60,7 +60,10 @@ fn arrays_are_committed_only_when_placed() {
 fn a_dict_entry_is_the_last_store_before_the_read() {
     let text = "opts = {}\nopts[\"p\"] = \"tpu\"\nopts[\"p\"] = (\"tpu\",)\nreplaced = opts[\"p\"]\nopts[\"p\"] = \"later\"\nlate = {\"q\": \"a,b\"}\nlate[\"q\"] = late[\"q\"].split(\",\")\nsplit = late[\"q\"]\n";
     let replaced = name_values(text, "replaced");
-    assert!(replaced.contains("Seq(Tuple, [Str(\"tpu\")])"), "{replaced}");
+    assert!(
+        replaced.contains("Seq(Tuple, [Str(\"tpu\")])"),
+        "{replaced}"
+    );
     assert!(!replaced.contains("later"), "{replaced}");
     assert!(!replaced.contains("val: Str(\"tpu\")"), "{replaced}");
     let split = name_values(text, "split");
@@ -78,5 +81,17 @@ fn an_attribute_store_reading_itself_sees_the_value_before_it() {
     assert!(
         split.contains("Seq(List, [Str(\"a\"), Str(\"b\")])"),
         "{split}"
+    );
+}
+
+/// `g(*args)` forwarding a caller's positional arguments binds `g`'s
+/// parameters to them; one past them takes its default.
+#[test]
+fn forwarded_positional_arguments_bind_the_callee() {
+    let text = "def pick(x, p, q=\"default\"):\n    return (p, q)\n\n\ndef forward(*args):\n    return pick(*args)\n\n\nprobe = forward(1, \"tpu\")\n";
+    let probe = name_values(text, "probe");
+    assert!(
+        probe.contains("Seq(Tuple, [Str(\"tpu\"), Str(\"default\")])"),
+        "{probe}"
     );
 }

@@ -3612,6 +3612,16 @@ impl<'m, 't> Flow<'m, 't> {
                     },
                     Lookup::Unknown => vec![Alt::unknown()],
                 },
+                ParamSource::Spread(rest, index) => {
+                    match self.spread_item(rest, call_scope, index, depth) {
+                        Lookup::Found(alts) => alts,
+                        Lookup::Missing => match default {
+                            Some(d) => self.eval_depth(d, def_scope, depth + 1),
+                            None => vec![Alt::unknown()],
+                        },
+                        Lookup::Unknown => vec![Alt::unknown()],
+                    }
+                }
                 ParamSource::Unknown => vec![Alt::unknown()],
             };
             out.extend(alts.into_iter().filter_map(|a| a.under(&why, &choice)));
@@ -6262,13 +6272,56 @@ impl<'m, 't> Flow<'m, 't> {
         {
             return Lookup::Found(self.eval_depth(arg, call_scope, depth + 1));
         }
-        if args.has_list_splat && position.is_some() {
+        if let (true, Some(p)) = (args.has_list_splat, position) {
+            // `mm(*args)` forwarding a tuple whose items are known.
+            if !args.has_dict_splat {
+                if let Some((rest, before)) = Args::trailing_list_splat(call) {
+                    if p >= before {
+                        return self.spread_item(rest, call_scope, p - before, depth);
+                    }
+                }
+            }
             return Lookup::Unknown;
         }
         if args.has_dict_splat {
             return self.splat_argument(call, call_scope, name, depth);
         }
         Lookup::Missing
+    }
+
+    /// `spread_item`'s values, none when they are not known.
+    pub(crate) fn spread_values(
+        &self,
+        rest: Node<'t>,
+        scope: ScopeId,
+        index: usize,
+    ) -> Vec<Alt<'t>> {
+        match self.spread_item(rest, scope, index, 0) {
+            Lookup::Found(alts) => alts,
+            _ => Vec::new(),
+        }
+    }
+
+    /// Item `index` of what `*rest` unpacks (a tuple or list of known
+    /// length: `*args` of a function its callers give positional arguments);
+    /// `Missing` when every one is shorter (the parameter's default applies).
+    fn spread_item(&self, rest: Node<'t>, scope: ScopeId, index: usize, depth: u32) -> Lookup<'t> {
+        let alts = self.eval_depth(rest, scope, depth + 1);
+        let shorter = |a: &Alt<'t>| matches!(&a.val, Val::Seq(_, items) if items.len() <= index);
+        if !alts.is_empty() && alts.iter().all(shorter) {
+            return Lookup::Missing;
+        }
+        let out: Vec<Alt<'t>> = alts
+            .into_iter()
+            .map(|a| match &a.val {
+                Val::Seq(_, items) => Alt {
+                    val: items.get(index).cloned().unwrap_or(Val::Unknown),
+                    ..a
+                },
+                _ => Alt::unknown(),
+            })
+            .collect();
+        Lookup::Found(or_unknown(out))
     }
 
     /// What the `**` unpackings of `call` pass as keyword `name` (the call's
@@ -9748,6 +9801,19 @@ impl<'t> Module<'t> {
                                 ParamSource::Splat
                             }
                         }
+                        // `mm(*args)`: an item of what it unpacks.
+                        (None, _)
+                            if args.has_list_splat
+                                && !args.has_dict_splat
+                                && position.is_some() =>
+                        {
+                            match (Args::trailing_list_splat(site.call), position) {
+                                (Some((rest, before)), Some(p)) if p + skip >= before => {
+                                    ParamSource::Spread(rest, p + skip - before)
+                                }
+                                _ => ParamSource::Unknown,
+                            }
+                        }
                         (None, _) if args.has_splat && position.is_some() => ParamSource::Unknown,
                         // Not bound by the partial: the partial's callers pass it.
                         (None, SiteKind::Partial { .. }) => ParamSource::Unknown,
@@ -11189,6 +11255,8 @@ pub enum ParamSource<'t> {
     /// Not among the call's own arguments; perhaps in what it unpacks with
     /// `**` (there is no `*` that could pass it by position).
     Splat,
+    /// Item `n` of what the call's trailing `*rest` unpacks.
+    Spread(Node<'t>, usize),
     /// Nothing: the parameter's default applies.
     Default,
     /// Passed where we cannot see it.

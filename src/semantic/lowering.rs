@@ -1497,6 +1497,25 @@ impl<'t> Module<'t> {
                             }
                             (targets, self.factory_call_choice(a, call_scope))
                         }
+                        // `aot(*args)` forwarding its caller's arguments: the
+                        // function each alternative of that item holds.
+                        flow::ParamSource::Spread(rest, index) => {
+                            let flow = self.flow_with_budget(200);
+                            return flow
+                                .spread_values(rest, call_scope, index)
+                                .into_iter()
+                                .filter(|alt| alt.why.certain())
+                                .flat_map(|alt| {
+                                    self.alt_targets(&alt)
+                                        .into_iter()
+                                        .filter_map(|(target, choices)| {
+                                            let choices = flow::merge_choices(&site, &choices)?;
+                                            Some((vec![target], why.and(&alt.why), choices))
+                                        })
+                                        .collect::<Vec<_>>()
+                                })
+                                .collect::<Vec<_>>();
+                        }
                         _ => (Vec::new(), Vec::new()),
                     };
                     flow::merge_choices(&site, &made_by)

@@ -3582,6 +3582,26 @@ impl<'t> Args<'t> {
         None
     }
 
+    /// `f(a, *rest)`: the expression `rest` of the call's only `*`
+    /// unpacking, when it comes after every plain positional argument, and
+    /// how many come before it (position `n` is `rest`'s item `n - k`).
+    pub fn trailing_list_splat(call: Node<'t>) -> Option<(Node<'t>, usize)> {
+        let list = call.field("arguments")?;
+        let mut cursor = list.walk();
+        let mut before = 0;
+        let mut splat = None;
+        for arg in list.named_children(&mut cursor) {
+            match arg.kind_name() {
+                "list_splat" if splat.is_none() => splat = Some(arg.named_child(0)?),
+                "list_splat" => return None,
+                "keyword_argument" | "dictionary_splat" | "comment" => {}
+                _ if splat.is_some() => return None,
+                _ => before += 1,
+            }
+        }
+        Some((splat?, before))
+    }
+
     /// The first `**expr` argument of `call` (where a finding about what it
     /// unpacks points).
     pub fn first_dict_splat(call: Node<'t>) -> Option<Node<'t>> {

@@ -2306,7 +2306,7 @@ impl<'t> Module<'t> {
 
     /// What calling the value of `alt` runs, each target with the choices
     /// of the alternative and of how it was made.
-    fn alt_targets(&self, alt: &flow::Alt<'t>) -> Vec<(Target, Vec<flow::Choice>)> {
+    pub(crate) fn alt_targets(&self, alt: &flow::Alt<'t>) -> Vec<(Target, Vec<flow::Choice>)> {
         self.targets_of_value(&alt.val)
             .into_iter()
             .filter_map(|(target, made_on)| {

@@ -218,7 +218,9 @@ impl<'t> Module<'t> {
             match source {
                 super::flow::ParamSource::Arg(arg) => out.push((arg, scope)),
                 super::flow::ParamSource::Default => {}
-                super::flow::ParamSource::Unknown | super::flow::ParamSource::Splat => return None,
+                super::flow::ParamSource::Unknown
+                | super::flow::ParamSource::Splat
+                | super::flow::ParamSource::Spread(..) => return None,
             }
         }
         Some(out)

@@ -4093,6 +4093,47 @@ def b_kwargs_forwarding(src: Source, item):
     return [{MAIN: ed.apply()}]
 
 
+def i_local_positional_calls(src: Source):
+    """Calls of a module-level def of the fixture by its name with positional arguments
+    only (no keyword, no unpacking), outside decorators."""
+    defs = {
+        s.name for s in src.tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
+    }
+    decorators = {
+        id(n)
+        for s in ast.walk(src.tree)
+        if isinstance(s, FUNCS + (ast.ClassDef,))
+        for d in s.decorator_list
+        for n in ast.walk(d)
+    }
+    out = []
+    for c in ast.walk(src.tree):
+        if (
+            isinstance(c, ast.Call)
+            and isinstance(c.func, ast.Name)
+            and c.func.id in defs
+            and c.args
+            and not c.keywords
+            and not any(isinstance(a, ast.Starred) for a in c.args)
+            and id(c) not in decorators
+        ):
+            out.append(c)
+    return out
+
+
+def b_args_forwarding(src: Source, c: ast.Call):
+    """`g(a, b)` of a module-level def `g` goes through a helper that forwards its
+    positional arguments: `def variant_forward_g(*args): return g(*args)`, called as
+    `variant_forward_g(a, b)`."""
+    name = src.fresh(f"variant_forward_{c.func.id}")
+    ed = Edits(src)
+    insert_module_code(
+        ed, header_end(src)[0], f"def {name}(*args):\n    return {c.func.id}(*args)\n"
+    )
+    ed.replace(c.func, name)
+    return [{MAIN: ed.apply()}]
+
+
 def b_config_property(src: Source, v: Value):
     if _local_params(src, v):
         raise Skip("value needs local names")
@@ -5898,6 +5939,13 @@ TRANSFORMS = {
         "a `.lower(...)`, `export(...)` or `pallas_call(...)` taking platforms or params goes through a "
         "module-level helper that forwards `*args, **kwargs` (`forward_lower(traced, lowering_platforms=...)`, "
         "`forward_pallas_call(kernel, ..., compiler_params=...)`)",
+    ),
+    "args_forwarding": (
+        i_local_positional_calls,
+        b_args_forwarding,
+        "a call of a module-level def with positional arguments only goes through a helper "
+        "forwarding them: `def variant_forward_g(*args): return g(*args)`, called as "
+        "`variant_forward_g(a, b)`",
     ),
     "config_property": (
         _values,
