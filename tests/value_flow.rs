@@ -95,3 +95,15 @@ fn forwarded_positional_arguments_bind_the_callee() {
         "{probe}"
     );
 }
+
+/// An attribute of an object read where the object was made is what it
+/// holds at the read: a store after the read is not its value.
+#[test]
+fn an_attribute_read_before_a_store_sees_the_value_before_it() {
+    let text = "class Cfg:\n    p = (\"tpu\",)\n\n\ncfg = Cfg()\nearly = cfg.p\ncfg.p = \"tpu\"\nlate = cfg.p\n";
+    let early = name_values(text, "early");
+    assert!(early.contains("Seq(Tuple, [Str(\"tpu\")])"), "{early}");
+    assert!(!early.contains("val: Str(\"tpu\")"), "{early}");
+    let late = name_values(text, "late");
+    assert!(late.contains("val: Str(\"tpu\")"), "{late}");
+}

@@ -1167,6 +1167,10 @@ pub struct Flow<'m, 't> {
     /// counts only if it ran before the read (`opts["p"] = opts["p"].split(",")`
     /// reads the value before it; a store after a lowering is not its).
     subscript_read: Cell<Option<(Node<'t>, ScopeId)>>,
+    /// The same for an `obj.attr` read of an instance `field` is about to
+    /// read: stores through the name the instance is bound to count only
+    /// if they ran before the read.
+    attribute_read: Cell<Option<(Node<'t>, ScopeId)>>,
 }
 
 impl<'t> Module<'t> {
@@ -1199,6 +1203,7 @@ impl<'t> Module<'t> {
             receiver_sites_open: RefCell::new(Vec::new()),
             detach_tokens: Cell::new(None),
             subscript_read: Cell::new(None),
+            attribute_read: Cell::new(None),
         }
     }
 
@@ -3841,7 +3846,16 @@ impl<'m, 't> Flow<'m, 't> {
             });
         let per_object: Vec<Vec<Alt<'t>>> = objects
             .iter()
-            .map(|o| self.attribute_of(&o.val, attr, depth))
+            .map(|o| {
+                // (Only for an instance made where it is known: `field`,
+                // reached at once, takes it.)
+                if matches!(o.val, Val::Instance(_, Some(_))) {
+                    self.attribute_read.set(Some((node, scope)));
+                }
+                let values = self.attribute_of(&o.val, attr, depth);
+                self.attribute_read.set(None);
+                values
+            })
             .collect();
         if instance_choice {
             if let Some(first) = per_object.first() {
@@ -4844,6 +4858,7 @@ impl<'m, 't> Flow<'m, 't> {
         depth: u32,
     ) -> Vec<Alt<'t>> {
         let m = self.m;
+        let read = self.attribute_read.take();
         // `@property def platforms(self): return ...`: its return values,
         // `self` this instance.
         if let Some(method) = m.method(class, attr) {
@@ -4884,7 +4899,9 @@ impl<'m, 't> Flow<'m, 't> {
             let chain = self.self_chain_end(call, class);
             let by_method =
                 self.method_store_after_construction(class, chain, call_scope, attr, depth);
-            match m.store_after_construction(chain, call_scope, attr) {
+            // Read where it was made: the stores before the read.
+            let before = read.filter(|(_, s)| *s == call_scope).map(|(r, _)| r);
+            match m.store_after_construction(chain, call_scope, attr, before) {
                 PathStore::Value(value, scope)
                     if by_method
                         .as_ref()
@@ -9975,9 +9992,21 @@ impl<'t> Module<'t> {
         // (A decorator may store it: `@register("rmh")`.)
         let opaque = self.mentioned_more_than(def_name, accounted + 1)
             && self.def_mentions(def, def_name) > accounted + 1;
-        // Passed to something that may keep it (`FnConfig(impl).fn(...)`):
-        // the calls through the field are its calls too.
-        let passed = out.iter().any(|s| matches!(s.kind, SiteKind::Passed));
+        // Passed to a def or class of this module that may keep it
+        // (`FnConfig(impl).fn(...)`): the calls through the field are its
+        // calls too. (A library's call, `jax.vmap(f)`, keeps nothing we read.)
+        let passed = out.iter().any(|s| {
+            matches!(s.kind, SiteKind::Passed)
+                && s.call
+                    .field("function")
+                    .filter(|f| f.kind_name() == "identifier")
+                    .is_some_and(|f| {
+                        matches!(
+                            self.binding_at(s.scope, text(f, self.src), f),
+                            Some(Binding::Def(_))
+                        )
+                    })
+        });
         if opaque || dispatched || passed || !scope.decorators().is_empty() {
             for (call, call_scope) in self.value_calls(def) {
                 if self.scope_within(call_scope, home) {

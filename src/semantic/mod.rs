@@ -2994,11 +2994,14 @@ impl<'t> Module<'t> {
     /// through the name it is assigned to in that scope (`c = Config()` then
     /// `c.platform = "tpu"`): the last, when every such store is a statement
     /// of the scope's body (it ran before the object is used elsewhere).
+    /// With `before`, a read in that scope: the stores whose statement ran
+    /// before it.
     pub fn store_after_construction(
         &self,
         call: Node<'t>,
         scope: ScopeId,
         attr: &str,
+        before: Option<Node<'t>>,
     ) -> PathStore<'t> {
         let Some(name) = self.constructed_name(call) else {
             return PathStore::None;
@@ -3027,9 +3030,16 @@ impl<'t> Module<'t> {
         let Some(stores) = self.path_stores.get(&path) else {
             return PathStore::None;
         };
+        let ran_before_read = |target: Node<'t>| {
+            before.is_none_or(|read| {
+                self.parent_of(target).unwrap_or(target).end_byte() <= read.start_byte()
+            })
+        };
         let stores: Vec<&(ScopeId, Node<'t>, Node<'t>)> = stores
             .iter()
-            .filter(|(s, target, _)| *s == scope && target.start_byte() > call.end_byte())
+            .filter(|(s, target, _)| {
+                *s == scope && target.start_byte() > call.end_byte() && ran_before_read(*target)
+            })
             .collect();
         let Some(last) = stores.last() else {
             return PathStore::None;

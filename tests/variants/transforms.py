@@ -1720,6 +1720,40 @@ def b_entry_replaced_after(src: Source, v: Value):
     return _entry_variants(src, v, ("after",))
 
 
+def b_attribute_replaced_after(src: Source, v: Value):
+    """The value is an attribute of an object made just before the statement, which
+    reads `box.<name>`; `box.<name> = "variant"` on the line after the statement. The
+    attribute is stored on the object (`box = VariantBox(); box.<name> = <value>`, over
+    a class placeholder `None`) or is the class's own (`class VariantBox: <name> =
+    <value>`, when the value needs no local name)."""
+    st = _statement_level(src, v)
+    end = st.end_lineno
+    if end >= len(src.line_starts) or src.line_text(end).rstrip().endswith("\\"):
+        raise Skip("no line after the statement")
+    out = []
+    for form in ("stored", "class"):
+        # The class body runs where it is put: after what the value names.
+        at = header_end(src)[0] if form == "stored" else closed_insertion(src, v.expr)
+        if at is None:
+            continue
+        ed = Edits(src)
+        cls = src.fresh("VariantBox")
+        box = src.fresh("box")
+        default = "None" if form == "stored" else src.seg(v.expr)
+        before = [f"{box} = {cls}()"]
+        if form == "stored":
+            before.append(f"{box}.{v.base} = {src.seg(v.expr)}")
+        try:
+            insert_module_code(ed, at, f"class {cls}:\n    {v.base} = {default}\n")
+            insert_before_stmt(ed, st, before)
+        except Skip:
+            continue
+        ed.insert(src.line_start(end + 1), f'{indent_of(src, st)}{box}.{v.base} = "variant"\n')
+        ed.replace(v.expr, f"{box}.{v.base}")
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_mutating_helper(src: Source, v: Value):
     """A helper function stores the value into the settings object it is given, just
     before the statement: `settings = VariantSettings(); variant_configure(settings, <value>)`,
@@ -5399,6 +5433,13 @@ TRANSFORMS = {
         b_entry_replaced_after,
         "the value is an entry of a config dict made just before the statement, which reads "
         "`cfg[\"platforms\"]`; the entry is replaced by `\"variant\"` on the line after the statement",
+    ),
+    "attribute_replaced_after": (
+        _values,
+        b_attribute_replaced_after,
+        "the value is an attribute of an object made just before the statement (stored on it "
+        "over a class placeholder, or the class's own), which reads `box.platforms`; "
+        "`box.platforms = \"variant\"` on the line after the statement",
     ),
     "mutating_helper": (
         _values,
