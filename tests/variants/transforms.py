@@ -1676,6 +1676,16 @@ def b_nested_dict_store(src: Source, v: Value):
     return out
 
 
+def _line_after(src: Source, st) -> int | None:
+    """Where a line put after statement `st`, at its indentation, starts (it runs after
+    the statement, or never after a `return`); None at the end of the text or after a
+    continued line."""
+    end = st.end_lineno
+    if end >= len(src.line_starts) or src.line_text(end).rstrip().endswith("\\"):
+        return None
+    return src.line_start(end + 1)
+
+
 def _entry_variants(src: Source, v: Value, forms: tuple[str, ...]):
     st = _statement_level(src, v)
     value = src.seg(v.expr)
@@ -1695,12 +1705,10 @@ def _entry_variants(src: Source, v: Value, forms: tuple[str, ...]):
         except Skip:
             continue
         if form == "after":
-            # On the line after the statement, at its indentation: it runs
-            # after the statement (or never, after a `return`).
-            end = st.end_lineno
-            if end >= len(src.line_starts) or src.line_text(end).rstrip().endswith("\\"):
+            after = _line_after(src, st)
+            if after is None:
                 continue
-            ed.insert(src.line_start(end + 1), f'{indent_of(src, st)}{cfg}[{key}] = "variant"\n')
+            ed.insert(after, f'{indent_of(src, st)}{cfg}[{key}] = "variant"\n')
         ed.replace(v.expr, f"{cfg}[{key}]")
         out.append({MAIN: ed.apply()})
     return out
@@ -1727,8 +1735,8 @@ def b_attribute_replaced_after(src: Source, v: Value):
     a class placeholder `None`) or is the class's own (`class VariantBox: <name> =
     <value>`, when the value needs no local name)."""
     st = _statement_level(src, v)
-    end = st.end_lineno
-    if end >= len(src.line_starts) or src.line_text(end).rstrip().endswith("\\"):
+    after = _line_after(src, st)
+    if after is None:
         raise Skip("no line after the statement")
     out = []
     for form in ("stored", "class"):
@@ -1748,7 +1756,7 @@ def b_attribute_replaced_after(src: Source, v: Value):
             insert_before_stmt(ed, st, before)
         except Skip:
             continue
-        ed.insert(src.line_start(end + 1), f'{indent_of(src, st)}{box}.{v.base} = "variant"\n')
+        ed.insert(after, f'{indent_of(src, st)}{box}.{v.base} = "variant"\n')
         ed.replace(v.expr, f"{box}.{v.base}")
         out.append({MAIN: ed.apply()})
     return out
