@@ -107,3 +107,16 @@ fn an_attribute_read_before_a_store_sees_the_value_before_it() {
     let late = name_values(text, "late");
     assert!(late.contains("val: Str(\"tpu\")"), "{late}");
 }
+
+/// A name for a dict inside another (`node = cfg["aot"]`): its stores are
+/// stores of the nested dict; a change it makes some other way leaves the
+/// entry unknown, never the value it replaced.
+#[test]
+fn stores_through_a_name_for_a_nested_dict_are_its_stores() {
+    let text = "cfg = {\"aot\": {\"p\": \"cpu\"}, \"b\": {\"p\": \"x\"}}\nnode = cfg[\"aot\"]\nnode[\"p\"] = (\"cpu\",)\nother = cfg[\"b\"]\nother[\"p\"] = \"tpu\"\nstored = cfg[\"aot\"][\"p\"]\nup = {\"aot\": {\"p\": \"cpu\"}}\nn2 = up[\"aot\"]\nn2.update(p=(\"cpu\",))\nupdated = up[\"aot\"][\"p\"]\n";
+    let stored = name_values(text, "stored");
+    assert!(stored.contains("Seq(Tuple, [Str(\"cpu\")])"), "{stored}");
+    assert!(!stored.contains("val: Str("), "{stored}");
+    let updated = name_values(text, "updated");
+    assert!(!updated.contains("val: Str(\"cpu\")"), "{updated}");
+}

@@ -6459,7 +6459,13 @@ impl<'m, 't> Flow<'m, 't> {
             if runs == StoreRuns::Never {
                 continue;
             }
-            let statement = m.parent_of(*v).unwrap_or(*v);
+            // (A change made some other way, `node.update(...)` through a
+            // name for a dict inside it, is listed as its statement.)
+            let statement = if k.id() == v.id() {
+                *v
+            } else {
+                m.parent_of(*v).unwrap_or(*v)
+            };
             let same_scope_as_read = read.filter(|(_, s)| s == store_scope);
             // Run after the read (or being run as it reads: the read is in
             // its own value): not what the read sees.

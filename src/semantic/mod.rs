@@ -805,15 +805,26 @@ impl<'t> Module<'t> {
         };
         // The dict under other names (`cfg = CONFIG`): stores through them
         // are stores into it. A name for a dict inside it (`node =
-        // CONFIG["export"]`): what it changes there is not known here.
-        let mut names = vec![(name, range, outer)];
+        // CONFIG["export"]`, constant keys): its stores are stores down
+        // that path (`prefix`); with other keys, what it changes there is
+        // not known here.
+        let mut names: Vec<(&'t str, std::ops::Range<usize>, Node<'t>, Vec<String>)> =
+            vec![(name, range, outer, Vec::new())];
         let mut i = 0;
         while i < names.len() && names.len() < 8 {
-            let (name, range, value) = names[i].clone();
+            let (name, range, value, prefix) = names[i].clone();
             i += 1;
             for (ident, _) in self.uses_of_assigned(name, "", range, value) {
                 let mut top = ident;
+                let mut keys: Option<Vec<String>> = Some(prefix.clone());
                 while let Some(up) = subscripted(top) {
+                    let key = up
+                        .field("subscript")
+                        .and_then(|k| crate::syntax::string_value(k, self.src));
+                    match (&mut keys, key) {
+                        (Some(keys), Some(key)) => keys.push(key),
+                        _ => keys = None,
+                    }
                     top = up;
                 }
                 let Some((alias, alias_value)) = assigned_name(top)
@@ -830,8 +841,18 @@ impl<'t> Module<'t> {
                 };
                 let alias_name = text(alias, self.src);
                 if top.id() == ident.id() {
-                    names.push((alias_name, alias_range, alias_value));
+                    names.push((alias_name, alias_range, alias_value, prefix.clone()));
                     continue;
+                }
+                // `node = cfg["aot"]`: a name for the dict down those keys.
+                if let Some(keys) = keys.filter(|_| top.kind_name() == "subscript") {
+                    if self
+                        .parent_of(top)
+                        .is_some_and(|p| p.kind_name() == "assignment")
+                    {
+                        names.push((alias_name, alias_range, alias_value, keys));
+                        continue;
+                    }
                 }
                 for suffix in ["[", ".update(", ".setdefault(", ".__setitem__(", ".pop("] {
                     for (use_node, use_scope) in
@@ -855,8 +876,14 @@ impl<'t> Module<'t> {
                 }
             }
         }
-        for (name, range, outer) in names {
-            self.named_dict_stores(name, range, outer, &path, &mut out);
+        for (name, range, outer, prefix) in names {
+            // A name for this dict, or for one it holds down `prefix`: the
+            // stores through it down the rest of the path. (A name for
+            // another entry, or for a dict inside this one's entries,
+            // stores none of this dict's keys.)
+            if let Some(rest) = path.strip_prefix(prefix.as_slice()) {
+                self.named_dict_stores(name, range, outer, rest, &mut out);
+            }
         }
         out.sort_by_key(|(_, v, _)| v.start_byte());
         out

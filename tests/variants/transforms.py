@@ -1762,6 +1762,36 @@ def b_attribute_replaced_after(src: Source, v: Value):
     return out
 
 
+def b_aliased_entry(src: Source, v: Value):
+    """The value is stored into a dict nested in a config dict through another name for
+    the nested dict, just before the statement: `cfg = {"export": {"platforms": None}};
+    node = cfg["export"]; node["platforms"] = <value>` (or `node.update({"platforms":
+    <value>})`); the statement reads `cfg["export"]["platforms"]`."""
+    st = _statement_level(src, v)
+    key = f'"{v.base}"'
+    out = []
+    for form in ("store", "update"):
+        ed = Edits(src)
+        cfg = src.fresh("variant_config")
+        node = src.fresh("variant_node")
+        change = (
+            f"{node}[{key}] = {src.seg(v.expr)}"
+            if form == "store"
+            else f"{node}.update({{{key}: {src.seg(v.expr)}}})"
+        )
+        try:
+            insert_before_stmt(
+                ed,
+                st,
+                [f'{cfg} = {{"export": {{{key}: None}}}}', f'{node} = {cfg}["export"]', change],
+            )
+        except Skip:
+            continue
+        ed.replace(v.expr, f'{cfg}["export"][{key}]')
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_mutating_helper(src: Source, v: Value):
     """A helper function stores the value into the settings object it is given, just
     before the statement: `settings = VariantSettings(); variant_configure(settings, <value>)`,
@@ -5448,6 +5478,13 @@ TRANSFORMS = {
         "the value is an attribute of an object made just before the statement (stored on it "
         "over a class placeholder, or the class's own), which reads `box.platforms`; "
         "`box.platforms = \"variant\"` on the line after the statement",
+    ),
+    "aliased_entry": (
+        _values,
+        b_aliased_entry,
+        "the value is stored into a dict nested in a config dict through another name for the nested "
+        "dict (`node = cfg[\"export\"]; node[\"platforms\"] = <value>`, or `node.update({...})`), "
+        "just before the statement, which reads `cfg[\"export\"][\"platforms\"]`",
     ),
     "mutating_helper": (
         _values,
