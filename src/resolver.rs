@@ -355,37 +355,6 @@ impl<S: SourceProvider> FsResolver<S> {
         all
     }
 
-    /// `Resolver::chained_state_managers`: asked of a model of `file` that
-    /// follows its imports, for a module that imports another module of the
-    /// workspace.
-    fn chained_state_managers_of(&self, file: &Path) -> Names {
-        if let Some(found) = self.chained_managers.get(file) {
-            return found.0.clone();
-        }
-        let Some(text) = self.source.read(file) else {
-            return Names::default();
-        };
-        let mut read = Vec::new();
-        self.imported_names(file, &text, &mut read, &|_| None);
-        let found = if read.is_empty() {
-            Names::default()
-        } else if AnswerDepth::current() + 1 >= MAX_ANSWER_DEPTH {
-            // Too deep for its model to ask the modules it imports: not
-            // known here, and not remembered.
-            return Names::default();
-        } else {
-            Arc::new(
-                self.with_module(file, None, Reading::FollowingImports, |module| {
-                    Some(module.foreign_state_managers())
-                })
-                .unwrap_or_default(),
-            )
-        };
-        self.chained_managers
-            .insert(file.to_path_buf(), (found.clone(), read));
-        found
-    }
-
     /// The lowering helpers of other modules `text` (the module in
     /// `from_file`) imports, as it calls them: `name` for `from m import
     /// name` (or its alias), `alias.name` for `import m as alias`. Read
@@ -1000,8 +969,35 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
         )
     }
 
+    // Asked of a model of `file` that follows its imports, for a module that
+    // imports another module of the workspace.
     fn chained_state_managers(&self, file: &Path) -> Arc<Vec<String>> {
-        self.chained_state_managers_of(file)
+        if let Some(found) = self.chained_managers.get(file) {
+            return found.0.clone();
+        }
+        // Too deep for its model to ask the modules it imports: not known
+        // here, and not remembered.
+        if AnswerDepth::current() + 1 >= MAX_ANSWER_DEPTH {
+            return Names::default();
+        }
+        let Some(text) = self.source.read(file) else {
+            return Names::default();
+        };
+        let mut read = Vec::new();
+        self.imported_names(file, &text, &mut read, &|_| None);
+        let found = if read.is_empty() {
+            Names::default()
+        } else {
+            Arc::new(
+                self.with_module(file, None, Reading::FollowingImports, |module| {
+                    Some(module.foreign_state_managers())
+                })
+                .unwrap_or_default(),
+            )
+        };
+        self.chained_managers
+            .insert(file.to_path_buf(), (found.clone(), read));
+        found
     }
 
     fn call_state(

@@ -3599,33 +3599,26 @@ impl<'m, 't> Flow<'m, 't> {
             };
         }
         let point = def.node.id();
+        let defaulted = || match default {
+            Some(d) => self.eval_depth(d, def_scope, depth + 1),
+            None => vec![Alt::unknown()],
+        };
+        // What an unpacking passes: the default when it passes nothing.
+        let unpacked = |lookup: Lookup<'t>| match lookup {
+            Lookup::Found(alts) => alts,
+            Lookup::Missing => defaulted(),
+            Lookup::Unknown => vec![Alt::unknown()],
+        };
         let mut out = Vec::new();
         for (call, call_scope, source) in calls.into_iter().take(MAX_ALTS) {
             let why = Why::Each(format!("for the call at line {}", line_of(call)));
             let choice = [(point, call.id())];
             let alts = match source {
                 ParamSource::Arg(arg) => self.eval_depth(arg, call_scope, depth + 1),
-                ParamSource::Default => match default {
-                    Some(d) => self.eval_depth(d, def_scope, depth + 1),
-                    None => vec![Alt::unknown()],
-                },
-                ParamSource::Splat => match self.splat_argument(call, call_scope, name, depth) {
-                    Lookup::Found(alts) => alts,
-                    Lookup::Missing => match default {
-                        Some(d) => self.eval_depth(d, def_scope, depth + 1),
-                        None => vec![Alt::unknown()],
-                    },
-                    Lookup::Unknown => vec![Alt::unknown()],
-                },
+                ParamSource::Default => defaulted(),
+                ParamSource::Splat => unpacked(self.splat_argument(call, call_scope, name, depth)),
                 ParamSource::Spread(rest, index) => {
-                    match self.spread_item(rest, call_scope, index, depth) {
-                        Lookup::Found(alts) => alts,
-                        Lookup::Missing => match default {
-                            Some(d) => self.eval_depth(d, def_scope, depth + 1),
-                            None => vec![Alt::unknown()],
-                        },
-                        Lookup::Unknown => vec![Alt::unknown()],
-                    }
+                    unpacked(self.spread_item(rest, call_scope, index, depth))
                 }
                 ParamSource::Unknown => vec![Alt::unknown()],
             };
@@ -10541,10 +10534,7 @@ impl<'t> Module<'t> {
                 }
             }
             for callee in callees {
-                index
-                    .entry(callee)
-                    .or_default()
-                    .push((site.node, site.scope, true));
+                add(&mut index, callee, site, true);
             }
         }
         let found = index.get(&id).cloned().unwrap_or_default();

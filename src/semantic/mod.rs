@@ -2814,12 +2814,7 @@ impl<'t> Module<'t> {
             let Some(last) = relevant
                 .iter()
                 .rev()
-                // (Not a store whose own value reads it: `cfg.p =
-                // cfg.p.split(",")` reads the value before it.)
-                .find(|(_, target, _)| {
-                    let statement = self.parent_of(*target).unwrap_or(*target);
-                    statement.end_byte() <= node.start_byte()
-                })
+                .find(|(_, target, _)| self.store_ran_before(*target, node))
             else {
                 return PathStore::None;
             };
@@ -2846,6 +2841,13 @@ impl<'t> Module<'t> {
             **last
         };
         PathStore::Value(last.2, last.0)
+    }
+
+    /// Whether the store whose target is `target` ran before `read`: its
+    /// statement ended before it (not a store whose own value reads it:
+    /// `cfg.p = cfg.p.split(",")` reads the value before it).
+    fn store_ran_before(&self, target: Node<'t>, read: Node<'t>) -> bool {
+        self.parent_of(target).unwrap_or(target).end_byte() <= read.start_byte()
     }
 
     /// A call's arguments, with `**options` unpackings of a dict made in the
@@ -3057,11 +3059,8 @@ impl<'t> Module<'t> {
         let Some(stores) = self.path_stores.get(&path) else {
             return PathStore::None;
         };
-        let ran_before_read = |target: Node<'t>| {
-            before.is_none_or(|read| {
-                self.parent_of(target).unwrap_or(target).end_byte() <= read.start_byte()
-            })
-        };
+        let ran_before_read =
+            |target: Node<'t>| before.is_none_or(|read| self.store_ran_before(target, read));
         let stores: Vec<&(ScopeId, Node<'t>, Node<'t>)> = stores
             .iter()
             .filter(|(s, target, _)| {
