@@ -120,3 +120,28 @@ fn stores_through_a_name_for_a_nested_dict_are_its_stores() {
     let updated = name_values(text, "updated");
     assert!(!updated.contains("val: Str(\"cpu\")"), "{updated}");
 }
+
+/// The guards of the requirement `debug-lowerings` lists first.
+fn first_requirement_guards(text: &str) -> String {
+    let dump = jax_lsp::analysis::debug_lowerings(text, Path::new("/nonexistent/flow_case.py"));
+    dump.lines()
+        .find(|line| line.trim_start().starts_with("req "))
+        .and_then(|line| line.split("guards=").nth(1))
+        .map(str::to_owned)
+        .unwrap_or_else(|| panic!("no requirement in:\n{dump}"))
+}
+
+/// A logging-level test is a run-time choice (the application sets the
+/// level), unless it is this module's own method whose answer the flow
+/// knows: `self.vlog_is_on(1)` reading the level the object was made with.
+#[test]
+fn a_logging_test_the_flow_answers_decides_its_branch() {
+    let own = "import jax\nimport jax.numpy as jnp\n\nclass Trainer:\n    def __init__(self, level):\n        self._level = level\n\n    def vlog_is_on(self, level):\n        return self._level is not None and level <= self._level\n\n    def step(self, x):\n        if self.vlog_is_on(1):\n            jax.debug.print(\"x={x}\", x=x)\n        return x\n\nt = Trainer(2)\njax.jit(t.step).trace(jax.ShapeDtypeStruct((8,), jnp.float32)).lower(lowering_platforms=(\"tpu\",))\n";
+    assert_eq!(first_requirement_guards(own), "[]");
+    let library = own
+        .replace("self.vlog_is_on(1)", "logging.vlog_is_on(1)")
+        .replace("import jax\n", "import jax\nfrom absl import logging\n");
+    assert_eq!(first_requirement_guards(&library), "[CallerChoice]");
+    let unknown_level = own.replace("Trainer(2)", "Trainer(int(input()))");
+    assert_eq!(first_requirement_guards(&unknown_level), "[CallerChoice]");
+}

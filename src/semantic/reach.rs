@@ -1700,10 +1700,16 @@ impl<'t> Module<'t> {
                             continue;
                         }
                         // The logging level is the application's to set:
-                        // a run-time choice, whatever the flow finds.
+                        // a run-time choice, unless the test is this
+                        // module's own code whose answer the flow knows
+                        // (`self.vlog_is_on(1)` reading a level the object
+                        // was made with).
                         let decide = |c: Node<'t>| {
                             if is_logging_level_test(text(c, self.src)) {
-                                Truth::CallerDecides(None)
+                                match truth_of(c) {
+                                    Truth::Known(t) => Truth::Known(t),
+                                    _ => Truth::CallerDecides(None),
+                                }
                             } else {
                                 truth_of(c)
                             }
