@@ -145,3 +145,19 @@ fn a_logging_test_the_flow_answers_decides_its_branch() {
     let unknown_level = own.replace("Trainer(2)", "Trainer(int(input()))");
     assert_eq!(first_requirement_guards(&unknown_level), "[CallerChoice]");
 }
+
+/// A table entry read with the key of a function's one call site reaches
+/// what the entry is: the closure its factory made (`TABLE[name]` with
+/// `TABLE = {"j0": _host(np.sin)}`). With two call sites of different
+/// keys, the lowered path's entry is not known, and nothing is claimed.
+#[test]
+fn a_table_entry_read_by_a_parameter_reaches_the_closure_it_holds() {
+    let one_site = "import jax\nimport jax.numpy as jnp\nimport numpy as np\n\ndef _host(np_fn):\n    def fn_(x):\n        return jax.pure_callback(np_fn, jax.ShapeDtypeStruct(x.shape, x.dtype), x)\n    return fn_\n\ndef plain(x):\n    return x\n\nTABLE = {\"j0\": _host(np.sin), \"plain\": plain}\n\ndef lookup(name):\n    return TABLE[name]\n\njax.jit(lambda k: lookup(\"j0\")(k)).trace(jax.ShapeDtypeStruct((8,), jnp.float32)).lower(lowering_platforms=(\"tpu\",))\n";
+    let dump = jax_lsp::analysis::debug_lowerings(one_site, Path::new("/nonexistent/flow_case.py"));
+    assert!(dump.contains("HostCallback"), "{dump}");
+    let two_sites =
+        one_site.replace("lookup(\"j0\")(k)", "lookup(\"plain\")(k)") + "made = lookup(\"j0\")\n";
+    let dump =
+        jax_lsp::analysis::debug_lowerings(&two_sites, Path::new("/nonexistent/flow_case.py"));
+    assert!(!dump.contains("HostCallback"), "{dump}");
+}

@@ -238,10 +238,17 @@ fn foreign_method(object: &Val<'_>, attr: &str) -> Option<Target> {
 }
 
 /// The targets an edge without choices may have (`flow_targets`): those
-/// that depend on no choice, or all of them when they are one target.
+/// that depend on no choice, or all of them when they are one target or
+/// all on one path (no two made by different choices at one point: a
+/// table entry read with the key of a function's one call site is both the
+/// factory call the entry names and the closure it made).
 fn chosen_targets(found: &[(Target, Vec<flow::Choice>)]) -> Vec<Target> {
     let distinct: HashSet<&Target> = found.iter().map(|(t, _)| t).collect();
-    let keep_chosen = distinct.len() <= 1;
+    let one_path = found
+        .iter()
+        .enumerate()
+        .all(|(i, (_, a))| found[i + 1..].iter().all(|(_, b)| flow::compatible(a, b)));
+    let keep_chosen = distinct.len() <= 1 || one_path;
     let mut out = Vec::new();
     for (t, choices) in found {
         if (keep_chosen || choices.is_empty()) && !out.contains(t) {
