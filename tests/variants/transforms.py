@@ -3414,6 +3414,43 @@ def b_call_site_flag(src: Source, item):
     return out
 
 
+def b_callback_table_lookup(src: Source, item):
+    """The host callback is made by a closure that a factory of this module returns,
+    kept in a module-level table beside a quiet entry and looked up by a helper whose
+    parameter is the key (scipy-style tables of host functions): `variant_op("variant")
+    (<args>)`, or the entry bound to a name just before the statement."""
+    c, _ = item
+    callee, args = _callback_call(src, c)
+    out = []
+    for form in ("called", "bound"):
+        ed = Edits(src)
+        factory = src.fresh("variant_host_op")
+        quiet = src.fresh("variant_quiet_op")
+        table = src.fresh("VARIANT_HOST_OPS")
+        lookup = src.fresh("variant_op")
+        code = (
+            f"def {factory}(kind):\n"
+            f"    def op(*args, **kwargs):\n"
+            f"        return {callee}(*args, **kwargs)\n\n"
+            f"    return op\n\n\n"
+            f"def {quiet}(*args, **kwargs):\n    return None\n\n\n"
+            f"{table} = {{\"variant\": {factory}(\"variant\"), \"quiet\": {quiet}}}\n\n\n"
+            f"def {lookup}(name):\n    return {table}[name]\n"
+        )
+        insert_module_code(ed, header_end(src)[0], code)
+        if form == "called":
+            ed.replace(c, f'{lookup}("variant")({args})')
+        else:
+            st = src.stmt_of(c)
+            if [id(x) for x in src.scope_chain(c)[:1]] != [id(x) for x in src.scope_chain(st)[:1]]:
+                raise Skip("the call is inside a lambda or comprehension of its statement")
+            op = src.fresh("variant_chosen_op")
+            insert_before_stmt(ed, st, [f'{op} = {lookup}("variant")'])
+            ed.replace(c, f"{op}({args})")
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_imported_callback_table(src: Source, item):
     """The host callback is made by a function of another module kept in that module's
     table of hooks, looked up by key and called with the flag on:
@@ -5770,6 +5807,14 @@ TRANSFORMS = {
         b_probed_bool,
         "a `True`/`False` keyword is combined with another module's host probe in a way that "
         "cannot change it: `(_variant_cfg.on_cpu_host() and False)`, `(on_cpu_host() or True)`",
+    ),
+    "callback_table_lookup": (
+        i_host_callback_calls,
+        b_callback_table_lookup,
+        "a host callback is made by a closure that a module-level factory returns, kept in a "
+        "table beside a quiet entry (`VARIANT_HOST_OPS = {\"variant\": variant_host_op(\"variant\"), "
+        "\"quiet\": ...}`) and looked up by a helper taking the key (`def variant_op(name): return "
+        "VARIANT_HOST_OPS[name]`): `variant_op(\"variant\")(<args>)`, or the entry bound to a name first",
     ),
     "imported_callback_table": (
         i_host_callback_calls,
