@@ -161,3 +161,12 @@ fn a_table_entry_read_by_a_parameter_reaches_the_closure_it_holds() {
         jax_lsp::analysis::debug_lowerings(&two_sites, Path::new("/nonexistent/flow_case.py"));
     assert!(!dump.contains("HostCallback"), "{dump}");
 }
+
+/// A static method has no receiver: its first parameter is the call's
+/// first argument (`@Registry.register("mm")` stores under "mm").
+#[test]
+fn a_static_method_binds_its_first_parameter_to_the_first_argument() {
+    let text = "class Registry:\n    _REG = {}\n\n    @staticmethod\n    def register(name):\n        def deco(fn):\n            Registry._REG[name] = fn\n            return fn\n\n        return deco\n\n\n@Registry.register(\"mm\")\ndef mm(x):\n    return x\n\n\nprobe = Registry._REG[\"mm\"]\n";
+    let probe = name_values(text, "probe");
+    assert!(probe.contains("Ref(\"mm\")"), "{probe}");
+}

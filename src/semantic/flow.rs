@@ -9900,7 +9900,11 @@ impl<'t> Module<'t> {
                 continue;
             }
             accounted += 1;
-            let bound_self = is_method && (through_class || callee.kind_name() == "attribute");
+            // A static method has no receiver: its first parameter is the
+            // call's first argument.
+            let bound_self = is_method
+                && !self.is_static_method(def)
+                && (through_class || callee.kind_name() == "attribute");
             out.push(CallSiteOf {
                 call: site.node,
                 scope: site.scope,
