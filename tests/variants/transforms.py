@@ -1292,6 +1292,38 @@ def b_method_registry(src: Source, v: Value):
     return out
 
 
+def b_static_registry(src: Source, v: Value):
+    """The value is returned by a function registered by a decorator factory that is a
+    static method of a registry class (`@VariantRegistry.register("variant")`, its first
+    parameter the key): stored into the class's own dict through the class name
+    (`VariantRegistry._TABLE[name] = fn`) or into a module-level table; read back as
+    `VariantRegistry._TABLE["variant"]()` or `VARIANT_TABLE["variant"]()`."""
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    out = []
+    for form in ("class_table", "module_table"):
+        ed = Edits(src)
+        fn = src.fresh("variant_value")
+        cls = src.fresh("VariantRegistry")
+        if form == "class_table":
+            table = f"{cls}._TABLE"
+            head = f"class {cls}:\n    _TABLE = {{}}\n\n"
+        else:
+            table = src.fresh("VARIANT_TABLE")
+            head = f"{table} = {{}}\n\n\nclass {cls}:\n"
+        code = (
+            head
+            + f"    @staticmethod\n    def register(name):\n"
+            f"        def deco(fn):\n            {table}[name] = fn\n            return fn\n\n"
+            f"        return deco\n\n\n@{cls}.register(\"variant\")\ndef {fn}():\n    return {src.seg(v.expr)}\n"
+        )
+        insert_module_code(ed, off, code)
+        ed.replace(v.expr, f"{table}[\"variant\"]()")
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_attribute_registry(src: Source, v: Value):
     """The value is returned by a function stored into a dict held in an attribute, not a
     module-level name (ejkernel's `self._registry[key] = ...`, xlb's `cls.REGISTRY[name] = fn`):
@@ -5631,6 +5663,14 @@ TRANSFORMS = {
         "the value is returned by a function registered into `VARIANT_TABLE` by a decorator that is a method: "
         "`@variant_registry.register` (a bound method of a module-level object) or "
         "`@VariantOps.register(\"variant\")` (a classmethod decorator factory); read as `VARIANT_TABLE[\"variant\"]()`",
+    ),
+    "static_registry": (
+        _values,
+        b_static_registry,
+        "the value is returned by a function registered by a static-method decorator factory "
+        "(`@VariantRegistry.register(\"variant\")`, the key its first parameter) into the class's own "
+        "dict through the class name (`VariantRegistry._TABLE[name] = fn`) or into a module-level "
+        "table; read as `VariantRegistry._TABLE[\"variant\"]()` or `VARIANT_TABLE[\"variant\"]()`",
     ),
     "attribute_registry": (
         _values,
