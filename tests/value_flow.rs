@@ -170,3 +170,35 @@ fn a_static_method_binds_its_first_parameter_to_the_first_argument() {
     let probe = name_values(text, "probe");
     assert!(probe.contains("Ref(\"mm\")"), "{probe}");
 }
+
+/// A closure a factory made twice reads what the call that made it was
+/// given: kept in an object's field (the object made directly or by a
+/// factory) and called there, it runs the layers of the one call that made
+/// the value, not every call's.
+#[test]
+fn a_closure_in_a_field_runs_on_the_call_that_made_it() {
+    let text = "import jax\nimport jax.numpy as jnp\n\n\nclass Apply:\n    def __init__(self, fn):\n        self.fn = fn\n\n    def __call__(self, *args, **kwargs):\n        return self.fn(*args, **kwargs)\n\n\ndef make_apply(fn):\n    return Apply(fn)\n\n\ndef dense(x):\n    return jnp.tanh(x @ jnp.ones((x.shape[-1], x.shape[-1]), x.dtype))\n\n\ndef log_activations(x):\n    jax.debug.print(\"activations mean {m}\", m=x.mean())\n    return x\n\n\ndef sequential(layers):\n    def apply(x):\n        for layer in layers:\n            x = layer(x)\n        return x\n\n    return apply\n\n\nif __name__ == \"__main__\":\n    spec = jax.ShapeDtypeStruct((8, 16), jnp.float32)\n    deploy = sequential((dense, dense))\n    debug = sequential((dense, log_activations))\n    lowered = jax.jit(LOWERED).trace(spec).lower(lowering_platforms=(\"tpu\",))\n    local = jax.jit(debug).trace(spec).lower(lowering_platforms=(\"cpu\",))\n";
+    for (lowered, logs) in [
+        ("make_apply(deploy)", false),
+        ("make_apply(debug)", true),
+        ("Apply(deploy)", false),
+        ("Apply(debug)", true),
+    ] {
+        let dump = jax_lsp::analysis::debug_lowerings(
+            &text.replace("LOWERED", lowered),
+            Path::new("/nonexistent/flow_case.py"),
+        );
+        let first = dump.split("\nline ").next().unwrap_or_default();
+        assert_eq!(first.contains("HostCallback"), logs, "{lowered}: {dump}");
+    }
+}
+
+/// `self.norm(x)` with `self.norm = create("gpu")`, called where its result
+/// is not returned as it is (in a loop): on the path of that factory call,
+/// so the object it made is the one called.
+#[test]
+fn a_field_made_by_a_factory_is_on_that_call_s_path() {
+    let text = "import jax\nimport jax.numpy as jnp\nfrom jax.experimental import pallas as pl\nfrom jax.experimental.pallas import tpu as pltpu\nfrom jax.experimental.pallas import triton as pltriton\n\nclass Norm:\n  def __init__(self, backend):\n    self.backend = backend\n\n  def __call__(self, x):\n    p = pltriton.CompilerParams() if self.backend == \"gpu\" else pltpu.CompilerParams()\n    return pl.pallas_call(lambda x_ref, o_ref: None, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype), compiler_params=p)(x)\n\ndef create(backend):\n  return Norm(backend)\n\nclass Model:\n  def __init__(self):\n    self.norm = create(\"gpu\")\n\n  def forward(self, params, x):\n    for layer in params:\n      x = self.norm(x) * layer\n    return x\n\nspec = jax.ShapeDtypeStruct((8,), jnp.float32)\njax.jit(Model().forward).trace([spec, spec], spec).lower(lowering_platforms=(\"tpu\",))\n";
+    let dump = jax_lsp::analysis::debug_lowerings(text, Path::new("/nonexistent/flow_case.py"));
+    assert!(dump.contains("params: Class(Triton)"), "{dump}");
+}

@@ -1368,6 +1368,17 @@ impl<'t> Module<'t> {
                 }
                 _ => return Vec::new(),
             }
+        } else if node.kind_name() == "attribute" {
+            // `self.norm(x)` with `self.norm = create("gpu")` the one store
+            // of that field (no subclass storing its own): on the path of
+            // that call, as a name bound to it is.
+            match self.field_value_of_receiver(node, scope) {
+                Some((value, scope)) => {
+                    node = unparenthesize(value);
+                    value_scope = scope;
+                }
+                None => return Vec::new(),
+            }
         }
         if node.kind_name() != "call" {
             return Vec::new();
@@ -1397,11 +1408,38 @@ impl<'t> Module<'t> {
                 _ => Vec::new(),
             };
         }
-        match self.resolve_ref(func, scope, 0).as_slice() {
+        match self.resolve_ref(func, value_scope, 0).as_slice() {
             [Target::Local(def)] if self.scopes[*def].kind == super::ScopeKind::Function => {
                 vec![(self.scopes[*def].node.id(), node.id())]
             }
             _ => Vec::new(),
+        }
+    }
+
+    /// `self.attr` in a method, when the class has no method of that name
+    /// and one store of it that no subclass replaces: that stored value
+    /// and its scope.
+    fn field_value_of_receiver(
+        &self,
+        node: Node<'t>,
+        scope: ScopeId,
+    ) -> Option<(Node<'t>, ScopeId)> {
+        let (object, attr) = (node.field("object")?, node.field("attribute")?);
+        let attr = text(attr, self.src);
+        let class = self.class_of_receiver(object, scope)?;
+        if self.method(class, attr).is_some() {
+            return None;
+        }
+        let own = self.attribute(class, attr)?;
+        let replaced = self.subclasses(class).iter().any(|c| {
+            *c != class
+                && self
+                    .attribute(*c, attr)
+                    .is_some_and(|b| !std::ptr::eq(b, own))
+        });
+        match own {
+            [Binding::Value { value, scope, .. }] if !replaced => Some((*value, *scope)),
+            _ => None,
         }
     }
 

@@ -237,27 +237,6 @@ fn foreign_method(object: &Val<'_>, attr: &str) -> Option<Target> {
     Some(Target::External(format!("{class}.{attr}")))
 }
 
-/// The targets an edge without choices may have (`flow_targets`): those
-/// that depend on no choice, or all of them when they are one target or
-/// all on one path (no two made by different choices at one point: a
-/// table entry read with the key of a function's one call site is both the
-/// factory call the entry names and the closure it made).
-fn chosen_targets(found: &[(Target, Vec<flow::Choice>)]) -> Vec<Target> {
-    let distinct: HashSet<&Target> = found.iter().map(|(t, _)| t).collect();
-    let one_path = found
-        .iter()
-        .enumerate()
-        .all(|(i, (_, a))| found[i + 1..].iter().all(|(_, b)| flow::compatible(a, b)));
-    let keep_chosen = distinct.len() <= 1 || one_path;
-    let mut out = Vec::new();
-    for (t, choices) in found {
-        if (keep_chosen || choices.is_empty()) && !out.contains(t) {
-            out.push(t.clone());
-        }
-    }
-    out
-}
-
 fn canonical_callback(api: &str) -> String {
     match api {
         "io_callback" => "jax.experimental.io_callback".to_owned(),
@@ -720,7 +699,40 @@ impl<'t> Module<'t> {
                         _ => None,
                     })
                     .collect();
-                for (target, choices, default) in targets {
+                // A factory reached through what a value holds (`self.fn(x)`
+                // with the field given `sequential(...)`'s closure): not
+                // called here, but on the path of the call that made the
+                // value, which the flow's alternatives name.
+                let mut factory_made: Vec<(Target, Vec<flow::Choice>, Option<String>)> = Vec::new();
+                if made_by.is_empty() && !self.names_a_def(func, id) {
+                    targets.retain(|(target, choices, default)| {
+                        let Target::Local(def) = target else {
+                            return true;
+                        };
+                        match self.factory_calls_of_value(func, id, *def) {
+                            Some(calls) => {
+                                factory_made.extend(calls.into_iter().filter_map(|c| {
+                                    Some((
+                                        target.clone(),
+                                        flow::merge_choices(choices, &[c])?,
+                                        default.clone(),
+                                    ))
+                                }));
+                                false
+                            }
+                            None => true,
+                        }
+                    });
+                }
+                let factory_edges = factory_made.len();
+                targets.extend(factory_made);
+                let first_factory_edge = targets.len() - factory_edges;
+                for (i, (target, choices, default)) in targets.into_iter().enumerate() {
+                    let direct = if i >= first_factory_edge {
+                        None
+                    } else {
+                        direct
+                    };
                     let Some(choices) = flow::merge_choices(&choices, &made_by) else {
                         continue;
                     };
@@ -1066,7 +1078,9 @@ impl<'t> Module<'t> {
                                 Why::Default(note) => Some(note.as_str()),
                                 _ => None,
                             };
-                            self.targets_of_value(&a.val)
+                            // With the choices it was made on (the call
+                            // of a factory that made a closure).
+                            self.alt_targets(a)
                                 .into_iter()
                                 .map(move |(t, c)| (t, c, note))
                         })
@@ -1101,6 +1115,50 @@ impl<'t> Module<'t> {
             }
         }
         out
+    }
+
+    /// Whether `func` names a def (or a class) of this module by its own
+    /// name: a call of it is a call of that def.
+    fn names_a_def(&self, func: Node<'t>, scope: ScopeId) -> bool {
+        let func = unparenthesize(func);
+        func.kind_name() == "identifier"
+            && matches!(
+                self.binding_at(scope, text(func, self.src), func),
+                Some(Binding::Def(_))
+            )
+    }
+
+    /// The calls of factory `def` that made what `func` holds, when the
+    /// flow says `func` is a closure made inside `def` (never `def`
+    /// itself): each such call's choice. `None` when the flow does not
+    /// show it.
+    fn factory_calls_of_value(
+        &self,
+        func: Node<'t>,
+        scope: ScopeId,
+        def: ScopeId,
+    ) -> Option<Vec<flow::Choice>> {
+        if self.scopes[def].kind != ScopeKind::Function {
+            return None;
+        }
+        let point = self.scopes[def].node.id();
+        let mut calls: Vec<flow::Choice> = Vec::new();
+        for alt in self.flow_with_budget(200).eval(func, scope) {
+            if !alt.why.certain() {
+                continue;
+            }
+            match alt.val {
+                Val::Function(f) | Val::Jitted(f, ..) if f == def => return None,
+                Val::Function(f) | Val::Jitted(f, ..) if self.scope_within(f, def) => {
+                    let &(_, call) = alt.choices.iter().find(|(p, _)| *p == point)?;
+                    if !calls.contains(&(point, call)) {
+                        calls.push((point, call));
+                    }
+                }
+                _ => {}
+            }
+        }
+        (!calls.is_empty()).then_some(calls)
     }
 
     /// The guards of a requirement or edge of scope `id` made at byte `at`,
@@ -2240,7 +2298,7 @@ impl<'t> Module<'t> {
     /// element is one only when every alternative gives the same target:
     /// an edge carries no choice, and would be read for every path.
     fn flow_targets(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Target> {
-        chosen_targets(&self.flow_targets_with_choices(node, scope, depth))
+        self.chosen_targets(&self.flow_targets_with_choices(node, scope, depth))
     }
 
     /// The targets a called expression has (`resolve_ref`), and where those
@@ -2256,9 +2314,15 @@ impl<'t> Module<'t> {
             return unchosen(found);
         }
         // What `resolve_ref` would give (`flow_targets`), else each alternative.
+        // A closure a factory made reads what the call that made it was
+        // given (`sequential(layers)`'s `apply`): called, it is on that
+        // call's path, one edge per call that made it.
         let all = self.flow_targets_with_choices(func, scope, 0);
-        let chosen = chosen_targets(&all);
-        if !chosen.is_empty() {
+        let closure_made = all
+            .iter()
+            .any(|(t, c)| !c.is_empty() && self.is_closure_target(t));
+        let chosen = self.chosen_targets(&all);
+        if !chosen.is_empty() && !closure_made {
             return unchosen(chosen);
         }
         let mut out: Vec<(Target, Vec<flow::Choice>)> = Vec::new();
@@ -2268,6 +2332,41 @@ impl<'t> Module<'t> {
             }
         }
         out
+    }
+
+    /// The targets an edge without choices may have (`flow_targets`): those
+    /// that depend on no choice, or all of them when they are one target or
+    /// all on one path (no two made by different choices at one point: a
+    /// table entry read with the key of a function's one call site is both the
+    /// factory call the entry names and the closure it made). Never a
+    /// closure made on a choice: it reads what the call that made it was
+    /// given, which an edge without that choice would not know (a
+    /// `sequential(layers)` made twice would run every call's layers).
+    fn chosen_targets(&self, found: &[(Target, Vec<flow::Choice>)]) -> Vec<Target> {
+        let distinct: HashSet<&Target> = found.iter().map(|(t, _)| t).collect();
+        let one_path = found
+            .iter()
+            .enumerate()
+            .all(|(i, (_, a))| found[i + 1..].iter().all(|(_, b)| flow::compatible(a, b)));
+        let keep_chosen = distinct.len() <= 1 || one_path;
+        let mut out = Vec::new();
+        for (t, choices) in found {
+            let kept = choices.is_empty() || (keep_chosen && !self.is_closure_target(t));
+            if kept && !out.contains(t) {
+                out.push(t.clone());
+            }
+        }
+        out
+    }
+
+    /// Whether a target is a def made inside a function (a closure).
+    fn is_closure_target(&self, target: &Target) -> bool {
+        match target {
+            Target::Local(f) => self.scopes[*f]
+                .parent
+                .is_some_and(|p| self.scopes[p].kind == ScopeKind::Function),
+            _ => false,
+        }
     }
 
     /// What calling `func` runs when only a default of run-time
