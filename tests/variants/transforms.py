@@ -4797,6 +4797,39 @@ def b_registry_loop(src: Source, s: Site):
     return wrap_jitted_function(src, s, code, f"{built}({{fn}})")
 
 
+def b_factory_field_loop(src: Source, s: Site):
+    """The jitted function runs through an object a factory makes and `__init__`
+    stores in a field (`self.apply = variant_make_apply(fn)`), called from the lowered
+    method inside a loop whose result is combined, not returned as it is (praxis /
+    flax layer stacks): over a constant tuple, or over a tuple another field holds."""
+    out = []
+    for form in ("constant", "field"):
+        apply_cls = src.fresh("VariantApply")
+        make = src.fresh("variant_make_apply")
+        stack = src.fresh("VariantStack")
+        steps = "(0,)" if form == "constant" else "self.steps"
+        keep = "" if form == "constant" else "        self.steps = (0,)\n"
+        code = (
+            f"class {apply_cls}:\n"
+            f"    def __init__(self, fn):\n        self.fn = fn\n\n"
+            f"    def __call__(self, *args, **kwargs):\n        return self.fn(*args, **kwargs)\n\n\n"
+            f"def {make}(fn):\n    return {apply_cls}(fn)\n\n\n"
+            f"class {stack}:\n"
+            f"    def __init__(self, fn):\n        self.apply = {make}(fn)\n{keep}\n"
+            f"    def forward(self, *args, **kwargs):\n"
+            f"        outs = []\n"
+            f"        for _ in {steps}:\n"
+            f"            outs.append(self.apply(*args, **kwargs))\n"
+            f"        return outs[0]\n"
+        )
+        # `jax.export.export` takes a jit only: the method is jitted there.
+        if s.kind == "export":
+            out += wrap_jitted_function(src, s, code, f"jax.jit({stack}({{fn}}).forward)", imports=("jax",))
+        else:
+            out += wrap_jitted_function(src, s, code, f"{stack}({{fn}}).forward")
+    return out
+
+
 def b_combinator_varargs(src: Source, s: Site):
     return _combinator(src, s, star=True)
 
@@ -6244,6 +6277,14 @@ TRANSFORMS = {
         "the jitted function is stored through a `functools.partial` keyword in a field of a frozen "
         "dataclass that a factory returns (`jax.jit(variant_bundle(f).run)`, the field "
         "`functools.partial(variant_apply, fn=f)`; flashbax's buffer of partials)",
+    ),
+    "factory_field_loop": (
+        find_sites,
+        b_factory_field_loop,
+        "the jitted function runs through an object a factory makes and `__init__` stores in a "
+        "field (`self.apply = variant_make_apply(fn)`), called by the lowered method "
+        "`VariantStack(fn).forward` (jitted again for `jax.export`) inside a loop over `(0,)` or "
+        "over a field holding it, its result appended to a list",
     ),
     "registry_loop": (
         find_sites,
