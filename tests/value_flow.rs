@@ -202,3 +202,26 @@ fn a_field_made_by_a_factory_is_on_that_call_s_path() {
     let dump = jax_lsp::analysis::debug_lowerings(text, Path::new("/nonexistent/flow_case.py"));
     assert!(dump.contains("params: Class(Triton)"), "{dump}");
 }
+
+/// A decorator's wrapper that fills a keyword only when the caller left
+/// it out (`kwargs.setdefault(k, v)`, `if k not in kwargs: kwargs[k] = v`)
+/// passes `v` when no call of the decorated function passes `k`; when one
+/// may, the value is not the wrapper's alone.
+#[test]
+fn a_keyword_filled_unless_passed_is_the_wrapper_s_when_no_call_passes_it() {
+    let setdefault = "import functools\n\n\ndef defaults(fn):\n    @functools.wraps(fn)\n    def wrapper(*args, **kwargs):\n        kwargs.setdefault(\"value\", \"tpu\")\n        return fn(*args, **kwargs)\n\n    return wrapper\n\n\n@defaults\ndef value_of(value=None):\n    return value\n\n\nprobe = value_of()\n";
+    let membership = setdefault.replace(
+        "        kwargs.setdefault(\"value\", \"tpu\")\n",
+        "        if \"value\" not in kwargs:\n            kwargs[\"value\"] = \"tpu\"\n",
+    );
+    for text in [setdefault.to_owned(), membership] {
+        let probe = name_values(&text, "probe");
+        assert!(
+            probe.contains("Str(\"tpu\")") && !probe.contains("Unknown"),
+            "{probe}"
+        );
+        let passed = text.clone() + "other = value_of(value=\"cpu\")\n";
+        let probe = name_values(&passed, "probe");
+        assert!(probe.contains("Unknown"), "{probe}");
+    }
+}

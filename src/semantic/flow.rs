@@ -9690,7 +9690,7 @@ impl<'t> Module<'t> {
             }
             match self.args_of(site.node).keyword(name) {
                 Some(value) => out.push((site.node, site.scope, ParamSource::Arg(value))),
-                None => match self.stored_into_forwarded_kwargs(site.node, site.scope, name) {
+                None => match self.stored_into_forwarded_kwargs(site.node, site.scope, name, def) {
                     Some(source) => out.push((site.node, site.scope, source)),
                     None => return None,
                 },
@@ -9699,16 +9699,74 @@ impl<'t> Module<'t> {
         (!out.is_empty()).then_some(out)
     }
 
+    /// Whether the store `target` (`kwargs[name] = v`) is the one statement
+    /// of an `if name not in kwargs:` that itself runs whenever the wrapper
+    /// does: it runs exactly when the caller did not pass `name`.
+    fn store_unless_passed(
+        &self,
+        target: Node<'t>,
+        kwargs: &str,
+        name: &str,
+        wrapper: ScopeId,
+        body: Node<'t>,
+    ) -> bool {
+        let Some(statement) = self
+            .parent_of(target)
+            .filter(|a| a.kind_name() == "assignment")
+            .and_then(|a| self.parent_of(a))
+            .filter(|e| e.kind_name() == "expression_statement")
+        else {
+            return false;
+        };
+        let Some(block) = self
+            .parent_of(statement)
+            .filter(|b| b.kind_name() == "block")
+        else {
+            return false;
+        };
+        let Some(test) = self.parent_of(block).filter(|i| {
+            i.kind_name() == "if_statement"
+                && i.field("alternative").is_none()
+                && i.field("consequence").is_some_and(|c| c.id() == block.id())
+        }) else {
+            return false;
+        };
+        let condition = test.field("condition").map(|c| text(c, self.src));
+        block.named_child_count() == 1
+            && condition.is_some_and(|c| {
+                c == format!("\"{name}\" not in {kwargs}")
+                    || c == format!("'{name}' not in {kwargs}")
+            })
+            && self.store_runs(test, wrapper, body) == StoreRuns::Certainly
+    }
+
+    /// Whether `def` has calls in this module and none of them may pass
+    /// keyword `name` (none passes it or unpacks `**` into the call).
+    fn callers_leave_out(&self, def: ScopeId, name: &str) -> bool {
+        let sites = self.def_call_sites(def);
+        !sites.is_empty()
+            && sites.iter().all(|site| {
+                matches!(site.kind, SiteKind::Direct { .. }) && {
+                    let args = self.args_of(site.call);
+                    args.keyword(name).is_none() && !args.has_dict_splat
+                }
+            })
+    }
+
     /// A wrapper's call `fn(*args, **kwargs)` passing on its own `**kwargs`
     /// after changing it: `kwargs["platform"] = "cpu"` before the call is
     /// that argument; any other change that may set `name` (`update`,
     /// `setdefault`, a key not known) makes it not known. `None` when
-    /// nothing changes `name` in what is passed on.
+    /// nothing changes `name` in what is passed on. A store only when the
+    /// caller did not pass `name` (`kwargs.setdefault(name, v)`, or under
+    /// `if name not in kwargs:`) is that argument when every call of the
+    /// decorated `def` in the module leaves `name` out.
     fn stored_into_forwarded_kwargs(
         &self,
         call: Node<'t>,
         scope: ScopeId,
         name: &str,
+        def: ScopeId,
     ) -> Option<ParamSource<'t>> {
         let arguments = call.field("arguments")?;
         let mut cursor = arguments.walk();
@@ -9753,12 +9811,42 @@ impl<'t> Module<'t> {
                         {
                             found = Some(ParamSource::Arg(value))
                         }
+                        Some(_)
+                            if self.store_unless_passed(parent, kwargs, name, wrapper, body)
+                                && self.callers_leave_out(def, name) =>
+                        {
+                            found = Some(ParamSource::Arg(value))
+                        }
                         _ => return Some(ParamSource::Unknown),
                     }
                 }
                 "attribute" if holds("object") => {
                     let method = parent.field("attribute").map(|a| text(a, self.src));
-                    if !matches!(method, Some("get" | "keys" | "items" | "values" | "copy")) {
+                    if method == Some("setdefault") {
+                        // `kwargs.setdefault(key, v)`: sets `key` only.
+                        let Some(set) = self.parent_of(parent).filter(|c| c.kind_name() == "call")
+                        else {
+                            return Some(ParamSource::Unknown);
+                        };
+                        let args = self.args_of(set);
+                        let key = args
+                            .positional
+                            .first()
+                            .and_then(|k| string_value(*k, self.src));
+                        match (key, args.positional.get(1)) {
+                            (Some(k), _) if k != name => {}
+                            (Some(_), Some(value))
+                                if args.positional.len() == 2
+                                    && self.store_runs(set, wrapper, body)
+                                        == StoreRuns::Certainly
+                                    && self.callers_leave_out(def, name) =>
+                            {
+                                found = Some(ParamSource::Arg(*value))
+                            }
+                            _ => return Some(ParamSource::Unknown),
+                        }
+                    } else if !matches!(method, Some("get" | "keys" | "items" | "values" | "copy"))
+                    {
                         return Some(ParamSource::Unknown);
                     }
                 }
