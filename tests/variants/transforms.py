@@ -2094,6 +2094,43 @@ def b_injecting_decorator(src: Source, v: Value):
     return out
 
 
+def b_defaulting_decorator(src: Source, v: Value):
+    """A module-level function returns its `value` parameter (default `None`); a local
+    decorator's wrapper fills the keyword only when the caller left it out (gin-style
+    configurables): `kwargs.setdefault("value", <value>)`, or `if "value" not in
+    kwargs: kwargs["value"] = <value>`, then `fn(*args, **kwargs)`; used as
+    `variant_value()`."""
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    out = []
+    for form in ("setdefault", "membership"):
+        ed = Edits(src)
+        ensure_import(ed, "functools")
+        deco = src.fresh("variant_defaults")
+        fn = src.fresh("variant_value")
+        if form == "setdefault":
+            fill = f"        kwargs.setdefault(\"value\", {src.seg(v.expr)})\n"
+        else:
+            fill = f"        if \"value\" not in kwargs:\n            kwargs[\"value\"] = {src.seg(v.expr)}\n"
+        insert_module_code(
+            ed,
+            off,
+            f"def {deco}(fn):\n"
+            f"    @functools.wraps(fn)\n"
+            f"    def wrapper(*args, **kwargs):\n"
+            + fill
+            + f"        return fn(*args, **kwargs)\n\n"
+            f"    return wrapper\n\n\n"
+            f"@{deco}\n"
+            f"def {fn}(value=None):\n"
+            f"    return value\n",
+        )
+        ed.replace(v.expr, f"{fn}()")
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_match_selected(src: Source, v: Value):
     """The value is returned by a `case` of a module-level selector, the `match`
     subject being a module constant: a string (`case "chosen" | "default":`), or an
@@ -5637,6 +5674,14 @@ TRANSFORMS = {
         "the value is a keyword a local decorator's wrapper passes (`return fn(*args, value=<value>, **kwargs)`) "
         "to a module-level function returning its `value` parameter, whose default is a placeholder "
         "(`None` or `\"variant\"`); used as `variant_value()`",
+    ),
+    "defaulting_decorator": (
+        _values,
+        b_defaulting_decorator,
+        "the value is a keyword a local decorator's wrapper fills only when the caller left it out "
+        "(`kwargs.setdefault(\"value\", <value>)` or `if \"value\" not in kwargs: kwargs[\"value\"] = "
+        "<value>`, then `fn(*args, **kwargs)`) for a module-level function returning its `value` "
+        "parameter (default `None`); used as `variant_value()`",
     ),
     "generic_base": (
         _values,
