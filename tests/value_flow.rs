@@ -225,3 +225,15 @@ fn a_keyword_filled_unless_passed_is_the_wrapper_s_when_no_call_passes_it() {
         assert!(probe.contains("Unknown"), "{probe}");
     }
 }
+
+/// `f(**{k: v for k, v in opts.items() if ...})`: the entry the
+/// comprehension makes for a parameter, its `if` clause decided for that
+/// element (a key it filters out is not passed: the default holds).
+#[test]
+fn a_dict_comprehension_unpacked_passes_the_entries_it_keeps() {
+    let text = "opts = {\"platforms\": \"tpu\", \"other\": 1}\nkept = {k: v for k, v in opts.items() if k != \"other\"}\ndropped = {k: v for k, v in opts.items() if k != \"platforms\"}\n\n\ndef export(platforms=(\"cpu\",), other=2):\n    return platforms\n\n\nprobe = export(**kept)\nfallback = export(**dropped)\n";
+    let probe = name_values(text, "probe");
+    assert!(probe.contains("Str(\"tpu\")") && !probe.contains("Unknown"), "{probe}");
+    let fallback = name_values(text, "fallback");
+    assert!(fallback.contains("Seq(Tuple, [Str(\"cpu\")])"), "{fallback}");
+}

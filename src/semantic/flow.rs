@@ -5586,7 +5586,10 @@ impl<'m, 't> Flow<'m, 't> {
                 let passed = match &d.val {
                     // Entries without a node to point at (`**self.lower_kwargs`
                     // holding a decorator's `**kwargs`, imported entries).
-                    Val::KwArgs { .. } | Val::Entries(_) | Val::InstanceDict(..) => {
+                    Val::KwArgs { .. }
+                    | Val::Entries(_)
+                    | Val::InstanceDict(..)
+                    | Val::Comprehension(..) => {
                         match self.lookup_key(&d.val, &Val::Str(key.to_owned()), depth + 1) {
                             Lookup::Found(alts) if !alts.is_empty() => Passed::Values(alts),
                             Lookup::Missing => Passed::Absent,
@@ -6057,6 +6060,13 @@ impl<'m, 't> Flow<'m, 't> {
             return Lookup::Unknown;
         }
         match dict {
+            // `{k: v for k, v in pairs}` unpacked into a call (`f(**kwargs)`).
+            Val::Comprehension(comp, scope) if comp.kind_name() == "dictionary_comprehension" => {
+                match comp.field("body").filter(|b| b.kind_name() == "pair") {
+                    Some(pair) => self.comprehension_entry(pair, *scope, key, depth),
+                    None => Lookup::Unknown,
+                }
+            }
             // Entries of another module keep no enum members as keys.
             Val::Entries(_) if matches!(key, Val::EnumMember(..)) => Lookup::Unknown,
             Val::Entries(entries) => match entries.iter().find(|(k, _)| k.val().same(key)) {
@@ -8465,6 +8475,120 @@ impl<'m, 't> Flow<'m, 't> {
         self.eval_depth(body, scope, depth + 1)
     }
 
+    /// Entry `key` of a dict comprehension whose item is `pair`: the values
+    /// of the elements whose key it is (`Missing` when every key is known
+    /// and none is it); with keys not known, the value every entry has, or
+    /// any of them.
+    fn comprehension_entry(
+        &self,
+        pair: Node<'t>,
+        scope: ScopeId,
+        key: &Val<'t>,
+        depth: u32,
+    ) -> Lookup<'t> {
+        let (Some(k), Some(v)) = (pair.field("key"), pair.field("value")) else {
+            return Lookup::Unknown;
+        };
+        let parts = [
+            self.eval_depth(k, scope, depth + 1),
+            self.eval_depth(v, scope, depth + 1),
+        ];
+        let all = pairs(&parts);
+        let keys_known = matches!(
+            key,
+            Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..)
+        ) && all.iter().all(|(k, ..)| {
+            matches!(
+                k,
+                Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..)
+            )
+        });
+        if keys_known {
+            let out: Vec<Alt<'t>> = all
+                .into_iter()
+                .filter(|(k, ..)| k.same(key))
+                .map(|(_, val, why, choices)| Alt { val, why, choices })
+                .collect();
+            // `if` clauses keep an element or drop it: each kept entry's
+            // filters decided for its element, else not known.
+            let Some(out) = self.kept_by_filters(pair, scope, out, depth) else {
+                return Lookup::Unknown;
+            };
+            return if out.is_empty() {
+                Lookup::Missing
+            } else {
+                Lookup::Found(cap(out))
+            };
+        }
+        // Which entry is not known: the value every entry has, when
+        // they all have the same one; else any of them.
+        let same = all.first().is_some_and(|(_, first, ..)| {
+            !first.is_unknown()
+                && all
+                    .iter()
+                    .all(|(_, v, why, _)| why.certain() && v.same(first))
+        });
+        Lookup::Found(cap(all
+            .into_iter()
+            .map(|(_, val, why, choices)| Alt {
+                val,
+                why: if same { why } else { Why::Choice },
+                choices,
+            })
+            .collect()))
+    }
+
+    /// The entries of a dict comprehension (`pair` its item) its `if`
+    /// clauses keep: each one's filters decided for its element (the
+    /// comprehension's choice of it). `None` when a filter is not known for
+    /// an element.
+    fn kept_by_filters(
+        &self,
+        pair: Node<'t>,
+        scope: ScopeId,
+        entries: Vec<Alt<'t>>,
+        depth: u32,
+    ) -> Option<Vec<Alt<'t>>> {
+        let comp = self.m.parent_of(pair)?;
+        let mut cursor = comp.walk();
+        let filters: Vec<Vec<Alt<'t>>> = comp
+            .named_children(&mut cursor)
+            .filter(|c| c.kind_name() == "if_clause")
+            .map(|c| {
+                c.named_child(0)
+                    .map(|cond| self.eval_depth(cond, scope, depth + 1))
+                    .unwrap_or_else(|| vec![Alt::unknown()])
+            })
+            .collect();
+        if filters.is_empty() {
+            return Some(entries);
+        }
+        let point = comp.id();
+        let index_of = |a: &Alt<'t>| a.choices.iter().find(|(p, _)| *p == point).map(|(_, i)| *i);
+        let mut kept = Vec::new();
+        for entry in entries {
+            let i = index_of(&entry)?;
+            let mut keep = true;
+            for filter in &filters {
+                let mine: Vec<&Alt<'t>> = filter
+                    .iter()
+                    .filter(|a| index_of(a).is_none_or(|j| j == i))
+                    .collect();
+                // Decided when every alternative for the element agrees
+                // (an entry's other values may multiply them).
+                let first = mine.first()?.val.truthy()?;
+                if mine.iter().any(|a| a.val.truthy() != Some(first)) {
+                    return None;
+                }
+                keep &= first;
+            }
+            if keep {
+                kept.push(entry);
+            }
+        }
+        Some(kept)
+    }
+
     /// `comp[key]`: the value a dict comprehension gives the entry `key`
     /// (its body's key and value evaluated together, element by element),
     /// or element `key` of a list comprehension over a known sequence;
@@ -8480,51 +8604,10 @@ impl<'m, 't> Flow<'m, 't> {
             return vec![Alt::unknown()];
         };
         if body.kind_name() == "pair" {
-            let (Some(k), Some(v)) = (body.field("key"), body.field("value")) else {
-                return vec![Alt::unknown()];
+            return match self.comprehension_entry(body, scope, key, depth) {
+                Lookup::Found(alts) => alts,
+                Lookup::Missing | Lookup::Unknown => vec![Alt::unknown()],
             };
-            let parts = [
-                self.eval_depth(k, scope, depth + 1),
-                self.eval_depth(v, scope, depth + 1),
-            ];
-            let all = pairs(&parts);
-            let keys_known = matches!(
-                key,
-                Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..)
-            ) && all.iter().all(|(k, ..)| {
-                matches!(
-                    k,
-                    Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..)
-                )
-            });
-            if keys_known {
-                let out: Vec<Alt<'t>> = all
-                    .into_iter()
-                    .filter(|(k, ..)| k.same(key))
-                    .map(|(_, val, why, choices)| Alt { val, why, choices })
-                    .collect();
-                return if out.is_empty() {
-                    vec![Alt::unknown()]
-                } else {
-                    cap(out)
-                };
-            }
-            // Which entry is not known: the value every entry has, when
-            // they all have the same one; else any of them.
-            let same = all.first().is_some_and(|(_, first, ..)| {
-                !first.is_unknown()
-                    && all
-                        .iter()
-                        .all(|(_, v, why, _)| why.certain() && v.same(first))
-            });
-            return cap(all
-                .into_iter()
-                .map(|(_, val, why, choices)| Alt {
-                    val,
-                    why: if same { why } else { Why::Choice },
-                    choices,
-                })
-                .collect());
         }
         let Val::Int(index) = key else {
             return vec![Alt::unknown()];

@@ -438,9 +438,12 @@ impl<'t> Module<'t> {
         args: &Args<'t>,
         scope: ScopeId,
     ) -> Vec<(AbstractMeshInfo, flow::Why, Vec<flow::Choice>)> {
-        let device_alts = args
-            .keyword("abstract_device")
-            .map(|device| flow.with_defaults(flow.eval(device, scope)));
+        // A `**` unpacking the module cannot read may pass the device.
+        let device_alts = match args.keyword("abstract_device") {
+            Some(device) => Some(flow.with_defaults(flow.eval(device, scope))),
+            None if args.has_dict_splat => Some(vec![flow::Alt::unknown()]),
+            None => None,
+        };
         let joined = self.abstract_mesh_info(args, scope, device_alts.as_deref());
         let Some(alts) = device_alts else {
             return vec![(joined, flow::Why::Fixed, Vec::new())];
