@@ -4695,6 +4695,42 @@ def b_flagged_kwargs(src: Source, item):
     return [{MAIN: ed.apply()}]
 
 
+def b_comprehension_kwargs(src: Source, item):
+    """The keyword argument is passed by unpacking a dict comprehension over a dict
+    holding it beside another entry the comprehension filters out: `options = {k: v
+    for k, v in {"kw": <value>, "unused": None}.items() if k != "unused"}` just before
+    the statement (or over a module-level table), then `f(..., **options)`."""
+    c, kw = item
+    st = src.stmt_of(c)
+    inner = src.scope_chain(c)[:1]
+    if [id(x) for x in inner] != [id(x) for x in src.scope_chain(st)[:1]]:
+        raise Skip("the call is inside a lambda or comprehension of its statement")
+    if any(k.arg is None for k in c.keywords):
+        raise Skip("the call already unpacks keywords")
+    out = []
+    for form in ("inline", "table"):
+        ed = Edits(src)
+        options = src.fresh("options")
+        entries = f"{{\"{kw.arg}\": {src.seg(kw.value)}, \"variant_unused\": None}}"
+        if form == "table":
+            off = closed_insertion(src, kw.value)
+            if off is None:
+                continue
+            table = src.fresh("VARIANT_OPTIONS")
+            insert_module_code(ed, off, f"{table} = {entries}\n")
+            entries = table
+        insert_before_stmt(
+            ed,
+            st,
+            [f"{options} = {{k: v for k, v in {entries}.items() if k != \"variant_unused\"}}"],
+        )
+        ed.replace(kw, f"**{options}")
+        out.append({MAIN: ed.apply()})
+    if not out:
+        raise Skip("no form applies")
+    return out
+
+
 NAME_KEYWORDS = {"static_argnames", "donate_argnames"}
 
 
@@ -6294,6 +6330,13 @@ TRANSFORMS = {
         "a keyword argument is put in an options dict under a module flag that is True, and the dict "
         "unpacked at the call (`options = {}; if VARIANT_EXPLICIT: options[\"lowering_platforms\"] = ...; "
         "traced.lower(**options)`)",
+    ),
+    "comprehension_kwargs": (
+        i_keyword_calls,
+        b_comprehension_kwargs,
+        "a keyword argument is passed by unpacking a dict comprehension that filters another entry "
+        "out (`options = {k: v for k, v in {\"lowering_platforms\": <value>, \"variant_unused\": None}"
+        ".items() if k != \"variant_unused\"}`, or over a module-level table), `f(..., **options)`",
     ),
     "combinator_varargs": (
         find_sites,
