@@ -233,7 +233,13 @@ fn a_keyword_filled_unless_passed_is_the_wrapper_s_when_no_call_passes_it() {
 fn a_dict_comprehension_unpacked_passes_the_entries_it_keeps() {
     let text = "opts = {\"platforms\": \"tpu\", \"other\": 1}\nkept = {k: v for k, v in opts.items() if k != \"other\"}\ndropped = {k: v for k, v in opts.items() if k != \"platforms\"}\n\n\ndef export(platforms=(\"cpu\",), other=2):\n    return platforms\n\n\nprobe = export(**kept)\nfallback = export(**dropped)\n";
     let probe = name_values(text, "probe");
-    assert!(probe.contains("Str(\"tpu\")") && !probe.contains("Unknown"), "{probe}");
+    assert!(
+        probe.contains("Str(\"tpu\")") && !probe.contains("Unknown"),
+        "{probe}"
+    );
     let fallback = name_values(text, "fallback");
-    assert!(fallback.contains("Seq(Tuple, [Str(\"cpu\")])"), "{fallback}");
+    assert!(
+        fallback.contains("Seq(Tuple, [Str(\"cpu\")])"),
+        "{fallback}"
+    );
 }
