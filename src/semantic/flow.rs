@@ -8538,6 +8538,25 @@ impl<'m, 't> Flow<'m, 't> {
             .collect()))
     }
 
+    /// The values of a comprehension's `if` clauses, one list each (per
+    /// element, by the comprehension's choice of it).
+    fn comprehension_filters(
+        &self,
+        comp: Node<'t>,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Vec<Vec<Alt<'t>>> {
+        let mut cursor = comp.walk();
+        comp.named_children(&mut cursor)
+            .filter(|c| c.kind_name() == "if_clause")
+            .map(|c| {
+                c.named_child(0)
+                    .map(|cond| self.eval_depth(cond, scope, depth + 1))
+                    .unwrap_or_else(|| vec![Alt::unknown()])
+            })
+            .collect()
+    }
+
     /// The entries of a dict comprehension (`pair` its item) its `if`
     /// clauses keep: each one's filters decided for its element (the
     /// comprehension's choice of it). `None` when a filter is not known for
@@ -8550,16 +8569,7 @@ impl<'m, 't> Flow<'m, 't> {
         depth: u32,
     ) -> Option<Vec<Alt<'t>>> {
         let comp = self.m.parent_of(pair)?;
-        let mut cursor = comp.walk();
-        let filters: Vec<Vec<Alt<'t>>> = comp
-            .named_children(&mut cursor)
-            .filter(|c| c.kind_name() == "if_clause")
-            .map(|c| {
-                c.named_child(0)
-                    .map(|cond| self.eval_depth(cond, scope, depth + 1))
-                    .unwrap_or_else(|| vec![Alt::unknown()])
-            })
-            .collect();
+        let filters = self.comprehension_filters(comp, scope, depth);
         if filters.is_empty() {
             return Some(entries);
         }
@@ -8686,15 +8696,7 @@ impl<'m, 't> Flow<'m, 't> {
                 _ => None,
             }
         };
-        let filters: Vec<Vec<Alt<'t>>> = clauses
-            .iter()
-            .filter(|c| c.kind_name() == "if_clause")
-            .map(|c| {
-                c.named_child(0)
-                    .map(|cond| self.eval_depth(cond, scope, depth + 1))
-                    .unwrap_or_else(|| vec![Alt::unknown()])
-            })
-            .collect();
+        let filters = self.comprehension_filters(comp, scope, depth);
         let bodies = self.eval_depth(body, scope, depth + 1);
         let mut items = Vec::new();
         for i in 0..n {

@@ -1431,14 +1431,12 @@ impl<'t> Module<'t> {
             return None;
         }
         let own = self.attribute(class, attr)?;
-        let replaced = self.subclasses(class).iter().any(|c| {
-            *c != class
-                && self
-                    .attribute(*c, attr)
-                    .is_some_and(|b| !std::ptr::eq(b, own))
-        });
         match own {
-            [Binding::Value { value, scope, .. }] if !replaced => Some((*value, *scope)),
+            [Binding::Value { value, scope, .. }]
+                if !self.stored_by_a_subclass(class, attr, own) =>
+            {
+                Some((*value, *scope))
+            }
             _ => None,
         }
     }

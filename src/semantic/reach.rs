@@ -703,8 +703,10 @@ impl<'t> Module<'t> {
                 // with the field given `sequential(...)`'s closure): not
                 // called here, but on the path of the call that made the
                 // value, which the flow's alternatives name.
+                // A decorator of the def called is applied by its own call.
+                let names_def = self.names_a_def(func, id);
                 let mut factory_made: Vec<(Target, Vec<flow::Choice>, Option<String>)> = Vec::new();
-                if made_by.is_empty() && !self.names_a_def(func, id) {
+                if made_by.is_empty() && !names_def {
                     targets.retain(|(target, choices, default)| {
                         let Target::Local(def) = target else {
                             return true;
@@ -724,15 +726,11 @@ impl<'t> Module<'t> {
                         }
                     });
                 }
-                let factory_edges = factory_made.len();
-                targets.extend(factory_made);
-                let first_factory_edge = targets.len() - factory_edges;
-                for (i, (target, choices, default)) in targets.into_iter().enumerate() {
-                    let direct = if i >= first_factory_edge {
-                        None
-                    } else {
-                        direct
-                    };
+                let edges = targets
+                    .into_iter()
+                    .map(|t| (t, direct))
+                    .chain(factory_made.into_iter().map(|t| (t, None)));
+                for ((target, choices, default), direct) in edges {
                     let Some(choices) = flow::merge_choices(&choices, &made_by) else {
                         continue;
                     };
@@ -740,12 +738,6 @@ impl<'t> Module<'t> {
                         Some(note) => concat(&guards, &[Guard::Configured(note)]),
                         None => guards.clone(),
                     };
-                    // A decorator of the def called is applied by its own call.
-                    let names_def = func.kind_name() == "identifier"
-                        && matches!(
-                            self.binding_at(id, text(func, self.src), func),
-                            Some(Binding::Def(_))
-                        );
                     // A name bound to what a call of it returned (`grad_fn =
                     // clipped_grad(loss, hook=h)`, then `grad_fn(x)`) reaches
                     // it as that call made it, with that call's values.
@@ -1115,6 +1107,23 @@ impl<'t> Module<'t> {
             }
         }
         out
+    }
+
+    /// Whether a subclass of `class` stores its own `attr` (its bindings
+    /// other than `own`, `class`'s): `self.attr` then depends on the
+    /// instance.
+    pub(crate) fn stored_by_a_subclass(
+        &self,
+        class: ScopeId,
+        attr: &str,
+        own: &[Binding<'t>],
+    ) -> bool {
+        self.subclasses(class).iter().any(|c| {
+            *c != class
+                && self
+                    .attribute(*c, attr)
+                    .is_some_and(|b| !std::ptr::eq(b, own))
+        })
     }
 
     /// Whether `func` names a def (or a class) of this module by its own
@@ -2746,15 +2755,7 @@ impl<'t> Module<'t> {
                     // calling this one's) makes `self.attr` depend on the
                     // instance: for the value flow to say.
                     let own = self.attribute(class, attr);
-                    let overridden = own.is_some_and(|own| {
-                        self.subclasses(class).iter().any(|c| {
-                            *c != class
-                                && self
-                                    .attribute(*c, attr)
-                                    .is_some_and(|b| !std::ptr::eq(b, own))
-                        })
-                    });
-                    if overridden {
+                    if own.is_some_and(|own| self.stored_by_a_subclass(class, attr, own)) {
                         return Vec::new();
                     }
                     if let Some([Binding::Value { value, scope, .. }]) = own {
