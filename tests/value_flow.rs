@@ -243,3 +243,61 @@ fn a_dict_comprehension_unpacked_passes_the_entries_it_keeps() {
         "{fallback}"
     );
 }
+
+/// The rule codes `check` reports for `text`, by line.
+fn codes_by_line(text: &str) -> Vec<(usize, String)> {
+    jax_lsp::analysis::analyze(
+        text,
+        Path::new("/nonexistent/flow_case.py"),
+        &jax_lsp::config::Settings::default(),
+        None,
+    )
+    .into_iter()
+    .map(|f| {
+        (
+            text[..f.span.start].matches('\n').count() + 1,
+            f.code.to_string(),
+        )
+    })
+    .collect()
+}
+
+/// `jax.jit(f, **{k: v for k, v in D.items() if ...})` passes the entries of
+/// `D` its filter keeps, as jit's own keywords (where the finding points:
+/// the entry). A module table is read from a function when its entries
+/// mean the same there; a dropped entry, a filter on a parameter no call
+/// fills, a local `D` shadowing the table pass nothing known. (Run under
+/// JAX: `kept` and `local` warn, the others run clean.)
+#[test]
+fn jit_keywords_unpacked_from_a_filtering_comprehension_are_the_kept_entries() {
+    let text = r#"import jax
+
+def f(x):
+    return x * 2
+
+TABLE = {"backend": "cpu", "inline": True}
+
+def kept():
+    return jax.jit(f, **{k: v for k, v in TABLE.items() if k != "inline"})
+
+def dropped():
+    return jax.jit(f, **{k: v for k, v in TABLE.items() if k != "backend"})
+
+def chosen_by_caller(drop):
+    return jax.jit(f, **{k: v for k, v in TABLE.items() if k != drop})
+
+def shadowed():
+    TABLE = {"backend": None}
+    return jax.jit(f, **{k: v for k, v in TABLE.items() if k})
+
+def local():
+    options = {k: v for k, v in {"device": jax.devices()[0]}.items() if k}
+    return jax.jit(f, **options)
+"#;
+    let found = codes_by_line(text);
+    assert_eq!(
+        found,
+        vec![(6, "JP012".to_owned()), (22, "JP012".to_owned())],
+        "{found:?}"
+    );
+}

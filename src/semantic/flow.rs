@@ -8538,6 +8538,34 @@ impl<'m, 't> Flow<'m, 't> {
             .collect()))
     }
 
+    /// Whether the dict comprehension `comp` (in `scope`) keeps the entry
+    /// of its iterated dict with the string key `key`: its `if` clauses
+    /// decided for that entry. `None` when a key or a filter is not known.
+    pub(crate) fn comprehension_keeps(
+        &self,
+        comp: Node<'t>,
+        scope: ScopeId,
+        key: &str,
+    ) -> Option<bool> {
+        let pair = comp.field("body").filter(|b| b.kind_name() == "pair")?;
+        let (k, v) = (pair.field("key")?, pair.field("value")?);
+        let parts = [self.eval_depth(k, scope, 1), self.eval_depth(v, scope, 1)];
+        let all = pairs(&parts);
+        if all.is_empty() || !all.iter().all(|(k, ..)| matches!(k, Val::Str(_))) {
+            return None;
+        }
+        let key = Val::Str(key.to_owned());
+        let entries: Vec<Alt<'t>> = all
+            .into_iter()
+            .filter(|(k, ..)| k.same(&key))
+            .map(|(_, val, why, choices)| Alt { val, why, choices })
+            .collect();
+        if entries.is_empty() {
+            return None;
+        }
+        Some(!self.kept_by_filters(pair, scope, entries, 1)?.is_empty())
+    }
+
     /// The values of a comprehension's `if` clauses, one list each (per
     /// element, by the comprehension's choice of it).
     fn comprehension_filters(

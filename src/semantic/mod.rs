@@ -2944,6 +2944,7 @@ impl<'t> Module<'t> {
                 }
                 out = args.keywords;
             }
+            "dictionary_comprehension" => out = self.comprehension_keywords(made, scope, call)?,
             _ => return None,
         }
         if named {
@@ -2965,6 +2966,120 @@ impl<'t> Module<'t> {
                 let holder = self.parent_of(*value).unwrap_or(*value);
                 out.retain(|(k, _, _)| *k != key);
                 out.push((key, *value, holder));
+            }
+        }
+        Some(out)
+    }
+
+    /// The keywords `**{k: v for k, v in D.items() if ...}` passes: the
+    /// entries of `D` its `if` clauses keep (each decided by the flow for
+    /// that entry), pointing at where `D` writes them. `D` is a dict
+    /// `local_dict_keywords` reads, or a module-level display nothing
+    /// changes whose entries mean the same in `scope`. `None` when the
+    /// comprehension does more than filter, or a filter is not known.
+    fn comprehension_keywords(
+        &self,
+        comp: Node<'t>,
+        scope: ScopeId,
+        call: Node<'t>,
+    ) -> Option<Vec<(String, Node<'t>, Node<'t>)>> {
+        let body = comp.field("body").filter(|b| b.kind_name() == "pair")?;
+        let (key_var, value_var) = (body.field("key")?, body.field("value")?);
+        let mut cursor = comp.walk();
+        let mut fors = comp
+            .named_children(&mut cursor)
+            .filter(|c| c.kind_name() == "for_in_clause");
+        let (Some(clause), None) = (fors.next(), fors.next()) else {
+            return None;
+        };
+        // `for k, v in ...` binding exactly the body's key and value.
+        let left = clause.field("left")?;
+        let mut cursor = left.walk();
+        let targets: Vec<Node<'t>> = left.named_children(&mut cursor).collect();
+        let [k, v] = targets.as_slice() else {
+            return None;
+        };
+        let same_name = |a: Node<'t>, b: Node<'t>| {
+            a.kind_name() == "identifier"
+                && b.kind_name() == "identifier"
+                && text(a, self.src) == text(b, self.src)
+        };
+        if !same_name(*k, key_var) || !same_name(*v, value_var) {
+            return None;
+        }
+        let items = unparenthesize(clause.field("right")?);
+        let method = items.field("function").filter(|f| {
+            items.kind_name() == "call"
+                && f.kind_name() == "attribute"
+                && f.field("attribute")
+                    .is_some_and(|a| text(a, self.src) == "items")
+        })?;
+        if items
+            .field("arguments")
+            .is_none_or(|a| a.named_child_count() != 0)
+        {
+            return None;
+        }
+        let source = unparenthesize(method.field("object")?);
+        let entries = match self.local_dict_keywords(source, scope, call) {
+            Some(entries) => entries,
+            None => self.unchanged_module_dict(source, scope)?,
+        };
+        let flow = self.flow();
+        let mut out = Vec::new();
+        for entry in entries {
+            if flow.comprehension_keeps(comp, scope, &entry.0)? {
+                out.push(entry);
+            }
+        }
+        Some(out)
+    }
+
+    /// The entries of `name`, read in `scope`, when it is a module-level dict
+    /// display with string keys that nothing stores into, and each entry's
+    /// names mean in `scope` what they mean at the module level (its value
+    /// is then read in `scope`, as a keyword's is).
+    fn unchanged_module_dict(
+        &self,
+        name: Node<'t>,
+        scope: ScopeId,
+    ) -> Option<Vec<(String, Node<'t>, Node<'t>)>> {
+        if name.kind_name() != "identifier" {
+            return None;
+        }
+        let display = match self.binding_at(scope, text(name, self.src), name)? {
+            Binding::Value {
+                value,
+                scope: MODULE_SCOPE,
+                ..
+            } => unparenthesize(*value),
+            _ => return None,
+        };
+        if display.kind_name() != "dictionary" || !self.dict_stores(display).is_empty() {
+            return None;
+        }
+        let resolves_alike = |n: &str| match (self.lookup(scope, n), self.lookup(MODULE_SCOPE, n)) {
+            (Some(a), Some(b)) => std::ptr::eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        let mut out = Vec::new();
+        let mut cursor = display.walk();
+        for pair in display.named_children(&mut cursor) {
+            match pair.kind_name() {
+                "comment" => {}
+                "pair" => {
+                    let key = crate::syntax::string_value(pair.field("key")?, self.src)?;
+                    let value = pair.field("value")?;
+                    if !crate::syntax::name_uses(value)
+                        .into_iter()
+                        .all(|id| resolves_alike(text(id, self.src)))
+                    {
+                        return None;
+                    }
+                    out.push((key, value, pair));
+                }
+                _ => return None,
             }
         }
         Some(out)

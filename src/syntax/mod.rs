@@ -327,6 +327,31 @@ pub fn ancestors_below<'t>(node: Node<'t>, top: Node<'t>) -> Vec<Node<'t>> {
     out
 }
 
+/// The identifiers under `node` that name something (not an attribute's
+/// name after the dot, nor a keyword argument's name): what reading the
+/// expression looks up.
+pub fn name_uses(node: Node<'_>) -> Vec<Node<'_>> {
+    let mut out = Vec::new();
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        if n.kind_name() == "identifier" {
+            out.push(n);
+            continue;
+        }
+        let mut cursor = n.walk();
+        for child in n.named_children(&mut cursor) {
+            let is_attribute_name = n.kind_name() == "attribute"
+                && n.field("attribute").is_some_and(|a| a.id() == child.id());
+            let is_keyword_name = n.kind_name() == "keyword_argument"
+                && n.field("name").is_some_and(|a| a.id() == child.id());
+            if !is_attribute_name && !is_keyword_name {
+                stack.push(child);
+            }
+        }
+    }
+    out
+}
+
 /// The innermost expression of a parenthesized one: `(("cpu"))` -> `"cpu"`.
 pub fn unparenthesize(mut node: Node<'_>) -> Node<'_> {
     while node.kind_name() == "parenthesized_expression" {
