@@ -27,7 +27,13 @@ use tree_sitter::Tree;
 /// kernel or callback from them.
 pub fn may_have_findings(text: &str) -> bool {
     // Searched lazily: most needles are found (or the answer known) early.
-    prefilter(|needle| memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some())
+    let needles = needles();
+    prefilter(|needle| {
+        NEEDLES
+            .iter()
+            .position(|n| *n == needle)
+            .is_some_and(|i| needles[i].found_in(text.as_bytes()))
+    })
 }
 
 /// Module-level functions of `text` that may be lowering helpers: a `def`
@@ -294,17 +300,84 @@ const NEEDLES: [&str; 20] = [
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Needles(u32);
 
+/// One needle of `NEEDLES` as Python writes it: a word, and the punctuation
+/// that must come right before it (`.lower(`'s dot) or after it (its paren,
+/// `backend=`'s sign, a key's closing quote), with spaces, tabs and line
+/// continuations allowed between, as in `jit(f, backend = "cpu")` or
+/// `.trace(x).\` then `lower()` on the next line. (Not a bare newline: a
+/// needle stays inside one statement, as incremental analysis needs.)
+struct Needle {
+    before: Option<u8>,
+    word: memchr::memmem::Finder<'static>,
+    after: Option<u8>,
+}
+
+impl Needle {
+    fn new(needle: &'static str) -> Needle {
+        let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+        let bytes = needle.as_bytes();
+        let before = bytes.first().copied().filter(|b| !is_word(*b));
+        let after = bytes.last().copied().filter(|b| !is_word(*b));
+        let start = usize::from(before.is_some());
+        let end = bytes.len() - usize::from(after.is_some());
+        Needle {
+            before,
+            word: memchr::memmem::Finder::new(&needle[start..end]),
+            after,
+        }
+    }
+
+    fn found_in(&self, text: &[u8]) -> bool {
+        let len = self.word.needle().len();
+        self.word.find_iter(text).any(|at| {
+            self.before
+                .is_none_or(|b| previous_token_byte(text, at) == Some(b))
+                && self
+                    .after
+                    .is_none_or(|a| next_token_byte(text, at + len) == Some(a))
+        })
+    }
+}
+
+/// The first byte at or after `at` that is not a space, tab or line
+/// continuation.
+fn next_token_byte(text: &[u8], mut at: usize) -> Option<u8> {
+    loop {
+        match text.get(at..)? {
+            [b' ' | b'\t', ..] => at += 1,
+            [b'\\', b'\n', ..] => at += 2,
+            [b'\\', b'\r', b'\n', ..] => at += 3,
+            [b, ..] => return Some(*b),
+            [] => return None,
+        }
+    }
+}
+
+/// The last byte before `at` that is not a space, tab or line continuation.
+fn previous_token_byte(text: &[u8], mut at: usize) -> Option<u8> {
+    loop {
+        match &text[..at] {
+            [.., b' ' | b'\t'] => at -= 1,
+            [.., b'\\', b'\r', b'\n'] => at -= 3,
+            [.., b'\\', b'\n'] => at -= 2,
+            [.., b] => return Some(*b),
+            [] => return None,
+        }
+    }
+}
+
+/// `NEEDLES` as searchers, built once: building one costs more than
+/// searching a statement, and `Needles::of` runs on every statement.
+fn needles() -> &'static [Needle] {
+    static NEEDLE_SEARCHERS: std::sync::OnceLock<Vec<Needle>> = std::sync::OnceLock::new();
+    NEEDLE_SEARCHERS.get_or_init(|| NEEDLES.iter().map(|n| Needle::new(n)).collect())
+}
+
 impl Needles {
     pub fn of(text: &str) -> Needles {
-        // Searchers built once: building one costs more than searching a
-        // statement, and this runs on every statement of a module.
-        static FINDERS: std::sync::OnceLock<Vec<memchr::memmem::Finder<'static>>> =
-            std::sync::OnceLock::new();
-        let finders =
-            FINDERS.get_or_init(|| NEEDLES.iter().map(memchr::memmem::Finder::new).collect());
         let mut bits = 0;
-        for (i, finder) in finders.iter().enumerate() {
-            if finder.find(text.as_bytes()).is_some() {
+        for (i, needle) in needles().iter().enumerate() {
+            if needle.found_in(text.as_bytes()) {
                 bits |= 1 << i;
             }
         }
@@ -359,6 +432,29 @@ mod prefilter_tests {
             "@partial(jax.jit\\\n, backend=\"cpu\")\ndef f(x): ..."
         ));
         assert!(may_have_findings("f = jax.jit (g, device=d)"));
+        // Spaces and continuations inside a needle, where Python allows
+        // them (a proptest found `.trace(k).\` then `lower()`: whole and
+        // incremental analysis disagreed when a comment held a needle).
+        for text in [
+            "f = jax.jit(g, backend = \"cpu\")",
+            "out = jax.jit(g, device =d)",
+            "t = jax.jit(g).trace(x).\\\nlower()",
+            "t = jax.jit(g).trace(x) . lower ()",
+            "t = jax.jit(g).trace(x).\\\r\n    lower(\n)",
+            "e = jax.export.export (f)(x)",
+        ] {
+            assert!(may_have_findings(text), "{text:?}");
+            assert!(super::Needles::of(text).may_have_findings(), "{text:?}");
+        }
+        // A word alone is not a needle that wants its punctuation.
+        for text in [
+            "f = jax.jit(g)\nlower = 1\nbackends = ['cpu']",
+            "f = jax.jit(g)\nx = lower_bound(y)",
+            // A bare newline ends the statement: no needle spans two.
+            "f = jax.jit(g)\nx = a.\nlower(b)",
+        ] {
+            assert!(!may_have_findings(text), "{text:?}");
+        }
     }
 
     #[test]
