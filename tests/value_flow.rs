@@ -301,3 +301,99 @@ def local():
         "{found:?}"
     );
 }
+
+/// A call in an arm of `a if c else b`, or after `c and` / `c or`, runs only
+/// when the condition lets it, as in an `if` statement: a module flag that is
+/// `False` keeps the TPU kernel out of the cuda exports of `by_ternary`,
+/// `by_and` and `by_or` (each was a false JP002), and `taken` reaches it
+/// through the arm that runs. (Under JAX the first three export, `taken`
+/// fails.)
+#[test]
+fn calls_in_a_conditional_expression_run_as_its_condition_decides() {
+    let text = r#"import jax
+import jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+
+FUSED = False
+SPEC = jax.ShapeDtypeStruct((8, 128), jnp.float32)
+
+
+def _copy(x_ref, o_ref):
+    o_ref[...] = x_ref[...]
+
+
+def fused(x):
+    return pl.pallas_call(_copy, out_shape=x, compiler_params=pltpu.CompilerParams())(x)
+
+
+def by_ternary(x):
+    return fused(x) if FUSED else x + 1
+
+
+def by_and(x):
+    return FUSED and fused(x) or x + 1
+
+
+def by_or(x):
+    return not FUSED or fused(x)
+
+
+def taken(x):
+    return x + 1 if FUSED else fused(x)
+
+
+if __name__ == "__main__":
+    jax.export.export(jax.jit(by_ternary), platforms=("cuda",))(SPEC)
+    jax.export.export(jax.jit(by_and), platforms=("cuda",))(SPEC)
+    jax.export.export(jax.jit(by_or), platforms=("cuda",))(SPEC)
+    jax.export.export(jax.jit(taken), platforms=("cuda",))(SPEC)
+"#;
+    let found = codes_by_line(text);
+    assert_eq!(found, vec![(38, "JP002".to_owned())], "{found:?}");
+}
+
+/// `probe() and platform == "cpu"` is `False` whatever the probe gives when
+/// the right side is `False` for the element being lowered, also when the
+/// probe holds a `try` (its result a run-time choice): `interpret=` is known
+/// false for the "cuda" export of the loop, which JAX rejects. (It was
+/// `Unknown`, and the finding missed.)
+#[test]
+fn an_and_whose_right_side_is_false_is_false_whatever_the_left_runs() {
+    let text = r#"import jax
+import jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+
+SPEC = jax.ShapeDtypeStruct((8, 128), jnp.float32)
+
+
+def on_cpu_host():
+    try:
+        return jax.devices()[0].platform == "cpu"
+    except RuntimeError:
+        return False
+
+
+def _copy(x_ref, o_ref):
+    o_ref[...] = x_ref[...]
+
+
+def make(platform):
+    interpret = on_cpu_host() and platform == "cpu"
+
+    def run(x):
+        return pl.pallas_call(
+            _copy, out_shape=x, compiler_params=pltpu.CompilerParams(), interpret=interpret
+        )(x)
+
+    return run
+
+
+if __name__ == "__main__":
+    for platform in ("tpu", "cuda"):
+        jax.export.export(jax.jit(make(platform)), platforms=(platform,))(SPEC)
+"#;
+    let found = codes_by_line(text);
+    assert_eq!(found, vec![(33, "JP002".to_owned())], "{found:?}");
+}

@@ -1171,6 +1171,12 @@ pub struct Flow<'m, 't> {
     /// read: stores through the name the instance is bound to count only
     /// if they ran before the read.
     attribute_read: Cell<Option<(Node<'t>, ScopeId)>>,
+    /// While `foreign_args_in` runs for one way of choosing the arguments
+    /// (`foreign_call`): only the argument values on choices compatible with it.
+    foreign_way: RefCell<Option<Vec<Choice>>>,
+    /// The distinct choice lists of each argument the last `foreign_args_in`
+    /// read (what `foreign_call` splits the call by).
+    foreign_arg_choices: RefCell<Vec<Vec<Vec<Choice>>>>,
 }
 
 impl<'t> Module<'t> {
@@ -1204,6 +1210,8 @@ impl<'t> Module<'t> {
             detach_tokens: Cell::new(None),
             subscript_read: Cell::new(None),
             attribute_read: Cell::new(None),
+            foreign_way: RefCell::new(None),
+            foreign_arg_choices: RefCell::new(Vec::new()),
         }
     }
 
@@ -1362,6 +1370,26 @@ impl<'m, 't> Flow<'m, 't> {
                     .field("operator")
                     .is_some_and(|o| text(o, m.src) == "or");
                 let lefts = self.eval_depth(left, scope, depth + 1);
+                // `probe() and False` is `False` whichever way `probe()` goes
+                // (`or True`: `True`), when every left alternative either
+                // yields the right side or is that boolean itself: the result
+                // is the right side's, free of the left's run-time choices
+                // (`on_cpu_host() and platform == "cpu"`, `on_cpu_host()`
+                // holding a `try`, in a loop over platforms).
+                if lefts.iter().any(|l| l.val.truthy().is_none()) {
+                    let rights = self.eval_depth(right, scope, depth + 1);
+                    let absorbing = !rights.is_empty()
+                        && rights
+                            .iter()
+                            .all(|r| matches!(r.val, Val::Bool(b) if b == is_or));
+                    let left_irrelevant = lefts.iter().all(|l| match l.val.truthy() {
+                        None => true,
+                        Some(t) => t != is_or || matches!(l.val, Val::Bool(b) if b == is_or),
+                    });
+                    if absorbing && left_irrelevant {
+                        return cap(rights);
+                    }
+                }
                 let mut out = Vec::new();
                 for l in lefts {
                     match l.val.truthy() {
@@ -3066,7 +3094,40 @@ impl<'m, 't> Flow<'m, 't> {
             return None;
         }
         let foreign = self.foreign_args(receiver, call, scope, depth)?;
+        // Arguments on different choices (a loop's elements, call sites):
+        // one call per way of choosing them, each answer on its choices, so
+        // that `pick({"p": (platform,)})` in a loop over platforms keeps
+        // which element gave which answer.
+        // (When a way gets no answer, the call as one.)
+        let ways = choice_ways(&self.foreign_arg_choices.take());
+        if ways.len() > 1 {
+            let mut out = Vec::new();
+            for way in &ways {
+                self.foreign_way.replace(Some(way.clone()));
+                let foreign = self.foreign_args(receiver, call, scope, depth);
+                self.foreign_way.replace(None);
+                let Some(mut alts) = foreign.and_then(|f| m.foreign_returns(path, &f)) else {
+                    break;
+                };
+                self.qualify_foreign(path, receiver, &mut alts);
+                out.push(from_consts(&alts).into_iter().filter_map(|a| {
+                    let choices = merge_choices(&a.choices, way)?;
+                    Some(Alt { choices, ..a })
+                }));
+            }
+            if out.len() == ways.len() {
+                return Some(cap(out.into_iter().flatten().collect()));
+            }
+        }
         let mut alts = m.foreign_returns(path, &foreign)?;
+        self.qualify_foreign(path, receiver, &mut alts);
+        Some(from_consts(&alts))
+    }
+
+    /// The references in what a function of another module returned, made
+    /// paths here (`qualify_refs`).
+    fn qualify_foreign(&self, path: &str, receiver: Option<&Val<'t>>, alts: &mut [ConstAlt]) {
+        let m = self.m;
         // Names of that module's classes and functions, as paths here: the
         // path less the name it has there (`Class.method` for a method, also
         // a classmethod called on its class, `Placement.planned(...)`).
@@ -3084,9 +3145,8 @@ impl<'m, 't> Flow<'m, 't> {
             .nth(segments)
             .filter(|module| !module.is_empty());
         if let Some(module) = module {
-            qualify_refs(&mut alts, module);
+            qualify_refs(alts, module);
         }
-        Some(from_consts(&alts))
     }
 
     /// `obj.attr` of an object of another module's class that holds no
@@ -3261,13 +3321,50 @@ impl<'m, 't> Flow<'m, 't> {
         // Positions past a `*splat` are unknown: only the values before it
         // are passed, and the callee's later parameters stay unknown.
         let fixed = Args::positional_before_list_splat(call).unwrap_or(args.positional.len());
+        // The way of choosing the arguments this call is read for (not
+        // seen by the evaluations it makes), and the choices each has.
+        let way = self.foreign_way.take();
+        let arg_choices: RefCell<Vec<Vec<Vec<Choice>>>> = RefCell::new(Vec::new());
         // (`detach`'s depth is its own nesting of objects, not this one's.)
         // Functions of this module no other module can name (a closure, a
         // lambda, a method, a callable instance) cross as this module's
         // tokens (`Module::local_ref`): what the callee calls with them is
         // found here when its answer comes back.
         let detach = |node: Node<'t>| {
-            let alts = self.eval_depth(node, scope, depth + 1);
+            let mut alts = self.eval_depth(node, scope, depth + 1);
+            // Data only: a function crosses as a token holding its own
+            // choices, and splitting a call by them would make the functions
+            // of a loop's elements run-time alternatives of one another.
+            let mut seen: Vec<Vec<Choice>> = Vec::new();
+            for alt in &alts {
+                let data = matches!(
+                    alt.val,
+                    Val::Str(_)
+                        | Val::Seq(..)
+                        | Val::Bool(_)
+                        | Val::Int(_)
+                        | Val::None
+                        | Val::Params(_)
+                        | Val::InterpretParams
+                        | Val::AbstractDevice(_)
+                        | Val::Mesh(_)
+                        | Val::Sharding(_)
+                        | Val::Spec(_)
+                        | Val::Object(_)
+                );
+                let choices = if data {
+                    alt.choices.clone()
+                } else {
+                    Vec::new()
+                };
+                if !seen.contains(&choices) {
+                    seen.push(choices);
+                }
+            }
+            arg_choices.borrow_mut().push(seen);
+            if let Some(way) = &way {
+                alts.retain(|a| merge_choices(&a.choices, way).is_some());
+            }
             let mut out = self.detach_with_tokens(&alts, every_function);
             // A function the value flow does not follow (what a factory of
             // this module returned, `sub = make_kernel()`): what the call
@@ -3311,12 +3408,14 @@ impl<'m, 't> Flow<'m, 't> {
                 }
             }
         }
+        let positional = args.positional[..fixed]
+            .iter()
+            .map(|a| detach(*a))
+            .collect();
+        self.foreign_arg_choices.replace(arg_choices.take());
         Some(super::summary::ForeignCall {
             receiver: receiver.map(|v| self.detach(&[Alt::fixed(v.clone())], 0)),
-            positional: args.positional[..fixed]
-                .iter()
-                .map(|a| detach(*a))
-                .collect(),
+            positional,
             open_positional: args.has_list_splat,
             keywords,
             attribute: false,
@@ -7289,32 +7388,82 @@ impl<'m, 't> Flow<'m, 't> {
         scope: ScopeId,
         depth: u32,
     ) -> Vec<Alt<'t>> {
-        let overrides: Vec<(String, Vec<ConstAlt>)> = args
-            .keywords
-            .iter()
-            .map(|(name, value, _)| {
-                let alts = self.eval_depth(*value, scope, depth + 1);
-                (name.clone(), self.detach(&alts, 1))
-            })
-            .collect();
-        cap(objects
-            .into_iter()
-            .map(|o| {
-                let Val::Object(fields) = &o.val else {
-                    return o;
+        let ways = self.overrides_by_choice(args, scope, depth);
+        let mut out = Vec::new();
+        for o in objects {
+            let Val::Object(fields) = &o.val else {
+                out.push(o);
+                continue;
+            };
+            for (choices, overrides) in &ways {
+                let Some(choices) = merge_choices(&o.choices, choices) else {
+                    continue;
                 };
                 let mut fields: Fields = fields.as_ref().clone();
-                for (name, value) in &overrides {
+                for (name, value) in overrides {
                     fields.retain(|(n, _)| n != name);
                     fields.push((name.clone(), value.clone()));
                 }
-                Alt {
+                out.push(Alt {
                     val: Val::Object(Arc::new(fields)),
-                    why: o.why,
-                    choices: o.choices,
+                    why: o.why.clone(),
+                    choices,
+                });
+            }
+        }
+        cap(out)
+    }
+
+    /// A call's keywords as field overrides (each its values, detached),
+    /// one set per way the values are chosen: values on different choices
+    /// (a loop's elements, call sites) make different objects, each on its
+    /// choices, so that `replace(cfg, use_kernel=platform == "tpu")` in a
+    /// loop over platforms keeps which element gave which field. Past
+    /// `MAX_ALTS` ways, one set with every value and no choices.
+    fn overrides_by_choice(
+        &self,
+        args: &Args<'t>,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Vec<(Vec<Choice>, FieldOverrides)> {
+        let values: Vec<(String, Vec<Alt<'t>>)> = args
+            .keywords
+            .iter()
+            .map(|(name, value, _)| (name.clone(), self.eval_depth(*value, scope, depth + 1)))
+            .collect();
+        let mut ways: Vec<(Vec<Choice>, FieldOverrides)> = vec![(Vec::new(), Vec::new())];
+        for (name, alts) in &values {
+            let mut groups: Vec<(&[Choice], Vec<Alt<'t>>)> = Vec::new();
+            for alt in alts {
+                match groups
+                    .iter_mut()
+                    .find(|(c, _)| *c == alt.choices.as_slice())
+                {
+                    Some((_, group)) => group.push(alt.clone()),
+                    None => groups.push((&alt.choices, vec![alt.clone()])),
                 }
-            })
-            .collect())
+            }
+            let mut next = Vec::new();
+            for (choices, overrides) in &ways {
+                for (group_choices, group) in &groups {
+                    let Some(merged) = merge_choices(choices, group_choices) else {
+                        continue;
+                    };
+                    let mut overrides = overrides.clone();
+                    overrides.push((name.clone(), self.detach(group, 1)));
+                    next.push((merged, overrides));
+                }
+            }
+            if next.len() > MAX_ALTS {
+                let all = values
+                    .iter()
+                    .map(|(name, alts)| (name.clone(), self.detach(alts, 1)))
+                    .collect();
+                return vec![(Vec::new(), all)];
+            }
+            ways = next;
+        }
+        ways
     }
 
     /// A config object with some fields replaced: the object's fields, then
@@ -7352,14 +7501,7 @@ impl<'m, 't> Flow<'m, 't> {
                     .collect(),
             );
         }
-        let overrides: Vec<(String, Vec<ConstAlt>)> = args
-            .keywords
-            .iter()
-            .map(|(name, value, _)| {
-                let alts = self.eval_depth(*value, scope, depth + 1);
-                (name.clone(), self.detach(&alts, 1))
-            })
-            .collect();
+        let ways = self.overrides_by_choice(args, scope, depth);
         let mut out = Vec::new();
         for o in objects {
             let Const::Object(fields) = self
@@ -7371,16 +7513,21 @@ impl<'m, 't> Flow<'m, 't> {
                 out.push(Alt::unknown());
                 continue;
             };
-            let mut fields: Fields = fields.as_ref().clone();
-            for (name, value) in &overrides {
-                fields.retain(|(n, _)| n != name);
-                fields.push((name.clone(), value.clone()));
+            for (choices, overrides) in &ways {
+                let Some(choices) = merge_choices(&o.choices, choices) else {
+                    continue;
+                };
+                let mut fields: Fields = fields.as_ref().clone();
+                for (name, value) in overrides {
+                    fields.retain(|(n, _)| n != name);
+                    fields.push((name.clone(), value.clone()));
+                }
+                out.push(Alt {
+                    val: Val::Object(Arc::new(fields)),
+                    why: o.why.clone(),
+                    choices,
+                });
             }
-            out.push(Alt {
-                val: Val::Object(Arc::new(fields)),
-                why: o.why,
-                choices: o.choices,
-            });
         }
         Some(cap(out))
     }
@@ -11537,6 +11684,40 @@ fn dict_splats(call: Node<'_>) -> Vec<Node<'_>> {
         .filter_map(|a| a.named_child(0))
         .map(unparenthesize)
         .collect()
+}
+
+/// Fields an object is made or copied with (`Flow::overrides_by_choice`).
+type FieldOverrides = Vec<(String, Vec<ConstAlt>)>;
+
+/// The ways of choosing one value for each argument, given the distinct
+/// choice lists of each argument's values: their compatible combinations,
+/// merged. Empty (no split) when no argument's values are on choices or
+/// there are more than a few ways.
+fn choice_ways(per_argument: &[Vec<Vec<Choice>>]) -> Vec<Vec<Choice>> {
+    if per_argument
+        .iter()
+        .all(|lists| lists.iter().all(|c| c.is_empty()))
+    {
+        return Vec::new();
+    }
+    let mut ways: Vec<Vec<Choice>> = vec![Vec::new()];
+    for lists in per_argument {
+        let mut next: Vec<Vec<Choice>> = Vec::new();
+        for way in &ways {
+            for choices in lists {
+                if let Some(merged) = merge_choices(way, choices) {
+                    if !next.contains(&merged) {
+                        next.push(merged);
+                    }
+                }
+            }
+        }
+        if next.len() > 4 {
+            return Vec::new();
+        }
+        ways = next;
+    }
+    ways
 }
 
 /// Where a keyword argument comes from (`Flow::keyword_sources`).

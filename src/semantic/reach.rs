@@ -108,6 +108,7 @@ pub struct CallBranches {
 }
 
 /// What a branch condition is, as far as the code shows.
+#[derive(Debug)]
 pub(crate) enum Truth {
     Known(bool),
     /// Decided by the default of run-time configuration (the note names it).
@@ -1732,6 +1733,8 @@ impl<'t> Module<'t> {
         let mut by_caller = Vec::new();
         let mut taken_bodies = Vec::new();
         let mut by_default = Vec::new();
+        // Simple statements, for the branches inside them.
+        let mut simple = Vec::new();
         let mut stack: Vec<Node<'t>> = if scope == super::MODULE_SCOPE {
             self.top_level_statements()
         } else {
@@ -1894,16 +1897,127 @@ impl<'t> Module<'t> {
                             .filter(|c| c.kind_name() != "comment"),
                     );
                 }
-                _ => {}
+                "function_definition" | "class_definition" | "decorated_definition" => {}
+                // A simple statement: its `a if c else b` and `c and a` /
+                // `c or a` are branches too.
+                _ => simple.push(node),
             }
         }
-        Branches {
+        let mut branches = Branches {
             dead: out,
             by_caller,
             taken: taken_bodies,
             by_default,
             holds,
             by_caller_when,
+        };
+        for statement in simple {
+            self.expression_branches(statement, truth_of, &mut branches);
+        }
+        branches
+    }
+
+    /// The branches inside one simple statement, decided as an `if`'s are:
+    /// `a if c else b` runs `a` only when `c` holds and `b` only when it
+    /// does not; `c and a` runs `a` only when `c` holds, `c or a` only when
+    /// it does not. A part that never runs is `dead`; one the callers decide
+    /// is `by_caller` (with the choices that run it, for `a if c` and
+    /// `c and a`), one that runs whenever the expression does `holds`. Not
+    /// inside a lambda: its names are its own.
+    fn expression_branches(
+        &self,
+        statement: Node<'t>,
+        truth_of: &dyn Fn(Node<'t>) -> Truth,
+        out: &mut Branches,
+    ) {
+        let Branches {
+            dead,
+            by_caller,
+            by_caller_when,
+            holds,
+            by_default,
+            ..
+        } = out;
+        // Most statements hold neither: skipped without a walk.
+        let bytes = &self.src.as_bytes()[statement.byte_range()];
+        let may_hold = |word: &[u8]| memchr::memmem::find(bytes, word).is_some();
+        if !(may_hold(b"if") && may_hold(b"else") || may_hold(b"and") || may_hold(b"or")) {
+            return;
+        }
+        let mut stack = vec![statement];
+        while let Some(node) = stack.pop() {
+            // (branch that runs when the condition holds, condition, polarity)
+            let branch = match node.kind_name() {
+                "lambda" => continue,
+                "conditional_expression" => {
+                    match (
+                        node.named_child(0),
+                        node.named_child(1),
+                        node.named_child(2),
+                    ) {
+                        (Some(then), Some(condition), Some(otherwise)) => {
+                            Some((condition, Some(then), Some(otherwise)))
+                        }
+                        _ => None,
+                    }
+                }
+                "boolean_operator" => match (node.field("left"), node.field("right")) {
+                    (Some(left), Some(right)) => {
+                        let is_or = node
+                            .field("operator")
+                            .is_some_and(|o| text(o, self.src) == "or");
+                        if is_or {
+                            Some((left, None, Some(right)))
+                        } else {
+                            Some((left, Some(right), None))
+                        }
+                    }
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some((condition, when_true, when_false)) = branch {
+                let runs_never = |t: bool| {
+                    if t {
+                        (when_true, when_false)
+                    } else {
+                        (when_false, when_true)
+                    }
+                };
+                match truth_of(condition) {
+                    Truth::Known(t) => {
+                        let (runs, never) = runs_never(t);
+                        dead.extend(never.map(|n| n.byte_range()));
+                        holds.extend(runs.map(|r| (r.byte_range(), None)));
+                    }
+                    // Decided by a default: what runs holds for a plain run.
+                    Truth::KnownByDefault(t, note) => {
+                        let (runs, never) = runs_never(t);
+                        dead.extend(never.map(|n| n.byte_range()));
+                        if let Some(runs) = runs {
+                            holds.push((runs.byte_range(), Some(note.clone())));
+                            by_default.push((runs.byte_range(), note));
+                        }
+                    }
+                    Truth::CallerDecides(when) => {
+                        if let Some(part) = when_true {
+                            by_caller.push(part.byte_range());
+                            if let Some(when) = when {
+                                by_caller_when.push((part.byte_range(), when));
+                            }
+                        }
+                        if let Some(part) = when_false {
+                            by_caller.push(part.byte_range());
+                        }
+                    }
+                    Truth::Unknown => {}
+                }
+            }
+            let mut cursor = node.walk();
+            stack.extend(
+                node.named_children(&mut cursor)
+                    .filter(|c| c.kind_name() != "comment"),
+            );
         }
     }
 

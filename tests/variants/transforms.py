@@ -2001,6 +2001,33 @@ def b_module_flag_branch(src: Source, v: Value):
     return out
 
 
+def b_conditional_expression(src: Source, v: Value):
+    """The expression of the statement holding the value (its call, its assigned or
+    returned value) is one arm of a conditional expression or a short-circuit on a
+    module flag that is `True`: `(E if VARIANT_ON else None)`, `(None if not
+    VARIANT_ON else E)`, `(VARIANT_ON and E)`.  Not a lowering's platforms."""
+    if v.key == "platforms":
+        raise Skip("a lowering site, not code it reaches")
+    st = _statement_level(src, v)
+    if not isinstance(st, (ast.Expr, ast.Assign, ast.Return, ast.AnnAssign)) or st.value is None:
+        raise Skip("not a statement with one expression")
+    e = st.value
+    out = []
+    for form in ("then", "else", "and"):
+        ed = Edits(src)
+        flag = src.fresh("VARIANT_ON")
+        insert_module_code(ed, header_end(src)[0], f"{flag} = True\n")
+        body = src.seg(e)
+        if form == "then":
+            ed.replace(e, f"({body} if {flag} else None)")
+        elif form == "else":
+            ed.replace(e, f"(None if not {flag} else {body})")
+        else:
+            ed.replace(e, f"({flag} and {body})")
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_reset_field(src: Source, v: Value):
     """The value is kept by an object of a module-level class whose `__init__` first
     resets the field (`self.value = None`), then stores the value, then derives a
@@ -5763,6 +5790,13 @@ TRANSFORMS = {
         "the value is given to `VariantState(<value>)`, whose `__init__` sets `self.value = None` and "
         "`self.derived = None`, then `self.value = value` and `self.derived = (self.value,)`; read as `.value` or "
         "`.derived[0]`",
+    ),
+    "conditional_expression": (
+        _values,
+        b_conditional_expression,
+        "the expression of the statement the value is in is an arm of a conditional expression or an `and` on a "
+        "module flag that is `True`: `(E if VARIANT_ON else None)`, `(None if not VARIANT_ON else E)`, "
+        "`(VARIANT_ON and E)`",
     ),
     "module_flag_branch": (
         _values,
