@@ -1940,7 +1940,15 @@ impl<'t> Module<'t> {
         } = out;
         // Most statements hold neither: skipped without a walk.
         let bytes = &self.src.as_bytes()[statement.byte_range()];
-        let may_hold = |word: &[u8]| memchr::memmem::find(bytes, word).is_some();
+        let is_name_byte = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
+        // The keyword as a word of its own (not `for`, `handle`, `elif`).
+        let may_hold = |word: &[u8]| {
+            memchr::memmem::find_iter(bytes, word).any(|at| {
+                let before = at.checked_sub(1).and_then(|i| bytes.get(i));
+                !before.is_some_and(is_name_byte)
+                    && !bytes.get(at + word.len()).is_some_and(is_name_byte)
+            })
+        };
         if !(may_hold(b"if") && may_hold(b"else") || may_hold(b"and") || may_hold(b"or")) {
             return;
         }
@@ -1976,7 +1984,16 @@ impl<'t> Module<'t> {
                 },
                 _ => None,
             };
-            if let Some((condition, when_true, when_false)) = branch {
+            // Only an arm that may call something needs its condition
+            // decided (reaching is by calls): `x or default` costs nothing.
+            let calls_in = |arm: Option<Node<'t>>| {
+                arm.is_some_and(|a| {
+                    memchr::memchr(b'(', &self.src.as_bytes()[a.byte_range()]).is_some()
+                })
+            };
+            if let Some((condition, when_true, when_false)) =
+                branch.filter(|(_, t, f)| calls_in(*t) || calls_in(*f))
+            {
                 let runs_never = |t: bool| {
                     if t {
                         (when_true, when_false)
