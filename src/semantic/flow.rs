@@ -7395,21 +7395,7 @@ impl<'m, 't> Flow<'m, 't> {
                 out.push(o);
                 continue;
             };
-            for (choices, overrides) in &ways {
-                let Some(choices) = merge_choices(&o.choices, choices) else {
-                    continue;
-                };
-                let mut fields: Fields = fields.as_ref().clone();
-                for (name, value) in overrides {
-                    fields.retain(|(n, _)| n != name);
-                    fields.push((name.clone(), value.clone()));
-                }
-                out.push(Alt {
-                    val: Val::Object(Arc::new(fields)),
-                    why: o.why.clone(),
-                    choices,
-                });
-            }
+            out.extend(overridden(fields, &o, &ways));
         }
         cap(out)
     }
@@ -7513,21 +7499,7 @@ impl<'m, 't> Flow<'m, 't> {
                 out.push(Alt::unknown());
                 continue;
             };
-            for (choices, overrides) in &ways {
-                let Some(choices) = merge_choices(&o.choices, choices) else {
-                    continue;
-                };
-                let mut fields: Fields = fields.as_ref().clone();
-                for (name, value) in overrides {
-                    fields.retain(|(n, _)| n != name);
-                    fields.push((name.clone(), value.clone()));
-                }
-                out.push(Alt {
-                    val: Val::Object(Arc::new(fields)),
-                    why: o.why.clone(),
-                    choices,
-                });
-            }
+            out.extend(overridden(&fields, &o, &ways));
         }
         Some(cap(out))
     }
@@ -11688,6 +11660,30 @@ fn dict_splats(call: Node<'_>) -> Vec<Node<'_>> {
 
 /// Fields an object is made or copied with (`Flow::overrides_by_choice`).
 type FieldOverrides = Vec<(String, Vec<ConstAlt>)>;
+
+/// The object of `fields` (the value of `object`) with each way's fields
+/// replaced, one alternative per way compatible with `object`'s choices.
+fn overridden<'t>(
+    fields: &Fields,
+    object: &Alt<'t>,
+    ways: &[(Vec<Choice>, FieldOverrides)],
+) -> Vec<Alt<'t>> {
+    ways.iter()
+        .filter_map(|(choices, overrides)| {
+            let choices = merge_choices(&object.choices, choices)?;
+            let mut fields = fields.clone();
+            for (name, value) in overrides {
+                fields.retain(|(n, _)| n != name);
+                fields.push((name.clone(), value.clone()));
+            }
+            Some(Alt {
+                val: Val::Object(Arc::new(fields)),
+                why: object.why.clone(),
+                choices,
+            })
+        })
+        .collect()
+}
 
 /// The ways of choosing one value for each argument, given the distinct
 /// choice lists of each argument's values: their compatible combinations,
