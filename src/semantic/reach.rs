@@ -1920,10 +1920,11 @@ impl<'t> Module<'t> {
     /// The branches inside one simple statement, decided as an `if`'s are:
     /// `a if c else b` runs `a` only when `c` holds and `b` only when it
     /// does not; `c and a` runs `a` only when `c` holds, `c or a` only when
-    /// it does not. A part that never runs is `dead`; one the callers decide
-    /// is `by_caller` (with the choices that run it, for `a if c` and
-    /// `c and a`), one that runs whenever the expression does `holds`. Not
-    /// inside a lambda: its names are its own.
+    /// it does not. A part that never runs is `dead`; the part that runs
+    /// when a condition the callers decide holds is `by_caller` (with the
+    /// choices that run it), as an `if` body is (the other part, like an
+    /// `else`, is reached); one that runs whenever the expression does
+    /// `holds`. Not inside a lambda: its names are its own.
     fn expression_branches(
         &self,
         statement: Node<'t>,
@@ -2017,14 +2018,14 @@ impl<'t> Module<'t> {
                         }
                     }
                     Truth::CallerDecides(when) => {
+                        // As an `if`'s: the arm that runs when it holds is
+                        // the callers' (pinned to the calls that make it
+                        // hold); the other arm, like an `else`, is reached.
                         if let Some(part) = when_true {
                             by_caller.push(part.byte_range());
                             if let Some(when) = when {
                                 by_caller_when.push((part.byte_range(), when));
                             }
-                        }
-                        if let Some(part) = when_false {
-                            by_caller.push(part.byte_range());
                         }
                     }
                     Truth::Unknown => {}
