@@ -1370,25 +1370,34 @@ impl<'m, 't> Flow<'m, 't> {
                     .field("operator")
                     .is_some_and(|o| text(o, m.src) == "or");
                 let lefts = self.eval_depth(left, scope, depth + 1);
+                // The right side is read once, and only if a left
+                // alternative may yield it.
+                let rights_once = std::cell::OnceCell::new();
+                let rights =
+                    || rights_once.get_or_init(|| self.eval_depth(right, scope, depth + 1));
+                // Only a boolean absorbs: `x or "host"` is `x` or `"host"`,
+                // not `True`.
+                let absorbing = |rights: &[Alt<'t>]| {
+                    !rights.is_empty()
+                        && rights
+                            .iter()
+                            .all(|r| matches!(r.val, Val::Bool(b) if b == is_or))
+                };
                 // `probe() and False` is `False` whichever way `probe()` goes
                 // (`or True`: `True`), when every left alternative either
                 // yields the right side or is that boolean itself: the result
                 // is the right side's, free of the left's run-time choices
                 // (`on_cpu_host() and platform == "cpu"`, `on_cpu_host()`
                 // holding a `try`, in a loop over platforms).
-                if lefts.iter().any(|l| l.val.truthy().is_none()) {
-                    let rights = self.eval_depth(right, scope, depth + 1);
-                    let absorbing = !rights.is_empty()
-                        && rights
-                            .iter()
-                            .all(|r| matches!(r.val, Val::Bool(b) if b == is_or));
-                    let left_irrelevant = lefts.iter().all(|l| match l.val.truthy() {
-                        None => true,
-                        Some(t) => t != is_or || matches!(l.val, Val::Bool(b) if b == is_or),
-                    });
-                    if absorbing && left_irrelevant {
-                        return cap(rights);
-                    }
+                let left_irrelevant = lefts.iter().all(|l| match l.val.truthy() {
+                    None => true,
+                    Some(t) => t != is_or || matches!(l.val, Val::Bool(b) if b == is_or),
+                });
+                if lefts.iter().any(|l| l.val.truthy().is_none())
+                    && left_irrelevant
+                    && absorbing(rights())
+                {
+                    return cap(rights().clone());
                 }
                 let mut out = Vec::new();
                 for l in lefts {
@@ -1396,41 +1405,31 @@ impl<'m, 't> Flow<'m, 't> {
                         // `x or y` is x when x is truthy; `x and y` is x when falsy.
                         Some(t) if t == is_or => out.push(l),
                         Some(_) => out.extend(
-                            self.eval_depth(right, scope, depth + 1)
-                                .into_iter()
-                                .filter_map(|r| r.under(&l.why, &l.choices)),
+                            rights()
+                                .iter()
+                                .filter_map(|r| r.clone().under(&l.why, &l.choices)),
                         ),
+                        // A boolean right side decides it on each of its
+                        // own paths, whatever the left is.
+                        None if absorbing(rights()) => {
+                            out.extend(rights().iter().filter_map(|r| {
+                                Alt {
+                                    val: Val::Bool(is_or),
+                                    why: r.why.clone(),
+                                    choices: r.choices.clone(),
+                                }
+                                .under(&l.why, &l.choices)
+                            }))
+                        }
                         None => {
-                            // `probe() and False` is falsy whatever `probe()`
-                            // is (`or True` truthy): a boolean, known.
-                            // Each alternative of `y` decides it on its own
-                            // path (`on_cpu_host() and platform == "cpu"` in a
-                            // loop over platforms). Only a boolean absorbs:
-                            // `x or "host"` is `x` or `"host"`, not `True`.
-                            let rights = self.eval_depth(right, scope, depth + 1);
-                            let absorbing = !rights.is_empty()
-                                && rights
-                                    .iter()
-                                    .all(|r| matches!(r.val, Val::Bool(b) if b == is_or));
-                            if absorbing {
-                                out.extend(rights.iter().filter_map(|r| {
-                                    Alt {
-                                        val: Val::Bool(is_or),
-                                        why: r.why.clone(),
-                                        choices: r.choices.clone(),
-                                    }
-                                    .under(&l.why, &l.choices)
-                                }));
-                                continue;
-                            }
                             out.push(Alt {
                                 val: l.val.clone(),
                                 why: Why::Choice,
                                 choices: l.choices.clone(),
                             });
-                            out.extend(rights.into_iter().map(|mut r| {
-                                r.why = Why::Choice;
-                                r
+                            out.extend(rights().iter().map(|r| Alt {
+                                why: Why::Choice,
+                                ..r.clone()
                             }));
                         }
                     }
@@ -8605,40 +8604,22 @@ impl<'m, 't> Flow<'m, 't> {
         key: &Val<'t>,
         depth: u32,
     ) -> Lookup<'t> {
-        let (Some(k), Some(v)) = (pair.field("key"), pair.field("value")) else {
-            return Lookup::Unknown;
+        let all = match self.entries_with_key(pair, scope, key, depth) {
+            Ok(Some(entries)) => {
+                // `if` clauses keep an element or drop it: each kept entry's
+                // filters decided for its element, else not known.
+                let Some(out) = self.kept_by_filters(pair, scope, entries, depth) else {
+                    return Lookup::Unknown;
+                };
+                return if out.is_empty() {
+                    Lookup::Missing
+                } else {
+                    Lookup::Found(cap(out))
+                };
+            }
+            Ok(None) => return Lookup::Unknown,
+            Err(all) => all,
         };
-        let parts = [
-            self.eval_depth(k, scope, depth + 1),
-            self.eval_depth(v, scope, depth + 1),
-        ];
-        let all = pairs(&parts);
-        let keys_known = matches!(
-            key,
-            Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..)
-        ) && all.iter().all(|(k, ..)| {
-            matches!(
-                k,
-                Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..)
-            )
-        });
-        if keys_known {
-            let out: Vec<Alt<'t>> = all
-                .into_iter()
-                .filter(|(k, ..)| k.same(key))
-                .map(|(_, val, why, choices)| Alt { val, why, choices })
-                .collect();
-            // `if` clauses keep an element or drop it: each kept entry's
-            // filters decided for its element, else not known.
-            let Some(out) = self.kept_by_filters(pair, scope, out, depth) else {
-                return Lookup::Unknown;
-            };
-            return if out.is_empty() {
-                Lookup::Missing
-            } else {
-                Lookup::Found(cap(out))
-            };
-        }
         // Which entry is not known: the value every entry has, when
         // they all have the same one; else any of them.
         let same = all.first().is_some_and(|(_, first, ..)| {
@@ -8667,22 +8648,50 @@ impl<'m, 't> Flow<'m, 't> {
         key: &str,
     ) -> Option<bool> {
         let pair = comp.field("body").filter(|b| b.kind_name() == "pair")?;
-        let (k, v) = (pair.field("key")?, pair.field("value")?);
-        let parts = [self.eval_depth(k, scope, 1), self.eval_depth(v, scope, 1)];
-        let all = pairs(&parts);
-        if all.is_empty() || !all.iter().all(|(k, ..)| matches!(k, Val::Str(_))) {
-            return None;
-        }
-        let key = Val::Str(key.to_owned());
-        let entries: Vec<Alt<'t>> = all
-            .into_iter()
-            .filter(|(k, ..)| k.same(&key))
-            .map(|(_, val, why, choices)| Alt { val, why, choices })
-            .collect();
+        let entries = self
+            .entries_with_key(pair, scope, &Val::Str(key.to_owned()), 0)
+            .ok()??;
         if entries.is_empty() {
             return None;
         }
         Some(!self.kept_by_filters(pair, scope, entries, 1)?.is_empty())
+    }
+
+    /// The elements of a dict comprehension (`pair` its item) whose key is
+    /// `key`, before its `if` clauses (`Ok(None)` when the item cannot be
+    /// read); when `key` or an element's key is not a known constant, every
+    /// element as (key, value, why, choices) instead (`Err`).
+    #[allow(clippy::type_complexity)]
+    fn entries_with_key(
+        &self,
+        pair: Node<'t>,
+        scope: ScopeId,
+        key: &Val<'t>,
+        depth: u32,
+    ) -> Result<Option<Vec<Alt<'t>>>, Vec<(Val<'t>, Val<'t>, Why, Vec<Choice>)>> {
+        let (Some(k), Some(v)) = (pair.field("key"), pair.field("value")) else {
+            return Ok(None);
+        };
+        let parts = [
+            self.eval_depth(k, scope, depth + 1),
+            self.eval_depth(v, scope, depth + 1),
+        ];
+        let all = pairs(&parts);
+        let constant = |k: &Val<'t>| {
+            matches!(
+                k,
+                Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..)
+            )
+        };
+        if !constant(key) || !all.iter().all(|(k, ..)| constant(k)) {
+            return Err(all);
+        }
+        Ok(Some(
+            all.into_iter()
+                .filter(|(k, ..)| k.same(key))
+                .map(|(_, val, why, choices)| Alt { val, why, choices })
+                .collect(),
+        ))
     }
 
     /// The values of a comprehension's `if` clauses, one list each (per
