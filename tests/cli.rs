@@ -1205,3 +1205,82 @@ def export_main():
         assert_findings(&items, expected, "JP005", stored);
     }
 }
+
+/// A loop over platforms handing another module a closure made for the
+/// element and that element's platforms: through a lowering helper, a
+/// runner object whose method calls the closure, and a dict display the
+/// other module picks the platforms from. Each element's lowering reaches
+/// only what its own closure runs. Verified under jax 0.12.0.1: with the
+/// TPU kernel on for the "tpu" element all three export; on for "cuda",
+/// each raises (a bare `AssertionError`: no TPU lowering ran before it).
+/// The build before flagged the clean ones: the element was lost crossing
+/// the module (the helper's platforms came back on no choice, the closure's
+/// token dropped the choice it was made on, a display's entries were not
+/// split by element).
+#[test]
+fn what_another_module_is_given_per_loop_element_stays_that_elements() {
+    let helpers = r#"import jax
+
+
+def export_for(fn, spec, platforms):
+    return jax.export.export(fn, platforms=platforms)(spec)
+
+
+def pick(options, key):
+    return options.get(key)
+
+
+class Runner:
+    def __init__(self, fn):
+        self.fn = fn
+
+    def run(self, *args):
+        return self.fn(*args)
+"#;
+    let main = |kernel_on: &str, lowering: &str| {
+        format!(
+            r#"import jax
+import jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+
+import helpers
+
+KERNEL_ON = "{kernel_on}"
+
+
+def _double(x_ref, o_ref):
+    o_ref[...] = x_ref[...] * 2.0
+
+
+def build(platform):
+    def step(x):
+        if platform == KERNEL_ON:
+            return pl.pallas_call(
+                _double,
+                out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
+                compiler_params=pltpu.CompilerParams(),
+            )(x)
+        return x * 2.0
+
+    return step
+
+
+spec = jax.ShapeDtypeStruct((8, 128), jnp.float32)
+for platform in ("tpu", "cuda"):
+    {lowering}
+"#
+        )
+    };
+    for lowering in [
+        "helpers.export_for(jax.jit(build(platform)), spec, (platform,))",
+        "jax.export.export(jax.jit(helpers.Runner(build(platform)).run), platforms=(platform,))(spec)",
+        r#"jax.export.export(jax.jit(build(platform)), platforms=helpers.pick({"chosen": (platform,)}, "chosen"))(spec)"#,
+    ] {
+        for (kernel_on, expected) in [("tpu", 0), ("cuda", 1)] {
+            let text = main(kernel_on, lowering);
+            let items = check_json(&[("helpers.py", helpers), ("main.py", &text)]);
+            assert_findings(&items, expected, "JP002", &format!("{kernel_on}: {lowering}"));
+        }
+    }
+}

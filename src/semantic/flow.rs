@@ -1177,6 +1177,14 @@ pub struct Flow<'m, 't> {
     /// The distinct choice lists of each argument the last `foreign_args_in`
     /// read (what `foreign_call` splits the call by).
     foreign_arg_choices: RefCell<Vec<Vec<Vec<Choice>>>>,
+    /// While an argument of another module's call is detached for one way
+    /// of choosing the arguments: the way, which values nested in it (a
+    /// dict display's entries, an object's fields) must be compatible with.
+    detach_way: RefCell<Option<Vec<Choice>>>,
+    /// While an argument of another module's call is detached: the choice
+    /// lists of the data values nested in it (`{"p": (platform,)}` in a
+    /// loop differs by element though the dict itself is on no choice).
+    detach_nested: RefCell<Option<Vec<Vec<Choice>>>>,
 }
 
 impl<'t> Module<'t> {
@@ -1212,6 +1220,8 @@ impl<'t> Module<'t> {
             attribute_read: Cell::new(None),
             foreign_way: RefCell::new(None),
             foreign_arg_choices: RefCell::new(Vec::new()),
+            detach_way: RefCell::new(None),
+            detach_nested: RefCell::new(None),
         }
     }
 
@@ -3092,20 +3102,15 @@ impl<'m, 't> Flow<'m, 't> {
         if !m.resolves(path) {
             return None;
         }
-        let foreign = self.foreign_args(receiver, call, scope, depth)?;
+        let (foreign, ways) = self.foreign_args_by_way(receiver, call, scope, depth, false)?;
         // Arguments on different choices (a loop's elements, call sites):
-        // one call per way of choosing them, each answer on its choices, so
-        // that `pick({"p": (platform,)})` in a loop over platforms keeps
-        // which element gave which answer.
+        // each answer on its way's choices, so that `pick({"p": (platform,)})`
+        // in a loop over platforms keeps which element gave which answer.
         // (When a way gets no answer, the call as one.)
-        let ways = choice_ways(&self.foreign_arg_choices.take());
-        if ways.len() > 1 {
+        if !ways.is_empty() {
             let mut out = Vec::new();
-            for way in &ways {
-                self.foreign_way.replace(Some(way.clone()));
-                let foreign = self.foreign_args(receiver, call, scope, depth);
-                self.foreign_way.replace(None);
-                let Some(mut alts) = foreign.and_then(|f| m.foreign_returns(path, &f)) else {
+            for (way, foreign) in &ways {
+                let Some(mut alts) = m.foreign_returns(path, foreign) else {
                     break;
                 };
                 self.qualify_foreign(path, receiver, &mut alts);
@@ -3288,6 +3293,40 @@ impl<'m, 't> Flow<'m, 't> {
         }
     }
 
+    /// `foreign_args_with`, and when the arguments' data values are on
+    /// different choices (a loop's elements, call sites) the call once per
+    /// way of choosing them (`choice_ways`), each read with only the values
+    /// compatible with its way: what another module answers for a way is
+    /// put back on that way's choices. The ways are empty when the call is
+    /// not split (no choices, too many ways, or a way that cannot be read).
+    pub(crate) fn foreign_args_by_way(
+        &self,
+        receiver: Option<&Val<'t>>,
+        call: Node<'t>,
+        scope: ScopeId,
+        depth: u32,
+        every_function: bool,
+    ) -> Option<ForeignWays> {
+        let whole = self.foreign_args_with(receiver, call, scope, depth, every_function)?;
+        let ways = choice_ways(&self.foreign_arg_choices.take());
+        let mut split = Vec::new();
+        if ways.len() > 1 {
+            for way in ways {
+                self.foreign_way.replace(Some(way.clone()));
+                let foreign = self.foreign_args_with(receiver, call, scope, depth, every_function);
+                self.foreign_way.replace(None);
+                match foreign {
+                    Some(foreign) => split.push((way, foreign)),
+                    None => {
+                        split.clear();
+                        break;
+                    }
+                }
+            }
+        }
+        Some((whole, split))
+    }
+
     /// `foreign_args`; with `every_function`, module-level functions cross
     /// as tokens too (`detach_with_tokens`).
     pub(crate) fn foreign_args_with(
@@ -3303,7 +3342,13 @@ impl<'m, 't> Flow<'m, 't> {
             return None;
         }
         self.m.foreign_nesting.set(nesting + 1);
+        // A call evaluated while an outer call's argument is detached reads
+        // its own arguments, not under the outer's way.
+        let outer_way = self.detach_way.take();
+        let outer_nested = self.detach_nested.take();
         let out = self.foreign_args_in(receiver, call, scope, depth, every_function);
+        self.detach_way.replace(outer_way);
+        self.detach_nested.replace(outer_nested);
         self.m.foreign_nesting.set(nesting);
         out
     }
@@ -3336,22 +3381,7 @@ impl<'m, 't> Flow<'m, 't> {
             // of a loop's elements run-time alternatives of one another.
             let mut seen: Vec<Vec<Choice>> = Vec::new();
             for alt in &alts {
-                let data = matches!(
-                    alt.val,
-                    Val::Str(_)
-                        | Val::Seq(..)
-                        | Val::Bool(_)
-                        | Val::Int(_)
-                        | Val::None
-                        | Val::Params(_)
-                        | Val::InterpretParams
-                        | Val::AbstractDevice(_)
-                        | Val::Mesh(_)
-                        | Val::Sharding(_)
-                        | Val::Spec(_)
-                        | Val::Object(_)
-                );
-                let choices = if data {
+                let choices = if is_data(&alt.val) {
                     alt.choices.clone()
                 } else {
                     Vec::new()
@@ -3360,11 +3390,25 @@ impl<'m, 't> Flow<'m, 't> {
                     seen.push(choices);
                 }
             }
-            arg_choices.borrow_mut().push(seen);
             if let Some(way) = &way {
                 alts.retain(|a| merge_choices(&a.choices, way).is_some());
             }
+            self.detach_way.replace(way.clone());
+            self.detach_nested.replace(Some(Vec::new()));
             let mut out = self.detach_with_tokens(&alts, every_function);
+            self.detach_way.replace(None);
+            // What differs inside it (a display's entries) differs the
+            // argument: its ways are those, not the display's own none.
+            let nested = self.detach_nested.take().unwrap_or_default();
+            if !nested.is_empty() {
+                seen.retain(|c| !c.is_empty());
+                for choices in nested {
+                    if !seen.contains(&choices) {
+                        seen.push(choices);
+                    }
+                }
+            }
+            arg_choices.borrow_mut().push(seen);
             // A function the value flow does not follow (what a factory of
             // this module returned, `sub = make_kernel()`): what the call
             // graph says calling it reaches.
@@ -9242,7 +9286,23 @@ impl<'m, 't> Flow<'m, 't> {
     /// Values of module-level names for a module summary: no syntax nodes;
     /// an instance becomes an object of its attributes' values.
     pub fn detach(&self, alts: &[Alt<'t>], depth: u32) -> Vec<ConstAlt> {
+        // Inside an argument of another module's call (`foreign_args_in`):
+        // nested values only of its way, and their choices noted.
+        let way = self.detach_way.borrow().clone();
+        if depth > 0 {
+            if let Some(nested) = self.detach_nested.borrow_mut().as_mut() {
+                for a in alts {
+                    if !a.choices.is_empty() && is_data(&a.val) && !nested.contains(&a.choices) {
+                        nested.push(a.choices.clone());
+                    }
+                }
+            }
+        }
         alts.iter()
+            .filter(|a| {
+                way.as_ref()
+                    .is_none_or(|way| depth == 0 || compatible(&a.choices, way))
+            })
             .map(|a| ConstAlt {
                 val: self.detach_one(a, depth),
                 why: a.why.clone(),
@@ -11694,6 +11754,27 @@ fn overridden<'t>(
         .collect()
 }
 
+/// A value whose alternatives on different choices make another module's
+/// call answer differently (not a function: it crosses as a token holding
+/// its own choices).
+fn is_data(val: &Val) -> bool {
+    matches!(
+        val,
+        Val::Str(_)
+            | Val::Seq(..)
+            | Val::Bool(_)
+            | Val::Int(_)
+            | Val::None
+            | Val::Params(_)
+            | Val::InterpretParams
+            | Val::AbstractDevice(_)
+            | Val::Mesh(_)
+            | Val::Sharding(_)
+            | Val::Spec(_)
+            | Val::Object(_)
+    )
+}
+
 /// The ways of choosing one value for each argument, given the distinct
 /// choice lists of each argument's values: their compatible combinations,
 /// merged. Empty (no split) when no argument's values are on choices or
@@ -11724,6 +11805,13 @@ fn choice_ways(per_argument: &[Vec<Vec<Choice>>]) -> Vec<Vec<Choice>> {
     }
     ways
 }
+
+/// A call to another module's function as a whole, and once per way of
+/// choosing its arguments (`Flow::foreign_args_by_way`).
+pub(crate) type ForeignWays = (
+    super::summary::ForeignCall,
+    Vec<(Vec<Choice>, super::summary::ForeignCall)>,
+);
 
 /// Where a keyword argument comes from (`Flow::keyword_sources`).
 #[derive(Clone, Debug)]

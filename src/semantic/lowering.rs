@@ -593,15 +593,31 @@ impl<'t> Module<'t> {
             // The call's values, and the state of other modules it passes
             // on, under the state its statement runs in (`with
             // restrict_backends(allowed=...):` of the helper's module).
+            // Arguments on different choices (`lower_for(f, (platform,))` in
+            // a loop over platforms) are passed once per way of choosing
+            // them: each way's lowerings keep its choices, so that only
+            // what that element made is lowered for that element's
+            // platforms. (When a way gets no answer, the call as one.)
             let foreign = self.under_state_at(call, scope, || {
                 self.flow()
-                    .foreign_args_with(receiver.as_ref(), call, scope, 0, true)
+                    .foreign_args_by_way(receiver.as_ref(), call, scope, 0, true)
             });
-            let Some(foreign) = foreign else {
+            let Some((whole, ways)) = foreign else {
                 continue;
             };
-            let Some(lowerings) = resolver.call_lowerings(file, &path, &foreign) else {
-                continue;
+            let per_way: Option<Vec<_>> = ways
+                .iter()
+                .map(|(way, foreign)| {
+                    let lowerings = resolver.call_lowerings(file, &path, foreign)?;
+                    Some((way.clone(), lowerings))
+                })
+                .collect();
+            let per_way = match per_way.filter(|w| !w.is_empty()) {
+                Some(per_way) => per_way,
+                None => match resolver.call_lowerings(file, &path, &whole) {
+                    Some(lowerings) => vec![(Vec::new(), lowerings)],
+                    None => continue,
+                },
             };
             if self.never_runs(call, scope) {
                 continue;
@@ -613,7 +629,10 @@ impl<'t> Module<'t> {
                 Some(name) => name.byte_range(),
                 None => func.byte_range(),
             };
-            for lowering in lowerings.iter() {
+            for (way, lowering) in per_way
+                .iter()
+                .flat_map(|(way, lowerings)| lowerings.iter().map(move |l| (way, l)))
+            {
                 // The argument the platforms come from, if the call writes it.
                 let argument = |param: &Option<(Option<usize>, String)>| {
                     let (at, name) = param.as_ref()?;
@@ -634,7 +653,7 @@ impl<'t> Module<'t> {
                         lowering
                             .platforms
                             .iter()
-                            .map(|(v, w)| (v.clone(), w.clone(), Vec::new()))
+                            .map(|(v, w)| (v.clone(), w.clone(), way.clone()))
                             .collect(),
                     )];
                     for mut head in
@@ -701,11 +720,14 @@ impl<'t> Module<'t> {
                 };
                 if lowering.lowered.is_empty() {
                     for (platforms, why) in &lowering.platforms {
-                        out.extend(scenarios(platforms, why, &[], &[]));
+                        out.extend(scenarios(platforms, why, &[], way));
                     }
                 }
                 for lowered in flow::from_consts(&lowering.lowered) {
                     for (target, choices) in self.targets_of_value(&lowered.val) {
+                        let Some(choices) = flow::merge_choices(&choices, way) else {
+                            continue;
+                        };
                         // Only this module's own functions: what the helper
                         // lowers of its own module is for its module to check.
                         if !matches!(

@@ -3601,8 +3601,13 @@ impl<'t> Module<'t> {
                     decide_calls(&back, &mut by_call);
                 }
                 for mut req in back.reqs {
+                    // This module's own: its choices (which loop element or
+                    // call made the function the token names) hold here too.
+                    let Some(merged) = flow::merge_choices(&choices, &req.choices) else {
+                        continue;
+                    };
                     req.guards = concat(&guards, &req.guards);
-                    req.choices = choices.clone();
+                    req.choices = merged;
                     reqs.push(req);
                 }
                 for (next, next_guards, _) in back.externals {
