@@ -1284,3 +1284,87 @@ for platform in ("tpu", "cuda"):
         }
     }
 }
+
+/// An object made by one module's factory, handed to another module's
+/// solver that calls its method inside a loop body: the method runs on
+/// that object, so the host callback its hook field turns on is lowered
+/// for cuda. Verified under jax 0.12.0.1: with `log=True` the lowering
+/// raises "the platform for the specified backend cpu is different from
+/// the lowering platform cuda"; with `log=False` (the plain controller) it
+/// lowers. The build before followed the solver's summary only, where the
+/// method's object is a parameter, and found nothing.
+#[test]
+fn a_method_another_module_calls_on_the_object_it_was_given_runs_on_that_object() {
+    let controllers = r#"import dataclasses
+from typing import Callable
+
+import jax
+import jax.numpy as jnp
+
+
+@dataclasses.dataclass(frozen=True)
+class Plain:
+    scale: float = 0.5
+
+    def adapt(self, x):
+        return x * self.scale
+
+
+@dataclasses.dataclass(frozen=True)
+class Logged:
+    inner: Plain
+    on_step: Callable | None = None
+
+    def adapt(self, x):
+        x = self.inner.adapt(x)
+        if self.on_step is not None:
+            x = jax.pure_callback(self.on_step, jax.ShapeDtypeStruct(x.shape, x.dtype), x)
+        return x
+
+
+def _log(x):
+    print("step", x)
+    return x
+
+
+def make(log=False):
+    plain = Plain()
+    return Logged(plain, on_step=_log) if log else plain
+"#;
+    let solver = r#"import jax
+
+
+def solve(controller, x):
+    def body(i, x):
+        return controller.adapt(x)
+
+    return jax.lax.fori_loop(0, 3, body, x)
+"#;
+    for (log, expected) in [("True", 1), ("False", 0)] {
+        let main = format!(
+            r#"import jax
+import jax.numpy as jnp
+
+from controllers import make
+from solver import solve
+
+controller = make(log={log})
+
+
+@jax.jit
+def run(x):
+    return solve(controller, x)
+
+
+x = jnp.ones((4,), jnp.float32)
+print(run.trace(x).lower(lowering_platforms=("cuda",)).as_text()[:40])
+"#
+        );
+        let items = check_json(&[
+            ("controllers.py", controllers),
+            ("solver.py", solver),
+            ("main.py", &main),
+        ]);
+        assert_findings(&items, expected, "JP001", log);
+    }
+}

@@ -3040,6 +3040,33 @@ impl<'m, 't> Flow<'m, 't> {
         self.with_given(def, given, receiver, || self.eval(node, scope))
     }
 
+    /// What `call` (in `def` or a closure of it) passes to another module's
+    /// function with `def`'s parameters bound to `given` (and `receiver`),
+    /// the object a method is called on too when it is one known object.
+    pub(crate) fn foreign_call_given(
+        &self,
+        def: ScopeId,
+        given: &[Vec<Alt<'t>>],
+        receiver: Option<Alt<'t>>,
+        call: Node<'t>,
+        scope: ScopeId,
+    ) -> Option<super::summary::ForeignCall> {
+        self.with_given(def, given, receiver, || {
+            let object = call
+                .field("function")
+                .filter(|f| f.kind_name() == "attribute")
+                .and_then(|f| f.field("object"))
+                .map(|o| self.eval(o, scope))
+                .and_then(|alts| match alts.as_slice() {
+                    [one] if one.why.certain() && matches!(one.val, Val::Object(_)) => {
+                        Some(one.val.clone())
+                    }
+                    _ => None,
+                });
+            self.foreign_args(object.as_ref(), call, scope, 0)
+        })
+    }
+
     /// `f` run with `def`'s parameters bound to `given` (and `receiver`).
     fn with_given<R>(
         &self,

@@ -386,6 +386,10 @@ pub struct Reached {
 }
 
 const MAX_VISITS: usize = 4096;
+/// The most calls of one imported function that answers of other modules
+/// made which are asked of its module in turn (with more, its summary
+/// answers for all).
+const MAX_ASKED_CALLS: usize = 8;
 
 /// The head of `Module::local_ref` paths.
 pub(crate) const LOCAL_REF: &str = "__jax_lsp_local__";
@@ -1078,6 +1082,24 @@ impl<'t> Module<'t> {
                                 .map(move |(t, c)| (t, c, note))
                         })
                         .collect();
+                    // `obj.method(...)` on the one object of another module's
+                    // class the call gave: that class's method.
+                    let targets = match (targets.is_empty(), direct, node.field("object")) {
+                        (true, Some(_), Some(object)) if node.kind_name() == "attribute" => {
+                            let attr = node.field("attribute").map_or("", |a| text(a, self.src));
+                            match flow
+                                .eval_given(def, given, receiver.clone(), object, id)
+                                .as_slice()
+                            {
+                                [one] if one.why.certain() => foreign_method(&one.val, attr)
+                                    .map(|t| (t, one.choices.clone(), None))
+                                    .into_iter()
+                                    .collect(),
+                                _ => targets,
+                            }
+                        }
+                        _ => targets,
+                    };
                     if targets.is_empty() {
                         continue;
                     }
@@ -3568,6 +3590,9 @@ impl<'t> Module<'t> {
             .map(|(p, g, c)| (file.clone(), p, g, c))
             .collect();
         let mut seen = HashSet::new();
+        // (`None`: more calls than are asked; the summary answers.)
+        let mut asked: HashMap<(Arc<Path>, String), Option<Vec<super::summary::ForeignCall>>> =
+            HashMap::new();
         while let Some(item) = work.pop() {
             if seen.len() > 256 || !seen.insert(item.clone()) {
                 continue;
@@ -3625,12 +3650,37 @@ impl<'t> Module<'t> {
             };
             // Decided per call even when the function alone reaches nothing
             // (what it calls is what its callers give it).
-            let decided = by_call.get(&path).filter(|_| from == file);
+            // Answered for the calls that reached it, with their values:
+            // this module's direct calls (`by_call`), or the calls another
+            // module's answer made (`asked`: `controller.step(x)` on the
+            // object this module passed it).
+            let answered: Option<Vec<Arc<super::summary::FunctionSummary>>> =
+                match by_call.get(&path).filter(|_| from == file) {
+                    Some(per_call) => Some(per_call.iter().map(|(_, r)| r.clone()).collect()),
+                    None => asked.get(&(from.clone(), path.clone())).and_then(|calls| {
+                        calls
+                            .as_ref()?
+                            .iter()
+                            .map(|call| resolver.call_reach(&from, &path, call))
+                            .collect()
+                    }),
+                };
+            for answer in answered.iter().flatten() {
+                for (next, call) in &answer.calls {
+                    let calls = asked
+                        .entry((summary.file.clone(), next.clone()))
+                        .or_insert_with(|| Some(Vec::new()));
+                    match calls {
+                        Some(list) if list.len() < MAX_ASKED_CALLS => list.push(call.clone()),
+                        _ => *calls = None,
+                    }
+                }
+            }
             let (own_reqs, own_externals): (Vec<&Requirement>, Vec<&(String, Vec<Guard>)>) =
-                match (decided, summary.functions.get(&name)) {
-                    (Some(per_call), _) => (
-                        per_call.iter().flat_map(|(_, r)| &r.reqs).collect(),
-                        per_call.iter().flat_map(|(_, r)| &r.externals).collect(),
+                match (&answered, summary.functions.get(&name)) {
+                    (Some(answers), _) => (
+                        answers.iter().flat_map(|r| &r.reqs).collect(),
+                        answers.iter().flat_map(|r| &r.externals).collect(),
                     ),
                     (None, Some(function)) => (
                         function.reqs.iter().collect(),

@@ -19,6 +19,11 @@ pub struct FunctionSummary {
     pub reqs: Vec<Requirement>,
     /// Imported names this function reaches, relative to the module's file.
     pub externals: Vec<(String, Vec<Guard>)>,
+    /// For an answer to one call (`Module::reach_for_call`): the calls it
+    /// makes of other modules' functions, with the values that call gave
+    /// them (`controller.step(x)` on the object its caller passed), for the
+    /// caller's reach to ask those modules in turn. Empty in a summary.
+    pub calls: Vec<(String, ForeignCall)>,
 }
 
 #[derive(Debug)]
@@ -73,6 +78,7 @@ impl FunctionSummary {
                 .into_iter()
                 .map(|(p, g, _)| (p, g))
                 .collect(),
+            calls: Vec::new(),
         }
     }
 }
@@ -1032,7 +1038,7 @@ impl<'t> Module<'t> {
                 .and_then(|o| from_consts(&o).into_iter().next()),
             _ => None,
         };
-        let mut decided = self.call_branches(def, &given, receiver);
+        let mut decided = self.call_branches(def, &given, receiver.clone());
         // `self.fn(x)` in its other methods calls what the object holds.
         if let (Some(object), Some(class)) = (object, class) {
             let methods: Vec<usize> = (0..self.scopes.len())
@@ -1046,6 +1052,22 @@ impl<'t> Module<'t> {
         let mut seeds = vec![(Target::Local(def), Vec::new())];
         seeds.extend(also.map(|m| (Target::Local(m), Vec::new())));
         let reached = self.reach_local_for(seeds, &[], Some(&decided));
+        // Its direct calls of other modules' functions, read with this
+        // call's values: what the caller's reach asks those modules next.
+        let mut calls = Vec::new();
+        for (path, call_id) in &reached.external_calls {
+            if reached.external_indirect.contains(path) {
+                continue;
+            }
+            let Some(site) = self.calls.iter().find(|c| c.node.id() == *call_id) else {
+                continue;
+            };
+            if let Some(foreign) =
+                flow.foreign_call_given(def, &given, receiver.clone(), site.node, site.scope)
+            {
+                calls.push((path.clone(), foreign));
+            }
+        }
         Some(FunctionSummary {
             reqs: reached.reqs,
             externals: reached
@@ -1053,6 +1075,7 @@ impl<'t> Module<'t> {
                 .into_iter()
                 .map(|(p, g, _)| (p, g))
                 .collect(),
+            calls,
         })
     }
 
