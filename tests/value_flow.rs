@@ -397,3 +397,58 @@ if __name__ == "__main__":
     let found = codes_by_line(text);
     assert_eq!(found, vec![(33, "JP002".to_owned())], "{found:?}");
 }
+
+/// A registering function that refuses a name already taken (`if name in
+/// KERNELS: raise`) before storing it still stores: the test reads the dict
+/// before the store below it. Run under JAX: `run_double` lowers for tpu,
+/// `run_copy` raises "Compiler params for platform gpu cannot be used for
+/// tpu lowering." (The build before read the guard against the dict with
+/// the store in it, took the `raise`, and found nothing.)
+#[test]
+fn a_membership_guard_before_a_store_sees_the_dict_without_it() {
+    let text = r#"import jax
+import jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import triton as pltriton
+
+KERNELS = {}
+
+
+def register(name, kernel):
+    if name in KERNELS:
+        raise KeyError(f"{name} is already registered")
+    KERNELS[name] = kernel
+
+
+def _copy(x_ref, o_ref):
+    o_ref[...] = x_ref[...]
+
+
+def copy(x):
+    return pl.pallas_call(
+        _copy, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
+        compiler_params=pltriton.CompilerParams(num_warps=4),
+    )(x)
+
+
+register("copy", copy)
+register("double", lambda x: x * 2)
+
+
+@jax.jit
+def run_copy(x):
+    return KERNELS["copy"](x)
+
+
+@jax.jit
+def run_double(x):
+    return KERNELS["double"](x)
+
+
+spec = jax.ShapeDtypeStruct((8, 128), jnp.float32)
+run_double.trace(spec).lower(lowering_platforms=("tpu",))
+run_copy.trace(spec).lower(lowering_platforms=("tpu",))
+"#;
+    let found = codes_by_line(text);
+    assert_eq!(found, vec![(42, "JP002".to_owned())], "{found:?}");
+}

@@ -1559,7 +1559,17 @@ impl<'m, 't> Flow<'m, 't> {
             self.eval_depth(operands[0], scope, depth + 1),
             self.eval_depth(operands[1], scope, depth + 1),
         ];
-        product(&parts, |vals| self.compare(op, &vals[0], &vals[1], depth))
+        product(&parts, |vals| {
+            // `k in D` reads `D` here: its stores of this scope that run
+            // after the test do not count (`if name in REG: raise` before
+            // `REG[name] = item` sees the dict without that entry).
+            if matches!(op, "in" | "not in") {
+                self.subscript_read.set(Some((node, scope)));
+            }
+            let out = self.compare(op, &vals[0], &vals[1], depth);
+            self.subscript_read.set(None);
+            out
+        })
     }
 
     /// Whether the subject of the `match` holding `case` matches its
