@@ -750,8 +750,10 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
                 .local_ref_summary(path)
                 .map(|summary| (summary, path.to_owned()));
         }
+        let mut own = None;
         for (file, name) in candidate_files(from_file, path) {
             if file == from_file {
+                own = own.or((name != path).then_some(name));
                 continue;
             }
             // Unreadable or missing candidates are cached as `None`.
@@ -760,7 +762,10 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
             };
             return Some((summary, name));
         }
-        None
+        // Nothing else by that name: the module's own def named by its
+        // module's path (the class of an object another module handed back,
+        // `_w.Baz` read in `_w.py`; a def of it a registry returned).
+        own.and_then(|name| Some((self.summary(from_file)?, name)))
     }
 
     fn call_returns(

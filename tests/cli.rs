@@ -1368,3 +1368,72 @@ print(run.trace(x).lower(lowering_platforms=("cuda",)).as_text()[:40])
         assert_findings(&items, expected, "JP001", log);
     }
 }
+
+/// Objects of a helper module's classes handed back to that module: its
+/// function calls a method on the one it is given, its callable class
+/// calls the one it holds. Each runs that object's method, found by the
+/// module's own path (`layers.Progress.tick`, asked with the object).
+/// Verified under jax 0.12.0.1, each lowered for tpu on a CPU host: the
+/// `Progress` and `Report` ones raise "the platform for the specified
+/// backend cpu is different from the lowering platform tpu", the `Quiet`
+/// and `Silent` ones lower. The build before found none (the class came
+/// back by a bare name nothing resolved).
+#[test]
+fn an_object_of_a_helper_modules_class_runs_its_method_in_that_module() {
+    let layers = r#"import jax
+from jax.experimental import io_callback
+
+
+class Progress:
+    def tick(self, x):
+        io_callback(print, None, x, ordered=True)
+        return x
+
+
+class Quiet:
+    def tick(self, x):
+        return x
+
+
+def step_with(meter, x):
+    return meter.tick(x) * 2
+
+
+class Chain:
+    def __init__(self, layer):
+        self.layer = layer
+
+    def __call__(self, x):
+        return self.layer(x)
+
+
+class Report:
+    def __call__(self, x):
+        jax.debug.print("x={}", x)
+        return x
+
+
+class Silent:
+    def __call__(self, x):
+        return x
+"#;
+    for (lowered, expected) in [
+        ("jax.jit(lambda x: step_with(Progress(), x))", 1),
+        ("jax.jit(lambda x: step_with(Quiet(), x))", 0),
+        ("jax.jit(Chain(Report()))", 1),
+        ("jax.jit(Chain(Silent()))", 0),
+    ] {
+        let main = format!(
+            r#"import jax
+import jax.numpy as jnp
+
+from layers import Chain, Progress, Quiet, Report, Silent, step_with
+
+x = jnp.ones((4,), jnp.float32)
+{lowered}.trace(x).lower(lowering_platforms=("tpu",))
+"#
+        );
+        let items = check_json(&[("layers.py", layers), ("main.py", &main)]);
+        assert_findings(&items, expected, "JP001", lowered);
+    }
+}

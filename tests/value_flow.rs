@@ -452,3 +452,57 @@ run_copy.trace(spec).lower(lowering_platforms=("tpu",))
     let found = codes_by_line(text);
     assert_eq!(found, vec![(42, "JP002".to_owned())], "{found:?}");
 }
+
+/// A classmethod a class inherits runs with `cls` that class: `cls.version_1`
+/// in the base's `handle` is `Fused.version_1` for `Fused.handle`, the TPU
+/// kernel, and `Plain.version_1` for `Plain.handle`. Run under JAX: the
+/// `Fused` lowering for cuda fails (a bare `AssertionError`, the TPU
+/// params unregistered), the `Plain` one lowers. (The build before took
+/// `cls` for the base, which has no `version_1`, and found nothing.)
+#[test]
+fn an_inherited_classmethod_runs_on_the_class_it_is_called_on() {
+    let text = r#"import jax
+import jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+
+
+def _double(x_ref, o_ref):
+    o_ref[...] = x_ref[...] * 2.0
+
+
+def fused_double(x):
+    return pl.pallas_call(
+        _double, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
+        compiler_params=pltpu.CompilerParams(),
+    )(x)
+
+
+class Handler:
+    @classmethod
+    def handle(cls, x):
+        return cls.version_1(x)
+
+    def run(self, x):
+        return self.version_1(x) + 1
+
+
+class Fused(Handler):
+    @classmethod
+    def version_1(cls, x):
+        return fused_double(x)
+
+
+class Plain(Handler):
+    @classmethod
+    def version_1(cls, x):
+        return x * 2.0
+
+
+spec = jax.ShapeDtypeStruct((8, 128), jnp.float32)
+jax.jit(Fused.handle).trace(spec).lower(lowering_platforms=("cuda",))
+jax.jit(Plain.handle).trace(spec).lower(lowering_platforms=("cuda",))
+"#;
+    let found = codes_by_line(text);
+    assert_eq!(found, vec![(40, "JP002".to_owned())], "{found:?}");
+}

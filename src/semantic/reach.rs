@@ -1092,6 +1092,7 @@ impl<'t> Module<'t> {
                                 .as_slice()
                             {
                                 [one] if one.why.certain() => foreign_method(&one.val, attr)
+                                    .or_else(|| self.own_object_method(&one.val, attr))
                                     .map(|t| (t, one.choices.clone(), None))
                                     .into_iter()
                                     .collect(),
@@ -1130,6 +1131,26 @@ impl<'t> Module<'t> {
             }
         }
         out
+    }
+
+    /// `obj.attr(...)` on an object of a class of this module handed back
+    /// by another module (its class by the bare name `named_for` gave it):
+    /// the method by this module's own dotted path, which the caller's
+    /// reach asks this module about with the object as receiver.
+    fn own_object_method(&self, object: &Val<'t>, attr: &str) -> Option<Target> {
+        let Val::Object(fields) = object else {
+            return None;
+        };
+        if fields.iter().any(|(n, _)| n == attr) {
+            return None;
+        }
+        let class = flow::object_class(fields).filter(|c| !c.contains('.'))?;
+        let Some([Binding::Def(id)]) = self.lookup(0, class) else {
+            return None;
+        };
+        self.method(*id, attr)?;
+        let module = super::contract::module_name(self.file.borrow().as_deref()?)?;
+        Some(Target::External(format!("{module}.{class}.{attr}")))
     }
 
     /// Whether a subclass of `class` stores its own `attr` (its bindings
@@ -2810,6 +2831,7 @@ impl<'t> Module<'t> {
                 flow::object_class(fields)
                     .filter(|c| c.contains('.'))
                     .map(|c| Target::External(format!("{c}.__call__")))
+                    .or_else(|| self.own_object_method(val, "__call__"))
                     .into_iter()
                     .collect(),
             ),
@@ -2891,10 +2913,10 @@ impl<'t> Module<'t> {
                 };
                 let attr = text(attr, self.src);
                 if let Some(class) = self.class_of_receiver(object, scope) {
+                    let is_self = self
+                        .enclosing_method_class(scope)
+                        .is_some_and(|(c, s)| c == class && s == text(object, self.src));
                     if let Some(method) = self.method(class, attr) {
-                        let is_self = self
-                            .enclosing_method_class(scope)
-                            .is_some_and(|(c, s)| c == class && s == text(object, self.src));
                         let overridden = is_self
                             && self
                                 .subclasses(class)
@@ -2903,7 +2925,39 @@ impl<'t> Module<'t> {
                         if overridden {
                             return vec![Target::SelfMethod(class, attr.to_owned())];
                         }
+                        // A method a named class inherits (`FastGelu.handle`
+                        // defined on its base): run with `cls`/`self` that
+                        // class, so what it calls on them is that class's.
+                        if !is_self
+                            && self.scopes[method].class != Some(class)
+                            && self.scopes[method].kind == ScopeKind::Function
+                        {
+                            return vec![Target::Bound(method, class)];
+                        }
                         return self.def_targets(method);
+                    }
+                    // `cls.version_1(x)` in a classmethod of a base class that
+                    // leaves the method to its subclasses: the subclass's,
+                    // when the class it runs on is known. (An instance's
+                    // `self.update(...)` is the value flow's: the object.)
+                    let in_classmethod = || {
+                        let mut current = Some(scope);
+                        while let Some(id) = current {
+                            if self.scopes[id].class.is_some() {
+                                return self.is_class_method(id);
+                            }
+                            current = self.scopes[id].parent;
+                        }
+                        false
+                    };
+                    if is_self
+                        && in_classmethod()
+                        && self
+                            .subclasses(class)
+                            .iter()
+                            .any(|c| self.method(*c, attr).is_some())
+                    {
+                        return vec![Target::SelfMethod(class, attr.to_owned())];
                     }
                     // A subclass storing its own value (its `__init__` not
                     // calling this one's) makes `self.attr` depend on the
