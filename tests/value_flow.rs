@@ -506,3 +506,44 @@ jax.jit(Plain.handle).trace(spec).lower(lowering_platforms=("cuda",))
     let found = codes_by_line(text);
     assert_eq!(found, vec![(40, "JP002".to_owned())], "{found:?}");
 }
+
+/// A plain subclass of a dataclass, with no `__init__` of its own, is made
+/// by the base's generated one: `LoggedStep(3.0, True)` and
+/// `LoggedStep(log_steps=True)` set the base's field, so the callback its
+/// method guards runs. Run under JAX: those two lowerings for tpu raise
+/// "the platform for the specified backend cpu is different from the
+/// lowering platform tpu"; `LoggedStep(3.0, False)` lowers. (The build
+/// before read no field of such an object and found none.)
+#[test]
+fn a_plain_subclass_of_a_dataclass_is_made_by_the_bases_init() {
+    let text = r#"import dataclasses
+
+import jax
+import jax.numpy as jnp
+
+
+@dataclasses.dataclass(frozen=True)
+class StepConfig:
+    scale: float = 2.0
+    log_steps: bool = False
+
+
+class LoggedStep(StepConfig):
+    def step(self, x):
+        if self.log_steps:
+            jax.debug.print("x={}", x)
+        return x * self.scale
+
+
+x = jnp.ones((4,), jnp.float32)
+jax.jit(LoggedStep(3.0, True).step).trace(x).lower(lowering_platforms=("tpu",))
+jax.jit(LoggedStep(3.0, False).step).trace(x).lower(lowering_platforms=("tpu",))
+jax.jit(LoggedStep(log_steps=True).step).trace(x).lower(lowering_platforms=("tpu",))
+"#;
+    let found = codes_by_line(text);
+    assert_eq!(
+        found,
+        vec![(21, "JP001".to_owned()), (23, "JP001".to_owned())],
+        "{found:?}"
+    );
+}

@@ -11091,6 +11091,35 @@ impl<'t> Module<'t> {
     /// True for a dataclass-like class (fields are constructor parameters in
     /// order): `@dataclass`, `@struct.dataclass`, `NamedTuple`, `PyTreeNode`.
     pub(crate) fn is_dataclass_like(&self, class: ScopeId) -> bool {
+        if self.makes_dataclass_fields(class) {
+            return true;
+        }
+        // A plain subclass without an `__init__` of its own is constructed
+        // by its dataclass base's (`class PPO(Algorithm)` of a frozen
+        // dataclass `Algorithm`): the base's fields, by position and name.
+        let mut current = class;
+        for _ in 0..8 {
+            if self.method(current, "__init__").is_some() {
+                return false;
+            }
+            let Some(&base) = self.base_classes(current).first() else {
+                return false;
+            };
+            if base == class {
+                return false;
+            }
+            if self.makes_dataclass_fields(base) {
+                return self.method(base, "__init__").is_none();
+            }
+            current = base;
+        }
+        false
+    }
+
+    /// Whether `class` itself makes its annotated names fields: decorated
+    /// `@dataclass`, a `NamedTuple`/struct, or made one by its base's
+    /// `__init_subclass__`.
+    fn makes_dataclass_fields(&self, class: ScopeId) -> bool {
         let scope = &self.scopes[class];
         let decorated = scope.decorators().iter().any(|d| {
             let t = text(*d, self.src);
@@ -11165,7 +11194,12 @@ impl<'t> Module<'t> {
             current = base;
         }
         let mut fields: Vec<String> = Vec::new();
-        for c in chain.iter().rev() {
+        // (A plain class's annotations are no fields.)
+        for c in chain
+            .iter()
+            .rev()
+            .filter(|c| self.makes_dataclass_fields(**c))
+        {
             for f in self.annotated_fields(*c) {
                 if !fields.contains(&f) {
                     fields.push(f);
@@ -11195,7 +11229,7 @@ impl<'t> Module<'t> {
             .collect();
         // Dataclass fields without a default (`platform: str`) are attributes too.
         for class in &classes {
-            if self.is_dataclass_like(*class) {
+            if self.makes_dataclass_fields(*class) {
                 names.extend(self.annotated_fields(*class));
             }
         }
