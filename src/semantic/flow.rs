@@ -3062,19 +3062,24 @@ impl<'m, 't> Flow<'m, 't> {
         scope: ScopeId,
     ) -> Option<super::summary::ForeignCall> {
         self.with_given(def, given, receiver, || {
-            let object = call
-                .field("function")
-                .filter(|f| f.kind_name() == "attribute")
-                .and_then(|f| f.field("object"))
-                .map(|o| self.eval(o, scope))
-                .and_then(|alts| match alts.as_slice() {
-                    [one] if one.why.certain() && matches!(one.val, Val::Object(_)) => {
-                        Some(one.val.clone())
-                    }
-                    _ => None,
-                });
+            let object = self.object_called_on(call, scope);
             self.foreign_args(object.as_ref(), call, scope, 0)
         })
+    }
+
+    /// For `obj.method(...)`: `obj` when it is certainly one object of
+    /// another module's class (the receiver that method runs on there).
+    pub(crate) fn object_called_on(&self, call: Node<'t>, scope: ScopeId) -> Option<Val<'t>> {
+        let object = call
+            .field("function")
+            .filter(|f| f.kind_name() == "attribute")?
+            .field("object")?;
+        match self.eval(object, scope).as_slice() {
+            [one] if one.why.certain() && matches!(one.val, Val::Object(_)) => {
+                Some(one.val.clone())
+            }
+            _ => None,
+        }
     }
 
     /// `f` run with `def`'s parameters bound to `given` (and `receiver`).

@@ -3529,18 +3529,7 @@ impl<'t> Module<'t> {
                     .map(|call| {
                         // `obj.method(...)` on an object of that module's class:
                         // the method runs on it.
-                        let receiver = call
-                            .node
-                            .field("function")
-                            .filter(|f| f.kind_name() == "attribute")
-                            .and_then(|f| f.field("object"))
-                            .map(|o| flow.eval(o, call.scope))
-                            .and_then(|alts| match alts.as_slice() {
-                                [one] if one.why.certain() && matches!(one.val, Val::Object(_)) => {
-                                    Some(one.val.clone())
-                                }
-                                _ => None,
-                            });
+                        let receiver = flow.object_called_on(call.node, call.scope);
                         let args =
                             flow.foreign_args(receiver.as_ref(), call.node, call.scope, 0)?;
                         let reach = resolver.call_reach(&file, path, &args)?;
