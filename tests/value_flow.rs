@@ -547,3 +547,58 @@ jax.jit(LoggedStep(log_steps=True).step).trace(x).lower(lowering_platforms=("tpu
         "{found:?}"
     );
 }
+
+/// A callee that is the result of a call the value flow reads
+/// (`IMPLS.get(name, default)(x)` of a registry a decorator fills) is what
+/// that call gives, per call of the wrapper: the "pallas" export for cuda
+/// reaches the TPU kernel, the "xla" one does not. Run under JAX: the
+/// "pallas" export raises (a bare `AssertionError`: the TPU params are not
+/// registered), the "xla" one alone exports. (The build before asked the
+/// flow only about names, attributes and subscripts called, and found
+/// nothing.)
+#[test]
+fn a_registry_entry_read_with_get_and_called_is_that_entry() {
+    let text = r#"import jax
+import jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+
+IMPLS = {}
+
+
+def register(name):
+    def wrap(fn):
+        IMPLS[name] = fn
+        return fn
+
+    return wrap
+
+
+def _double(x_ref, o_ref):
+    o_ref[...] = x_ref[...] * 2.0
+
+
+@register("pallas")
+def double_pallas(x):
+    return pl.pallas_call(
+        _double, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
+        compiler_params=pltpu.CompilerParams(),
+    )(x)
+
+
+@register("xla")
+def double_xla(x):
+    return x * 2.0
+
+
+def run(name, x):
+    return IMPLS.get(name, double_xla)(x)
+
+
+spec = jax.ShapeDtypeStruct((8, 128), jnp.float32)
+jax.export.export(jax.jit(lambda x: run("xla", x)), platforms=("cuda",))(spec)
+jax.export.export(jax.jit(lambda x: run("pallas", x)), platforms=("cuda",))(spec)
+"#;
+    let found = codes_by_line(text);
+    assert_eq!(found, vec![(40, "JP002".to_owned())], "{found:?}");
+}

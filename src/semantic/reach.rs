@@ -2594,8 +2594,16 @@ impl<'t> Module<'t> {
     }
 
     /// Whether the value flow is asked what a callee expression calls (a
-    /// name, attribute or subscript that is not a library's).
+    /// name, attribute or subscript that is not a library's; the result of
+    /// a call of one, `REGISTRY.get("pallas")(x)`, `pick(name)(x)`).
     fn callee_read_by_flow(&self, func: Node<'t>, scope: ScopeId) -> bool {
+        let func = match func.kind_name() {
+            "call" => match func.field("function") {
+                Some(inner) => unparenthesize(inner),
+                None => return false,
+            },
+            _ => func,
+        };
         matches!(func.kind_name(), "subscript" | "attribute" | "identifier")
             && !self.is_library_ref(func, scope)
     }
