@@ -3565,14 +3565,19 @@ impl<'t> Module<'t> {
     /// The class whose method `scope` is (directly or through nested defs and
     /// lambdas), with the name `self` has there.
     pub fn enclosing_method_class(&self, scope: ScopeId) -> Option<(ScopeId, String)> {
+        let s = &self.scopes[self.enclosing_method(scope)?];
+        let first = s.params().first()?.0.clone();
+        Some((s.class?, first))
+    }
+
+    /// The method `scope` is in (itself, or the method a closure is in).
+    pub fn enclosing_method(&self, scope: ScopeId) -> Option<ScopeId> {
         let mut current = Some(scope);
         while let Some(id) = current {
-            let s = &self.scopes[id];
-            if let Some(class) = s.class {
-                let first = s.params().first()?.0.clone();
-                return Some((class, first));
+            if self.scopes[id].class.is_some() {
+                return Some(id);
             }
-            current = s.parent;
+            current = self.scopes[id].parent;
         }
         None
     }

@@ -1091,8 +1091,8 @@ impl<'t> Module<'t> {
                                 .eval_given(def, given, receiver.clone(), object, id)
                                 .as_slice()
                             {
-                                [one] if one.why.certain() => foreign_method(&one.val, attr)
-                                    .or_else(|| self.own_object_method(&one.val, attr))
+                                [one] if one.why.certain() => self
+                                    .object_method(&one.val, attr)
                                     .map(|t| (t, one.choices.clone(), None))
                                     .into_iter()
                                     .collect(),
@@ -1133,18 +1133,23 @@ impl<'t> Module<'t> {
         out
     }
 
-    /// `obj.attr(...)` on an object of a class of this module handed back
-    /// by another module (its class by the bare name `named_for` gave it):
-    /// the method by this module's own dotted path, which the caller's
-    /// reach asks this module about with the object as receiver.
-    fn own_object_method(&self, object: &Val<'t>, attr: &str) -> Option<Target> {
+    /// `obj.attr(...)` on a detached object: another module's class's
+    /// method (`foreign_method`), or, for an object of a class of this
+    /// module handed back by another module (its class by the bare name
+    /// `named_for` gave it), the method by this module's own dotted path,
+    /// which the caller's reach asks this module about with the object as
+    /// receiver.
+    fn object_method(&self, object: &Val<'t>, attr: &str) -> Option<Target> {
+        if let Some(target) = foreign_method(object, attr) {
+            return Some(target);
+        }
         let Val::Object(fields) = object else {
             return None;
         };
         if fields.iter().any(|(n, _)| n == attr) {
             return None;
         }
-        let class = flow::object_class(fields).filter(|c| !c.contains('.'))?;
+        let class = flow::object_class(fields)?;
         let Some([Binding::Def(id)]) = self.lookup(0, class) else {
             return None;
         };
@@ -2834,15 +2839,8 @@ impl<'t> Module<'t> {
             Val::Class(class) => unchosen(self.def_targets(*class)),
             // A jit another module made: its function.
             Val::ForeignJitted(jit) => self.targets_of_value(&jit.function.val()),
-            // An object of another module's class, called: its `__call__`.
-            Val::Object(fields) => unchosen(
-                flow::object_class(fields)
-                    .filter(|c| c.contains('.'))
-                    .map(|c| Target::External(format!("{c}.__call__")))
-                    .or_else(|| self.own_object_method(val, "__call__"))
-                    .into_iter()
-                    .collect(),
-            ),
+            // A detached object, called: its class's `__call__`.
+            Val::Object(_) => unchosen(self.object_method(val, "__call__").into_iter().collect()),
             _ => Vec::new(),
         }
     }
@@ -2948,18 +2946,10 @@ impl<'t> Module<'t> {
                     // leaves the method to its subclasses: the subclass's,
                     // when the class it runs on is known. (An instance's
                     // `self.update(...)` is the value flow's: the object.)
-                    let in_classmethod = || {
-                        let mut current = Some(scope);
-                        while let Some(id) = current {
-                            if self.scopes[id].class.is_some() {
-                                return self.is_class_method(id);
-                            }
-                            current = self.scopes[id].parent;
-                        }
-                        false
-                    };
                     if is_self
-                        && in_classmethod()
+                        && self
+                            .enclosing_method(scope)
+                            .is_some_and(|m| self.is_class_method(m))
                         && self
                             .subclasses(class)
                             .iter()
