@@ -1437,3 +1437,79 @@ x = jnp.ones((4,), jnp.float32)
         assert_findings(&items, expected, "JP001", lowered);
     }
 }
+
+/// Dicts another module's function builds and returns cross the import
+/// whole: a display changed by item stores before the return (the later
+/// store of a key wins), and a dict comprehension over known items.
+/// Verified under jax 0.12.0.1 on a CPU host: exporting the Mosaic kernel
+/// for the "cuda" the store put raises a bare `AssertionError`, for "tpu"
+/// it exports; lowering over the comprehension's AbstractMesh shardings
+/// without platforms raises "Passing lowering_platforms via jax.export
+/// ...", with `("tpu",)` it lowers. The build before read both dicts as
+/// unknown and found nothing.
+#[test]
+fn a_dict_another_module_stores_into_or_builds_by_comprehension_is_read_whole() {
+    let settings = r#"import jax
+from jax.sharding import NamedSharding, PartitionSpec
+
+
+def load_settings(platform):
+    raw = {"platforms": ["tpu"], "block": 8}
+    raw["platforms"] = [platform]
+    return raw
+
+
+def abstract_inputs(shapes, mesh):
+    return {
+        name: jax.ShapeDtypeStruct(shape, "float32", sharding=NamedSharding(mesh, PartitionSpec()))
+        for name, shape in shapes.items()
+    }
+"#;
+    for (platform, expected) in [("cuda", 1), ("tpu", 0)] {
+        let main = format!(
+            r#"import jax
+import jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+
+from settings import load_settings
+
+
+def _copy(x_ref, o_ref):
+    o_ref[...] = x_ref[...]
+
+
+def step(x):
+    return pl.pallas_call(
+        _copy,
+        out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
+        compiler_params=pltpu.CompilerParams(),
+    )(x)
+
+
+raw = load_settings("{platform}")
+spec = jax.ShapeDtypeStruct((8, 128), jnp.float32)
+exported = jax.export.export(jax.jit(step), platforms=raw["platforms"])(spec)
+print(exported.platforms)
+"#
+        );
+        let items = check_json(&[("settings.py", settings), ("main.py", &main)]);
+        assert_findings(&items, expected, "JP002", platform);
+    }
+    for (platforms, expected) in [("None", 1), ("(\"tpu\",)", 0)] {
+        let main = format!(
+            r#"import jax
+from jax.sharding import AbstractMesh
+
+from settings import abstract_inputs
+
+mesh = AbstractMesh((4, 2), ("data", "model"))
+inputs = abstract_inputs({{"embed": (1024, 64), "head": (64, 8)}}, mesh)
+lowered = jax.jit(lambda p: p["embed"] @ p["head"]).trace(inputs).lower(lowering_platforms={platforms})
+print(lowered.as_text()[:20])
+"#
+        );
+        let items = check_json(&[("settings.py", settings), ("main.py", &main)]);
+        assert_findings(&items, expected, "JP003", platforms);
+    }
+}

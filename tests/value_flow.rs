@@ -602,3 +602,70 @@ jax.export.export(jax.jit(lambda x: run("pallas", x)), platforms=("cuda",))(spec
     let found = codes_by_line(text);
     assert_eq!(found, vec![(40, "JP002".to_owned())], "{found:?}");
 }
+
+#[test]
+fn a_call_through_any_holder_of_a_partial_binds_what_that_partial_stores() {
+    // Each lowering run alone under jax 0.12.0.1: the "gpu" ones raise
+    // "Compiler params for platform gpu cannot be used for tpu lowering.",
+    // the "tpu" ones lower. The partial reaches the call through a second
+    // name, a dict entry, a field, a factory's return and a partial of it;
+    // the build before found only the factory ones, and flagged the clean
+    // one too (both partials' params for either call).
+    let text = r#"import functools
+
+import jax
+import jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+from jax.experimental.pallas import triton as pltriton
+
+
+def _add_one(x_ref, o_ref):
+    o_ref[...] = x_ref[...] + 1
+
+
+def add_one(x, *, params, scale=1):
+    return pl.pallas_call(
+        _add_one, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype), compiler_params=params
+    )(x)
+
+
+TPU_ADD = functools.partial(add_one, params=pltpu.CompilerParams())
+GPU_ADD = functools.partial(add_one, params=pltriton.CompilerParams())
+BY_BACKEND = {"tpu": TPU_ADD, "gpu": GPU_ADD}
+SCALED_TPU = functools.partial(TPU_ADD, scale=2)
+SCALED_GPU = functools.partial(GPU_ADD, scale=2)
+chosen_tpu = TPU_ADD
+chosen_gpu = GPU_ADD
+
+
+class Layer:
+    def __init__(self, add):
+        self.add = add
+
+    def __call__(self, x):
+        return self.add(x)
+
+
+def pick(backend):
+    return BY_BACKEND[backend]
+
+
+spec = jax.ShapeDtypeStruct((8, 128), jnp.float32)
+jax.jit(lambda x: chosen_tpu(x)).trace(spec).lower(lowering_platforms=("tpu",))
+jax.jit(lambda x: chosen_gpu(x)).trace(spec).lower(lowering_platforms=("tpu",))
+jax.jit(lambda x: BY_BACKEND["tpu"](x)).trace(spec).lower(lowering_platforms=("tpu",))
+jax.jit(lambda x: BY_BACKEND["gpu"](x)).trace(spec).lower(lowering_platforms=("tpu",))
+jax.jit(Layer(TPU_ADD)).trace(spec).lower(lowering_platforms=("tpu",))
+jax.jit(lambda x: pick("tpu")(x)).trace(spec).lower(lowering_platforms=("tpu",))
+jax.jit(lambda x: pick("gpu")(x)).trace(spec).lower(lowering_platforms=("tpu",))
+jax.jit(lambda x: SCALED_TPU(x)).trace(spec).lower(lowering_platforms=("tpu",))
+jax.jit(lambda x: SCALED_GPU(x)).trace(spec).lower(lowering_platforms=("tpu",))
+"#;
+    let found = codes_by_line(text);
+    let expected: Vec<(usize, String)> = [43, 45, 48, 50]
+        .into_iter()
+        .map(|line| (line, "JP002".to_owned()))
+        .collect();
+    assert_eq!(found, expected, "{found:?}");
+}

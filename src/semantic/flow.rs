@@ -64,6 +64,8 @@ impl Drop for NestedEval {
 /// Calls of other modules' functions whose arguments are being evaluated,
 /// one inside another (`Module::foreign_nesting`).
 const MAX_FOREIGN_NESTING: u32 = 3;
+/// Partials of partials followed to the function they wrap.
+const MAX_PARTIAL_CHAIN: usize = 4;
 /// Evaluation steps per top-level question (a lowering's platforms, a
 /// pallas_call's params): generated or adversarial code stays cheap.
 const BUDGET: u32 = 3000;
@@ -252,8 +254,17 @@ pub enum Val<'t> {
     /// runs f. The partial call is one of f's call sites (it binds what it
     /// stores); a call through this value is not, since its arguments come
     /// after the stored ones. The flag: it stores positional arguments (a
-    /// call's arguments land on later parameters).
-    Partial(ScopeId, bool),
+    /// call's arguments land on later parameters). `made`: the partial
+    /// call (in `scope`), whose stored arguments a call through it passes;
+    /// `site`: the partial of `def` itself (`made`, or the one a partial
+    /// of a partial wraps), the call site of `def` that binds them.
+    Partial {
+        def: ScopeId,
+        shifts: bool,
+        made: Node<'t>,
+        scope: ScopeId,
+        site: Node<'t>,
+    },
     /// `jax.devices(...)` / `jax.local_devices(...)`: a list of devices.
     Devices,
     /// One device (`jax.devices("cpu")[0]`).
@@ -406,7 +417,7 @@ impl Val<'_> {
             | Val::Instance(..)
             | Val::Function(_)
             | Val::Method(..)
-            | Val::Partial(..)
+            | Val::Partial { .. }
             | Val::Jitted(..)
             | Val::Class(_)
             | Val::Ref(_)
@@ -1725,7 +1736,7 @@ impl<'m, 't> Flow<'m, 't> {
                     | Val::Function(_)
                     | Val::Method(..)
                     | Val::Jitted(..)
-                    | Val::Partial(..)
+                    | Val::Partial { .. }
                     | Val::Class(_)
                     // A def or class by its path (another module's, or a
                     // caller's function passed here as a token).
@@ -2531,7 +2542,7 @@ impl<'m, 't> Flow<'m, 't> {
             | Val::Function(_)
             | Val::Method(..)
             | Val::Jitted(..)
-            | Val::Partial(..)
+            | Val::Partial { .. }
             | Val::Class(_)
             | Val::EnumMember(..)
             | Val::Sharding(_)
@@ -6401,11 +6412,13 @@ impl<'m, 't> Flow<'m, 't> {
     /// The argument `call` passes for parameter `name` (at `position` among
     /// the positional ones, if it can be passed by position): its own, or
     /// one from a `**` unpacking; `Missing` when it passes none.
-    /// The argument a call through a name bound to `functools.partial(def,
-    /// ...)` passes to `def`'s parameter (`g = partial(mm, backend="x")`,
-    /// then `g(x)`): the call's keyword, else the partial's, else the
-    /// stored positionals then the call's. `None` when the callee is not
-    /// such a name.
+    /// The argument a call through a `functools.partial(def, ...)` value
+    /// passes to `def`'s parameter (`g = partial(mm, backend="x")`, then
+    /// `g(x)`, `h = g; h(x)`, `self.step(x)` for a partial kept in a
+    /// field): the call's keyword, else the partial's, else the stored
+    /// positionals then the call's. `None` when the callee is not a partial
+    /// of `def`. Each partial the callee may be answers for itself, under
+    /// the choices that made it.
     fn through_partial_argument(
         &self,
         call: Node<'t>,
@@ -6416,49 +6429,72 @@ impl<'m, 't> Flow<'m, 't> {
         depth: u32,
     ) -> Option<Lookup<'t>> {
         let m = self.m;
-        let func = call
-            .field("function")
-            .filter(|f| f.kind_name() == "identifier")?;
-        let Some(Binding::Value {
-            value,
-            scope: partial_scope,
-            ..
-        }) = m.binding_at(call_scope, text(func, m.src), func)
-        else {
+        let func = call.field("function")?;
+        if !matches!(func.kind_name(), "identifier" | "attribute" | "subscript") {
             return None;
-        };
-        let (partial, partial_scope) = (unparenthesize(*value), *partial_scope);
-        if partial.kind_name() != "call"
-            || m.callee(partial, partial_scope).as_deref() != Some(names::PARTIAL)
+        }
+        let callees = self.eval_depth(func, call_scope, depth + 1);
+        if !callees
+            .iter()
+            .all(|c| matches!(c.val, Val::Partial { def: d, .. } if d == def))
         {
             return None;
         }
-        let stored = m.args_of(partial);
-        let first = *stored.positional.first()?;
-        let of_def = self
-            .eval_depth(first, partial_scope, depth + 1)
-            .iter()
-            .all(|a| matches!(a.val, Val::Function(d) | Val::Partial(d, _) if d == def));
-        if !of_def {
-            return None;
-        }
-        let merged = through_partial(&stored, &m.args_of(call));
-        let arg = match merged.keyword(name) {
-            Some(arg) => arg,
-            None if merged.has_splat => return Some(Lookup::Unknown),
-            None => match position.and_then(|p| merged.positional.get(p).copied()) {
+        let mut found: Vec<Alt<'t>> = Vec::new();
+        let mut missing = false;
+        for callee in &callees {
+            let Val::Partial { made, scope, .. } = callee.val else {
+                return None;
+            };
+            // The partials this one wraps, outermost first: each stores
+            // arguments ahead of the next one's.
+            let mut chain = vec![(made, scope)];
+            let mut merged = through_partial(&m.args_of(made), &m.args_of(call));
+            while chain.len() < MAX_PARTIAL_CHAIN {
+                let (outer, outer_scope) = chain[chain.len() - 1];
+                let Some(&inner) = m.args_of(outer).positional.first() else {
+                    break;
+                };
+                let inner = self.eval_depth(inner, outer_scope, depth + 1);
+                let [Alt {
+                    val: Val::Partial { made, scope, .. },
+                    ..
+                }] = inner.as_slice()
+                else {
+                    break;
+                };
+                merged = through_partial(&m.args_of(*made), &merged);
+                chain.push((*made, *scope));
+            }
+            let arg = match merged.keyword(name) {
                 Some(arg) => arg,
-                None => return Some(Lookup::Missing),
-            },
-        };
-        // A stored argument is read where the partial was made.
-        let stored_here = partial.byte_range().contains(&arg.start_byte());
-        let scope = if stored_here {
-            partial_scope
-        } else {
-            call_scope
-        };
-        Some(Lookup::Found(self.eval_depth(arg, scope, depth + 1)))
+                None if merged.has_splat => return Some(Lookup::Unknown),
+                None => match position.and_then(|p| merged.positional.get(p).copied()) {
+                    Some(arg) => arg,
+                    None => {
+                        missing = true;
+                        continue;
+                    }
+                },
+            };
+            // A stored argument is read where its partial was made.
+            let scope = chain
+                .iter()
+                .find(|(p, _)| p.byte_range().contains(&arg.start_byte()))
+                .map_or(call_scope, |(_, s)| *s);
+            found.extend(
+                self.eval_depth(arg, scope, depth + 1)
+                    .into_iter()
+                    .filter_map(|a| a.under(&callee.why, &callee.choices)),
+            );
+        }
+        Some(match (missing, found.is_empty()) {
+            (true, true) => Lookup::Missing,
+            (false, false) => Lookup::Found(cap(found)),
+            // Some partials pass it and some leave the default: the default
+            // is not evaluated here.
+            _ => Lookup::Unknown,
+        })
     }
 
     fn call_argument(
@@ -6922,7 +6958,7 @@ impl<'m, 't> Flow<'m, 't> {
                             Val::Function(_)
                             | Val::Method(..)
                             | Val::Jitted(..)
-                            | Val::Partial(..)
+                            | Val::Partial { .. }
                             | Val::Class(_) => Val::Bool(true),
                             Val::Str(_)
                             | Val::AnyStr
@@ -7715,9 +7751,26 @@ impl<'m, 't> Flow<'m, 't> {
                             ScopeKind::Function | ScopeKind::Lambda
                         ) =>
                     {
-                        Val::Partial(*def, shifts)
+                        Val::Partial {
+                            def: *def,
+                            shifts,
+                            made: call,
+                            scope,
+                            site: call,
+                        }
                     }
-                    Val::Partial(def, stored) => Val::Partial(*def, *stored || shifts),
+                    Val::Partial {
+                        def,
+                        shifts: s,
+                        site,
+                        ..
+                    } => Val::Partial {
+                        def: *def,
+                        shifts: *s || shifts,
+                        made: call,
+                        scope,
+                        site: *site,
+                    },
                     _ => Val::Unknown,
                 }))
             }
@@ -7765,7 +7818,9 @@ impl<'m, 't> Flow<'m, 't> {
                     // The jit itself, with its keywords.
                     Val::Function(def)
                     | Val::Jitted(def, ..)
-                    | Val::Partial(def, false)
+                    | Val::Partial {
+                        def, shifts: false, ..
+                    }
                     | Val::Method(def, ..)
                         if jit =>
                     {
@@ -7782,7 +7837,7 @@ impl<'m, 't> Flow<'m, 't> {
                     Val::Jitted(def, ..) => Val::Function(*def),
                     Val::Function(_)
                     | Val::Method(..)
-                    | Val::Partial(..)
+                    | Val::Partial { .. }
                     | Val::Instance(..)
                     | Val::Class(_) => v.clone(),
                     _ => Val::Unknown,
@@ -9217,19 +9272,86 @@ impl<'m, 't> Flow<'m, 't> {
     /// 64 entries). `depth` is the nesting for `detach`, `at` the
     /// evaluation depth.
     fn dict_entries(&self, dict: Node<'t>, scope: ScopeId, depth: u32, at: u32) -> Option<Entries> {
-        let m = self.m;
         if at > MAX_DEPTH {
             return None;
         }
-        if !self.dict_stores(dict, at)?.is_empty() {
+        let stores = self.dict_stores(dict, at)?;
+        let mut out = self.display_entries(dict, scope, depth, at)?;
+        // `D[k] = v` after it is made (`raw = {...}; raw["k"] = v; return
+        // raw`), in order: only statements of the scope that made it that
+        // certainly run, each of one constant key (else it cannot be told).
+        for (k, v, store_scope) in stores.iter() {
+            if *store_scope != scope {
+                return None;
+            }
+            match self.m.store_runs(*v, *store_scope, dict) {
+                StoreRuns::Never => continue,
+                StoreRuns::Maybe => return None,
+                StoreRuns::Certainly => {}
+            }
+            let key = match self.eval_depth(*k, scope, at + 1).as_slice() {
+                [Alt { val, .. }] if matches!(val, Val::Str(_) | Val::Int(_) | Val::Bool(_)) => {
+                    val.detached()
+                }
+                _ => return None,
+            };
+            let alts = self.eval_depth(*v, scope, at + 1);
+            put_entry(&mut out, key, self.detach(&alts, depth + 1));
+        }
+        (out.len() <= 64).then_some(out)
+    }
+
+    /// The entries of a dict comprehension over known elements (`{name:
+    /// spec(s) for name, s in SHAPES.items()}`): each element's key, which
+    /// must be a constant, with the values of the elements its `if`
+    /// clauses keep. `None` when an element cannot be told.
+    fn comprehension_entries(&self, comp: Node<'t>, scope: ScopeId, depth: u32) -> Option<Entries> {
+        let pair = comp.field("body").filter(|b| b.kind_name() == "pair")?;
+        let (k, v) = (pair.field("key")?, pair.field("value")?);
+        let parts = [self.eval_depth(k, scope, 1), self.eval_depth(v, scope, 1)];
+        let all = pairs(&parts);
+        if all.len() > 64 {
             return None;
         }
+        let mut keys: Vec<Val<'t>> = Vec::new();
+        for (key, _, why, _) in &all {
+            if !why.certain() || !matches!(key, Val::Str(_) | Val::Int(_) | Val::Bool(_)) {
+                return None;
+            }
+            if !keys.iter().any(|k| k.same(key)) {
+                keys.push(key.clone());
+            }
+        }
         let mut out: Entries = Vec::new();
-        // Later entries win over earlier ones of the same key.
-        let put = |out: &mut Entries, key: Const, alts: Vec<ConstAlt>| {
-            out.retain(|(k, _)| !k.val().same(&key.val()));
-            out.push((key, alts));
-        };
+        for key in keys {
+            let values: Vec<Alt<'t>> = all
+                .iter()
+                .filter(|(k, ..)| k.same(&key))
+                .map(|(_, val, why, choices)| Alt {
+                    val: val.clone(),
+                    why: why.clone(),
+                    choices: choices.clone(),
+                })
+                .collect();
+            let kept = self.kept_by_filters(pair, scope, values, 1)?;
+            if !kept.is_empty() {
+                put_entry(&mut out, key.detached(), self.detach(&kept, depth + 1));
+            }
+        }
+        Some(out)
+    }
+
+    /// The entries a dict display or `dict(...)` call is made with.
+    fn display_entries(
+        &self,
+        dict: Node<'t>,
+        scope: ScopeId,
+        depth: u32,
+        at: u32,
+    ) -> Option<Entries> {
+        let m = self.m;
+        let mut out: Entries = Vec::new();
+        let put = put_entry;
         if dict.kind_name() == "call" {
             let args = m.args_of(dict);
             if args.has_list_splat || args.positional.len() > 1 {
@@ -9398,6 +9520,13 @@ impl<'m, 't> Flow<'m, 't> {
                 .dict_entries(*dict, *scope, depth, 0)
                 .map(|e| Const::Entries(Arc::new(e)))
                 .unwrap_or(Const::Dict),
+            Val::Comprehension(comp, scope)
+                if depth < 2 && comp.kind_name() == "dictionary_comprehension" =>
+            {
+                self.comprehension_entries(*comp, *scope, depth)
+                    .map(|e| Const::Entries(Arc::new(e)))
+                    .unwrap_or(Const::Dict)
+            }
             // A module-level def, by the name it is bound to.
             Val::Function(def) | Val::Jitted(def, ..) | Val::Class(def) => self
                 .m
@@ -12198,6 +12327,13 @@ fn loop_items<'t>(alts: &[Alt<'t>], point: usize) -> Option<Vec<Vec<Alt<'t>>>> {
         });
     }
     (!items.is_empty() && items.iter().all(|i| !i.is_empty())).then_some(items)
+}
+
+/// An entry put into detached dict entries: a later entry of a key wins
+/// over an earlier one.
+fn put_entry(out: &mut Entries, key: Const, alts: Vec<ConstAlt>) {
+    out.retain(|(k, _)| !k.val().same(&key.val()));
+    out.push((key, alts));
 }
 
 /// The arguments a call through `functools.partial(f, *stored, **kw)` passes

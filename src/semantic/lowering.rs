@@ -13,6 +13,10 @@ use crate::syntax::{text, unparenthesize, Span};
 use std::path::Path;
 use tree_sitter::Node;
 
+/// Names and fields followed, one holding the next, to the call that
+/// made a function value.
+const MAX_ALIAS_HOPS: usize = 4;
+
 /// The values a platforms argument may take: one scenario each, with how
 /// sure it is and the choices it depends on.
 type PlatformsScenarios = Vec<(PlatformsValue, Why, Vec<Choice>)>;
@@ -1382,25 +1386,25 @@ impl<'t> Module<'t> {
     pub(crate) fn factory_call_choice(&self, target: Node<'t>, scope: ScopeId) -> Vec<Choice> {
         let mut node = unparenthesize(target);
         let mut value_scope = scope;
-        if node.kind_name() == "identifier" {
-            match self.binding_at(scope, text(node, self.src), node) {
-                Some(Binding::Value { value, scope, .. }) => {
-                    node = unparenthesize(*value);
-                    value_scope = *scope;
-                }
-                _ => return Vec::new(),
-            }
-        } else if node.kind_name() == "attribute" {
-            // `self.norm(x)` with `self.norm = create("gpu")` the one store
-            // of that field (no subclass storing its own): on the path of
-            // that call, as a name bound to it is.
-            match self.field_value_of_receiver(node, scope) {
-                Some((value, scope)) => {
-                    node = unparenthesize(value);
-                    value_scope = scope;
-                }
-                None => return Vec::new(),
-            }
+        // Through names and fields that hold it (`step = TPU_STEP`, then
+        // `step(x)`), to the call that made it.
+        for _ in 0..MAX_ALIAS_HOPS {
+            let (value, scope) = match node.kind_name() {
+                "identifier" => match self.binding_at(value_scope, text(node, self.src), node) {
+                    Some(Binding::Value { value, scope, .. }) => (*value, *scope),
+                    _ => return Vec::new(),
+                },
+                // `self.norm(x)` with `self.norm = create("gpu")` the one
+                // store of that field (no subclass storing its own): on the
+                // path of that call, as a name bound to it is.
+                "attribute" => match self.field_value_of_receiver(node, value_scope) {
+                    Some(found) => found,
+                    None => return Vec::new(),
+                },
+                _ => break,
+            };
+            node = unparenthesize(value);
+            value_scope = scope;
         }
         if node.kind_name() != "call" {
             return Vec::new();
@@ -1411,6 +1415,23 @@ impl<'t> Module<'t> {
         // `g = functools.partial(f, backend="x")`: a call of `g` is on the
         // path of the partial call, the call site that binds what it stores.
         if self.callee(node, value_scope).as_deref() == Some(names::PARTIAL) {
+            // A partial of a partial: the one that wraps the def is its call site.
+            for _ in 0..MAX_ALIAS_HOPS {
+                let inner = self
+                    .args_of(node)
+                    .positional
+                    .first()
+                    .and_then(|f| self.follow_names(*f, value_scope))
+                    .filter(|(v, s)| {
+                        v.kind_name() == "call"
+                            && self.callee(*v, *s).as_deref() == Some(names::PARTIAL)
+                    });
+                let Some((inner, inner_scope)) = inner else {
+                    break;
+                };
+                node = inner;
+                value_scope = inner_scope;
+            }
             let first = self.args_of(node).positional.first().copied();
             // (A def another module's decorator wraps is still the def the
             // partial's arguments bind.)

@@ -758,7 +758,7 @@ impl<'t> Module<'t> {
                         Target::External(_) if decorated.is_some() => decorated,
                         Target::External(_) if names_def => self.call_made_by(&target, func, id),
                         Target::External(_) => self.call_made_by(&target, func, id).or(direct),
-                        _ => direct,
+                        _ => self.binding_call(&target, &choices, direct),
                     };
                     facts.edges.push(Edge {
                         call: edge_call,
@@ -871,12 +871,17 @@ impl<'t> Module<'t> {
             if let Some(note) = branches.default_at(value.start_byte()) {
                 guards.push(Guard::Configured(note.to_owned()));
             }
-            for target in self.resolve_ref(value, id, 0) {
+            let targets = self
+                .resolve_ref(value, id, 0)
+                .into_iter()
+                .map(|t| (t, Vec::new()))
+                .collect();
+            for (target, choices) in self.through_partials(value, id, targets) {
                 facts.edges.push(Edge {
                     call: self.call_made_by(&target, value, id),
                     target,
                     guards: guards.clone(),
-                    choices: Vec::new(),
+                    choices,
                     at: value.start_byte(),
                 });
             }
@@ -1117,7 +1122,7 @@ impl<'t> Module<'t> {
                             guards.push(Guard::Configured(note.to_owned()));
                         }
                         let edge = Edge {
-                            call: direct,
+                            call: self.binding_call(&target, &choices, direct),
                             target,
                             guards,
                             choices,
@@ -1131,6 +1136,27 @@ impl<'t> Module<'t> {
             }
         }
         out
+    }
+
+    /// The call that binds an edge's target's parameters: not the call
+    /// itself when the edge's choices name another call of that def (the
+    /// partial that made the value called binds what it stores).
+    fn binding_call(
+        &self,
+        target: &Target,
+        choices: &[Choice],
+        direct: Option<usize>,
+    ) -> Option<usize> {
+        match target {
+            Target::Local(def)
+                if choices
+                    .iter()
+                    .any(|(point, _)| *point == self.scopes[*def].node.id()) =>
+            {
+                None
+            }
+            _ => direct,
+        }
     }
 
     /// `obj.attr(...)` on a detached object: another module's class's
@@ -2500,7 +2526,7 @@ impl<'t> Module<'t> {
         let found = self.resolve_ref_by_syntax(func, scope, 0);
         let func = unparenthesize(func);
         if !found.is_empty() || !self.callee_read_by_flow(func, scope) {
-            return unchosen(found);
+            return self.through_partials(func, scope, unchosen(found));
         }
         // What `resolve_ref` would give (`flow_targets`), else each alternative.
         // A closure a factory made reads what the call that made it was
@@ -2512,12 +2538,76 @@ impl<'t> Module<'t> {
             .any(|(t, c)| !c.is_empty() && self.is_closure_target(t));
         let chosen = self.chosen_targets(&all);
         if !chosen.is_empty() && !closure_made {
-            return unchosen(chosen);
+            return self.through_partials(func, scope, unchosen(chosen));
         }
         let mut out: Vec<(Target, Vec<flow::Choice>)> = Vec::new();
         for (t, choices) in all {
             if !out.iter().any(|(u, c)| *u == t && *c == choices) {
                 out.push((t, choices));
+            }
+        }
+        self.through_partials(func, scope, out)
+    }
+
+    /// Targets found without the partial that holds them (`RUNS["tpu"](x)`
+    /// with the entry `functools.partial(run, params=P)`; `step = make()`
+    /// with `make` returning such a name): where the value flow says the
+    /// callee is certainly partials, an edge per partial, on the path of
+    /// the partial call that binds what it stores (a factory that returned
+    /// it has already run). Where it is partials of a def found and other
+    /// things too, that def's edges only. Asked only in modules that make
+    /// partials.
+    fn through_partials(
+        &self,
+        func: Node<'t>,
+        scope: ScopeId,
+        found: Vec<(Target, Vec<flow::Choice>)>,
+    ) -> Vec<(Target, Vec<flow::Choice>)> {
+        if self.calls_named("partial").is_empty()
+            || !found
+                .iter()
+                .any(|(t, c)| c.is_empty() && matches!(t, Target::Local(_)))
+        {
+            return found;
+        }
+        let alts = self.flow_with_budget(200).eval(func, scope);
+        let is_partial = |a: &flow::Alt<'t>| matches!(a.val, Val::Partial { .. });
+        let of_alts = |alts: &[&flow::Alt<'t>], out: &mut Vec<(Target, Vec<flow::Choice>)>| {
+            for alt in alts {
+                for (t, made_on) in self.alt_targets(alt) {
+                    if !out.iter().any(|(u, c)| *u == t && *c == made_on) {
+                        out.push((t, made_on));
+                    }
+                }
+            }
+        };
+        if !alts.is_empty() && alts.iter().all(|a| a.why.certain() && is_partial(a)) {
+            // (What the syntax found of other modules stays: a decorator
+            // of the def, applied by its own call.)
+            let mut out: Vec<_> = found
+                .into_iter()
+                .filter(|(t, _)| !matches!(t, Target::Local(_)))
+                .collect();
+            of_alts(&alts.iter().collect::<Vec<_>>(), &mut out);
+            return out;
+        }
+        let mut out = Vec::new();
+        for (target, choices) in found {
+            let of_def: Vec<&flow::Alt<'t>> = alts
+                .iter()
+                .filter(|a| {
+                    self.targets_of_value(&a.val)
+                        .iter()
+                        .any(|(t, _)| *t == target)
+                })
+                .collect();
+            let only_partials = choices.is_empty()
+                && !of_def.is_empty()
+                && of_def.iter().all(|a| a.why.certain() && is_partial(a));
+            if only_partials {
+                of_alts(&of_def, &mut out);
+            } else {
+                out.push((target, choices));
             }
         }
         out
@@ -2804,8 +2894,14 @@ impl<'t> Module<'t> {
         let unchosen =
             |targets: Vec<Target>| targets.into_iter().map(|t| (t, Vec::new())).collect();
         match val {
-            Val::Function(id) | Val::Jitted(id, ..) | Val::Partial(id, _) => {
-                unchosen(vec![Target::Local(*id)])
+            Val::Function(id) | Val::Jitted(id, ..) => unchosen(vec![Target::Local(*id)]),
+            // On the path of the partial call, the call site of the def that
+            // binds what it stores (a partial of a partial: the innermost).
+            Val::Partial { def, site, .. } => {
+                vec![(
+                    Target::Local(*def),
+                    vec![(self.scopes[*def].node.id(), site.id())],
+                )]
             }
             Val::Method(method, class, made) => {
                 unchosen(vec![self.method_on(*method, *class, *made)])
