@@ -610,7 +610,8 @@ fn a_call_through_any_holder_of_a_partial_binds_what_that_partial_stores() {
     // the "tpu" ones lower. The partial reaches the call through a second
     // name, a dict entry, a field, a factory's return and a partial of it;
     // the build before found only the factory ones, and flagged the clean
-    // one too (both partials' params for either call).
+    // one too (both partials' params for either call). The field holds one
+    // partial per construction: which one, the object called tells.
     let text = r#"import functools
 
 import jax
@@ -657,13 +658,14 @@ jax.jit(lambda x: chosen_gpu(x)).trace(spec).lower(lowering_platforms=("tpu",))
 jax.jit(lambda x: BY_BACKEND["tpu"](x)).trace(spec).lower(lowering_platforms=("tpu",))
 jax.jit(lambda x: BY_BACKEND["gpu"](x)).trace(spec).lower(lowering_platforms=("tpu",))
 jax.jit(Layer(TPU_ADD)).trace(spec).lower(lowering_platforms=("tpu",))
+jax.jit(Layer(GPU_ADD)).trace(spec).lower(lowering_platforms=("tpu",))
 jax.jit(lambda x: pick("tpu")(x)).trace(spec).lower(lowering_platforms=("tpu",))
 jax.jit(lambda x: pick("gpu")(x)).trace(spec).lower(lowering_platforms=("tpu",))
 jax.jit(lambda x: SCALED_TPU(x)).trace(spec).lower(lowering_platforms=("tpu",))
 jax.jit(lambda x: SCALED_GPU(x)).trace(spec).lower(lowering_platforms=("tpu",))
 "#;
     let found = codes_by_line(text);
-    let expected: Vec<(usize, String)> = [43, 45, 48, 50]
+    let expected: Vec<(usize, String)> = [43, 45, 47, 49, 51]
         .into_iter()
         .map(|line| (line, "JP002".to_owned()))
         .collect();

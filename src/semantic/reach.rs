@@ -1063,7 +1063,10 @@ impl<'t> Module<'t> {
                         || (direct.is_none()
                             && receiver_name.is_some_and(|r| root_name(node, self.src) != Some(r)))
                         || self.is_library_ref(node, id)
-                        || facts.edges.iter().any(|e| e.at == at)
+                        || facts
+                            .edges
+                            .iter()
+                            .any(|e| e.at == at && !self.partial_left_open(e))
                     {
                         continue;
                     }
@@ -1136,6 +1139,17 @@ impl<'t> Module<'t> {
             }
         }
         out
+    }
+
+    /// An edge to a def that partials wrap, made without knowing which
+    /// partial was called (`self.add(x)` with `add` given one partial per
+    /// construction): the call's values may tell.
+    fn partial_left_open(&self, edge: &Edge) -> bool {
+        edge.choices.is_empty()
+            && matches!(edge.target, Target::Local(def) if self
+                .def_call_sites(def)
+                .iter()
+                .any(|s| matches!(s.kind, flow::SiteKind::Partial { .. })))
     }
 
     /// The call that binds an edge's target's parameters: not the call
