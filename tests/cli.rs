@@ -1513,3 +1513,51 @@ print(lowered.as_text()[:20])
         assert_findings(&items, expected, "JP003", platforms);
     }
 }
+
+/// Class-body values a class of another module inherits from its base
+/// there: read on an object it makes (`Serving().PLATFORMS`) and on the
+/// class itself (`Serving.PLATFORMS`). Verified under jax 0.12.0.1 on a
+/// CPU host: both exports of the Mosaic kernel raise a bare
+/// `AssertionError` when the base says "cuda" (each alone too), and export
+/// when it says "tpu". The build before read both as unknown.
+#[test]
+fn a_class_of_another_module_has_what_its_base_writes_in_its_body() {
+    let main = r#"import jax
+import jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+
+from experiments import Serving
+
+
+def _copy(x_ref, o_ref):
+    o_ref[...] = x_ref[...]
+
+
+def step(x):
+    return pl.pallas_call(
+        _copy,
+        out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
+        compiler_params=pltpu.CompilerParams(),
+    )(x)
+
+
+spec = jax.ShapeDtypeStruct((8, Serving.BLOCK), jnp.float32)
+by_object = jax.export.export(jax.jit(step), platforms=Serving().PLATFORMS)(spec)
+by_class = jax.export.export(jax.jit(step), platforms=Serving.PLATFORMS)(spec)
+"#;
+    for (platform, expected) in [("cuda", 2), ("tpu", 0)] {
+        let experiments = format!(
+            r#"class Experiment:
+    PLATFORMS = ("{platform}",)
+    BLOCK = 128
+
+
+class Serving(Experiment):
+    BLOCK = 256
+"#
+        );
+        let items = check_json(&[("experiments.py", &experiments), ("main.py", main)]);
+        assert_findings(&items, expected, "JP002", platform);
+    }
+}

@@ -2365,7 +2365,19 @@ impl<'m, 't> Flow<'m, 't> {
     ) -> Vec<(String, Vec<ConstAlt>)> {
         let enum_kind = self.m.enum_kind(class);
         let mut out = Vec::new();
-        for (name, _) in self.enum_member_names(class) {
+        // A plain class also has what its bases of this module write
+        // (`Serving.PLATFORMS` set on `Base`), read as its field.
+        let mut names = self.enum_member_names(class);
+        if enum_kind.is_none() {
+            for base in self.m.class_and_bases(class).into_iter().skip(1) {
+                for (name, value) in self.enum_member_names(base) {
+                    if !names.iter().any(|(n, _)| *n == name) {
+                        names.push((name, value));
+                    }
+                }
+            }
+        }
+        for (name, _) in names {
             let alts = match enum_kind {
                 // A plain member is itself: named uniquely for importers.
                 Some(super::EnumKind::Plain) => {

@@ -3443,7 +3443,7 @@ impl<'t> Module<'t> {
 
     /// `class` and its bases of this module, nearest first (depth-first, as
     /// `method` looks a name up), at most 17.
-    fn class_and_bases(&self, class: ScopeId) -> Vec<ScopeId> {
+    pub(crate) fn class_and_bases(&self, class: ScopeId) -> Vec<ScopeId> {
         let mut seen = Vec::new();
         let mut queue = vec![class];
         while let Some(id) = queue.pop() {

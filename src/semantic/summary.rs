@@ -1179,19 +1179,29 @@ impl<'t> Module<'t> {
             fields.retain(|(n, _)| n != name);
             fields.push((name.to_owned(), alts));
         };
-        // Values written in the class body (defaults).
-        let mut body_values = Vec::new();
-        for name in self.attribute_names(class) {
-            if let Some(Binding::Value { value, scope, .. }) =
-                self.attributes.get(&(class, name.clone())).and_then(|b| {
-                    b.iter()
-                        .rev()
-                        .find(|b| matches!(b, Binding::Value { scope, .. } if *scope == class))
-                })
-            {
-                body_values.push((name.clone(), *value, *scope));
+        // Values written in the class body (defaults), its own over those
+        // its bases of this module write (in the order Python looks them
+        // up for a single-inheritance chain: the class, then each base
+        // depth first).
+        let mut body_values: Vec<(String, Node<'t>, usize)> = Vec::new();
+        for owner in self.class_and_bases(class) {
+            for name in self.attribute_names(owner) {
+                if body_values.iter().any(|(n, _, _)| *n == name) {
+                    continue;
+                }
+                if let Some(Binding::Value { value, scope, .. }) =
+                    self.attributes.get(&(owner, name.clone())).and_then(|b| {
+                        b.iter()
+                            .rev()
+                            .find(|b| matches!(b, Binding::Value { scope, .. } if *scope == owner))
+                    })
+                {
+                    body_values.push((name.clone(), *value, *scope));
+                }
             }
         }
+        // (Applied base first, so what the class writes wins.)
+        body_values.reverse();
         for (name, value, scope) in &body_values {
             put(
                 &mut fields,
