@@ -671,3 +671,61 @@ jax.jit(lambda x: SCALED_GPU(x)).trace(spec).lower(lowering_platforms=("tpu",))
         .collect();
     assert_eq!(found, expected, "{found:?}");
 }
+
+#[test]
+fn a_store_after_a_construction_that_replaces_a_parameter_is_the_objects() {
+    // Under jax 0.12.0.1 on a CPU host each export (run alone) raises a
+    // bare `AssertionError` when the store says "cuda" and exports when it
+    // says "tpu". `cfg = ExportConfig() if cfg is None else cfg` (and the
+    // `if cfg is None:` form) rebinds the parameter; the store after it is
+    // the new object's. The build before read the attribute as unknown.
+    for (platform, expected) in [("cuda", vec![37, 38]), ("tpu", vec![])] {
+        let text = format!(
+            r#"import jax
+import jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+
+
+class ExportConfig:
+    platforms = ("tpu",)
+
+
+def with_defaults(cfg=None):
+    cfg = ExportConfig() if cfg is None else cfg
+    cfg.platforms = ("{platform}",)
+    return cfg
+
+
+def completed(cfg=None):
+    if cfg is None:
+        cfg = ExportConfig()
+    cfg.platforms = ("{platform}",)
+    return cfg
+
+
+def _copy(x_ref, o_ref):
+    o_ref[...] = x_ref[...]
+
+
+def step(x):
+    return pl.pallas_call(
+        _copy,
+        out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
+        compiler_params=pltpu.CompilerParams(),
+    )(x)
+
+
+spec = jax.ShapeDtypeStruct((8, 128), jnp.float32)
+jax.export.export(jax.jit(step), platforms=with_defaults().platforms)(spec)
+jax.export.export(jax.jit(step), platforms=completed().platforms)(spec)
+"#
+        );
+        let found = codes_by_line(&text);
+        let expected: Vec<(usize, String)> = expected
+            .into_iter()
+            .map(|line| (line, "JP002".to_owned()))
+            .collect();
+        assert_eq!(found, expected, "{platform}: {found:?}");
+    }
+}

@@ -3188,6 +3188,8 @@ impl<'t> Module<'t> {
         // The name rebound to something else after the construction (a
         // copy of itself is the same object for what it holds:
         // `cfg = copy.copy(cfg)` before `object.__setattr__(cfg, ...)`).
+        // What it held before does not count: the parameter it replaces
+        // (`cfg = Config() if cfg is None else cfg`), an earlier value.
         let name_text = text(name, self.src);
         if self
             .bindings
@@ -3196,8 +3198,10 @@ impl<'t> Module<'t> {
                 b.len() > 1
                     && b.iter().any(|b| match b {
                         Binding::Value { value, .. } => {
-                            value.id() != call.id() && !self.is_copy_of(*value, name_text)
+                            value.start_byte() > call.end_byte()
+                                && !self.is_copy_of(*value, name_text)
                         }
+                        Binding::Param { .. } => false,
                         _ => true,
                     })
             })
