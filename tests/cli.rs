@@ -1561,3 +1561,45 @@ class Serving(Experiment):
         assert_findings(&items, expected, "JP002", platform);
     }
 }
+
+/// A property of this module's class read inside this module on an object
+/// another module made and passed back (`layout(DeviceMesh(...))` reading
+/// `device_mesh.backend_mesh`): the property, its `self` that object.
+/// Verified under jax 0.12.0.1: lowering over the AbstractMesh sharding
+/// without platforms raises "Passing lowering_platforms via jax.export
+/// ...", with `("tpu",)` it lowers. The build before read the property as
+/// unknown.
+#[test]
+fn a_property_of_an_object_another_module_made_is_read_on_that_object() {
+    let layouts = r#"from jax.sharding import AbstractMesh, NamedSharding, PartitionSpec
+
+
+class DeviceMesh:
+    def __init__(self, shape, names):
+        self.shape, self.names = shape, names
+
+    @property
+    def backend_mesh(self):
+        return AbstractMesh(self.shape, self.names)
+
+
+def layout(device_mesh):
+    return NamedSharding(device_mesh.backend_mesh, PartitionSpec("batch"))
+"#;
+    for (platforms, expected) in [("None", 1), ("(\"tpu\",)", 0)] {
+        let main = format!(
+            r#"import jax
+import jax.numpy as jnp
+
+from layouts import DeviceMesh, layout
+
+sharding = layout(DeviceMesh((2,), ("batch",)))
+step = jax.jit(lambda x: x * 2, in_shardings=sharding)
+lowered = step.trace(jax.ShapeDtypeStruct((8, 4), jnp.float32)).lower(lowering_platforms={platforms})
+print(lowered.as_text()[:10])
+"#
+        );
+        let items = check_json(&[("layouts.py", layouts), ("main.py", &main)]);
+        assert_findings(&items, expected, "JP003", platforms);
+    }
+}

@@ -3218,6 +3218,50 @@ impl<'m, 't> Flow<'m, 't> {
         }
     }
 
+    /// `obj.attr` of an object of a class of this module that another
+    /// module made and handed here (its class by the bare name, as
+    /// `named_for` gives it): the class's property of that name, its
+    /// `self` that object.
+    fn own_property(
+        &self,
+        object: &Val<'t>,
+        fields: &Fields,
+        attr: &str,
+        depth: u32,
+    ) -> Option<Vec<Alt<'t>>> {
+        let m = self.m;
+        let name = object_class(fields).filter(|c| !c.contains('.'))?;
+        let class = match m.lookup(0, name) {
+            Some([Binding::Def(class)]) if m.scopes[*class].kind == ScopeKind::Class => *class,
+            _ => return None,
+        };
+        let method = m.method(class, attr).filter(|&p| self.is_property(p))?;
+        Some(self.property_value(method, object.clone(), depth))
+    }
+
+    /// What property `method` returns with `self` bound to `receiver`.
+    fn property_value(&self, method: ScopeId, receiver: Val<'t>, depth: u32) -> Vec<Alt<'t>> {
+        let m = self.m;
+        if self.bound.borrow().iter().any(|b| b.def == method) || self.bound.borrow().len() > 6 {
+            return vec![Alt::unknown()];
+        }
+        let returned = returned_values(m, method);
+        let bound = Bound {
+            def: method,
+            call: m.scopes[method].node,
+            call_scope: method,
+            receiver: Some(Alt::fixed(receiver)),
+            given: Vec::new(),
+        };
+        self.with_bound(bound, || {
+            let mut out = self.eval_one_of(&returned, method, depth);
+            if out.is_empty() {
+                out.push(Alt::unknown());
+            }
+            cap(out)
+        })
+    }
+
     /// `obj.attr` of an object of another module's class that holds no
     /// field `attr`: the class's property of that name, evaluated in its
     /// module on the object (`Module::returns_for_call`).
@@ -4928,6 +4972,7 @@ impl<'m, 't> Flow<'m, 't> {
                 .iter()
                 .find(|(n, _)| n == attr)
                 .map(|(_, alts)| from_consts(alts))
+                .or_else(|| self.own_property(object, fields, attr, depth))
                 .or_else(|| self.foreign_property(object, fields, attr))
                 .unwrap_or_else(|| vec![Alt::unknown()]),
             Val::ArgNamespace => self.argparse_default(attr, depth),
@@ -5063,27 +5108,7 @@ impl<'m, 't> Flow<'m, 't> {
         // `self` this instance.
         if let Some(method) = m.method(class, attr) {
             if self.is_property(method) {
-                let def_node = m.scopes[method].node;
-                if self.bound.borrow().iter().any(|b| b.def == method)
-                    || self.bound.borrow().len() > 6
-                {
-                    return vec![Alt::unknown()];
-                }
-                let returned = returned_values(m, method);
-                let bound = Bound {
-                    def: method,
-                    call: def_node,
-                    call_scope: method,
-                    receiver: Some(Alt::fixed(Val::Instance(class, ctor))),
-                    given: Vec::new(),
-                };
-                return self.with_bound(bound, || {
-                    let mut out = self.eval_one_of(&returned, method, depth);
-                    if out.is_empty() {
-                        out.push(Alt::unknown());
-                    }
-                    cap(out)
-                });
+                return self.property_value(method, Val::Instance(class, ctor), depth);
             }
         }
         if let Some((call, call_scope)) = ctor {
