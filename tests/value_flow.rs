@@ -245,6 +245,11 @@ fn a_dict_comprehension_unpacked_passes_the_entries_it_keeps() {
 }
 
 /// The rule codes `check` reports for `text`, by line.
+/// `code` on each of `lines`, as `codes_by_line` lists findings.
+fn on_lines(code: &str, lines: &[usize]) -> Vec<(usize, String)> {
+    lines.iter().map(|&line| (line, code.to_owned())).collect()
+}
+
 fn codes_by_line(text: &str) -> Vec<(usize, String)> {
     jax_lsp::analysis::analyze(
         text,
@@ -665,11 +670,7 @@ jax.jit(lambda x: SCALED_TPU(x)).trace(spec).lower(lowering_platforms=("tpu",))
 jax.jit(lambda x: SCALED_GPU(x)).trace(spec).lower(lowering_platforms=("tpu",))
 "#;
     let found = codes_by_line(text);
-    let expected: Vec<(usize, String)> = [43, 45, 47, 49, 51]
-        .into_iter()
-        .map(|line| (line, "JP002".to_owned()))
-        .collect();
-    assert_eq!(found, expected, "{found:?}");
+    assert_eq!(found, on_lines("JP002", &[43, 45, 47, 49, 51]), "{found:?}");
 }
 
 #[test]
@@ -722,10 +723,47 @@ jax.export.export(jax.jit(step), platforms=completed().platforms)(spec)
 "#
         );
         let found = codes_by_line(&text);
-        let expected: Vec<(usize, String)> = expected
-            .into_iter()
-            .map(|line| (line, "JP002".to_owned()))
-            .collect();
-        assert_eq!(found, expected, "{platform}: {found:?}");
+        assert_eq!(found, on_lines("JP002", &expected), "{platform}: {found:?}");
+    }
+}
+
+#[test]
+fn a_class_nested_in_a_class_body_is_read_through_the_outer_class() {
+    // Under jax 0.12.0.1 on a CPU host each lowering (run alone) raises a
+    // bare `AssertionError` for "cuda" and lowers for "tpu". The build
+    // before read `Exporter.Config` as unknown: neither the platforms nor
+    // the method's kernel were found.
+    for (platform, expected) in [("cuda", vec![25, 26]), ("tpu", vec![])] {
+        let text = format!(
+            r#"import jax
+import jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+
+
+def _copy(x_ref, o_ref):
+    o_ref[...] = x_ref[...]
+
+
+class Exporter:
+    class Config:
+        platforms = ("{platform}",)
+
+        def step(self, x):
+            return pl.pallas_call(
+                _copy,
+                out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
+                compiler_params=pltpu.CompilerParams(),
+            )(x)
+
+
+cfg = Exporter.Config()
+spec = jax.ShapeDtypeStruct((8, 128), jnp.float32)
+jax.export.export(jax.jit(cfg.step), platforms=cfg.platforms)(spec)
+jax.jit(cfg.step).trace(spec).lower(lowering_platforms=Exporter.Config.platforms)
+"#
+        );
+        let found = codes_by_line(&text);
+        assert_eq!(found, on_lines("JP002", &expected), "{platform}: {found:?}");
     }
 }

@@ -3236,11 +3236,18 @@ impl<'m, 't> Flow<'m, 't> {
             _ => return None,
         };
         let method = m.method(class, attr).filter(|&p| self.is_property(p))?;
-        Some(self.property_value(method, object.clone(), depth))
+        Some(self.returns_on(method, object.clone(), Vec::new(), depth))
     }
 
-    /// What property `method` returns with `self` bound to `receiver`.
-    fn property_value(&self, method: ScopeId, receiver: Val<'t>, depth: u32) -> Vec<Alt<'t>> {
+    /// What method `method` returns with `self` bound to `receiver` and its
+    /// other parameters to `given` (a property read, `__getattr__(name)`).
+    fn returns_on(
+        &self,
+        method: ScopeId,
+        receiver: Val<'t>,
+        given: Vec<Vec<Alt<'t>>>,
+        depth: u32,
+    ) -> Vec<Alt<'t>> {
         let m = self.m;
         if self.bound.borrow().iter().any(|b| b.def == method) || self.bound.borrow().len() > 6 {
             return vec![Alt::unknown()];
@@ -3251,7 +3258,7 @@ impl<'m, 't> Flow<'m, 't> {
             call: m.scopes[method].node,
             call_scope: method,
             receiver: Some(Alt::fixed(receiver)),
-            given: Vec::new(),
+            given,
         };
         self.with_bound(bound, || {
             let mut out = self.eval_one_of(&returned, method, depth);
@@ -5108,7 +5115,7 @@ impl<'m, 't> Flow<'m, 't> {
         // `self` this instance.
         if let Some(method) = m.method(class, attr) {
             if self.is_property(method) {
-                return self.property_value(method, Val::Instance(class, ctor), depth);
+                return self.returns_on(method, Val::Instance(class, ctor), Vec::new(), depth);
             }
         }
         if let Some((call, call_scope)) = ctor {
@@ -5191,8 +5198,12 @@ impl<'m, 't> Flow<'m, 't> {
             }
         }
         let Some(bindings) = m.attribute(class, attr) else {
-            // A method read as a value (`cls.init`, `obj.update`).
+            // A method read as a value (`cls.init`, `obj.update`); a class
+            // nested in the body (`Trainer.Config`) is that class.
             if let Some(method) = m.method(class, attr) {
+                if m.scopes[method].kind == ScopeKind::Class {
+                    return vec![Alt::fixed(Val::Class(method))];
+                }
                 let on_object = ctor.is_some()
                     && m.scopes[method].kind == ScopeKind::Function
                     && !m.is_static_method(method)
@@ -5473,25 +5484,12 @@ impl<'m, 't> Flow<'m, 't> {
         attr: &str,
         depth: u32,
     ) -> Vec<Alt<'t>> {
-        let m = self.m;
-        if self.bound.borrow().iter().any(|b| b.def == getattr) || self.bound.borrow().len() > 6 {
-            return vec![Alt::unknown()];
-        }
-        let returned = returned_values(m, getattr);
-        let bound = Bound {
-            def: getattr,
-            call: m.scopes[getattr].node,
-            call_scope: getattr,
-            receiver: Some(Alt::fixed(Val::Instance(class, ctor))),
-            given: vec![vec![Alt::fixed(Val::Str(attr.to_owned()))]],
-        };
-        self.with_bound(bound, || {
-            let mut out = self.eval_one_of(&returned, getattr, depth);
-            if out.is_empty() {
-                out.push(Alt::unknown());
-            }
-            cap(out)
-        })
+        self.returns_on(
+            getattr,
+            Val::Instance(class, ctor),
+            vec![vec![Alt::fixed(Val::Str(attr.to_owned()))]],
+            depth,
+        )
     }
 
     /// `d.get(k, default)` on a dict whose entries are known: the entry,
