@@ -767,3 +767,48 @@ jax.jit(cfg.step).trace(spec).lower(lowering_platforms=Exporter.Config.platforms
         assert_eq!(found, on_lines("JP002", &expected), "{platform}: {found:?}");
     }
 }
+
+#[test]
+fn a_call_given_a_bare_generator_is_a_call() {
+    // `Stack(TABLE[name] for name in [...])`: a call whose one argument is
+    // a bare generator (no parentheses of its own). Under jax 0.12.0.1 the
+    // "host_j0" stack raises "AbstractMesh cannot be used when jaxpr
+    // contains primitives that require devices ..." and the "double" one
+    // lowers. The build before did not index such a call: the constructor
+    // had no call site, so the field was unknown and nothing was reached.
+    for (name, expected) in [("host_j0", vec![28]), ("double", vec![])] {
+        let text = format!(
+            r#"import jax
+import jax.numpy as jnp
+from jax.sharding import AbstractMesh, NamedSharding, PartitionSpec
+
+
+def host_j0(x):
+    return jax.pure_callback(lambda v: v, jax.ShapeDtypeStruct(x.shape, x.dtype), x)
+
+
+def double(x):
+    return x * 2
+
+
+TABLE = {{"host_j0": host_j0, "double": double}}
+
+
+class Stack:
+    def __init__(self, fns):
+        self.fns = list(fns)
+
+    def __call__(self, x):
+        return jnp.stack([f(x) for f in self.fns])
+
+
+stack = Stack(TABLE[name] for name in ["{name}"])
+mesh = AbstractMesh((2,), ("k",))
+spec = jax.ShapeDtypeStruct((8,), jnp.float32, sharding=NamedSharding(mesh, PartitionSpec("k")))
+jax.jit(lambda x: stack(x)).trace(spec).lower(lowering_platforms=("tpu",))
+"#
+        );
+        let found = codes_by_line(&text);
+        assert_eq!(found, on_lines("JP004", &expected), "{name}: {found:?}");
+    }
+}
