@@ -1603,3 +1603,70 @@ print(lowered.as_text()[:10])
         assert_findings(&items, expected, "JP003", platforms);
     }
 }
+
+/// An instance of this module's class whose base is another module's
+/// class: a method or property it inherits runs there on this object, its
+/// class-body override included (`Local().platforms()` reading
+/// `self.PLATFORMS`), and a class attribute it inherits is the base's.
+/// Verified under jax 0.12.0.1 (each lowering in its own `try`): a
+/// lowering for ("tpu",) of the callback raises "the platform for the
+/// specified backend cpu is different from the lowering platform tpu",
+/// one for ("cpu",) lowers. The build before read all three as unknown.
+#[test]
+fn an_instance_reads_what_it_inherits_from_another_modules_class() {
+    let main_for = |platform: &str| {
+        format!(
+            r#"import jax
+import jax.numpy as jnp
+
+from experiments import Experiment
+
+
+class Local(Experiment):
+    PLATFORMS = ("{platform}",)
+
+
+def step(x):
+    return jax.pure_callback(lambda v: v, jax.ShapeDtypeStruct(x.shape, x.dtype), x)
+
+
+spec = jax.ShapeDtypeStruct((4,), jnp.float32)
+jax.jit(step).trace(spec).lower(lowering_platforms=Local().platforms())
+jax.jit(step).trace(spec).lower(lowering_platforms=Local().serving)
+jax.jit(step).trace(spec).lower(lowering_platforms=Local().EXTRA)
+"#
+        )
+    };
+    for (platform, extra, expected) in [
+        ("tpu", "cpu", vec![16, 17]),
+        ("cpu", "tpu", vec![18]),
+        ("cpu", "cpu", vec![]),
+    ] {
+        let experiments = format!(
+            r#"class Experiment:
+    PLATFORMS = ("cpu",)
+    EXTRA = ("{extra}",)
+
+    def platforms(self):
+        return tuple(self.PLATFORMS)
+
+    @property
+    def serving(self):
+        return self.PLATFORMS
+"#
+        );
+        let main = main_for(platform);
+        let items = check_json(&[("experiments.py", &experiments), ("main.py", &main)]);
+        let case = format!("{platform}/{extra}");
+        assert_findings(&items, expected.len(), "JP001", &case);
+        let lines: Vec<u64> = items
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|i| i["location"]["row"].as_u64())
+                    .collect()
+            })
+            .unwrap_or_default();
+        assert_eq!(lines, expected, "{case}: {items}");
+    }
+}

@@ -3269,6 +3269,34 @@ impl<'m, 't> Flow<'m, 't> {
         })
     }
 
+    /// `obj.attr` of an instance of a class of this module that neither it
+    /// nor its bases here define, inherited from a class of another module
+    /// (`class Serving(Experiment)`, `Serving().MODEL_DIMS`): that class's
+    /// property, run there on this object (its fields, class-body
+    /// overrides too, travel with it), else its class attribute.
+    fn foreign_base_attribute(
+        &self,
+        class: ScopeId,
+        ctor: Option<(Node<'t>, ScopeId)>,
+        attr: &str,
+    ) -> Option<Vec<Alt<'t>>> {
+        let m = self.m;
+        let path = m.foreign_base_method(class, attr)?;
+        m.resolver.get()?;
+        let read = super::summary::ForeignCall {
+            receiver: Some(self.detach(&[Alt::fixed(Val::Instance(class, ctor))], 0)),
+            attribute: true,
+            env_set: m.env_keys_set(),
+            registered: m.registrations(),
+            state: m.foreign_state_in_force(),
+            ..Default::default()
+        };
+        if let Some(alts) = m.foreign_returns(&path, &read) {
+            return Some(from_consts(&alts));
+        }
+        self.external(&path)
+    }
+
     /// `obj.attr` of an object of another module's class that holds no
     /// field `attr`: the class's property of that name, evaluated in its
     /// module on the object (`Module::returns_for_call`).
@@ -5213,6 +5241,9 @@ impl<'m, 't> Flow<'m, 't> {
                 } else {
                     Val::Function(method)
                 })];
+            }
+            if let Some(alts) = self.foreign_base_attribute(class, ctor, attr) {
+                return alts;
             }
             // Not found the usual way: Python calls `__getattr__(self, attr)`.
             if let (Some(getattr), Some(_)) = (m.method(class, "__getattr__"), ctor) {
@@ -8141,6 +8172,18 @@ impl<'m, 't> Flow<'m, 't> {
                             if m.scopes[method].kind == ScopeKind::Function {
                                 let receiver = Alt::fixed(o.val.clone());
                                 out.push((method, Some(receiver), o));
+                                continue;
+                            }
+                        } else if let Some(path) = m.foreign_base_method(*class, attr) {
+                            // Inherited from a class of another module: run
+                            // there on this object, whose fields (class-body
+                            // overrides too) travel with it.
+                            if let Some(alts) =
+                                self.foreign_call(&path, Some(&o.val), call, scope, depth)
+                            {
+                                imported.extend(
+                                    alts.into_iter().filter_map(|a| a.under(&o.why, &o.choices)),
+                                );
                                 continue;
                             }
                         }
