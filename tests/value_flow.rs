@@ -812,3 +812,55 @@ jax.jit(lambda x: stack(x)).trace(spec).lower(lowering_platforms=("tpu",))
         assert_eq!(found, on_lines("JP004", &expected), "{name}: {found:?}");
     }
 }
+
+#[test]
+fn a_generator_keeps_which_factory_call_made_its_closures() {
+    // `Stack(f for f in (deploy,))` with `deploy` and `debug` closures of
+    // one factory: the stack holds the closure `deploy`'s call made, not
+    // any closure of the factory. Under jax 0.12.0.1 the "debug" stack
+    // raises "the platform for the specified backend cpu is different from
+    // the lowering platform tpu" (its `jax.debug.print`) and the "deploy"
+    // one lowers. The build before dropped the factory call's choice when
+    // it expanded the generator, and reported the "deploy" stack too.
+    for (name, expected) in [("debug", vec![34]), ("deploy", vec![])] {
+        let text = format!(
+            r#"import jax
+import jax.numpy as jnp
+
+
+class Stack:
+    def __init__(self, fns):
+        self.fns = list(fns)
+
+    def forward(self, x):
+        return [f(x) for f in self.fns][0]
+
+
+def dense(x):
+    return jnp.tanh(x)
+
+
+def log_activations(x):
+    jax.debug.print("mean {{m}}", m=x.mean())
+    return x
+
+
+def sequential(layers):
+    def apply(x):
+        for layer in layers:
+            x = layer(x)
+        return x
+
+    return apply
+
+
+deploy = sequential((dense, dense))
+debug = sequential((dense, log_activations))
+spec = jax.ShapeDtypeStruct((8,), jnp.float32)
+jax.jit(Stack(f for f in ({name},)).forward).trace(spec).lower(lowering_platforms=("tpu",))
+"#
+        );
+        let found = codes_by_line(&text);
+        assert_eq!(found, on_lines("JP001", &expected), "{name}: {found:?}");
+    }
+}

@@ -8997,10 +8997,14 @@ impl<'m, 't> Flow<'m, 't> {
         let Val::Int(index) = key else {
             return vec![Alt::unknown()];
         };
-        let item = self
-            .certain_comprehension(comp, scope, depth)
-            .and_then(|items| item_at(&items, *index));
-        vec![Alt::fixed(item.unwrap_or(Val::Unknown))]
+        let Some((items, choices)) = self.certain_comprehension(comp, scope, depth) else {
+            return vec![Alt::unknown()];
+        };
+        let item = item_at(&items, *index).unwrap_or(Val::Unknown);
+        vec![Alt {
+            choices,
+            ..Alt::fixed(item)
+        }]
     }
 
     /// The items of a comprehension over a constant sequence, one `for`
@@ -9018,7 +9022,7 @@ impl<'m, 't> Flow<'m, 't> {
         comp: Node<'t>,
         scope: ScopeId,
         depth: u32,
-    ) -> Option<(Vec<Val<'t>>, Why, bool)> {
+    ) -> Option<(Vec<Val<'t>>, Why, bool, Vec<Choice>)> {
         if depth > MAX_DEPTH {
             return None;
         }
@@ -9058,7 +9062,11 @@ impl<'m, 't> Flow<'m, 't> {
         let body = comp.field("body").filter(|b| b.kind_name() != "pair")?;
         let point = comp.id();
         let index_of = |a: &Alt<'t>| a.choices.iter().find(|(p, _)| *p == point).map(|(_, i)| *i);
-        let for_element = |alts: &[Alt<'t>], i: usize| -> Option<(Val<'t>, Why)> {
+        // A function element's choices other than this loop's (the factory
+        // call that made a closure, `f for f in (deploy,)`) stay with the
+        // sequence: they tell which closure it is. (A data element's are
+        // dropped, as a comprehension's items always were.)
+        let for_element = |alts: &[Alt<'t>], i: usize| -> Option<(Val<'t>, Why, Vec<Choice>)> {
             let mine: Vec<&Alt<'t>> = alts
                 .iter()
                 .filter(|a| index_of(a).is_none_or(|j| j == i))
@@ -9066,7 +9074,16 @@ impl<'m, 't> Flow<'m, 't> {
                 .collect();
             match mine.as_slice() {
                 [one] if known(&one.why) && !one.val.is_unknown() => {
-                    Some((one.val.clone(), one.why.clone()))
+                    let function = matches!(
+                        one.val,
+                        Val::Function(_) | Val::Jitted(..) | Val::Partial { .. } | Val::Method(..)
+                    );
+                    let choices = one
+                        .choices
+                        .iter()
+                        .filter(|(p, _)| function && *p != point)
+                        .copied();
+                    Some((one.val.clone(), one.why.clone(), choices.collect()))
                 }
                 _ => None,
             }
@@ -9074,20 +9091,23 @@ impl<'m, 't> Flow<'m, 't> {
         let filters = self.comprehension_filters(comp, scope, depth);
         let bodies = self.eval_depth(body, scope, depth + 1);
         let mut items = Vec::new();
+        let mut choices = Vec::new();
         for i in 0..n {
             let mut keep = true;
             for filter in &filters {
-                let (decided, filter_why) = for_element(filter, i)?;
+                let (decided, filter_why, filter_choices) = for_element(filter, i)?;
                 keep &= decided.truthy()?;
                 why = why.and(&filter_why);
+                choices = merge_choices(&choices, &filter_choices)?;
             }
             if keep {
-                let (item, item_why) = for_element(&bodies, i)?;
+                let (item, item_why, item_choices) = for_element(&bodies, i)?;
                 items.push(item);
                 why = why.and(&item_why);
+                choices = merge_choices(&choices, &item_choices)?;
             }
         }
-        Some((items, why, other_runs))
+        Some((items, why, other_runs, choices))
     }
 
     /// `f` of the call's positional arguments as ints (`None` when one is
@@ -9140,16 +9160,17 @@ impl<'m, 't> Flow<'m, 't> {
     }
 
     /// The items of a comprehension when they are certain (not through a
-    /// configured default): `expand_comprehension`.
+    /// configured default), with the choices they were made on:
+    /// `expand_comprehension`.
     fn certain_comprehension(
         &self,
         comp: Node<'t>,
         scope: ScopeId,
         depth: u32,
-    ) -> Option<Vec<Val<'t>>> {
+    ) -> Option<(Vec<Val<'t>>, Vec<Choice>)> {
         self.expand_comprehension(comp, scope, depth)
-            .filter(|(_, why, other_runs)| why.certain() && !other_runs)
-            .map(|(items, _, _)| items)
+            .filter(|(_, why, other_runs, _)| why.certain() && !other_runs)
+            .map(|(items, _, _, choices)| (items, choices))
     }
 
     /// `alts` with each comprehension that can be expanded made the
@@ -9161,8 +9182,14 @@ impl<'m, 't> Flow<'m, 't> {
                 out.push(a);
                 continue;
             };
-            match self.expand_comprehension(comp, cscope, depth) {
-                Some((items, why, other_runs)) => {
+            let expanded = self.expand_comprehension(comp, cscope, depth).and_then(
+                |(items, why, other_runs, choices)| {
+                    let choices = merge_choices(&a.choices, &choices)?;
+                    Some((items, why, other_runs, choices))
+                },
+            );
+            match expanded {
+                Some((items, why, other_runs, choices)) => {
                     if other_runs {
                         out.push(Alt {
                             why: Why::Choice,
@@ -9172,7 +9199,7 @@ impl<'m, 't> Flow<'m, 't> {
                     out.push(Alt {
                         val: Val::Seq(kind, items),
                         why: a.why.and(&why),
-                        choices: a.choices,
+                        choices,
                     });
                 }
                 None => out.push(a),
