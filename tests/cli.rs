@@ -1670,3 +1670,55 @@ jax.jit(step).trace(spec).lower(lowering_platforms=Local().EXTRA)
         assert_eq!(lines, expected, "{case}: {items}");
     }
 }
+
+/// A class of this module handed to a function of another module that
+/// constructs it (`make(Props)` calling `cls(dim=4)`, `cls()`,
+/// `cls(**kwargs)`): the object that comes back is of that class, its
+/// property read on it. Verified under jax 0.12.0.1 (each lowering in its
+/// own `try`): the ("tpu",) property raises "the platform for the
+/// specified backend cpu is different from the lowering platform tpu" for
+/// all three, ("cpu",) lowers. The build before read the object as unknown.
+#[test]
+fn an_object_another_module_constructs_from_a_class_given_to_it_is_of_that_class() {
+    let registry = r#"def make(cls):
+    return cls(dim=4)
+
+
+def make_plain(cls):
+    return cls()
+
+
+def make_kw(cls, **kwargs):
+    return cls(**kwargs)
+"#;
+    for (platform, expected) in [("tpu", 3), ("cpu", 0)] {
+        let main = format!(
+            r#"import jax
+import jax.numpy as jnp
+
+from _reg import make, make_kw, make_plain
+
+
+class Props:
+    def __init__(self, dim=2):
+        self.dim = dim
+
+    @property
+    def platforms(self):
+        return ("{platform}",)
+
+
+def f(x):
+    return jax.pure_callback(lambda v: v, jax.ShapeDtypeStruct(x.shape, x.dtype), x)
+
+
+spec = jax.ShapeDtypeStruct((4,), jnp.float32)
+jax.jit(f).trace(spec).lower(lowering_platforms=make(Props).platforms)
+jax.jit(f).trace(spec).lower(lowering_platforms=make_plain(Props).platforms)
+jax.jit(f).trace(spec).lower(lowering_platforms=make_kw(Props, dim=3).platforms)
+"#
+        );
+        let items = check_json(&[("_reg.py", registry), ("main.py", &main)]);
+        assert_findings(&items, expected, "JP001", platform);
+    }
+}

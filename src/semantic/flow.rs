@@ -3230,7 +3230,18 @@ impl<'m, 't> Flow<'m, 't> {
         depth: u32,
     ) -> Option<Vec<Alt<'t>>> {
         let m = self.m;
-        let name = object_class(fields).filter(|c| !c.contains('.'))?;
+        let name = object_class(fields)?;
+        // Named by this module's own path (an object a callee made from the
+        // class it was given): that def here, so that the property reads
+        // this evaluation's values, loop elements on their choices.
+        let own;
+        let name = match name.contains('.') {
+            false => name,
+            true => {
+                own = m.own_def_named(name)?;
+                own.as_str()
+            }
+        };
         let class = match m.lookup(0, name) {
             Some([Binding::Def(class)]) if m.scopes[*class].kind == ScopeKind::Class => *class,
             _ => return None,
@@ -7409,32 +7420,7 @@ impl<'m, 't> Flow<'m, 't> {
             }
             // A function of another module: what it returns, from its summary;
             // a class: an object of its fields, the keywords replacing them.
-            if let Some(alts) = self.external(&format!("{path}()")) {
-                let objects = alts.iter().all(|a| matches!(a.val, Val::Object(_)));
-                if !objects {
-                    return alts;
-                }
-                if !args.positional.is_empty() || args.has_splat {
-                    // Positional fields are not kept in order; its methods
-                    // are still known by the class's path.
-                    return vec![Alt::fixed(Val::Imported(Arc::from(path)))];
-                }
-                // The class's path rides along for its methods.
-                let class = (
-                    "__class__".to_owned(),
-                    vec![ConstAlt {
-                        val: Const::Str(path.to_owned()),
-                        why: Why::Fixed,
-                    }],
-                );
-                let mut alts = self.with_overrides(alts, &args, scope, depth);
-                for alt in &mut alts {
-                    if let Val::Object(fields) = &alt.val {
-                        let mut fields: Fields = fields.as_ref().clone();
-                        fields.push(class.clone());
-                        alt.val = Val::Object(Arc::new(fields));
-                    }
-                }
+            if let Some(alts) = self.external_call(path, &args, scope, depth) {
                 return alts;
             }
             // Something else of another module (a class): its methods are
@@ -7477,6 +7463,34 @@ impl<'m, 't> Flow<'m, 't> {
         };
         if class_value {
             let classes = self.eval_depth(func, scope, depth + 1);
+            // Classes of other modules given as values (`make(cls)` called
+            // with an importer's class): objects of their fields.
+            if !classes.is_empty() && classes.iter().all(|a| matches!(a.val, Val::Ref(_))) {
+                let mut out = Vec::new();
+                for a in &classes {
+                    let Val::Ref(path) = &a.val else {
+                        continue;
+                    };
+                    // Not known here (another module's call, one module
+                    // deep, reads no other): an object of that class, its
+                    // fields unknown, for the module owning the class to
+                    // read (`Flow::own_property`).
+                    let made = self
+                        .foreign_call(path, None, call, scope, depth)
+                        .or_else(|| self.external_call(path, &args, scope, depth))
+                        .unwrap_or_else(|| {
+                            vec![Alt::fixed(Val::Object(Arc::new(vec![(
+                                "__class__".to_owned(),
+                                vec![ConstAlt {
+                                    val: Const::Str(path.to_string()),
+                                    why: Why::Fixed,
+                                }],
+                            )])))]
+                        });
+                    out.extend(made.into_iter().filter_map(|o| o.under(&a.why, &a.choices)));
+                }
+                return cap(out);
+            }
             // Classes, some alternatives perhaps unknown (`PRIORS[args.prior]`:
             // the default's class, or whatever else the command line names):
             // each known class makes its instance, the unknown ones stay so.
@@ -7517,6 +7531,45 @@ impl<'m, 't> Flow<'m, 't> {
         }
         // A function or method of this module: what it returns for this call.
         self.returns_of(call, func, scope, depth)
+    }
+
+    /// A call of `path`, a function or class of another module, from its
+    /// summary: what the function returns; for a class, an object of its
+    /// fields, the call's keywords replacing them, its class's path riding
+    /// along for its methods.
+    fn external_call(
+        &self,
+        path: &str,
+        args: &Args<'t>,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Option<Vec<Alt<'t>>> {
+        let alts = self.external(&format!("{path}()"))?;
+        let objects = alts.iter().all(|a| matches!(a.val, Val::Object(_)));
+        if !objects {
+            return Some(alts);
+        }
+        if !args.positional.is_empty() || args.has_splat {
+            // Positional fields are not kept in order; its methods
+            // are still known by the class's path.
+            return Some(vec![Alt::fixed(Val::Imported(Arc::from(path)))]);
+        }
+        let class = (
+            "__class__".to_owned(),
+            vec![ConstAlt {
+                val: Const::Str(path.to_owned()),
+                why: Why::Fixed,
+            }],
+        );
+        let mut alts = self.with_overrides(alts, args, scope, depth);
+        for alt in &mut alts {
+            if let Val::Object(fields) = &alt.val {
+                let mut fields: Fields = fields.as_ref().clone();
+                fields.push(class.clone());
+                alt.val = Val::Object(Arc::new(fields));
+            }
+        }
+        Some(alts)
     }
 
     fn partial_of_library(
@@ -11758,6 +11811,14 @@ impl<'t> Module<'t> {
             }
         }
         out
+    }
+
+    /// The name of this module's own module-level def that `path` (a
+    /// dotted path, as another module names it) resolves to, if it does.
+    pub(crate) fn own_def_named(&self, path: &str) -> Option<String> {
+        let (resolver, file) = (self.resolver.get()?, self.file.borrow().clone()?);
+        let (summary, name) = resolver.resolve(&file, path)?;
+        (*summary.file == *file && !name.contains('.')).then_some(name)
     }
 
     /// Whether `path` (as imported here) names a module-level function of
