@@ -4930,6 +4930,57 @@ def b_factory_field_loop(src: Source, s: Site):
     return out
 
 
+def b_partial_alias_entry(src: Source, s: Site):
+    """The jitted function is bound by a `functools.partial` that the factory stores
+    in a dict entry and hands back through an alias (`ops["run"] =
+    functools.partial(variant_apply, fn=fn); step = ops["run"]; return step`), or
+    a partial of a partial bound to a name and re-bound to another (`run =
+    functools.partial(functools.partial(variant_apply), fn=fn); step = run`)."""
+    out = []
+    for form in ("entry", "nested"):
+        apply = src.fresh("variant_apply")
+        maker = src.fresh("variant_ops")
+        if form == "entry":
+            body = (
+                f"    ops = {{}}\n"
+                f"    ops[\"run\"] = functools.partial({apply}, fn=fn)\n"
+                f"    step = ops[\"run\"]\n"
+            )
+        else:
+            body = (
+                f"    run = functools.partial(functools.partial({apply}), fn=fn)\n"
+                f"    step = run\n"
+            )
+        code = (
+            f"def {apply}(*args, fn):\n"
+            f"    return fn(*args)\n"
+            f"\n\n"
+            f"def {maker}(fn):\n" + body + "    return step\n"
+        )
+        out += wrap_jitted_function(src, s, code, f"{maker}({{fn}})", imports=("functools",))
+    return out
+
+
+def b_generator_stack(src: Source, s: Site):
+    """The jitted function is one layer of a stack whose constructor is given a bare
+    generator (`VariantStack(f for f in (fn,))`, `__init__` keeping `list(fns)`), the
+    lowered method calling every layer in a comprehension and keeping the first result
+    (jitted again for `jax.export`)."""
+    stack = src.fresh("VariantStack")
+    code = (
+        f"class {stack}:\n"
+        f"    def __init__(self, fns):\n"
+        f"        self.fns = list(fns)\n"
+        f"\n"
+        f"    def forward(self, *args, **kwargs):\n"
+        f"        return [f(*args, **kwargs) for f in self.fns][0]\n"
+    )
+    made = f"{stack}(f for f in ({{fn}},)).forward"
+    if s.kind == "export":
+        return wrap_jitted_function(src, s, code, f"jax.jit({made})", imports=("jax",))
+    return wrap_jitted_function(src, s, code, made)
+
+
 def b_combinator_varargs(src: Source, s: Site):
     return _combinator(src, s, star=True)
 
@@ -4938,20 +4989,27 @@ def b_combinator_tuple(src: Source, s: Site):
     return _combinator(src, s, star=False)
 
 
-def b_imported_registry(src: Source, v: Value):
+def _imports_for(src: Source, expr) -> list:
+    """The import statements of the program that `expr` needs, when those are all it
+    needs (a second module can then evaluate it); Skip otherwise."""
     imports = [s for s in src.tree.body if isinstance(s, (ast.Import, ast.ImportFrom))]
     import_names = {}
     for s in imports:
         for n in bound_in([s]):
             import_names[n] = s
-    if local_names(src, v.expr):
+    if local_names(src, expr):
         raise Skip("value needs local names")
-    names = [n for n in free_names(v.expr) if n not in BUILTINS]
+    names = [n for n in free_names(expr) if n not in BUILTINS]
     if not all(n in import_names for n in names):
         raise Skip("value needs names that are not imports")
     needed = [s for s in imports if any(import_names[n] is s for n in names)]
     if any(isinstance(s, ast.ImportFrom) and s.level for s in needed):
         raise Skip("relative import")
+    return needed
+
+
+def b_imported_registry(src: Source, v: Value):
+    needed = _imports_for(src, v.expr)
     alias = src.fresh("variant_systems")
     cfg = ['"""Named systems of the variant: a table read by name, as launchers describe hardware."""']
     cfg += ["import dataclasses"] + [src.seg(s) for s in needed]
@@ -5025,6 +5083,99 @@ def b_imported_registration(src: Source, v: Value):
         ed.replace(v.expr, read)
         out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
     return out
+
+
+def b_imported_base_constant(src: Source, v: Value):
+    """The value is a class attribute of a base class in a second module
+    `_variant_cfg.py`; this module subclasses it (`class VariantSettings(
+    _variant_cfg.VariantBase): pass`) and reads it off an instance or the subclass."""
+    needed = _imports_for(src, v.expr)
+    cfg = ['"""Defaults every settings class of the variant inherits."""']
+    cfg += [src.seg(s) for s in needed]
+    cfg += ["", "", "class VariantBase:", f"    {v.base} = {src.seg(v.expr)}", ""]
+    out = []
+    for read in ("instance", "class"):
+        ed = Edits(src)
+        ensure_import(ed, CFG_MODULE)
+        cls = src.fresh("VariantSettings")
+        insert_module_code(ed, header_end(src)[0], f"class {cls}({CFG_MODULE}.VariantBase):\n    pass\n")
+        ed.replace(v.expr, f"{cls}().{v.base}" if read == "instance" else f"{cls}.{v.base}")
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": "\n".join(cfg)})
+    return out
+
+
+def b_nested_config_class(src: Source, v: Value):
+    """The value is a class attribute of a `Config` class nested in another class's
+    body (`class VariantExporter: class Config: platforms = ...`), read as
+    `VariantExporter.Config.platforms` or off an instance `VariantExporter.Config()`."""
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    out = []
+    for read in ("class", "instance"):
+        ed = Edits(src)
+        outer = src.fresh("VariantExporter")
+        insert_module_code(
+            ed,
+            off,
+            f"class {outer}:\n"
+            f"    class Config:\n"
+            f"        {v.base} = {src.seg(v.expr)}\n",
+        )
+        ed.replace(v.expr, f"{outer}.Config.{v.base}" if read == "class" else f"{outer}.Config().{v.base}")
+        out.append({MAIN: ed.apply()})
+    return out
+
+
+def b_foreign_made_property(src: Source, v: Value):
+    """A property of this module's class returns the value, read on an object that a
+    function of a second module `_variant_cfg.py` constructs from the class it is given
+    (`_variant_cfg.make(VariantProps).platforms`; factories that build config objects)."""
+    if _local_params(src, v):
+        raise Skip("value needs local names")
+    ed = Edits(src)
+    ensure_import(ed, CFG_MODULE)
+    cls = src.fresh("VariantProps")
+    insert_module_code(
+        ed,
+        header_end(src)[0],
+        f"class {cls}:\n    @property\n    def {v.base}(self):\n        return {src.seg(v.expr)}\n",
+    )
+    ed.replace(v.expr, f"{CFG_MODULE}.make({cls}).{v.base}")
+    cfg = "\n".join(
+        [
+            '"""Builds the settings objects of the variant."""',
+            "",
+            "",
+            "def make(cls, **kwargs):",
+            "    return cls(**kwargs)",
+            "",
+        ]
+    )
+    return [{MAIN: ed.apply(), CFG_MODULE + ".py": cfg}]
+
+
+def b_default_constructed_store(src: Source, v: Value):
+    """A helper takes an optional settings object, constructs one when it is None
+    (`settings = VariantSettings() if settings is None else settings`), stores the
+    value into it and returns it; the statement reads `variant_configured().platforms`."""
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    ed = Edits(src)
+    cls = src.fresh("VariantSettings")
+    fn = src.fresh("variant_configured")
+    insert_module_code(
+        ed,
+        off,
+        f"class {cls}:\n    {v.base} = None\n\n\n"
+        f"def {fn}(settings=None):\n"
+        f"    settings = {cls}() if settings is None else settings\n"
+        f"    settings.{v.base} = {src.seg(v.expr)}\n"
+        f"    return settings\n",
+    )
+    ed.replace(v.expr, f"{fn}().{v.base}")
+    return [{MAIN: ed.apply()}]
 
 
 def b_none_checked(src: Source, v: Value):
@@ -6435,6 +6586,45 @@ TRANSFORMS = {
         "`REGISTRY[name] = {\"fn\": fn, \"value\": value, **options}`), read back here "
         "(`_variant_cfg.REGISTRY[\"variant\"][\"value\"]`) or by that module's lookup "
         "function (`_variant_cfg.registered(\"variant\")`)",
+    ),
+    "partial_alias_entry": (
+        find_sites,
+        b_partial_alias_entry,
+        "the jitted function is bound by a `functools.partial` that a factory stores in a dict "
+        "entry and hands back through an alias (`ops[\"run\"] = functools.partial(variant_apply, "
+        "fn=fn); step = ops[\"run\"]`), or a partial of a partial re-bound to another name",
+    ),
+    "generator_stack": (
+        find_sites,
+        b_generator_stack,
+        "the jitted function is a layer of `VariantStack(f for f in (fn,))` (a constructor given a "
+        "bare generator, `__init__` keeping `list(fns)`), the lowered method calling every layer "
+        "in a comprehension (jitted again for `jax.export`)",
+    ),
+    "imported_base_constant": (
+        _values,
+        b_imported_base_constant,
+        f"the value is a class attribute of a base class in a second module `{CFG_MODULE}.py`, "
+        f"read off a subclass of this module (`class VariantSettings({CFG_MODULE}.VariantBase)`) "
+        "or an instance of it",
+    ),
+    "nested_config_class": (
+        _values,
+        b_nested_config_class,
+        "the value is a class attribute of a `Config` class nested in another class's body, read "
+        "as `VariantExporter.Config.platforms` or off `VariantExporter.Config()`",
+    ),
+    "foreign_made_property": (
+        _values,
+        b_foreign_made_property,
+        f"a property of this module's class returns the value, read on an object that "
+        f"`{CFG_MODULE}.make(cls)` in a second module constructs",
+    ),
+    "default_constructed_store": (
+        _values,
+        b_default_constructed_store,
+        "a helper constructs a settings object when given None (`settings = VariantSettings() if "
+        "settings is None else settings`), stores the value into it and returns it",
     ),
     "none_checked": (
         _values,
