@@ -4957,7 +4957,13 @@ def b_partial_alias_entry(src: Source, s: Site):
             f"\n\n"
             f"def {maker}(fn):\n" + body + "    return step\n"
         )
-        out += wrap_jitted_function(src, s, code, f"{maker}({{fn}})", imports=("functools",))
+        # `jax.export.export` takes a jit only: the partial is jitted there.
+        if s.kind == "export":
+            out += wrap_jitted_function(
+                src, s, code, f"jax.jit({maker}({{fn}}))", imports=("functools", "jax")
+            )
+        else:
+            out += wrap_jitted_function(src, s, code, f"{maker}({{fn}})", imports=("functools",))
     return out
 
 
