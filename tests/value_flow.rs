@@ -864,3 +864,53 @@ jax.jit(Stack(f for f in ({name},)).forward).trace(spec).lower(lowering_platform
         assert_eq!(found, on_lines("JP001", &expected), "{name}: {found:?}");
     }
 }
+
+#[test]
+fn a_partial_of_a_partial_binds_what_the_inner_one_leaves_open() {
+    // `partial(inner, fn=g)` with `inner = partial(apply)`: `apply`'s `fn`
+    // is what the outer partial binds, on that partial's path (two outer
+    // partials of one inner bind different functions). Under jax 0.12.0.1
+    // the lowerings reaching `host` raise "the platform for the specified
+    // backend cpu is different from the lowering platform tpu", those
+    // reaching `double` lower. The build before left `fn` unknown (missing
+    // the inline nested partial and the call through a lambda) or, by
+    // syntax, counted every function a partial names (a false finding on
+    // `good` once `fn` was followed).
+    for (lowered, expected) in [
+        ("good", vec![]),
+        ("bad", vec![24]),
+        ("nested", vec![24]),
+        ("lambda x: good(x)", vec![]),
+        ("lambda x: bad(x)", vec![24]),
+    ] {
+        let text = format!(
+            r#"import functools
+
+import jax
+import jax.numpy as jnp
+
+
+def apply(x, fn):
+    return fn(x)
+
+
+def host(x):
+    return jax.pure_callback(lambda v: v, jax.ShapeDtypeStruct(x.shape, x.dtype), x)
+
+
+def double(x):
+    return x * 2
+
+
+inner = functools.partial(apply)
+good = functools.partial(inner, fn=double)
+bad = functools.partial(inner, fn=host)
+nested = functools.partial(functools.partial(apply), fn=host)
+spec = jax.ShapeDtypeStruct((4,), jnp.float32)
+jax.jit({lowered}).trace(spec).lower(lowering_platforms=("tpu",))
+"#
+        );
+        let found = codes_by_line(&text);
+        assert_eq!(found, on_lines("JP001", &expected), "{lowered}: {found:?}");
+    }
+}

@@ -3917,6 +3917,9 @@ impl<'m, 't> Flow<'m, 't> {
                 ParamSource::Spread(rest, index) => {
                     unpacked(self.spread_item(rest, call_scope, index, depth))
                 }
+                ParamSource::Wrapped(position) => {
+                    self.wrapping_partial_argument(call, name, position, depth)
+                }
                 ParamSource::Unknown => vec![Alt::unknown()],
             };
             out.extend(alts.into_iter().filter_map(|a| a.under(&why, &choice)));
@@ -6574,6 +6577,63 @@ impl<'m, 't> Flow<'m, 't> {
         })
     }
 
+    /// Parameter `name` (at `position` among what a call passes) of the
+    /// def that the partial `inner` wraps, not bound by `inner`: what the
+    /// partials made of it bind (`partial(inner, fn=g)`, `inner` reached by
+    /// value: inline, through a name, a field, a return), each on the
+    /// choice of that partial (`Val::Partial` of a partial carries it).
+    /// Unknown when none binds it.
+    fn wrapping_partial_argument(
+        &self,
+        inner: Node<'t>,
+        name: &str,
+        position: Option<usize>,
+        depth: u32,
+    ) -> Vec<Alt<'t>> {
+        let m = self.m;
+        let mut out = Vec::new();
+        for &i in m.calls_named("partial") {
+            let site = &m.calls[i];
+            if site.node.id() == inner.id()
+                || m.callee(site.node, site.scope).as_deref() != Some(names::PARTIAL)
+            {
+                continue;
+            }
+            let args = m.args_of(site.node);
+            let Some(&first) = args.positional.first() else {
+                continue;
+            };
+            let wraps = self
+                .eval_depth(first, site.scope, depth + 1)
+                .iter()
+                .any(|a| matches!(a.val, Val::Partial { site: s, .. } if s.id() == inner.id()));
+            if !wraps {
+                continue;
+            }
+            let outer = through_partial(&args, &Args::default());
+            let merged = through_partial(&m.args_of(inner), &outer);
+            let arg = merged
+                .keyword(name)
+                .or_else(|| position.and_then(|p| merged.positional.get(p).copied()));
+            // Stored by `inner` itself it would have been found there: the
+            // argument is this partial's.
+            let alts = match arg {
+                Some(arg) => self.eval_depth(arg, site.scope, depth + 1),
+                None => vec![Alt::unknown()],
+            };
+            let why = Why::Each(format!("for the partial at line {}", line_of(site.node)));
+            let choice = [(inner.id(), site.node.id())];
+            out.extend(alts.into_iter().filter_map(|a| a.under(&why, &choice)));
+            if out.len() > MAX_ALTS {
+                break;
+            }
+        }
+        if out.is_empty() {
+            return vec![Alt::unknown()];
+        }
+        cap(out)
+    }
+
     fn call_argument(
         &self,
         call: Node<'t>,
@@ -7863,7 +7923,22 @@ impl<'m, 't> Flow<'m, 't> {
             names::PARTIAL if !args.positional.is_empty() => {
                 let first = unparenthesize(args.positional[0]);
                 let shifts = args.positional.len() > 1 || args.has_list_splat;
-                Some(map(self.eval_depth(first, scope, depth + 1), |v| match v {
+                // A partial of a partial is the way this call makes its def
+                // called: its choice (`inner site`, this call) picks what it
+                // binds (`wrapping_partial_argument`).
+                let wrapped = self
+                    .eval_depth(first, scope, depth + 1)
+                    .into_iter()
+                    .filter_map(|a| match &a.val {
+                        Val::Partial { site, .. } => {
+                            let choice = [(site.id(), call.id())];
+                            let choices = merge_choices(&a.choices, &choice)?;
+                            Some(Alt { choices, ..a })
+                        }
+                        _ => Some(a),
+                    })
+                    .collect();
+                Some(map(wrapped, |v| match v {
                     Val::Function(def) | Val::Jitted(def, ..) | Val::Method(def, ..)
                         if matches!(
                             m.scopes[*def].kind,
@@ -10549,8 +10624,9 @@ impl<'t> Module<'t> {
                             }
                         }
                         (None, _) if args.has_splat && position.is_some() => ParamSource::Unknown,
-                        // Not bound by the partial: the partial's callers pass it.
-                        (None, SiteKind::Partial { .. }) => ParamSource::Unknown,
+                        // Not bound by the partial: a partial of it, or the
+                        // partial's callers, pass it.
+                        (None, SiteKind::Partial { .. }) => ParamSource::Wrapped(position),
                         (None, _) => ParamSource::Default,
                     }
                 }
@@ -12048,6 +12124,10 @@ pub enum ParamSource<'t> {
     Spread(Node<'t>, usize),
     /// Nothing: the parameter's default applies.
     Default,
+    /// Not bound by the partial that is the call (its position among the
+    /// parameters a call passes, if it has one): perhaps by a partial made
+    /// of that partial (`partial(partial(f), fn=g)`).
+    Wrapped(Option<usize>),
     /// Passed where we cannot see it.
     Unknown,
 }

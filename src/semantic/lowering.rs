@@ -1499,10 +1499,34 @@ impl<'t> Module<'t> {
         syntax: &[Target],
     ) -> Option<Vec<super::reach::Scenario>> {
         let is_call = unparenthesize(node).kind_name() == "call";
-        if !syntax.is_empty() && !is_call {
+        // A name holding partials (`good = partial(inner, fn=double)`): the
+        // flow's partials say which partial call binds what the def is
+        // given (a partial of a partial carries its own choice), which the
+        // syntax cannot.
+        let partials =
+            !syntax.is_empty() && !is_call && !self.calls_named("partial").is_empty() && {
+                let alts = self.flow_with_budget(200).eval(node, scope);
+                !alts.is_empty()
+                    && alts
+                        .iter()
+                        .all(|a| a.why.certain() && matches!(a.val, Val::Partial { .. }))
+            };
+        if !syntax.is_empty() && !is_call && !partials {
             return None;
         }
-        let (per_alt, complete) = self.flow_scenarios(node, scope);
+        let (mut per_alt, complete) = self.flow_scenarios(node, scope);
+        if partials {
+            // What the syntax found of other modules stays (a decorator of
+            // the def, applied by its own call), as `through_partials` keeps it.
+            for (targets, _, _) in &mut per_alt {
+                for t in syntax {
+                    if !matches!(t, Target::Local(_)) && !targets.contains(t) {
+                        targets.push(t.clone());
+                    }
+                }
+            }
+            return complete.then_some(per_alt);
+        }
         let made_here = || {
             per_alt.iter().any(|(_, _, choices)| !choices.is_empty())
                 && per_alt.iter().all(|(targets, _, _)| {

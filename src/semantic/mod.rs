@@ -3673,7 +3673,7 @@ impl<'t> Matches<'t> {
 }
 
 /// Positional and keyword arguments of a call.
-#[derive(Clone)]
+#[derive(Clone, Default)]
 pub struct Args<'t> {
     pub positional: Vec<Node<'t>>,
     pub keywords: Vec<(String, Node<'t>, Node<'t>)>,

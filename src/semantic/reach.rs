@@ -839,12 +839,20 @@ impl<'t> Module<'t> {
                 if let Some(note) = branches.default_at(arg.start_byte()) {
                     arg_guards.push(Guard::Configured(note.to_owned()));
                 }
-                for target in self.resolve_ref(*arg, id, 0) {
+                // A partial handed on (`jax.jit(partial(inner, fn=g))`, by
+                // name too) runs its def on the path of the partial that
+                // binds what it stores (`through_partials`).
+                let targets = self
+                    .resolve_ref(*arg, id, 0)
+                    .into_iter()
+                    .map(|t| (t, Vec::new()))
+                    .collect();
+                for (target, choices) in self.through_partials(*arg, id, targets) {
                     facts.edges.push(Edge {
                         call: self.call_made_by(&target, *arg, id),
                         target,
                         guards: arg_guards.clone(),
-                        choices: Vec::new(),
+                        choices,
                         at: arg.start_byte(),
                     });
                 }

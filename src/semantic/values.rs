@@ -219,6 +219,7 @@ impl<'t> Module<'t> {
                 super::flow::ParamSource::Arg(arg) => out.push((arg, scope)),
                 super::flow::ParamSource::Default => {}
                 super::flow::ParamSource::Unknown
+                | super::flow::ParamSource::Wrapped(_)
                 | super::flow::ParamSource::Splat
                 | super::flow::ParamSource::Spread(..) => return None,
             }
