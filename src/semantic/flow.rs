@@ -1182,6 +1182,11 @@ pub struct Flow<'m, 't> {
     /// read: stores through the name the instance is bound to count only
     /// if they ran before the read.
     attribute_read: Cell<Option<(Node<'t>, ScopeId)>>,
+    /// While an instance is detached to read what its class inherits from
+    /// another module's class (`foreign_base_attribute`): reading its
+    /// fields must not ask that again (each field read would detach it
+    /// anew, without end).
+    reading_foreign_base: Cell<bool>,
     /// While `foreign_args_in` runs for one way of choosing the arguments
     /// (`foreign_call`): only the argument values on choices compatible with it.
     foreign_way: RefCell<Option<Vec<Choice>>>,
@@ -1229,6 +1234,7 @@ impl<'t> Module<'t> {
             detach_tokens: Cell::new(None),
             subscript_read: Cell::new(None),
             attribute_read: Cell::new(None),
+            reading_foreign_base: Cell::new(false),
             foreign_way: RefCell::new(None),
             foreign_arg_choices: RefCell::new(Vec::new()),
             detach_way: RefCell::new(None),
@@ -3293,9 +3299,15 @@ impl<'m, 't> Flow<'m, 't> {
     ) -> Option<Vec<Alt<'t>>> {
         let m = self.m;
         let path = m.foreign_base_method(class, attr)?;
-        m.resolver.get()?;
+        // A base the workspace defines (not a library's `BaseModel`).
+        let base = path.rsplit_once('.').map(|(base, _)| base)?;
+        if m.class_path_unresolved(base) || self.reading_foreign_base.replace(true) {
+            return None;
+        }
+        let receiver = self.detach(&[Alt::fixed(Val::Instance(class, ctor))], 0);
+        self.reading_foreign_base.set(false);
         let read = super::summary::ForeignCall {
-            receiver: Some(self.detach(&[Alt::fixed(Val::Instance(class, ctor))], 0)),
+            receiver: Some(receiver),
             attribute: true,
             env_set: m.env_keys_set(),
             registered: m.registrations(),
@@ -11889,12 +11901,26 @@ impl<'t> Module<'t> {
         out
     }
 
+    /// Whether no module the resolver finds defines the class `path` (as
+    /// imported here), asked once per path; true without a resolver.
+    pub(crate) fn class_path_unresolved(&self, path: &str) -> bool {
+        !self.ask_resolver_once(&self.resolvable_classes, path, |resolver, file| {
+            resolver.resolve(file, path).is_some()
+        })
+    }
+
     /// The name of this module's own module-level def that `path` (a
     /// dotted path, as another module names it) resolves to, if it does.
     pub(crate) fn own_def_named(&self, path: &str) -> Option<String> {
         let (resolver, file) = (self.resolver.get()?, self.file.borrow().clone()?);
         let (summary, name) = resolver.resolve(&file, path)?;
-        (*summary.file == *file && !name.contains('.')).then_some(name)
+        // (`./main.py` checked as `check .` is found as `main.py`.)
+        let plain = |p: &std::path::Path| -> std::path::PathBuf {
+            p.components()
+                .filter(|c| !matches!(c, std::path::Component::CurDir))
+                .collect()
+        };
+        (plain(&summary.file) == plain(&file) && !name.contains('.')).then_some(name)
     }
 
     /// Whether `path` (as imported here) names a module-level function of

@@ -455,6 +455,9 @@ pub struct Module<'t> {
     /// the workspace (`Module::resolves`), asked before a call's arguments
     /// are evaluated for it.
     pub(crate) resolvable: std::cell::RefCell<HashMap<String, bool>>,
+    /// Which classes of other modules the resolver finds
+    /// (`own_class_path_unresolved`).
+    pub(crate) resolvable_classes: std::cell::RefCell<HashMap<String, bool>>,
     /// Whether an imported path names another module's function that
     /// reaches something (`Module::imports_reaching_function`).
     pub(crate) reaching_imports: std::cell::RefCell<HashMap<String, bool>>,
@@ -1482,6 +1485,7 @@ impl<'t> Module<'t> {
             statements,
             external_values: std::cell::RefCell::new(HashMap::default()),
             resolvable: std::cell::RefCell::new(HashMap::default()),
+            resolvable_classes: std::cell::RefCell::new(HashMap::default()),
             reaching_imports: std::cell::RefCell::new(HashMap::default()),
             registrations: std::cell::RefCell::new(None),
             registering: std::cell::Cell::new(false),
