@@ -1722,3 +1722,86 @@ jax.jit(f).trace(spec).lower(lowering_platforms=make_kw(Props, dim=3).platforms)
         assert_findings(&items, expected, "JP001", platform);
     }
 }
+
+/// Praxis-shaped registries: this module's classes registered into another
+/// module's dicts (`EXPERIMENTS[cls.__name__] = cls`, `NORMS[name] = cls`),
+/// an experiment looked up and constructed there by name, its inherited
+/// `norm()` constructing the norm its class attribute names, and that
+/// norm's `__call__` jitted and lowered for what `platforms()` (inherited
+/// too) returns. Verified under jax 0.12.0.1: the "host" norm lowered for
+/// ("tpu",) raises "the platform for the specified backend cpu is
+/// different from the lowering platform tpu"; the other three lower. The
+/// build before found none.
+#[test]
+fn a_registered_class_constructed_by_another_module_runs_its_own_methods() {
+    let experiments = r#"NORMS = {}
+EXPERIMENTS = {}
+
+
+def register_norm(name):
+    def deco(cls):
+        NORMS[name] = cls
+        return cls
+    return deco
+
+
+def register_experiment(cls):
+    EXPERIMENTS[cls.__name__] = cls
+    return cls
+
+
+class Experiment:
+    NORM = "plain"
+    PLATFORMS = ("cpu",)
+
+    def norm(self):
+        return NORMS[self.NORM]()
+
+    def platforms(self):
+        return tuple(self.PLATFORMS)
+
+
+def get_experiment(name):
+    return EXPERIMENTS[name]()
+"#;
+    for (norm, platform, expected) in [
+        ("host", "tpu", 1),
+        ("host", "cpu", 0),
+        ("plain", "tpu", 0),
+        ("plain", "cpu", 0),
+    ] {
+        let main = format!(
+            r#"import jax
+import jax.numpy as jnp
+
+from _exp import Experiment, get_experiment, register_experiment, register_norm
+
+
+@register_norm("host")
+class HostNorm:
+    def __call__(self, x):
+        return jax.pure_callback(lambda v: v, jax.ShapeDtypeStruct(x.shape, x.dtype), x)
+
+
+@register_norm("plain")
+class PlainNorm:
+    def __call__(self, x):
+        return x * 2
+
+
+@register_experiment
+class Serving(Experiment):
+    NORM = "{norm}"
+    PLATFORMS = ("{platform}",)
+
+
+exp = get_experiment("Serving")
+norm = exp.norm()
+spec = jax.ShapeDtypeStruct((4,), jnp.float32)
+jax.jit(norm.__call__).trace(spec).lower(lowering_platforms=exp.platforms())
+"#
+        );
+        let items = check_json(&[("_exp.py", experiments), ("main.py", &main)]);
+        assert_findings(&items, expected, "JP001", &format!("{norm}/{platform}"));
+    }
+}

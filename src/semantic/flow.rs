@@ -3235,11 +3235,22 @@ impl<'m, 't> Flow<'m, 't> {
         attr: &str,
         depth: u32,
     ) -> Option<Vec<Alt<'t>>> {
+        let class = self.own_class_of(fields)?;
+        let method = self
+            .m
+            .method(class, attr)
+            .filter(|&p| self.is_property(p))?;
+        Some(self.returns_on(method, object.clone(), Vec::new(), depth))
+    }
+
+    /// The class of this module an object another module made and handed
+    /// here is of: its class by the bare name (`named_for`), or by this
+    /// module's own path (an object a callee made from the class it was
+    /// given), so that what is read of it runs in this evaluation (loop
+    /// elements on their choices).
+    fn own_class_of(&self, fields: &Fields) -> Option<ScopeId> {
         let m = self.m;
         let name = object_class(fields)?;
-        // Named by this module's own path (an object a callee made from the
-        // class it was given): that def here, so that the property reads
-        // this evaluation's values, loop elements on their choices.
         let own;
         let name = match name.contains('.') {
             false => name,
@@ -3248,12 +3259,69 @@ impl<'m, 't> Flow<'m, 't> {
                 own.as_str()
             }
         };
-        let class = match m.lookup(0, name) {
-            Some([Binding::Def(class)]) if m.scopes[*class].kind == ScopeKind::Class => *class,
-            _ => return None,
-        };
-        let method = m.method(class, attr).filter(|&p| self.is_property(p))?;
-        Some(self.returns_on(method, object.clone(), Vec::new(), depth))
+        match m.lookup(0, name) {
+            Some([Binding::Def(class)]) if m.scopes[*class].kind == ScopeKind::Class => {
+                Some(*class)
+            }
+            _ => None,
+        }
+    }
+
+    /// `obj.attr` of such an object (`own_class_of`) that it does not hold:
+    /// a class attribute of its class that no method stores on an instance
+    /// (nothing can have replaced it), or one its class inherits from
+    /// another module's class.
+    fn own_class_attribute(&self, fields: &Fields, attr: &str, depth: u32) -> Option<Vec<Alt<'t>>> {
+        let m = self.m;
+        let class = self.own_class_of(fields)?;
+        match m.attribute(class, attr) {
+            Some(_) if m.stored_on_instances(class, attr) => None,
+            Some(_) => Some(self.field(class, None, attr, depth)),
+            None if m.method(class, attr).is_none() => {
+                self.foreign_base_attribute(class, None, attr)
+            }
+            None => None,
+        }
+    }
+
+    /// The object of `fields`, of `class` of this module, with the class
+    /// attributes of `class` (and its bases here) that no instance can
+    /// replace (`Module::stored_on_instances`), for another module to read.
+    fn with_class_attributes(&self, class: ScopeId, fields: &Fields) -> Val<'t> {
+        let mut fields = fields.clone();
+        for name in self.m.attribute_names(class) {
+            if fields.iter().any(|(n, _)| *n == name) || self.m.stored_on_instances(class, &name) {
+                continue;
+            }
+            let alts = self.field(class, None, &name, 0);
+            if alts.iter().all(|a| a.val.is_unknown()) {
+                continue;
+            }
+            fields.push((name, self.detach(&alts, 1)));
+        }
+        Val::Object(Arc::new(fields))
+    }
+
+    /// `obj.method` (not called: jitted, passed on) of such an object
+    /// (`own_class_of`): the method by this module's own dotted path, as a
+    /// call of it on such an object is (`Module::object_method`), its
+    /// `self` an object of that class.
+    fn own_method_of_object(&self, fields: &Fields, attr: &str) -> Option<Vec<Alt<'t>>> {
+        let m = self.m;
+        let class = self.own_class_of(fields)?;
+        let method = m.method(class, attr)?;
+        if m.scopes[method].kind != ScopeKind::Function
+            || self.is_property(method)
+            || m.is_static_method(method)
+            || m.is_class_method(method)
+        {
+            return None;
+        }
+        let module = super::contract::module_name(m.file.borrow().as_deref()?)?;
+        let name = &m.scopes[class].name;
+        Some(vec![Alt::fixed(Val::Ref(Arc::from(format!(
+            "{module}.{name}.{attr}"
+        ))))])
     }
 
     /// What method `method` returns with `self` bound to `receiver` and its
@@ -5015,6 +5083,17 @@ impl<'m, 't> Flow<'m, 't> {
             {
                 vec![Alt::fixed(Val::Str(self.m.scopes[*def].name.clone()))]
             }
+            // A module-level def of another module, by its path there (a
+            // class an importer registered, `EXPERIMENTS[cls.__name__] = cls`):
+            // the path's last name. (A token of a closure has no such name.)
+            Val::Ref(path)
+                if matches!(attr, "__name__" | "__qualname__")
+                    && !path.starts_with(super::reach::LOCAL_REF)
+                    && !path.starts_with(super::reach::OWN_REF) =>
+            {
+                let name = path.rsplit('.').next().unwrap_or(path);
+                vec![Alt::fixed(Val::Str(name.to_owned()))]
+            }
             Val::Class(class) if self.m.enum_kind(*class).is_some() => {
                 self.enum_member(*class, attr, depth)
             }
@@ -5034,6 +5113,8 @@ impl<'m, 't> Flow<'m, 't> {
                 .find(|(n, _)| n == attr)
                 .map(|(_, alts)| from_consts(alts))
                 .or_else(|| self.own_property(object, fields, attr, depth))
+                .or_else(|| self.own_class_attribute(fields, attr, depth))
+                .or_else(|| self.own_method_of_object(fields, attr))
                 .or_else(|| self.foreign_property(object, fields, attr))
                 .unwrap_or_else(|| vec![Alt::unknown()]),
             Val::ArgNamespace => self.argparse_default(attr, depth),
@@ -8289,6 +8370,46 @@ impl<'m, 't> Flow<'m, 't> {
                 let attr = text(attr, m.src);
                 let mut out = Vec::new();
                 for o in self.eval_depth(object, scope, depth + 1) {
+                    // An object of this module's class that another module
+                    // made: its method, `self` that object; one inherited
+                    // from another module's class runs there, on the object
+                    // with its class's class-body attributes.
+                    if let Val::Object(fields) = &o.val {
+                        if let Some(class) = self.own_class_of(fields) {
+                            match m.method(class, attr) {
+                                Some(method)
+                                    if m.scopes[method].kind == ScopeKind::Function
+                                        && !m.is_static_method(method)
+                                        && !m.is_class_method(method) =>
+                                {
+                                    let receiver = Alt::fixed(o.val.clone());
+                                    out.push((method, Some(receiver), o));
+                                    continue;
+                                }
+                                None => {
+                                    let inherited = m.foreign_base_method(class, attr);
+                                    let receiver = self.with_class_attributes(class, fields);
+                                    let found = inherited.and_then(|path| {
+                                        self.foreign_call(
+                                            &path,
+                                            Some(&receiver),
+                                            call,
+                                            scope,
+                                            depth,
+                                        )
+                                    });
+                                    if let Some(alts) = found {
+                                        imported.extend(
+                                            alts.into_iter()
+                                                .filter_map(|a| a.under(&o.why, &o.choices)),
+                                        );
+                                        continue;
+                                    }
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
                     // An object of another module's class: its path.
                     let class_path = match &o.val {
                         Val::Imported(path) => Some(path.to_string()),
@@ -11617,6 +11738,19 @@ impl<'t> Module<'t> {
         names.dedup();
         names.truncate(32);
         names
+    }
+
+    /// Whether something other than a class body of `class` or its bases
+    /// here binds `attr` (`self.attr = ...` in a method, `setattr`): an
+    /// instance may then hold its own.
+    pub(crate) fn stored_on_instances(&self, class: ScopeId, attr: &str) -> bool {
+        self.class_and_bases(class).iter().any(|c| {
+            self.attributes.get(&(*c, attr.to_owned())).is_some_and(|bindings| {
+                bindings.iter().any(|b| {
+                    !matches!(b, Binding::Value { scope, .. } if self.scopes[*scope].kind == ScopeKind::Class)
+                })
+            })
+        })
     }
 
     pub(crate) fn has_argparse_arguments(&self) -> bool {
