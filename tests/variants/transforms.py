@@ -5110,6 +5110,57 @@ def b_imported_base_constant(src: Source, v: Value):
     return out
 
 
+def b_subclass_attribute_read(src: Source, v: Value):
+    """The value is a class attribute of this module's class whose base, in a second
+    module `_variant_cfg.py`, reads it: a method of the base returning `self.<name>`
+    (the base's own is None), called on an instance of the subclass; or the class is
+    registered by its `__name__` into that module's dict and constructed there by name
+    (`_variant_cfg.create("VariantSettings")`), the attribute read off that object."""
+    off = closed_insertion(src, v.expr)
+    if off is None:
+        raise Skip("value needs local names")
+    cfg = "\n".join(
+        [
+            '"""Settings classes of the variant: a base that reads its subclasses\' attributes,',
+            'and a registry of classes by name, constructed on request."""',
+            "",
+            "_CLASSES = {}",
+            "",
+            "",
+            "class VariantBase:",
+            f"    {v.base} = None",
+            "",
+            "    def get(self):",
+            f"        return self.{v.base}",
+            "",
+            "",
+            "def register(cls):",
+            "    _CLASSES[cls.__name__] = cls",
+            "    return cls",
+            "",
+            "",
+            "def create(name):",
+            "    return _CLASSES[name]()",
+            "",
+        ]
+    )
+    out = []
+    for form in ("inherited_method", "registered_by_name"):
+        ed = Edits(src)
+        ensure_import(ed, CFG_MODULE)
+        cls = src.fresh("VariantSettings")
+        if form == "inherited_method":
+            code = f"class {cls}({CFG_MODULE}.VariantBase):\n    {v.base} = {src.seg(v.expr)}\n"
+            read = f"{cls}().get()"
+        else:
+            code = f"@{CFG_MODULE}.register\nclass {cls}:\n    {v.base} = {src.seg(v.expr)}\n"
+            read = f'{CFG_MODULE}.create("{cls}").{v.base}'
+        insert_module_code(ed, off, code)
+        ed.replace(v.expr, read)
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
+    return out
+
+
 def b_nested_config_class(src: Source, v: Value):
     """The value is a class attribute of a `Config` class nested in another class's
     body (`class VariantExporter: class Config: platforms = ...`), read as
@@ -6613,6 +6664,14 @@ TRANSFORMS = {
         f"the value is a class attribute of a base class in a second module `{CFG_MODULE}.py`, "
         f"read off a subclass of this module (`class VariantSettings({CFG_MODULE}.VariantBase)`) "
         "or an instance of it",
+    ),
+    "subclass_attribute_read": (
+        _values,
+        b_subclass_attribute_read,
+        f"the value is a class attribute of this module's class, read by a method of its base "
+        f"in a second module `{CFG_MODULE}.py` (`VariantSettings().get()`, the base returning "
+        f"`self.platforms`), or of a class registered by its `__name__` into that module's dict "
+        f"and constructed there by name (`{CFG_MODULE}.create(\"VariantSettings\").platforms`)",
     ),
     "nested_config_class": (
         _values,
