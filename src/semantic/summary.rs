@@ -1392,7 +1392,14 @@ pub fn candidate_files(from_file: &Path, path: &str) -> Vec<(PathBuf, String)> {
         }
         push(&base, &mut out);
     } else {
+        // `./main.py` (checked as `check .`): its ancestors are `.` and then
+        // the empty path, which names the same directory again; a module
+        // found there would be this file under another name.
+        let relative_to_current = dir.starts_with(".");
         for base in dir.ancestors().take(12) {
+            if relative_to_current && base.as_os_str().is_empty() {
+                continue;
+            }
             push(base, &mut out);
         }
     }
@@ -1422,5 +1429,19 @@ mod tests {
             sibling[0],
             (PathBuf::from("/w/pkg/model/ops.py"), "k".to_owned())
         );
+    }
+
+    #[test]
+    fn a_file_under_the_current_directory_is_not_found_again_without_it() {
+        // `check .` names files `./main.py`; `main.py` would be the same
+        // file taken for another module.
+        let found = candidate_files(Path::new("./main.py"), "main.Config");
+        assert!(found.contains(&(PathBuf::from("./main.py"), "Config".to_owned())));
+        assert!(
+            !found.iter().any(|(f, _)| f == Path::new("main.py")),
+            "{found:?}"
+        );
+        let bare = candidate_files(Path::new("main.py"), "cfg.X");
+        assert!(bare.contains(&(PathBuf::from("cfg.py"), "X".to_owned())));
     }
 }
