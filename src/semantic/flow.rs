@@ -994,6 +994,17 @@ fn element_at<'t>(element: &Val<'t>, path: &[usize]) -> Val<'t> {
 /// objects (so their methods are found), inside sequences, dicts and objects.
 /// The class an object of another module's class was made by: its
 /// `__class__` field (`construct_for_call`), a path once qualified.
+/// The field that names an object's class (`object_class` reads it).
+pub(crate) fn class_field(class: &str) -> (String, Vec<ConstAlt>) {
+    (
+        "__class__".to_owned(),
+        vec![ConstAlt {
+            val: Const::Str(class.to_owned()),
+            why: Why::Fixed,
+        }],
+    )
+}
+
 pub(crate) fn object_class(fields: &Fields) -> Option<&str> {
     let (_, class) = fields.iter().find(|(n, _)| n == "__class__")?;
     match class.first().map(|a| &a.val) {
@@ -3235,7 +3246,7 @@ impl<'m, 't> Flow<'m, 't> {
         attr: &str,
         depth: u32,
     ) -> Option<Vec<Alt<'t>>> {
-        let class = self.own_class_of(fields)?;
+        let class = self.m.own_class_of_object(fields)?;
         let method = self
             .m
             .method(class, attr)
@@ -3243,37 +3254,13 @@ impl<'m, 't> Flow<'m, 't> {
         Some(self.returns_on(method, object.clone(), Vec::new(), depth))
     }
 
-    /// The class of this module an object another module made and handed
-    /// here is of: its class by the bare name (`named_for`), or by this
-    /// module's own path (an object a callee made from the class it was
-    /// given), so that what is read of it runs in this evaluation (loop
-    /// elements on their choices).
-    fn own_class_of(&self, fields: &Fields) -> Option<ScopeId> {
-        let m = self.m;
-        let name = object_class(fields)?;
-        let own;
-        let name = match name.contains('.') {
-            false => name,
-            true => {
-                own = m.own_def_named(name)?;
-                own.as_str()
-            }
-        };
-        match m.lookup(0, name) {
-            Some([Binding::Def(class)]) if m.scopes[*class].kind == ScopeKind::Class => {
-                Some(*class)
-            }
-            _ => None,
-        }
-    }
-
-    /// `obj.attr` of such an object (`own_class_of`) that it does not hold:
+    /// `obj.attr` of such an object (`Module::own_class_of_object`) that it does not hold:
     /// a class attribute of its class that no method stores on an instance
     /// (nothing can have replaced it), or one its class inherits from
     /// another module's class.
     fn own_class_attribute(&self, fields: &Fields, attr: &str, depth: u32) -> Option<Vec<Alt<'t>>> {
         let m = self.m;
-        let class = self.own_class_of(fields)?;
+        let class = self.m.own_class_of_object(fields)?;
         match m.attribute(class, attr) {
             Some(_) if m.stored_on_instances(class, attr) => None,
             Some(_) => Some(self.field(class, None, attr, depth)),
@@ -3303,12 +3290,12 @@ impl<'m, 't> Flow<'m, 't> {
     }
 
     /// `obj.method` (not called: jitted, passed on) of such an object
-    /// (`own_class_of`): the method by this module's own dotted path, as a
+    /// (`Module::own_class_of_object`): the method by this module's own dotted path, as a
     /// call of it on such an object is (`Module::object_method`), its
     /// `self` an object of that class.
     fn own_method_of_object(&self, fields: &Fields, attr: &str) -> Option<Vec<Alt<'t>>> {
         let m = self.m;
-        let class = self.own_class_of(fields)?;
+        let class = self.m.own_class_of_object(fields)?;
         let method = m.method(class, attr)?;
         if m.scopes[method].kind != ScopeKind::Function
             || self.is_property(method)
@@ -3317,11 +3304,8 @@ impl<'m, 't> Flow<'m, 't> {
         {
             return None;
         }
-        let module = super::contract::module_name(m.file.borrow().as_deref()?)?;
-        let name = &m.scopes[class].name;
-        Some(vec![Alt::fixed(Val::Ref(Arc::from(format!(
-            "{module}.{name}.{attr}"
-        ))))])
+        let path = m.own_method_path(class, attr)?;
+        Some(vec![Alt::fixed(Val::Ref(Arc::from(path)))])
     }
 
     /// What method `method` returns with `self` bound to `receiver` and its
@@ -7632,13 +7616,7 @@ impl<'m, 't> Flow<'m, 't> {
                         .foreign_call(path, None, call, scope, depth)
                         .or_else(|| self.external_call(path, &args, scope, depth))
                         .unwrap_or_else(|| {
-                            vec![Alt::fixed(Val::Object(Arc::new(vec![(
-                                "__class__".to_owned(),
-                                vec![ConstAlt {
-                                    val: Const::Str(path.to_string()),
-                                    why: Why::Fixed,
-                                }],
-                            )])))]
+                            vec![Alt::fixed(Val::Object(Arc::new(vec![class_field(path)])))]
                         });
                     out.extend(made.into_iter().filter_map(|o| o.under(&a.why, &a.choices)));
                 }
@@ -7707,13 +7685,7 @@ impl<'m, 't> Flow<'m, 't> {
             // are still known by the class's path.
             return Some(vec![Alt::fixed(Val::Imported(Arc::from(path)))]);
         }
-        let class = (
-            "__class__".to_owned(),
-            vec![ConstAlt {
-                val: Const::Str(path.to_owned()),
-                why: Why::Fixed,
-            }],
-        );
+        let class = class_field(path);
         let mut alts = self.with_overrides(alts, args, scope, depth);
         for alt in &mut alts {
             if let Val::Object(fields) = &alt.val {
@@ -8375,7 +8347,7 @@ impl<'m, 't> Flow<'m, 't> {
                     // from another module's class runs there, on the object
                     // with its class's class-body attributes.
                     if let Val::Object(fields) = &o.val {
-                        if let Some(class) = self.own_class_of(fields) {
+                        if let Some(class) = self.m.own_class_of_object(fields) {
                             match m.method(class, attr) {
                                 Some(method)
                                     if m.scopes[method].kind == ScopeKind::Function
@@ -9871,13 +9843,7 @@ impl<'m, 't> Flow<'m, 't> {
                 // methods (`DEFAULT = Meter()`, then `DEFAULT.update(x)`).
                 if let Some(name) = self.m.module_def_name(*class) {
                     if !fields.iter().any(|(n, _)| n == "__class__") {
-                        fields.push((
-                            "__class__".to_owned(),
-                            vec![ConstAlt {
-                                val: Const::Str(name.to_owned()),
-                                why: Why::Fixed,
-                            }],
-                        ));
+                        fields.push(class_field(name));
                     }
                 }
                 Const::Object(Arc::new(fields))
@@ -12035,6 +12001,38 @@ impl<'t> Module<'t> {
         out
     }
 
+    /// The class of this module an object another module made and handed
+    /// here is of: its class by the bare name (`named_for`), or by this
+    /// module's own path (an object a callee made from the class it was
+    /// given), so that what is read of it runs in this module's evaluation
+    /// (loop elements on their choices).
+    pub(crate) fn own_class_of_object(&self, fields: &Fields) -> Option<ScopeId> {
+        let name = object_class(fields)?;
+        let own;
+        let name = match name.contains('.') {
+            false => name,
+            true => {
+                own = self.own_def_named(name)?;
+                own.as_str()
+            }
+        };
+        match self.lookup(0, name) {
+            Some([Binding::Def(class)]) if self.scopes[*class].kind == ScopeKind::Class => {
+                Some(*class)
+            }
+            _ => None,
+        }
+    }
+
+    /// Method `attr` of this module's `class` by this module's own dotted
+    /// path (`pkg.mod.Class.attr`): how an object of the class that another
+    /// module made reaches it, asked of this module as another module's
+    /// method is.
+    pub(crate) fn own_method_path(&self, class: ScopeId, attr: &str) -> Option<String> {
+        let module = super::contract::module_name(self.file.borrow().as_deref()?)?;
+        Some(format!("{module}.{}.{attr}", self.scopes[class].name))
+    }
+
     /// Whether no module the resolver finds defines the class `path` (as
     /// imported here), asked once per path; true without a resolver.
     pub(crate) fn class_path_unresolved(&self, path: &str) -> bool {
@@ -12048,13 +12046,7 @@ impl<'t> Module<'t> {
     pub(crate) fn own_def_named(&self, path: &str) -> Option<String> {
         let (resolver, file) = (self.resolver.get()?, self.file.borrow().clone()?);
         let (summary, name) = resolver.resolve(&file, path)?;
-        // (`./main.py` checked as `check .` is found as `main.py`.)
-        let plain = |p: &std::path::Path| -> std::path::PathBuf {
-            p.components()
-                .filter(|c| !matches!(c, std::path::Component::CurDir))
-                .collect()
-        };
-        (plain(&summary.file) == plain(&file) && !name.contains('.')).then_some(name)
+        (*summary.file == *file && !name.contains('.')).then_some(name)
     }
 
     /// Whether `path` (as imported here) names a module-level function of

@@ -1197,13 +1197,9 @@ impl<'t> Module<'t> {
         if fields.iter().any(|(n, _)| n == attr) {
             return None;
         }
-        let class = flow::object_class(fields)?;
-        let Some([Binding::Def(id)]) = self.lookup(0, class) else {
-            return None;
-        };
-        self.method(*id, attr)?;
-        let module = super::contract::module_name(self.file.borrow().as_deref()?)?;
-        Some(Target::External(format!("{module}.{class}.{attr}")))
+        let class = self.own_class_of_object(fields)?;
+        self.method(class, attr)?;
+        self.own_method_path(class, attr).map(Target::External)
     }
 
     /// Whether a subclass of `class` stores its own `attr` (its bindings

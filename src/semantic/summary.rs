@@ -1345,13 +1345,7 @@ impl<'t> Module<'t> {
                 }
             }
         }
-        fields.push((
-            "__class__".to_owned(),
-            vec![ConstAlt {
-                val: Const::Str(self.scopes[class].name.clone()),
-                why: Why::Fixed,
-            }],
-        ));
+        fields.push(super::flow::class_field(&self.scopes[class].name));
         Some(vec![ConstAlt {
             val: Const::Object(Arc::new(fields)),
             why: Why::Fixed,
