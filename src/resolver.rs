@@ -93,6 +93,11 @@ pub struct FsResolver<S: SourceProvider = Disk> {
     /// For a file, the files whose cached answers were computed asking
     /// about it (`Reading::FollowingImports`): stale when it changes.
     deep_dependents: DashMap<PathBuf, std::collections::HashSet<PathBuf>>,
+    /// `resolve`'s file and name, by (importing file, dotted path): an
+    /// import is asked about many times per module, and each time up to
+    /// two dozen candidate files were joined and looked up. Cleared on any
+    /// change (a new file may become the first candidate).
+    resolved_files: DashMap<std::ffi::OsString, Option<(PathBuf, String)>>,
 }
 
 thread_local! {
@@ -187,6 +192,7 @@ impl<S: SourceProvider> FsResolver<S> {
             trees: DashMap::new(),
             tree_bytes: Default::default(),
             deep_dependents: DashMap::new(),
+            resolved_files: DashMap::new(),
         }
     }
 
@@ -230,6 +236,7 @@ impl<S: SourceProvider> FsResolver<S> {
             self.call_tags.clear();
             self.call_context_mesh.clear();
             self.call_set_mesh.clear();
+            self.resolved_files.clear();
             self.chained_setters.clear();
             self.chained_managers.clear();
         }
@@ -238,6 +245,7 @@ impl<S: SourceProvider> FsResolver<S> {
     /// Forgets a file's summary (it changed).
     pub fn invalidate(&self, path: &Path) {
         self.summaries.remove(path);
+        self.resolved_files.clear();
         self.trees.remove(path);
         self.helper_defs.remove(path);
         self.chained_helpers
@@ -510,6 +518,29 @@ impl<S: SourceProvider> FsResolver<S> {
         self.summaries.insert(path.to_path_buf(), computed.clone());
         computed
     }
+
+    /// The file holding module `path` imported from `from_file`, with the
+    /// name inside it: the first candidate with a summary.
+    fn resolve_file(&self, from_file: &Path, path: &str) -> Option<(PathBuf, String)> {
+        let mut own = None;
+        for (file, name) in candidate_files(from_file, path) {
+            if file == from_file {
+                own = own.or((name != path).then_some(name));
+                continue;
+            }
+            // Unreadable or missing candidates are cached as `None`.
+            if self.summary(&file).is_some() {
+                return Some((file, name));
+            }
+        }
+        // Nothing else by that name: the module's own def named by its
+        // module's path (the class of an object another module handed back,
+        // `_w.Baz` read in `_w.py`; a def of it a registry returned).
+        own.and_then(|name| {
+            self.summary(from_file)?;
+            Some((from_file.to_path_buf(), name))
+        })
+    }
 }
 
 /// `call` as the module in `to_file` reads it: the caller's own functions
@@ -750,22 +781,19 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
                 .local_ref_summary(path)
                 .map(|summary| (summary, path.to_owned()));
         }
-        let mut own = None;
-        for (file, name) in candidate_files(from_file, path) {
-            if file == from_file {
-                own = own.or((name != path).then_some(name));
-                continue;
+        let mut key = from_file.as_os_str().to_owned();
+        key.push("\0");
+        key.push(path);
+        let found = match self.resolved_files.get(&key) {
+            Some(found) => found.clone(),
+            None => {
+                let found = self.resolve_file(from_file, path);
+                self.resolved_files.insert(key, found.clone());
+                found
             }
-            // Unreadable or missing candidates are cached as `None`.
-            let Some(summary) = self.summary(&file) else {
-                continue;
-            };
-            return Some((summary, name));
-        }
-        // Nothing else by that name: the module's own def named by its
-        // module's path (the class of an object another module handed back,
-        // `_w.Baz` read in `_w.py`; a def of it a registry returned).
-        own.and_then(|name| Some((self.summary(from_file)?, name)))
+        };
+        let (file, name) = found?;
+        Some((self.summary(&file)?, name))
     }
 
     fn call_returns(
