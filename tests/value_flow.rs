@@ -914,3 +914,197 @@ jax.jit({lowered}).trace(spec).lower(lowering_platforms=("tpu",))
         assert_eq!(found, on_lines("JP001", &expected), "{lowered}: {found:?}");
     }
 }
+
+#[test]
+fn a_factory_call_s_record_holds_that_call_s_arguments() {
+    // `make_dict(p)` returns `{"platforms": p, ...}` and `make_object(p)`
+    // a dataclass built from `p`; the module calls each twice. A record
+    // read later holds its own call's `p`, not every call's. Under jax
+    // 0.12.0.1 the `host` records lower (no error) and the `remote` ones
+    // raise "the platform for the specified backend cpu is different from
+    // the lowering platform cuda" at line 30, and at line 31 with line 30
+    // removed. The build before read every call's `p` into both records
+    // and reported the `host` ones too (a false alarm).
+    for (chosen, expected) in [("host", vec![]), ("remote", vec![30, 31])] {
+        let text = format!(
+            r#"import dataclasses
+
+import jax
+import jax.numpy as jnp
+
+
+@dataclasses.dataclass(frozen=True)
+class RunConfig:
+    platforms: tuple
+    name: str
+
+
+def make_dict(platforms):
+    return {{"platforms": platforms, "name": "run"}}
+
+
+def make_object(platforms):
+    return RunConfig(platforms, "run")
+
+
+def step(x):
+    jax.debug.print("x {{}}", x)
+    return x * 2
+
+
+host = make_dict(("cpu",)), make_object(("cpu",))
+remote = make_dict(("cuda",)), make_object(("cuda",))
+spec = jax.ShapeDtypeStruct((4,), jnp.float32)
+CHOSEN = {chosen}
+jax.jit(step).trace(spec).lower(lowering_platforms=CHOSEN[0]["platforms"])
+jax.jit(step).trace(spec).lower(lowering_platforms=CHOSEN[1].platforms)
+"#
+        );
+        let found = codes_by_line(&text);
+        assert_eq!(found, on_lines("JP001", &expected), "{chosen}: {found:?}");
+    }
+}
+
+#[test]
+fn a_recursive_function_returns_what_its_last_call_returns() {
+    // `unwrap(Box(Box(p)))` recurses twice and returns `p`. Under jax
+    // 0.12.0.1 "cuda" raises "the platform for the specified backend cpu
+    // is different from the lowering platform cuda" (the `debug.print`);
+    // "cpu" lowers. The build before read the recursive call's argument
+    // in its own frame (`node` of the call being evaluated, again) and
+    // allowed no call inside itself: the platforms were not known.
+    for (platform, expected) in [("cuda", vec![22]), ("cpu", vec![])] {
+        let text = format!(
+            r#"import jax
+import jax.numpy as jnp
+
+
+class Box:
+    def __init__(self, inner):
+        self.inner = inner
+
+
+def unwrap(node):
+    if isinstance(node, Box):
+        return unwrap(node.inner)
+    return node
+
+
+def step(x):
+    jax.debug.print("x {{}}", x)
+    return x * 2
+
+
+spec = jax.ShapeDtypeStruct((4,), jnp.float32)
+jax.jit(step).trace(spec).lower(lowering_platforms=unwrap(Box(Box(("{platform}",)))))
+"#
+        );
+        let found = codes_by_line(&text);
+        assert_eq!(found, on_lines("JP001", &expected), "{platform}: {found:?}");
+    }
+    let text = "def f(x, again):\n    if again:\n        return f(x, False)\n    return x\n\n\nprobe = f(\"cpu\", True)\n";
+    let probe = name_values(text, "probe");
+    assert!(
+        probe.contains("Str(\"cpu\")") && !probe.contains("Unknown"),
+        "{probe}"
+    );
+}
+
+#[test]
+fn containers_of_a_parallel_assignment_keep_their_stores() {
+    // `self.options, self.names = {}, []` and `OPTIONS, NAMES = {}, []`,
+    // then `OPTIONS["platforms"] = ...`: the dict in its place is the one
+    // stored into. Under jax 0.12.0.1 "cuda" raises "the platform for the
+    // specified backend cpu is different from the lowering platform cuda"
+    // at line 20, and at line 21 with line 20 removed; "cpu" lowers. The
+    // build before found no stores (the dict's name is one of a pair) and
+    // read an empty dict.
+    for (platform, expected) in [("cuda", vec![20, 21]), ("cpu", vec![])] {
+        let text = format!(
+            r#"import jax
+import jax.numpy as jnp
+
+
+class Settings:
+    def __init__(self, platforms):
+        self.options, self.names = {{}}, []
+        self.options["platforms"] = platforms
+        self.names.append("platforms")
+
+
+def step(x):
+    jax.debug.print("x {{}}", x)
+    return x * 2
+
+
+OPTIONS, NAMES = {{}}, []
+OPTIONS["platforms"] = ("{platform}",)
+spec = jax.ShapeDtypeStruct((4,), jnp.float32)
+jax.jit(step).trace(spec).lower(lowering_platforms=Settings(("{platform}",)).options["platforms"])
+jax.jit(step).trace(spec).lower(lowering_platforms=OPTIONS["platforms"])
+"#
+        );
+        let found = codes_by_line(&text);
+        assert_eq!(found, on_lines("JP001", &expected), "{platform}: {found:?}");
+    }
+    // A list of a pair grows by its name (it was read as the empty list).
+    let text =
+        "A, B = [], []\nA.append(\"cpu\")\nB.append(\"tpu\")\nprobe = tuple(A)\nsecond = B[0]\n";
+    let probe = name_values(text, "probe");
+    assert!(probe.contains("Seq(Tuple, [Str(\"cpu\")])"), "{probe}");
+    let second = name_values(text, "second");
+    assert!(second.contains("Str(\"tpu\")"), "{second}");
+}
+
+#[test]
+fn a_device_s_platform_is_a_str_whatever_the_host() {
+    // `jax.devices()[0].platform` is a `str` on every host, as
+    // `jax.default_backend()` is: as `lowering_platforms` JAX iterates it.
+    // Under jax 0.12.0.1 (cpu host) the bare string lowers for ('c', 'p',
+    // 'u') and `.compile()` raises "safe_zip() argument 1 has length 1 but
+    // argument 0 has length 2"; `(platform,)` compiles. The build before
+    // knew nothing of a device's attributes.
+    for (platforms, expected) in [("platform", vec![11]), ("(platform,)", vec![])] {
+        let text = format!(
+            r#"import jax
+import jax.numpy as jnp
+
+
+def step(x):
+    return x * 2
+
+
+spec = jax.ShapeDtypeStruct((4,), jnp.float32)
+platform = jax.devices()[0].platform
+jax.jit(step).trace(spec).lower(lowering_platforms={platforms}).compile()
+"#
+        );
+        let found = codes_by_line(&text);
+        assert_eq!(found, on_lines("JP005", &expected), "{platforms}: {found:?}");
+    }
+}
+
+#[test]
+fn qualname_is_the_path_from_the_module() {
+    // Python's `__qualname__`: classes and functions around the def, a
+    // function's locals marked (checked with CPython 3.12).
+    let text = "class Stepper:\n    def collide(self):\n        pass\n\n\ndef make():\n    def apply():\n        pass\n    return apply\n\n\nmethod = Stepper.collide.__qualname__\nclosure = make().__qualname__\ntop = make.__qualname__\n";
+    for (name, expected) in [
+        ("method", "Stepper.collide"),
+        ("closure", "make.<locals>.apply"),
+        ("top", "make"),
+    ] {
+        let value = name_values(text, name);
+        assert!(value.contains(&format!("Str(\"{expected}\")")), "{name}: {value}");
+    }
+}
+
+#[test]
+fn the_items_of_a_dict_call_are_its_keywords() {
+    // `dict(a=1, b=None).items()` iterates its keywords in order: a
+    // comprehension keeping the entries that are not None has `a`. (The
+    // build before knew no items of a `dict(...)` call.)
+    let text = "kept = {k: v for k, v in dict(a=1, b=None).items() if v is not None}\nfirst = kept[\"a\"]\n";
+    let first = name_values(text, "first");
+    assert!(first.contains("Int(1)") && !first.contains("Unknown"), "{first}");
+}

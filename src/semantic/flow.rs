@@ -1150,6 +1150,24 @@ pub(crate) struct Frame<'t> {
 }
 
 /// One evaluation: its step budget and the calls being evaluated.
+/// Element `index` of the display a parallel assignment assigns (`a, b =
+/// [], []`), when it has one element per target.
+fn parallel_element(value: Node<'_>, index: usize) -> Option<Node<'_>> {
+    if value.kind_name() != "expression_list" {
+        return None;
+    }
+    let mut cursor = value.walk();
+    let elements: Vec<Node<'_>> = value
+        .named_children(&mut cursor)
+        .filter(|c| c.kind_name() != "comment")
+        .collect();
+    elements.get(index).copied()
+}
+
+/// How many times one call of a def may be evaluated inside itself (a
+/// recursive walk of a nested config, one level each time).
+const MAX_RECURSION: usize = 3;
+
 pub struct Flow<'m, 't> {
     m: &'m Module<'t>,
     steps: Cell<u32>,
@@ -1208,6 +1226,12 @@ pub struct Flow<'m, 't> {
     /// of choosing the arguments: the way, which values nested in it (a
     /// dict display's entries, an object's fields) must be compatible with.
     detach_way: RefCell<Option<Vec<Choice>>>,
+    /// The choices of the container whose items are being read (a dict
+    /// comprehension a factory's call made holds that call's values only).
+    read_way: RefCell<Vec<Choice>>,
+    /// The parameters (def, index) whose values from the def's call sites
+    /// are being found.
+    params_open: RefCell<Vec<(ScopeId, usize)>>,
     /// While an argument of another module's call is detached: the choice
     /// lists of the data values nested in it (`{"p": (platform,)}` in a
     /// loop differs by element though the dict itself is on no choice).
@@ -1249,6 +1273,8 @@ impl<'t> Module<'t> {
             foreign_way: RefCell::new(None),
             foreign_arg_choices: RefCell::new(Vec::new()),
             detach_way: RefCell::new(None),
+            read_way: RefCell::new(Vec::new()),
+            params_open: RefCell::new(Vec::new()),
             detach_nested: RefCell::new(None),
         }
     }
@@ -2203,6 +2229,26 @@ impl<'m, 't> Flow<'m, 't> {
                 self.grown_list(*value, *scope, &mutations, node, depth)
             }
             Binding::Value { value, scope, .. } => self.eval_depth(*value, *scope, depth + 1),
+            // `a, b = [], []`: the list in its place, changed by its name
+            // as one assigned alone is.
+            Binding::Item {
+                value,
+                index,
+                scope,
+                target,
+            } if parallel_element(*value, *index).is_some_and(|e| {
+                is_list_literal(e, self.m.src)
+                    && super::assigned_name(e).is_some_and(|t| t.id() == target.id())
+            }) =>
+            {
+                let element = parallel_element(*value, *index).unwrap_or(*value);
+                let as_value = Binding::Value {
+                    value: element,
+                    scope: *scope,
+                    target: *target,
+                };
+                self.eval_binding_in_loop(&as_value, node, depth)
+            }
             Binding::Item {
                 value,
                 index,
@@ -2636,7 +2682,7 @@ impl<'m, 't> Flow<'m, 't> {
         depth: u32,
     ) -> Vec<Alt<'t>> {
         let m = self.m;
-        let Some(target) = self.m.parent_of(list).and_then(|a| a.field("left")) else {
+        let Some(target) = super::assignment_target(list) else {
             return vec![Alt::unknown()];
         };
         let (adds, elsewhere): (Vec<&super::ListAdd<'t>>, Vec<&super::ListAdd<'t>>) =
@@ -3036,7 +3082,7 @@ impl<'m, 't> Flow<'m, 't> {
     fn returned_for_call(&self, def: ScopeId) -> Vec<Option<Node<'t>>> {
         let m = self.m;
         let returned = returned_values(m, def);
-        if returned.len() < 2 || self.bound.borrow().len() > 3 {
+        if returned.len() < 2 || self.bound.borrow().len() > 6 {
             return returned;
         }
         let branches = m.build_branches_by(def, &|condition| {
@@ -3819,13 +3865,8 @@ impl<'m, 't> Flow<'m, 't> {
         let name = text(node, m.src);
         let is_self = def.class.is_some() && index == 0 && !m.is_static_method(fscope);
         // A call being evaluated binds the parameters to its arguments.
-        let bound = self
-            .bound
-            .borrow()
-            .iter()
-            .rev()
-            .find(|b| b.def == fscope)
-            .cloned();
+        let frame = self.bound.borrow().iter().rposition(|b| b.def == fscope);
+        let bound = frame.and_then(|f| self.bound.borrow().get(f).cloned());
         // `cls` of a `@classmethod` is the class of the receiver.
         let as_class = |alts: Vec<Alt<'t>>| -> Vec<Alt<'t>> {
             if !m.is_class_method(fscope) {
@@ -3879,9 +3920,15 @@ impl<'m, 't> Flow<'m, 't> {
                 };
             }
             let position = m.param_position(fscope, index, b.receiver.is_some());
-            let found = self
-                .through_partial_argument(b.call, b.call_scope, fscope, name, position, depth)
-                .unwrap_or_else(|| self.call_argument(b.call, b.call_scope, name, position, depth));
+            // The call's arguments are the caller's expressions: read in the
+            // frames below this one (a recursive call's `f(x.v)` reads `x`
+            // of the call before, not its own `x` again).
+            let found = self.in_caller_of(frame.unwrap_or(0), || {
+                self.through_partial_argument(b.call, b.call_scope, fscope, name, position, depth)
+                    .unwrap_or_else(|| {
+                        self.call_argument(b.call, b.call_scope, name, position, depth)
+                    })
+            });
             return match found {
                 Lookup::Found(alts) => alts,
                 Lookup::Missing => match default {
@@ -3930,6 +3977,12 @@ impl<'m, 't> Flow<'m, 't> {
         let Some(mut calls) = m.param_call_sites(fscope, index, name) else {
             return vec![Alt::unknown()];
         };
+        // Inside the values of this parameter already (a recursive call's
+        // argument read it): the calls the def makes of itself pass values
+        // made of the ones being found, not known here and not evaluated
+        // again (two recursive calls made it exponential).
+        let open = (fscope, index);
+        let reentered = self.params_open.borrow().contains(&open);
         if self.branch_aware {
             calls.retain(|(call, call_scope, _)| !m.never_runs(*call, *call_scope));
         }
@@ -3971,10 +4024,12 @@ impl<'m, 't> Flow<'m, 't> {
             Lookup::Unknown => vec![Alt::unknown()],
         };
         let mut out = Vec::new();
+        self.params_open.borrow_mut().push(open);
         for (call, call_scope, source) in calls.into_iter().take(MAX_ALTS) {
             let why = Why::Each(format!("for the call at line {}", line_of(call)));
             let choice = [(point, call.id())];
             let alts = match source {
+                _ if reentered && m.scope_within(call_scope, fscope) => vec![Alt::unknown()],
                 ParamSource::Arg(arg) => self.eval_depth(arg, call_scope, depth + 1),
                 ParamSource::Default => defaulted(),
                 ParamSource::Splat => unpacked(self.splat_argument(call, call_scope, name, depth)),
@@ -3988,6 +4043,7 @@ impl<'m, 't> Flow<'m, 't> {
             };
             out.extend(alts.into_iter().filter_map(|a| a.under(&why, &choice)));
         }
+        self.params_open.borrow_mut().pop();
         cap(out)
     }
 
@@ -5058,14 +5114,24 @@ impl<'m, 't> Flow<'m, 't> {
             Val::Instance(class, None) => self.instance_field(*class, attr, depth),
             Val::Instance(class, ctor) => self.field(*class, *ctor, attr, depth),
             // `cls.__name__` of a class or function of this module (a registry
-            // keyed by it); `__qualname__` when it is defined at module level.
+            // keyed by it); `__qualname__` its dotted path from the module
+            // (`Stepper.collide`, `make.<locals>.apply`).
             Val::Class(def) | Val::Function(def)
-                if self.m.scopes[*def].kind != ScopeKind::Lambda
-                    && (attr == "__name__"
-                        || (attr == "__qualname__"
-                            && self.m.scopes[*def].parent == Some(super::MODULE_SCOPE))) =>
+                if self.m.scopes[*def].kind != ScopeKind::Lambda && attr == "__name__" =>
             {
                 vec![Alt::fixed(Val::Str(self.m.scopes[*def].name.clone()))]
+            }
+            Val::Class(def) | Val::Function(def) | Val::Jitted(def, ..)
+                if attr == "__qualname__" =>
+            {
+                vec![Alt::fixed(
+                    self.m.qualname(*def).map(Val::Str).unwrap_or(Val::AnyStr),
+                )]
+            }
+            // `jax.devices()[0].platform`: the backend's platform, a `str`
+            // whatever the host (as `jax.default_backend()` is).
+            Val::Device if matches!(attr, "platform" | "device_kind") => {
+                vec![Alt::fixed(Val::AnyStr)]
             }
             // A module-level def of another module, by its path there (a
             // class an importer registered, `EXPERIMENTS[cls.__name__] = cls`):
@@ -5641,7 +5707,7 @@ impl<'m, 't> Flow<'m, 't> {
                 out.push(Alt::unknown());
                 continue;
             }
-            let found = match self.lookup_key(&dict, &key, depth) {
+            let found = match self.reading_under(&choices, || self.lookup_key(&dict, &key, depth)) {
                 Lookup::Found(alts) => Some(alts),
                 Lookup::Missing => Some(default()),
                 Lookup::Unknown => None,
@@ -5942,7 +6008,9 @@ impl<'m, 't> Flow<'m, 't> {
                     | Val::Entries(_)
                     | Val::InstanceDict(..)
                     | Val::Comprehension(..) => {
-                        match self.lookup_key(&d.val, &Val::Str(key.to_owned()), depth + 1) {
+                        match self.reading_under(&d.choices, || {
+                            self.lookup_key(&d.val, &Val::Str(key.to_owned()), depth + 1)
+                        }) {
                             Lookup::Found(alts) if !alts.is_empty() => Passed::Values(alts),
                             Lookup::Missing => Passed::Absent,
                             _ => Passed::Unknown,
@@ -6189,6 +6257,44 @@ impl<'m, 't> Flow<'m, 't> {
             .unwrap_or_else(|| vec![Alt::unknown()])
     }
 
+    /// `f()` reading items of a container that holds `choices`: items
+    /// taken another way are none of its items.
+    fn reading_under<R>(&self, choices: &[Choice], f: impl FnOnce() -> R) -> R {
+        if choices.is_empty() {
+            return f();
+        }
+        let way =
+            merge_choices(&self.read_way.borrow(), choices).unwrap_or_else(|| choices.to_vec());
+        let outer = self.read_way.replace(way);
+        let out = f();
+        self.read_way.replace(outer);
+        out
+    }
+
+    /// `f()` in the frames below frame `frame` (the ones in force where its
+    /// call was made); the frames from it up, and what was decided for
+    /// them, are set aside meanwhile.
+    fn in_caller_of<R>(&self, frame: usize, f: impl FnOnce() -> R) -> R {
+        let above = self.bound.borrow_mut().split_off(frame);
+        let (kept, set_aside): (Vec<_>, Vec<_>) = self
+            .given_branches
+            .take()
+            .into_iter()
+            .partition(|(f, _, _)| *f < frame);
+        self.given_branches.replace(kept);
+        let (deciding, deciding_aside): (Vec<_>, Vec<_>) = self
+            .deciding_given
+            .take()
+            .into_iter()
+            .partition(|(f, _)| *f < frame);
+        self.deciding_given.replace(deciding);
+        let out = f();
+        self.bound.borrow_mut().extend(above);
+        self.given_branches.borrow_mut().extend(set_aside);
+        self.deciding_given.borrow_mut().extend(deciding_aside);
+        out
+    }
+
     fn with_bound<R>(&self, bound: Bound<'t>, f: impl FnOnce() -> R) -> R {
         self.bound.borrow_mut().push(bound);
         let out = f();
@@ -6281,12 +6387,15 @@ impl<'m, 't> Flow<'m, 't> {
                     choices,
                 }),
                 (Val::Comprehension(comp, cscope), _) => {
-                    let found = self.comprehension_item(*comp, *cscope, &key, depth);
+                    let found = self.reading_under(&choices, || {
+                        self.comprehension_item(*comp, *cscope, &key, depth)
+                    });
                     out.extend(found.into_iter().filter_map(|a| a.under(&why, &choices)));
                 }
                 (dict, _) if dict.is_dict() => {
                     self.subscript_read.set(Some((node, scope)));
-                    let lookup = self.lookup_key(dict, &key, depth);
+                    let lookup =
+                        self.reading_under(&choices, || self.lookup_key(dict, &key, depth));
                     self.subscript_read.set(None);
                     let found = match lookup {
                         Lookup::Found(alts) if !alts.is_empty() => alts,
@@ -6541,7 +6650,7 @@ impl<'m, 't> Flow<'m, 't> {
         let mut found = Vec::new();
         let mut missing = 0;
         for d in &dicts {
-            match self.lookup_key(&d.val, key, depth + 1) {
+            match self.reading_under(&d.choices, || self.lookup_key(&d.val, key, depth + 1)) {
                 Lookup::Found(alts) => {
                     found.extend(alts.into_iter().filter_map(|a| a.under(&d.why, &d.choices)))
                 }
@@ -8453,11 +8562,15 @@ impl<'m, 't> Flow<'m, 't> {
         }
         let mut out = imported;
         for (def, receiver, o) in targets {
+            // A recursive call may run again (a recursive walk one level
+            // down); a few levels, as deep as nested literals go.
             if self
                 .bound
                 .borrow()
                 .iter()
-                .any(|b| b.def == def && b.call.id() == call.id())
+                .filter(|b| b.def == def && b.call.id() == call.id())
+                .count()
+                >= MAX_RECURSION
                 || self.bound.borrow().len() > 6
             {
                 out.push(Alt::unknown());
@@ -8501,18 +8614,29 @@ impl<'m, 't> Flow<'m, 't> {
             let alts = self.with_bound(bound, || {
                 self.eval_one_of(&self.returned_for_call(def), def, depth)
             });
-            // A closure returned by this call (`sequential(layers)` returns
-            // `apply`) holds this call's arguments: what it reaches through
-            // them is this call's choice.
+            // A value made inside the def and read later, when this frame is
+            // gone, holds this call's arguments: a closure (`sequential(layers)`
+            // returns `apply`), a dict display, a comprehension or an object it
+            // constructed (`make_cfg(p)` returns `{"platforms": p}`). Reading
+            // the def's parameters through it is this call's choice, not
+            // every call's.
             let made_here = [(m.scopes[def].node.id(), call.id())];
-            let alts = alts.into_iter().filter_map(|a| match a.val {
-                Val::Function(inner) | Val::Jitted(inner, ..)
-                    if inner != def && m.scope_within(inner, def) =>
-                {
+            let alts = alts.into_iter().filter_map(|a| {
+                let holds_call = match a.val {
+                    Val::Function(inner) | Val::Jitted(inner, ..) => {
+                        inner != def && m.scope_within(inner, def)
+                    }
+                    Val::Dict(_, at)
+                    | Val::Comprehension(_, at)
+                    | Val::Instance(_, Some((_, at))) => m.scope_within(at, def),
+                    _ => false,
+                };
+                if holds_call {
                     let why = a.why.clone();
                     a.under(&why, &made_here)
+                } else {
+                    Some(a)
                 }
-                _ => Some(a),
             });
             out.extend(alts.filter_map(|a| a.under(&o.why, &o.choices)));
         }
@@ -9128,7 +9252,9 @@ impl<'m, 't> Flow<'m, 't> {
             self.eval_depth(k, scope, depth + 1),
             self.eval_depth(v, scope, depth + 1),
         ];
-        let all = pairs(&parts);
+        let mut all = pairs(&parts);
+        let way = self.read_way.borrow().clone();
+        all.retain(|(.., choices)| compatible(choices, &way));
         let constant = |k: &Val<'t>| {
             matches!(
                 k,
@@ -9454,9 +9580,34 @@ impl<'m, 't> Flow<'m, 't> {
         let mut entries: Vec<(Vec<Alt<'t>>, Vec<Alt<'t>>)> = Vec::new();
         let mut stored_elsewhere: Vec<Alt<'t>> = Vec::new();
         match &dict.val {
-            Val::Dict(node, dscope) if node.kind_name() == "dictionary" => {
+            Val::Dict(node, dscope)
+                if node.kind_name() == "dictionary" || node.kind_name() == "call" =>
+            {
+                if node.kind_name() == "call" {
+                    // `dict(k=v, ...)`: its keywords, in order.
+                    let args = self.m.args_of(*node);
+                    if args.has_splat
+                        || !args.positional.is_empty()
+                        || args.keywords.len() > MAX_ALTS * 4
+                        || !node.field("function").is_some_and(|f| {
+                            text(f, self.m.src) == "dict"
+                                && self.m.lookup(*dscope, "dict").is_none()
+                        })
+                    {
+                        return unknown(dict);
+                    }
+                    for (name, v, _) in args.keywords {
+                        entries.push((
+                            vec![Alt::fixed(Val::Str(name.to_owned()))],
+                            self.eval_depth(v, *dscope, depth + 1),
+                        ));
+                    }
+                }
                 let mut cursor = node.walk();
                 for pair in node.named_children(&mut cursor) {
+                    if node.kind_name() == "call" {
+                        break;
+                    }
                     match (pair.kind_name(), pair.field("key"), pair.field("value")) {
                         ("comment", _, _) => {}
                         ("pair", Some(k), Some(v)) if entries.len() < MAX_ALTS * 4 => {
@@ -9805,9 +9956,28 @@ impl<'m, 't> Flow<'m, 't> {
                 way.as_ref()
                     .is_none_or(|way| depth == 0 || compatible(&a.choices, way))
             })
-            .map(|a| ConstAlt {
-                val: self.detach_one(a, depth),
-                why: a.why.clone(),
+            .map(|a| {
+                // What a container holds is read under its own choices (the
+                // dict a factory's call at line 9 made holds that call's
+                // arguments only).
+                let inner_way = match (&way, a.choices.is_empty()) {
+                    (_, true) => None,
+                    (None, false) => Some(a.choices.clone()),
+                    (Some(way), false) => merge_choices(way, &a.choices),
+                };
+                let val = match inner_way {
+                    Some(inner) => {
+                        let outer = self.detach_way.replace(Some(inner));
+                        let val = self.detach_one(a, depth);
+                        self.detach_way.replace(outer);
+                        val
+                    }
+                    None => self.detach_one(a, depth),
+                };
+                ConstAlt {
+                    val,
+                    why: a.why.clone(),
+                }
             })
             .collect()
     }

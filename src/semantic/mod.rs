@@ -667,10 +667,7 @@ impl<'t> Module<'t> {
     /// body (`class_level`: held by the class, read through it or its
     /// instances). (attr, class, class_level).
     fn attribute_holder(&self, value: Node<'t>) -> Option<(&'t str, ScopeId, bool)> {
-        let left = self
-            .parent_of(value)
-            .filter(|p| p.kind_name() == "assignment")
-            .and_then(|a| a.field("left"))?;
+        let left = assignment_target(value)?;
         let home = self.innermost_scope_at(left.start_byte());
         match left.kind_name() {
             "attribute" => {
@@ -996,10 +993,15 @@ impl<'t> Module<'t> {
                 continue;
             };
             let scope = self.innermost_scope_at(start);
-            if matches!(
-                self.binding_at(scope, name, ident),
-                Some(Binding::Value { value: v, .. }) if v.id() == value.id()
-            ) {
+            let bound_to_value = match self.binding_at(scope, name, ident) {
+                Some(Binding::Value { value: v, .. }) => v.id() == value.id(),
+                // One name of a parallel assignment (`a, b = {}, {}`).
+                Some(Binding::Item { target, .. }) => {
+                    assignment_target(value).is_some_and(|t| t.id() == target.id())
+                }
+                _ => false,
+            };
+            if bound_to_value {
                 out.push((ident, scope));
             }
         }
@@ -1016,12 +1018,7 @@ impl<'t> Module<'t> {
 
     fn find_list_mutations(&self, list: Node<'t>) -> ListMutations<'t> {
         let mut out = ListMutations::default();
-        let Some(target) = self
-            .parent_of(list)
-            .filter(|p| p.kind_name() == "assignment")
-            .and_then(|a| a.field("left"))
-            .filter(|l| l.kind_name() == "identifier")
-        else {
+        let Some(target) = assigned_name(list) else {
             return out;
         };
         let name = text(target, self.src);
@@ -1049,10 +1046,11 @@ impl<'t> Module<'t> {
                 continue;
             };
             let scope = self.innermost_scope_at(start);
-            let same = matches!(
-                self.binding_at(scope, name, ident),
-                Some(Binding::Value { value: v, .. }) if v.id() == list.id()
-            );
+            let same = match self.binding_at(scope, name, ident) {
+                Some(Binding::Value { value: v, .. }) => v.id() == list.id(),
+                Some(Binding::Item { target: t, .. }) => t.id() == target.id(),
+                _ => false,
+            };
             if !same {
                 continue;
             }
@@ -2371,6 +2369,34 @@ impl<'t> Module<'t> {
             current = self.scopes[id].parent;
         }
         false
+    }
+
+    /// What Python's `__qualname__` of the def or class `def` is: its name
+    /// after those of the classes and functions around it
+    /// (`Stepper.collide`, `make.<locals>.apply`). `None` for a scope that
+    /// is not a def, class or lambda.
+    pub fn qualname(&self, def: ScopeId) -> Option<String> {
+        let name = |id: ScopeId| match self.scopes[id].kind {
+            ScopeKind::Lambda => Some("<lambda>".to_owned()),
+            ScopeKind::Function | ScopeKind::Class => Some(self.scopes[id].name.clone()),
+            _ => None,
+        };
+        let mut parts = vec![name(def)?];
+        let mut current = self.scopes[def].parent;
+        while let Some(id) = current.filter(|id| *id != MODULE_SCOPE) {
+            match self.scopes[id].kind {
+                ScopeKind::Class => parts.push(self.scopes[id].name.clone()),
+                ScopeKind::Function | ScopeKind::Lambda => {
+                    parts.push("<locals>".to_owned());
+                    parts.push(name(id)?);
+                }
+                // A comprehension's scope is not in the path.
+                _ => {}
+            }
+            current = self.scopes[id].parent;
+        }
+        parts.reverse();
+        Some(parts.join("."))
     }
 
     /// The scope a def/class/lambda node opens.
@@ -3852,12 +3878,49 @@ fn memoized<V>(
     made
 }
 
-fn assigned_name(value: Node<'_>) -> Option<Node<'_>> {
-    value
+pub(crate) fn assigned_name(value: Node<'_>) -> Option<Node<'_>> {
+    assignment_target(value).filter(|l| l.kind_name() == "identifier")
+}
+
+/// The target `value` is assigned to: `x` of `x = value`, and of a
+/// parallel assignment the target in its place (`a, b = {}, {}`: `b` for
+/// the second display).
+pub(crate) fn assignment_target<'a>(value: Node<'a>) -> Option<Node<'a>> {
+    let parent = value.parent()?;
+    if parent.kind_name() == "assignment" {
+        return parent
+            .field("right")
+            .filter(|r| r.id() == value.id())
+            .and(parent.field("left"));
+    }
+    if parent.kind_name() != "expression_list" {
+        return None;
+    }
+    let assignment = parent
         .parent()
-        .filter(|p| p.kind_name() == "assignment")
-        .and_then(|a| a.field("left"))
-        .filter(|l| l.kind_name() == "identifier")
+        .filter(|a| a.kind_name() == "assignment")
+        .filter(|a| a.field("right").is_some_and(|r| r.id() == parent.id()))?;
+    let left = assignment
+        .field("left")
+        .filter(|l| matches!(l.kind_name(), "pattern_list" | "tuple_pattern"))?;
+    fn named(n: Node<'_>) -> Vec<Node<'_>> {
+        let mut cursor = n.walk();
+        n.named_children(&mut cursor)
+            .filter(|c| c.kind_name() != "comment")
+            .collect()
+    }
+    let (values, targets) = (named(parent), named(left));
+    // Starred targets (`a, *rest = ...`) pair by no fixed position.
+    if values.len() != targets.len()
+        || targets
+            .iter()
+            .any(|t| t.kind_name() == "list_splat_pattern")
+        || values.iter().any(|v| v.kind_name() == "list_splat")
+    {
+        return None;
+    }
+    let at = values.iter().position(|v| v.id() == value.id())?;
+    Some(targets[at])
 }
 
 /// The assignment a statement is (`x = v`, `D[k] = v`), if it is one.
