@@ -692,6 +692,114 @@ def b_registered_identity(src: Source, v: Value):
     return out
 
 
+def b_factory_record(src: Source, v: Value):
+    """The platforms are one field of a record a factory builds, and the same factory
+    builds a second record, at module level, from every platform there is: the
+    lowering reads its own record only (`variant_record(("cpu",), "main")["value"]`
+    beside `variant_record(("cpu", "cuda", "rocm", "tpu"), "every platform")`). A
+    dict display or a dataclass instance; reading the second call's values into
+    the first is a false alarm on every near miss."""
+    if v.key != "platforms":
+        raise Skip("only platforms have a decoy that changes the verdict")
+    out = []
+    for form in ("dict", "object"):
+        ed = Edits(src)
+        factory = src.fresh("variant_record")
+        others = src.fresh("VARIANT_OTHER_RECORDS")
+        off, _ = header_end(src)
+        if form == "dict":
+            made = f"{{\"value\": value, \"name\": name}}"
+            read = f"{factory}({src.seg(v.expr)}, \"main\")[\"value\"]"
+            record_class = ""
+        else:
+            cls = src.fresh("VariantRecord")
+            ensure_import(ed, "dataclasses")
+            record_class = (
+                f"@dataclasses.dataclass(frozen=True)\n"
+                f"class {cls}:\n"
+                f"    value: object\n"
+                f"    name: str\n\n\n"
+            )
+            made = f"{cls}(value=value, name=name)"
+            read = f"{factory}({src.seg(v.expr)}, \"main\").value"
+        insert_module_code(
+            ed,
+            off,
+            f"{record_class}"
+            f"def {factory}(value, name):\n"
+            f"    return {made}\n\n\n"
+            f"{others} = [{factory}((\"cpu\", \"cuda\", \"rocm\", \"tpu\"), \"every platform\")]\n",
+        )
+        ed.replace(v.expr, read)
+        out.append({MAIN: ed.apply()})
+    return out
+
+
+def b_recursive_unwrap(src: Source, v: Value):
+    """The value is boxed and taken out again by a recursive function (a config
+    tree's `build`, fiddle/kauldron style): `variant_unwrap(VariantBox(VariantBox(<value>)))`
+    with `def variant_unwrap(node): if isinstance(node, VariantBox): return
+    variant_unwrap(node.inner)` / `return node`; one box or two."""
+    out = []
+    for boxes in (1, 2):
+        ed = Edits(src)
+        box = src.fresh("VariantBox")
+        unwrap = src.fresh("variant_unwrap")
+        off, _ = header_end(src)
+        insert_module_code(
+            ed,
+            off,
+            f"class {box}:\n"
+            f"    def __init__(self, inner):\n"
+            f"        self.inner = inner\n\n\n"
+            f"def {unwrap}(node):\n"
+            f"    if isinstance(node, {box}):\n"
+            f"        return {unwrap}(node.inner)\n"
+            f"    return node\n",
+        )
+        ed.replace(v.expr, f"{unwrap}({box}(" * 1 + f"{box}(" * (boxes - 1) + src.seg(v.expr) + ")" * boxes + ")")
+        out.append({MAIN: ed.apply()})
+    return out
+
+
+def b_parallel_store(src: Source, v: Value):
+    """The value is stored into a container made by a parallel assignment just
+    before its statement, and read back from it (netket's `self._values,
+    self._types = {}, {}`): `variant_values, variant_names = {}, []`,
+    `variant_values["value"] = <value>`, `variant_names.append("value")`, read as
+    `variant_values["value"]`; or the list of the pair, appended to and read as
+    `variant_items[0]`."""
+    st = src.stmt_of(v.expr)
+    comprehensions = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+    if any(isinstance(scope, comprehensions) and st in src.ancestors(scope) for scope in src.scope_chain(v.expr)):
+        raise Skip("value reads names bound inside its statement")
+    out = []
+    for form in ("dict", "list"):
+        ed = Edits(src)
+        values = src.fresh("variant_values")
+        names = src.fresh("variant_names")
+        # (Parenthesised: a value over several lines stays one expression.)
+        text = wrapped(src, v.expr)
+        if form == "dict":
+            lines = [
+                f"{values}, {names} = {{}}, []",
+                f"{values}[\"value\"] = {text}",
+                f"{names}.append(\"value\")",
+            ]
+            read = f"{values}[\"value\"]"
+        else:
+            lines = [
+                f"{names}, {values} = {{}}, []",
+                f"{values}.append({text})",
+                f"{names}[\"value\"] = 0",
+            ]
+            read = f"{values}[0]"
+        insert_before_stmt(ed, st, lines)
+        ed.replace(v.expr, read)
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_module_constant(src: Source, v: Value):
     off = closed_insertion(src, v.expr)
     if off is None:
@@ -6126,6 +6234,25 @@ TRANSFORMS = {
         b_fstring_value,
         "each string in the value is an f-string of module constants: `\"cuda\"` becomes `f\"{VARIANT_PART}da\"` "
         "(its first half a constant) or `f\"{VARIANT_NAME}\"`",
+    ),
+    "factory_record": (
+        _values,
+        b_factory_record,
+        "the platforms become a field of a record a factory returns (a dict display or a dataclass "
+        "instance), and the same factory makes a second record from every platform at module level: "
+        "`variant_record((\"cpu\",), \"main\")[\"value\"]` / `.value`",
+    ),
+    "recursive_unwrap": (
+        _values,
+        b_recursive_unwrap,
+        "the value is put in one or two boxes and taken out by a recursive function: "
+        "`variant_unwrap(VariantBox(VariantBox(<value>)))`",
+    ),
+    "parallel_store": (
+        _values,
+        b_parallel_store,
+        "the value is stored into one container of a parallel assignment made just before its statement "
+        "(`variant_values, variant_names = {}, []`), by item or by `append`, and read back from it",
     ),
     "registered_identity": (
         _values,
