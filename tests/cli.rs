@@ -1805,3 +1805,93 @@ jax.jit(norm.__call__).trace(spec).lower(lowering_platforms=exp.platforms())
         assert_findings(&items, expected, "JP001", &format!("{norm}/{platform}"));
     }
 }
+
+#[test]
+fn records_another_module_s_factory_made_hold_their_own_call_s_values() {
+    // `_cfgs.py` makes two records per factory (a dict display, a
+    // dataclass), one for cpu and one for cuda; each importer lowers with
+    // one. Under jax 0.12.0.1 `main.py` lowers both (no error) and
+    // `main_remote.py` raises "the platform for the specified backend cpu
+    // is different from the lowering platform cuda" at line 13, and at
+    // line 14 with line 13 removed. The build before gave the importer
+    // both calls' platforms for each record: two false JP001 in `main.py`.
+    let cfgs = r#"import dataclasses
+
+
+@dataclasses.dataclass
+class RunConfig:
+    platforms: tuple
+    name: str
+
+
+def make_cfg(platforms):
+    return {"platforms": platforms, "name": "run"}
+
+
+def make_run(platforms):
+    return RunConfig(platforms, "run")
+
+
+host_cfg = make_cfg(("cpu",))
+remote_cfg = make_cfg(("cuda",))
+host_run = make_run(("cpu",))
+remote_run = make_run(("cuda",))
+"#;
+    let main = r#"import jax
+import jax.numpy as jnp
+
+from _cfgs import host_cfg, host_run, remote_cfg, remote_run
+
+
+def step(x):
+    jax.debug.print("x {}", x)
+    return x * 2
+
+
+spec = jax.ShapeDtypeStruct((4,), jnp.float32)
+a = jax.jit(step).trace(spec).lower(lowering_platforms=host_cfg["platforms"])
+b = jax.jit(step).trace(spec).lower(lowering_platforms=host_run.platforms)
+print(a.as_text()[:10], b.as_text()[:10])
+"#;
+    let remote = r#"import jax
+import jax.numpy as jnp
+
+from _cfgs import host_cfg, host_run, remote_cfg, remote_run
+
+
+def step(x):
+    jax.debug.print("x {}", x)
+    return x * 2
+
+
+spec = jax.ShapeDtypeStruct((4,), jnp.float32)
+a = jax.jit(step).trace(spec).lower(lowering_platforms=remote_cfg["platforms"])
+b = jax.jit(step).trace(spec).lower(lowering_platforms=remote_run.platforms)
+print(a.as_text()[:10], b.as_text()[:10])
+"#;
+    let items = check_json(&[
+        ("_cfgs.py", cfgs),
+        ("main.py", main),
+        ("main_remote.py", remote),
+    ]);
+    let found: Vec<(String, u64)> = items
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+        .iter()
+        .map(|i| {
+            let file = i["filename"].as_str().unwrap_or_default();
+            let name = file.rsplit('/').next().unwrap_or(file).to_owned();
+            (name, i["location"]["row"].as_u64().unwrap_or(0))
+        })
+        .collect();
+    assert_eq!(
+        found,
+        vec![
+            ("main_remote.py".to_owned(), 13),
+            ("main_remote.py".to_owned(), 14)
+        ],
+        "{items}"
+    );
+    assert_findings(&items, 2, "JP001", "factory records across modules");
+}
