@@ -1080,7 +1080,11 @@ jax.jit(step).trace(spec).lower(lowering_platforms={platforms}).compile()
 "#
         );
         let found = codes_by_line(&text);
-        assert_eq!(found, on_lines("JP005", &expected), "{platforms}: {found:?}");
+        assert_eq!(
+            found,
+            on_lines("JP005", &expected),
+            "{platforms}: {found:?}"
+        );
     }
 }
 
@@ -1095,7 +1099,10 @@ fn qualname_is_the_path_from_the_module() {
         ("top", "make"),
     ] {
         let value = name_values(text, name);
-        assert!(value.contains(&format!("Str(\"{expected}\")")), "{name}: {value}");
+        assert!(
+            value.contains(&format!("Str(\"{expected}\")")),
+            "{name}: {value}"
+        );
     }
 }
 
@@ -1106,5 +1113,104 @@ fn the_items_of_a_dict_call_are_its_keywords() {
     // build before knew no items of a `dict(...)` call.)
     let text = "kept = {k: v for k, v in dict(a=1, b=None).items() if v is not None}\nfirst = kept[\"a\"]\n";
     let first = name_values(text, "first");
-    assert!(first.contains("Int(1)") && !first.contains("Unknown"), "{first}");
+    assert!(
+        first.contains("Int(1)") && !first.contains("Unknown"),
+        "{first}"
+    );
+}
+
+#[test]
+fn a_base_init_s_parameters_are_the_super_call_s_arguments() {
+    // `super().__init__()` in a subclass's `__init__` runs the base's with
+    // its defaults; `super().__init__(platforms)` with the subclass's
+    // parameter. Under jax 0.12.0.1 the second raises "the platform for
+    // the specified backend cpu is different from the lowering platform
+    // cuda" and the first lowers (the base's default is cpu). The build
+    // before bound the base `__init__`'s parameters to the subclass call's
+    // arguments, by position: the platforms were not found here, and
+    // elsewhere a wrong value was read as certain (below).
+    for (form, expected) in [
+        ("super().__init__(platforms)", vec![16]),
+        ("super().__init__()", vec![]),
+    ] {
+        let text = format!(
+            r#"import jax
+import jax.numpy as jnp
+
+
+class Exporter:
+    def __init__(self, platforms=("cpu",)):
+        self.platforms = platforms
+
+
+class CallbackExporter(Exporter):
+    def __init__(self, fn, platforms=("cuda",)):
+        {form}
+        self.fn = fn
+
+    def lower(self, spec):
+        return jax.jit(self.fn).trace(spec).lower(lowering_platforms=self.platforms)
+
+
+def step(x):
+    jax.debug.print("x {{}}", x)
+    return x * 2
+
+
+CallbackExporter(step, ("cuda",)).lower(jax.ShapeDtypeStruct((4,), jnp.float32))
+"#
+        );
+        let found = codes_by_line(&text);
+        assert_eq!(found, on_lines("JP001", &expected), "{form}: {found:?}");
+    }
+    // As CPython 3.12 prints them: train train eval predict.
+    let text = "\nclass Base:\n    def __init__(self, mode=\"train\"):\n        self.mode = mode\n\nclass Embedding(Base):\n    def __init__(self, size, mode=\"eval\"):\n        super().__init__()\n        self.size = size\n\nclass Embedding2(Base):\n    def __init__(self, size, mode=\"eval\"):\n        super().__init__(mode=mode)\n        self.size = size\n\ne = Embedding(64)\nprobe1 = e.mode\nprobe2 = Embedding(64, mode=\"predict\").mode\nprobe3 = Embedding2(64).mode\nprobe4 = Embedding2(64, mode=\"predict\").mode\n";
+    for (name, expected) in [
+        ("probe1", "train"),
+        ("probe2", "train"),
+        ("probe3", "eval"),
+        ("probe4", "predict"),
+    ] {
+        let value = name_values(text, name);
+        assert!(
+            value.contains(&format!("Str(\"{expected}\")")) && value.contains("why: Fixed"),
+            "{name}: {value}"
+        );
+    }
+}
+
+#[test]
+fn a_generator_unpacked_gives_its_items_in_turn() {
+    // `key, value = (part.strip() for part in SETTINGS.split(":", 1))`:
+    // `value` is "cpu", a bare string. Under jax 0.12.0.1 lowering for it
+    // lowers for ('c', 'p', 'u') and `.compile()` raises "safe_zip()
+    // argument 1 has length 1 but argument 0 has length 2"; `(value,)`
+    // compiles. The build before read nothing out of an unpacked generator.
+    for (platforms, expected) in [
+        (
+            "value",
+            vec![(13, "JP005".to_owned()), (13, "JP015".to_owned())],
+        ),
+        ("(value,)", vec![]),
+    ] {
+        let text = format!(
+            r#"import jax
+import jax.numpy as jnp
+
+SETTINGS = "export_platforms: cpu"
+
+
+def step(x):
+    return x * 2
+
+
+key, value = (part.strip() for part in SETTINGS.split(":", 1))
+spec = jax.ShapeDtypeStruct((4,), jnp.float32)
+jax.jit(step).trace(spec).lower(lowering_platforms={platforms}).compile()
+"#
+        );
+        let mut found = codes_by_line(&text);
+        found.sort();
+        assert_eq!(found, expected, "{platforms}");
+    }
 }

@@ -2249,15 +2249,24 @@ impl<'m, 't> Flow<'m, 't> {
                 };
                 self.eval_binding_in_loop(&as_value, node, depth)
             }
+            // (A generator unpacked, `k, v = (p.strip() for p in parts)`,
+            // gives its items in turn.)
             Binding::Item {
                 value,
                 index,
                 scope,
                 ..
-            } => map(self.eval_depth(*value, *scope, depth + 1), |v| match v {
-                Val::Seq(_, items) => items.get(*index).cloned().unwrap_or(Val::Unknown),
-                _ => Val::Unknown,
-            }),
+            } => map(
+                self.expand_comprehensions(
+                    self.eval_depth(*value, *scope, depth + 1),
+                    SeqKind::Tuple,
+                    depth,
+                ),
+                |v| match v {
+                    Val::Seq(_, items) => items.get(*index).cloned().unwrap_or(Val::Unknown),
+                    _ => Val::Unknown,
+                },
+            ),
             Binding::Loop {
                 iter,
                 scope: lscope,
@@ -5595,28 +5604,38 @@ impl<'m, 't> Flow<'m, 't> {
             let alts = match (by_init_call, is_method, ctor) {
                 (Some(alts), _, _) => alts,
                 (None, true, Some((call, call_scope))) if m.scopes[method].name == "__init__" => {
-                    self.with_bound(
-                        Bound {
-                            def: method,
-                            call,
-                            call_scope,
-                            receiver: Some(Alt::fixed(Val::Instance(class, ctor))),
-                            given: Vec::new(),
-                        },
-                        || {
-                            // A dict built in `__init__` from its parameters
-                            // (`{**DEFAULTS, **overrides}`) is read later,
-                            // when this call's arguments are no longer bound:
-                            // its entries now.
-                            map(self.eval_depth(*value, method, depth + 1), |v| match v {
-                                Val::Dict(node, s) if m.scope_within(*s, method) => self
-                                    .dict_entries(*node, *s, 0, depth)
-                                    .map(|e| Val::Entries(Arc::new(e)))
-                                    .unwrap_or_else(|| v.clone()),
-                                _ => v.clone(),
-                            })
-                        },
-                    )
+                    let receiver = Alt::fixed(Val::Instance(class, ctor));
+                    // A base class's `__init__` runs through the
+                    // `super().__init__(...)` of the class's own: its
+                    // parameters are that call's arguments (`mode` of
+                    // `Base.__init__` is not the subclass call's second
+                    // argument).
+                    let Some(mut frames) =
+                        self.init_frames(class, method, call, call_scope, &receiver)
+                    else {
+                        out.push(Alt::unknown());
+                        continue;
+                    };
+                    let innermost = frames.pop().unwrap_or(Bound {
+                        def: method,
+                        call,
+                        call_scope,
+                        receiver: Some(receiver.clone()),
+                        given: Vec::new(),
+                    });
+                    self.with_frames_then(frames, innermost, &|| {
+                        // A dict built in `__init__` from its parameters
+                        // (`{**DEFAULTS, **overrides}`) is read later,
+                        // when this call's arguments are no longer bound:
+                        // its entries now.
+                        map(self.eval_depth(*value, method, depth + 1), |v| match v {
+                            Val::Dict(node, s) if m.scope_within(*s, method) => self
+                                .dict_entries(*node, *s, 0, depth)
+                                .map(|e| Val::Entries(Arc::new(e)))
+                                .unwrap_or_else(|| v.clone()),
+                            _ => v.clone(),
+                        })
+                    })
                 }
                 _ => self.eval_depth(*value, method, depth + 1),
             };
@@ -6293,6 +6312,59 @@ impl<'m, 't> Flow<'m, 't> {
         self.given_branches.borrow_mut().extend(set_aside);
         self.deciding_given.borrow_mut().extend(deciding_aside);
         out
+    }
+
+    /// The frames a construction `call` of `class` runs `init` in: the
+    /// class's own `__init__` bound to the call, then each base's through
+    /// the `super().__init__(...)` of the one before, down to `init`.
+    /// `None` when `init` is not reached that way (a base `__init__` the
+    /// subclass never calls: what it stores is not known to be there).
+    fn init_frames(
+        &self,
+        class: ScopeId,
+        init: ScopeId,
+        call: Node<'t>,
+        call_scope: ScopeId,
+        receiver: &Alt<'t>,
+    ) -> Option<Vec<Bound<'t>>> {
+        let m = self.m;
+        let mut current = m.method(class, "__init__")?;
+        let mut frames = vec![Bound {
+            def: current,
+            call,
+            call_scope,
+            receiver: Some(receiver.clone()),
+            given: Vec::new(),
+        }];
+        while current != init {
+            if frames.len() > 4 {
+                return None;
+            }
+            let (super_call, next) = m.super_init_call(current)?;
+            frames.push(Bound {
+                def: next,
+                call: super_call,
+                call_scope: current,
+                receiver: Some(receiver.clone()),
+                given: Vec::new(),
+            });
+            current = next;
+        }
+        Some(frames)
+    }
+
+    /// `f()` with `outer` bound (outermost first) and then `innermost`.
+    fn with_frames_then<R>(
+        &self,
+        mut outer: Vec<Bound<'t>>,
+        innermost: Bound<'t>,
+        f: &dyn Fn() -> R,
+    ) -> R {
+        if outer.is_empty() {
+            return self.with_bound(innermost, f);
+        }
+        let first = outer.remove(0);
+        self.with_bound(first, || self.with_frames_then(outer, innermost, f))
     }
 
     fn with_bound<R>(&self, bound: Bound<'t>, f: impl FnOnce() -> R) -> R {

@@ -3475,6 +3475,50 @@ impl<'t> Module<'t> {
         })
     }
 
+    /// The `super().__init__(...)` (or `super(Cls, self).__init__(...)`)
+    /// call in `init`, a class's `__init__`, with the `__init__` it runs: that
+    /// of the first base of `init`'s class (in this module) that has one.
+    /// The first such call in the body, not one inside a nested def.
+    pub(crate) fn super_init_call(&self, init: ScopeId) -> Option<(Node<'t>, ScopeId)> {
+        let owner = self.scopes[init].class?;
+        let next = self
+            .base_classes(owner)
+            .into_iter()
+            .find_map(|base| self.method(base, "__init__"))?;
+        let body = self.scopes[init].node.field("body")?;
+        let mut stack = vec![body];
+        let mut found = None;
+        while let Some(node) = stack.pop() {
+            if matches!(
+                node.kind_name(),
+                "function_definition" | "class_definition" | "lambda"
+            ) {
+                continue;
+            }
+            if node.kind_name() == "call" {
+                let is_super_init = node
+                    .field("function")
+                    .filter(|f| f.kind_name() == "attribute")
+                    .filter(|f| {
+                        f.field("attribute")
+                            .is_some_and(|a| text(a, self.src) == "__init__")
+                    })
+                    .and_then(|f| f.field("object"))
+                    .filter(|o| o.kind_name() == "call")
+                    .and_then(|o| o.field("function"))
+                    .is_some_and(|f| text(f, self.src) == "super");
+                if is_super_init
+                    && found.is_none_or(|f: Node<'t>| node.start_byte() < f.start_byte())
+                {
+                    found = Some(node);
+                }
+            }
+            let mut cursor = node.walk();
+            stack.extend(node.named_children(&mut cursor));
+        }
+        found.map(|call| (call, next))
+    }
+
     /// `class` and its bases of this module, nearest first (depth-first, as
     /// `method` looks a name up), at most 17.
     pub(crate) fn class_and_bases(&self, class: ScopeId) -> Vec<ScopeId> {
