@@ -1214,3 +1214,51 @@ jax.jit(step).trace(spec).lower(lowering_platforms={platforms}).compile()
         assert_eq!(found, expected, "{platforms}");
     }
 }
+
+#[test]
+fn a_lazily_initialised_attribute_is_what_the_test_stores() {
+    // `if self._mesh is None: self._mesh = AbstractMesh(...)`, then
+    // `return self._mesh`: the mesh (the `None` of `__init__` is replaced
+    // before the read). Under jax 0.12.0.1 lowering without platforms
+    // raises "Passing lowering_platforms via jax.export or
+    // jit(f).trace(*args).lower(lowering_platforms=...) is required when
+    // only AbstractMesh exists"; with `lowering_platforms=("cpu",)` it
+    // lowers. The build before read None or the mesh, as a run-time choice.
+    for (platforms, expected) in [("", vec![19]), ("lowering_platforms=(\"cpu\",)", vec![])] {
+        let text = format!(
+            r#"import jax
+import jax.numpy as jnp
+from jax.sharding import AbstractMesh, NamedSharding, PartitionSpec as P
+
+
+class Partitioner:
+    def __init__(self, devices):
+        self._devices = devices
+        self._mesh = None
+
+    @property
+    def mesh(self):
+        if self._mesh is None:
+            self._mesh = AbstractMesh((self._devices,), ("data",))
+        return self._mesh
+
+    def lower(self, fn, spec):
+        sharding = NamedSharding(self.mesh, P("data"))
+        return jax.jit(fn, in_shardings=sharding).trace(spec).lower({platforms})
+
+
+def step(x):
+    return x * 2
+
+
+Partitioner(8).lower(step, jax.ShapeDtypeStruct((16,), jnp.float32))
+"#
+        );
+        let found = codes_by_line(&text);
+        assert_eq!(
+            found,
+            on_lines("JP003", &expected),
+            "{platforms}: {found:?}"
+        );
+    }
+}

@@ -4241,6 +4241,11 @@ impl<'m, 't> Flow<'m, 't> {
         if let Some(value) = self.own_store_before(node, object, attr, scope) {
             return self.eval_depth(value, scope, depth + 1);
         }
+        // `if self.x is None: self.x = make()` earlier in this method: what
+        // `self.x` held unless it was None, or what was stored.
+        if let Some(alts) = self.lazy_store_before(node, object, attr, scope, depth) {
+            return alts;
+        }
         // `self.x` in a method: what each call's receiver holds at that
         // call (`r.platform = p; r.lower(fn)`, `r.configure(p); r.lower(fn)`).
         if let Some(alts) = self.receiver_state_at_calls(node, object, attr, scope, depth) {
@@ -5016,6 +5021,147 @@ impl<'m, 't> Flow<'m, 't> {
                 })
         });
         (!self_called_between).then_some(value)
+    }
+
+    /// `self.attr` read after `if self.attr is None: self.attr = value` (or
+    /// `if not self.attr:`) of the same method, the store a plain statement
+    /// of that `if` (no `else`), which runs straight-line before the read
+    /// with no call on `self` between: the value stored, or what `self.attr`
+    /// held at the test when the test is false for it (lazy initialisation).
+    fn lazy_store_before(
+        &self,
+        node: Node<'t>,
+        object: Node<'t>,
+        attr: &str,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Option<Vec<Alt<'t>>> {
+        let m = self.m;
+        if object.kind_name() != "identifier" {
+            return None;
+        }
+        let (class, self_name) = m.enclosing_method_class(scope)?;
+        if text(object, m.src) != self_name {
+            return None;
+        }
+        let stores = m.attribute(class, attr)?;
+        let (value, target) = stores
+            .iter()
+            .filter_map(|b| match b {
+                Binding::Value {
+                    value,
+                    scope: store_scope,
+                    target,
+                } if *store_scope == scope && target.end_byte() <= node.start_byte() => {
+                    Some((*value, *target))
+                }
+                _ => None,
+            })
+            .max_by_key(|(_, target)| target.start_byte())?;
+        // The store's statement, a plain statement of an `if` without
+        // `elif`/`else` whose condition tests this attribute.
+        let statement = m.enclosing_statement(target);
+        let block = m
+            .parent_of(statement)
+            .filter(|b| b.kind_name() == "block")?;
+        let if_statement = m
+            .parent_of(block)
+            .filter(|i| i.kind_name() == "if_statement")
+            .filter(|i| i.field("consequence").is_some_and(|c| c.id() == block.id()))
+            .filter(|i| i.field("alternative").is_none())?;
+        let condition = unparenthesize(if_statement.field("condition")?);
+        let is_self_attr = |n: Node<'t>| {
+            let n = unparenthesize(n);
+            n.kind_name() == "attribute"
+                && n.field("object")
+                    .is_some_and(|o| text(o, m.src) == self_name)
+                && n.field("attribute").is_some_and(|a| text(a, m.src) == attr)
+        };
+        // (tested, replaced when): `is None` replaces None, `not` any falsy.
+        let (tested, only_none) = match condition.kind_name() {
+            "not_operator" => (
+                condition.field("argument").filter(|a| is_self_attr(*a))?,
+                false,
+            ),
+            "comparison_operator" => {
+                let (left, right) = (condition.named_child(0)?, condition.named_child(1)?);
+                let op = {
+                    let mut cursor = condition.walk();
+                    let ops: Vec<&str> = condition
+                        .children(&mut cursor)
+                        .filter(|c| !c.is_named())
+                        .map(|c| c.kind_name())
+                        .collect();
+                    ops.join(" ")
+                };
+                if op != "is" || right.kind_name() != "none" || !is_self_attr(left) {
+                    return None;
+                }
+                (left, true)
+            }
+            _ => return None,
+        };
+        if !m.is_straight_line(if_statement, scope, node) {
+            return None;
+        }
+        let self_called_between = m.scopes[scope].calls.iter().any(|&i| {
+            let call = m.calls[i].node;
+            call.start_byte() >= if_statement.end_byte()
+                && call.end_byte() <= node.start_byte()
+                && call.field("function").is_some_and(|f| {
+                    f.kind_name() == "attribute"
+                        && f.field("object")
+                            .is_some_and(|o| text(o, m.src) == self_name)
+                })
+        });
+        if self_called_between {
+            return None;
+        }
+        // What `self.attr` held at the test: replaced (the test is true for
+        // it), kept, or not known.
+        let held = self.eval_depth(tested, scope, depth + 1);
+        let replaced = |a: &Alt<'t>| match (&a.val, only_none) {
+            (Val::None, _) => Some(true),
+            (Val::Unknown, _) => None,
+            (v, false) => v.truthy().map(|t| !t),
+            (_, true) => Some(false),
+        };
+        let (mut kept, mut open, mut any_replaced) = (Vec::new(), false, false);
+        for a in held {
+            match replaced(&a) {
+                Some(true) => any_replaced = true,
+                Some(false) => kept.push(a),
+                None => {
+                    open = true;
+                    kept.push(a);
+                }
+            }
+        }
+        if !any_replaced && !open {
+            // The test is false for every value held: the store never runs.
+            return Some(kept);
+        }
+        let stored = self.eval_depth(value, scope, depth + 1);
+        if kept.is_empty() {
+            return Some(stored);
+        }
+        let first = stored.first().map(|a| a.val.clone());
+        if !open
+            && first.as_ref().is_some_and(|f| {
+                !f.is_unknown() && stored.iter().chain(&kept).all(|a| a.val.same(f))
+            })
+        {
+            return Some(stored);
+        }
+        let mut out = stored;
+        out.extend(kept);
+        Some(cap(out
+            .into_iter()
+            .map(|a| Alt {
+                why: Why::Choice,
+                ..a
+            })
+            .collect()))
     }
 
     /// `obj.attr` read after a call in the same scope that passes `obj` to a
