@@ -800,6 +800,49 @@ def b_parallel_store(src: Source, v: Value):
     return out
 
 
+def b_super_init_store(src: Source, v: Value):
+    """The value is stored by a base class's `__init__`, which a subclass's own
+    `__init__` runs through `super().__init__(value=value)` after a parameter of
+    its own: `VariantHolder("holder", <value>).value` (trax's layers, flax's
+    modules). Python binds the base's `value` to the super call's keyword, not
+    to the subclass call's second argument."""
+    out = []
+    ed = Edits(src)
+    base = src.fresh("VariantBase")
+    holder = src.fresh("VariantHolder")
+    off, _ = header_end(src)
+    insert_module_code(
+        ed,
+        off,
+        f"class {base}:\n"
+        f"    def __init__(self, value=None):\n"
+        f"        self.value = value\n\n\n"
+        f"class {holder}({base}):\n"
+        f"    def __init__(self, name, value):\n"
+        f"        super().__init__(value=value)\n"
+        f"        self.name = name\n",
+    )
+    ed.replace(v.expr, f"{holder}(\"holder\", {src.seg(v.expr)}).value")
+    out.append({MAIN: ed.apply()})
+    return out
+
+
+def b_unpacked_generator(src: Source, v: Value):
+    """The value is the second item of a generator unpacked into two names just
+    before its statement: `variant_key, variant_value = (item for item in
+    ("value", <value>))` (config lines split and stripped by a generator)."""
+    st = src.stmt_of(v.expr)
+    comprehensions = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+    if any(isinstance(scope, comprehensions) and st in src.ancestors(scope) for scope in src.scope_chain(v.expr)):
+        raise Skip("value reads names bound inside its statement")
+    ed = Edits(src)
+    key = src.fresh("variant_key")
+    value = src.fresh("variant_value")
+    insert_before_stmt(ed, st, [f"{key}, {value} = (item for item in (\"value\", {wrapped(src, v.expr)}))"])
+    ed.replace(v.expr, value)
+    return [{MAIN: ed.apply()}]
+
+
 def b_module_constant(src: Source, v: Value):
     off = closed_insertion(src, v.expr)
     if off is None:
@@ -6253,6 +6296,18 @@ TRANSFORMS = {
         b_parallel_store,
         "the value is stored into one container of a parallel assignment made just before its statement "
         "(`variant_values, variant_names = {}, []`), by item or by `append`, and read back from it",
+    ),
+    "super_init_store": (
+        _values,
+        b_super_init_store,
+        "the value is stored by a base class's `__init__` that a subclass's own `__init__` runs through "
+        "`super().__init__(value=value)` after a parameter of its own: `VariantHolder(\"holder\", <value>).value`",
+    ),
+    "unpacked_generator": (
+        _values,
+        b_unpacked_generator,
+        "the value is the second item of a generator unpacked just before its statement: "
+        "`variant_key, variant_value = (item for item in (\"value\", <value>))`",
     ),
     "registered_identity": (
         _values,
