@@ -1262,3 +1262,59 @@ Partitioner(8).lower(step, jax.ShapeDtypeStruct((16,), jnp.float32))
         );
     }
 }
+
+#[test]
+fn dataclass_fields_are_its_annotated_names_in_order() {
+    // `from_dict` keeps the keys naming a field (`{f.name for f in
+    // dataclasses.fields(cls)}`), dropping "saved_at". Under jax 0.12.0.1
+    // with `eigh_on_host` True the `pure_callback` lowered for tpu raises
+    // "the platform for the specified backend cpu is different from the
+    // lowering platform tpu"; with False it lowers. The build before knew
+    // nothing of `dataclasses.fields`, so no key could be kept.
+    for (on_host, expected) in [("True", vec![32]), ("False", vec![])] {
+        let text = format!(
+            r#"import dataclasses
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+@dataclasses.dataclass(frozen=True)
+class EstimatorConfig:
+    eigh_on_host: bool = False
+    target_platform: str = "cpu"
+
+    @classmethod
+    def from_dict(cls, raw):
+        known = {{f.name for f in dataclasses.fields(cls)}}
+        return cls(**{{k: v for k, v in raw.items() if k in known}})
+
+
+def host_eigh(m):
+    return np.linalg.eigh(m)[0].astype(np.float32)
+
+
+def update(m, config):
+    if config.eigh_on_host:
+        return jax.pure_callback(host_eigh, jax.ShapeDtypeStruct((4,), jnp.float32), m)
+    return jnp.linalg.eigh(m)[0]
+
+
+RESTORED = {{"eigh_on_host": {on_host}, "target_platform": "tpu", "saved_at": "step_100"}}
+config = EstimatorConfig.from_dict(RESTORED)
+spec = jax.ShapeDtypeStruct((4, 4), jnp.float32)
+jax.jit(lambda m: update(m, config)).trace(spec).lower(lowering_platforms=(config.target_platform,))
+"#
+        );
+        let found = codes_by_line(&text);
+        assert_eq!(found, on_lines("JP001", &expected), "{on_host}: {found:?}");
+    }
+    // Bases' fields first, `ClassVar`s left out (as CPython lists them).
+    let text = "import dataclasses\nfrom typing import ClassVar\n\n\n@dataclasses.dataclass\nclass Base:\n    a: int = 1\n\n\n@dataclasses.dataclass\nclass Cfg(Base):\n    platform: str = \"cpu\"\n    KIND: ClassVar[str] = \"cfg\"\n    on_host: bool = False\n\n\nnames = tuple(f.name for f in dataclasses.fields(Cfg))\n";
+    let names = name_values(text, "names");
+    assert!(
+        names.contains("Seq(Tuple, [Str(\"a\"), Str(\"platform\"), Str(\"on_host\")])"),
+        "{names}"
+    );
+}

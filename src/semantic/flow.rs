@@ -8446,6 +8446,40 @@ impl<'m, 't> Flow<'m, 't> {
             // An `OrderedDict` is a dict for what is stored and looked up
             // (keras's layout maps): read like `dict(...)`.
             "collections.OrderedDict" => Some(vec![Alt::fixed(Val::Dict(call, scope))]),
+            // `dataclasses.fields(C)` of a dataclass of this module (or of
+            // an instance of one): its fields in order, each with its `name`.
+            "dataclasses.fields" if args.positional.len() == 1 => {
+                let mut out = Vec::new();
+                for alt in self.eval_depth(args.positional[0], scope, depth + 1) {
+                    let class = match alt.val {
+                        Val::Class(class) | Val::Instance(class, _) => Some(class),
+                        _ => None,
+                    };
+                    let names = class
+                        .filter(|c| m.is_dataclass_like(*c))
+                        .map(|c| m.dataclass_field_names(c));
+                    let val = match names {
+                        Some(names) if !names.is_empty() => Val::Seq(
+                            SeqKind::Tuple,
+                            names
+                                .into_iter()
+                                .map(|name| {
+                                    Val::Object(Arc::new(vec![(
+                                        "name".to_owned(),
+                                        vec![ConstAlt {
+                                            val: Const::Str(name),
+                                            why: Why::Fixed,
+                                        }],
+                                    )]))
+                                })
+                                .collect(),
+                        ),
+                        _ => Val::Unknown,
+                    };
+                    out.push(Alt { val, ..alt });
+                }
+                Some(cap(out))
+            }
             // A dataclass field's default (read where the class body is).
             "dataclasses.field" => {
                 if let Some(default) = args.keyword("default") {
@@ -11945,6 +11979,41 @@ impl<'t> Module<'t> {
 
     /// True for a dataclass-like class (fields are constructor parameters in
     /// order): `@dataclass`, `@struct.dataclass`, `NamedTuple`, `PyTreeNode`.
+    /// The fields a dataclass of this module declares, its bases' first
+    /// (as `dataclasses.fields` lists them): the annotated names of each
+    /// class body, `ClassVar`s left out.
+    pub(crate) fn dataclass_field_names(&self, class: ScopeId) -> Vec<String> {
+        let mut chain = self.class_and_bases(class);
+        chain.reverse();
+        let mut names: Vec<String> = Vec::new();
+        for id in chain {
+            let Some(body) = self.scopes[id].node.field("body") else {
+                continue;
+            };
+            let mut cursor = body.walk();
+            for statement in body.named_children(&mut cursor) {
+                let Some(assignment) = super::statement_assignment(statement) else {
+                    continue;
+                };
+                let (Some(left), Some(annotation)) =
+                    (assignment.field("left"), assignment.field("type"))
+                else {
+                    continue;
+                };
+                if left.kind_name() != "identifier"
+                    || text(annotation, self.src).contains("ClassVar")
+                {
+                    continue;
+                }
+                let name = text(left, self.src).to_owned();
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+        }
+        names
+    }
+
     pub(crate) fn is_dataclass_like(&self, class: ScopeId) -> bool {
         if self.makes_dataclass_fields(class) {
             return true;
