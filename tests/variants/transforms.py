@@ -843,6 +843,31 @@ def b_unpacked_generator(src: Source, v: Value):
     return [{MAIN: ed.apply()}]
 
 
+def b_fields_filtered(src: Source, v: Value):
+    """The value goes through a dataclass's `from_dict`, which keeps the keys that
+    name one of its fields (`{f.name for f in dataclasses.fields(cls)}`, kfac's and
+    flax's config loaders): `VariantOptions.from_dict({"value": <value>, "unused":
+    0}).value`."""
+    ed = Edits(src)
+    cls = src.fresh("VariantOptions")
+    ensure_import(ed, "dataclasses")
+    off, _ = header_end(src)
+    insert_module_code(
+        ed,
+        off,
+        f"@dataclasses.dataclass(frozen=True)\n"
+        f"class {cls}:\n"
+        f"    value: object = None\n"
+        f"    label: str = \"main\"\n\n"
+        f"    @classmethod\n"
+        f"    def from_dict(cls, raw):\n"
+        f"        known = {{f.name for f in dataclasses.fields(cls)}}\n"
+        f"        return cls(**{{k: v for k, v in raw.items() if k in known}})\n",
+    )
+    ed.replace(v.expr, f"{cls}.from_dict({{\"value\": {src.seg(v.expr)}, \"unused\": 0}}).value")
+    return [{MAIN: ed.apply()}]
+
+
 def b_module_constant(src: Source, v: Value):
     off = closed_insertion(src, v.expr)
     if off is None:
@@ -6308,6 +6333,12 @@ TRANSFORMS = {
         b_unpacked_generator,
         "the value is the second item of a generator unpacked just before its statement: "
         "`variant_key, variant_value = (item for item in (\"value\", <value>))`",
+    ),
+    "fields_filtered": (
+        _values,
+        b_fields_filtered,
+        "the value goes through a dataclass's `from_dict` that keeps the keys naming one of "
+        "`dataclasses.fields(cls)`: `VariantOptions.from_dict({\"value\": <value>, \"unused\": 0}).value`",
     ),
     "registered_identity": (
         _values,
