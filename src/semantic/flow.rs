@@ -4986,56 +4986,24 @@ impl<'m, 't> Flow<'m, 't> {
         scope: ScopeId,
     ) -> Option<Node<'t>> {
         let m = self.m;
-        if object.kind_name() != "identifier" {
-            return None;
-        }
-        let (class, self_name) = m.enclosing_method_class(scope)?;
-        if text(object, m.src) != self_name {
-            return None;
-        }
-        let stores = m.attribute(class, attr)?;
-        let (value, target) = stores
-            .iter()
-            .filter_map(|b| match b {
-                Binding::Value {
-                    value,
-                    scope: store_scope,
-                    target,
-                } if *store_scope == scope && target.end_byte() <= node.start_byte() => {
-                    Some((*value, *target))
-                }
-                _ => None,
-            })
-            .max_by_key(|(_, target)| target.start_byte())?;
+        let (value, target, self_name) = self.last_self_store_before(node, object, attr, scope)?;
         if !m.is_straight_line(target, scope, node) {
             return None;
         }
-        let self_called_between = m.scopes[scope].calls.iter().any(|&i| {
-            let call = m.calls[i].node;
-            call.start_byte() >= target.end_byte()
-                && call.end_byte() <= node.start_byte()
-                && call.field("function").is_some_and(|f| {
-                    f.kind_name() == "attribute"
-                        && f.field("object")
-                            .is_some_and(|o| text(o, m.src) == self_name)
-                })
-        });
-        (!self_called_between).then_some(value)
+        (!self.self_called_between(scope, &self_name, target.end_byte(), node.start_byte()))
+            .then_some(value)
     }
 
-    /// `self.attr` read after `if self.attr is None: self.attr = value` (or
-    /// `if not self.attr:`) of the same method, the store a plain statement
-    /// of that `if` (no `else`), which runs straight-line before the read
-    /// with no call on `self` between: the value stored, or what `self.attr`
-    /// held at the test when the test is false for it (lazy initialisation).
-    fn lazy_store_before(
+    /// The last `self.attr = value` of the method `scope` before `node`,
+    /// when `object` (read as `object.attr` at `node`) is that method's
+    /// `self`: (value, target, the name of `self`).
+    fn last_self_store_before(
         &self,
         node: Node<'t>,
         object: Node<'t>,
         attr: &str,
         scope: ScopeId,
-        depth: u32,
-    ) -> Option<Vec<Alt<'t>>> {
+    ) -> Option<(Node<'t>, Node<'t>, String)> {
         let m = self.m;
         if object.kind_name() != "identifier" {
             return None;
@@ -5058,6 +5026,40 @@ impl<'m, 't> Flow<'m, 't> {
                 _ => None,
             })
             .max_by_key(|(_, target)| target.start_byte())?;
+        Some((value, target, self_name))
+    }
+
+    /// Whether the method `scope` calls a method on `self` (which may store
+    /// again) between bytes `from` and `to`.
+    fn self_called_between(&self, scope: ScopeId, self_name: &str, from: usize, to: usize) -> bool {
+        let m = self.m;
+        m.scopes[scope].calls.iter().any(|&i| {
+            let call = m.calls[i].node;
+            call.start_byte() >= from
+                && call.end_byte() <= to
+                && call.field("function").is_some_and(|f| {
+                    f.kind_name() == "attribute"
+                        && f.field("object")
+                            .is_some_and(|o| text(o, m.src) == self_name)
+                })
+        })
+    }
+
+    /// `self.attr` read after `if self.attr is None: self.attr = value` (or
+    /// `if not self.attr:`) of the same method, the store a plain statement
+    /// of that `if` (no `else`), which runs straight-line before the read
+    /// with no call on `self` between: the value stored, or what `self.attr`
+    /// held at the test when the test is false for it (lazy initialisation).
+    fn lazy_store_before(
+        &self,
+        node: Node<'t>,
+        object: Node<'t>,
+        attr: &str,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Option<Vec<Alt<'t>>> {
+        let m = self.m;
+        let (value, target, self_name) = self.last_self_store_before(node, object, attr, scope)?;
         // The store's statement, a plain statement of an `if` without
         // `elif`/`else` whose condition tests this attribute.
         let statement = m.enclosing_statement(target);
@@ -5085,16 +5087,10 @@ impl<'m, 't> Flow<'m, 't> {
             ),
             "comparison_operator" => {
                 let (left, right) = (condition.named_child(0)?, condition.named_child(1)?);
-                let op = {
-                    let mut cursor = condition.walk();
-                    let ops: Vec<&str> = condition
-                        .children(&mut cursor)
-                        .filter(|c| !c.is_named())
-                        .map(|c| c.kind_name())
-                        .collect();
-                    ops.join(" ")
-                };
-                if op != "is" || right.kind_name() != "none" || !is_self_attr(left) {
+                if crate::syntax::comparison_operators(condition) != ["is"]
+                    || right.kind_name() != "none"
+                    || !is_self_attr(left)
+                {
                     return None;
                 }
                 (left, true)
@@ -5104,17 +5100,12 @@ impl<'m, 't> Flow<'m, 't> {
         if !m.is_straight_line(if_statement, scope, node) {
             return None;
         }
-        let self_called_between = m.scopes[scope].calls.iter().any(|&i| {
-            let call = m.calls[i].node;
-            call.start_byte() >= if_statement.end_byte()
-                && call.end_byte() <= node.start_byte()
-                && call.field("function").is_some_and(|f| {
-                    f.kind_name() == "attribute"
-                        && f.field("object")
-                            .is_some_and(|o| text(o, m.src) == self_name)
-                })
-        });
-        if self_called_between {
+        if self.self_called_between(
+            scope,
+            &self_name,
+            if_statement.end_byte(),
+            node.start_byte(),
+        ) {
             return None;
         }
         // What `self.attr` held at the test: replaced (the test is true for

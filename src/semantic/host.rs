@@ -187,15 +187,7 @@ impl<'t> Module<'t> {
             "comparison_operator" => {
                 let left = condition.named_child(0)?;
                 let right = condition.named_child(1)?;
-                let op = {
-                    let mut cursor = condition.walk();
-                    let ops: Vec<&str> = condition
-                        .children(&mut cursor)
-                        .filter(|c| !c.is_named())
-                        .map(|c| c.kind_name())
-                        .collect();
-                    ops.first().copied()?
-                };
+                let op = *crate::syntax::comparison_operators(condition).first()?;
                 let (call, value) = if text(left, self.src).contains("default_backend")
                     || text(left, self.src).contains("device_under_test")
                 {

@@ -353,6 +353,16 @@ pub fn name_uses(node: Node<'_>) -> Vec<Node<'_>> {
 }
 
 /// The innermost expression of a parenthesized one: `(("cpu"))` -> `"cpu"`.
+/// The operators of a `comparison_operator` node, in order (`a is not
+/// None`: `["is not"]` as tree-sitter spells it, `a < b <= c`: `["<", "<="]`).
+pub fn comparison_operators(node: Node<'_>) -> Vec<&'static str> {
+    let mut cursor = node.walk();
+    node.children(&mut cursor)
+        .filter(|c| !c.is_named())
+        .map(|c| c.kind())
+        .collect()
+}
+
 pub fn unparenthesize(mut node: Node<'_>) -> Node<'_> {
     while node.kind_name() == "parenthesized_expression" {
         let mut cursor = node.walk();
