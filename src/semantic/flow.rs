@@ -2229,44 +2229,40 @@ impl<'m, 't> Flow<'m, 't> {
                 self.grown_list(*value, *scope, &mutations, node, depth)
             }
             Binding::Value { value, scope, .. } => self.eval_depth(*value, *scope, depth + 1),
-            // `a, b = [], []`: the list in its place, changed by its name
-            // as one assigned alone is.
             Binding::Item {
                 value,
                 index,
                 scope,
                 target,
-            } if parallel_element(*value, *index).is_some_and(|e| {
-                is_list_literal(e, self.m.src)
-                    && super::assigned_name(e).is_some_and(|t| t.id() == target.id())
-            }) =>
-            {
-                let element = parallel_element(*value, *index).unwrap_or(*value);
-                let as_value = Binding::Value {
-                    value: element,
-                    scope: *scope,
-                    target: *target,
-                };
-                self.eval_binding_in_loop(&as_value, node, depth)
+            } => {
+                // `a, b = [], []`: the list in its place, changed by its
+                // name as one assigned alone is.
+                let list = parallel_element(*value, *index).filter(|e| {
+                    is_list_literal(*e, self.m.src)
+                        && super::assigned_name(*e).is_some_and(|t| t.id() == target.id())
+                });
+                if let Some(list) = list {
+                    let as_value = Binding::Value {
+                        value: list,
+                        scope: *scope,
+                        target: *target,
+                    };
+                    return self.eval_binding_in_loop(&as_value, node, depth);
+                }
+                // (A generator unpacked, `k, v = (p.strip() for p in
+                // parts)`, gives its items in turn.)
+                map(
+                    self.expand_comprehensions(
+                        self.eval_depth(*value, *scope, depth + 1),
+                        SeqKind::Tuple,
+                        depth,
+                    ),
+                    |v| match v {
+                        Val::Seq(_, items) => items.get(*index).cloned().unwrap_or(Val::Unknown),
+                        _ => Val::Unknown,
+                    },
+                )
             }
-            // (A generator unpacked, `k, v = (p.strip() for p in parts)`,
-            // gives its items in turn.)
-            Binding::Item {
-                value,
-                index,
-                scope,
-                ..
-            } => map(
-                self.expand_comprehensions(
-                    self.eval_depth(*value, *scope, depth + 1),
-                    SeqKind::Tuple,
-                    depth,
-                ),
-                |v| match v {
-                    Val::Seq(_, items) => items.get(*index).cloned().unwrap_or(Val::Unknown),
-                    _ => Val::Unknown,
-                },
-            ),
             Binding::Loop {
                 iter,
                 scope: lscope,
@@ -4238,13 +4234,15 @@ impl<'m, 't> Flow<'m, 't> {
         // `self.x = v` earlier in this method, in straight-line code with no
         // call on `self` between: `v` (`self.mesh = None`, then
         // `self.mesh = AbstractMesh(...)`, then `NamedSharding(self.mesh, ...)`).
-        if let Some(value) = self.own_store_before(node, object, attr, scope) {
-            return self.eval_depth(value, scope, depth + 1);
-        }
         // `if self.x is None: self.x = make()` earlier in this method: what
         // `self.x` held unless it was None, or what was stored.
-        if let Some(alts) = self.lazy_store_before(node, object, attr, scope, depth) {
-            return alts;
+        if let Some(store) = self.last_self_store_before(node, object, attr, scope) {
+            if let Some(value) = self.straight_line_store(node, scope, &store) {
+                return self.eval_depth(value, scope, depth + 1);
+            }
+            if let Some(alts) = self.lazy_store_before(node, attr, scope, &store, depth) {
+                return alts;
+            }
         }
         // `self.x` in a method: what each call's receiver holds at that
         // call (`r.platform = p; r.lower(fn)`, `r.configure(p); r.lower(fn)`).
@@ -4985,13 +4983,21 @@ impl<'m, 't> Flow<'m, 't> {
         attr: &str,
         scope: ScopeId,
     ) -> Option<Node<'t>> {
-        let m = self.m;
-        let (value, target, self_name) = self.last_self_store_before(node, object, attr, scope)?;
-        if !m.is_straight_line(target, scope, node) {
-            return None;
-        }
-        (!self.self_called_between(scope, &self_name, target.end_byte(), node.start_byte()))
-            .then_some(value)
+        let store = self.last_self_store_before(node, object, attr, scope)?;
+        self.straight_line_store(node, scope, &store)
+    }
+
+    /// The value of `store` (`last_self_store_before`) when it runs
+    /// straight-line before `node` with no call on `self` between.
+    fn straight_line_store(
+        &self,
+        node: Node<'t>,
+        scope: ScopeId,
+        (value, target, self_name): &(Node<'t>, Node<'t>, String),
+    ) -> Option<Node<'t>> {
+        (self.m.is_straight_line(*target, scope, node)
+            && !self.self_called_between(scope, self_name, target.end_byte(), node.start_byte()))
+        .then_some(*value)
     }
 
     /// The last `self.attr = value` of the method `scope` before `node`,
@@ -5053,13 +5059,13 @@ impl<'m, 't> Flow<'m, 't> {
     fn lazy_store_before(
         &self,
         node: Node<'t>,
-        object: Node<'t>,
         attr: &str,
         scope: ScopeId,
+        (value, target, self_name): &(Node<'t>, Node<'t>, String),
         depth: u32,
     ) -> Option<Vec<Alt<'t>>> {
         let m = self.m;
-        let (value, target, self_name) = self.last_self_store_before(node, object, attr, scope)?;
+        let (value, target) = (*value, *target);
         // The store's statement, a plain statement of an `if` without
         // `elif`/`else` whose condition tests this attribute.
         let statement = m.enclosing_statement(target);
@@ -5102,7 +5108,7 @@ impl<'m, 't> Flow<'m, 't> {
         }
         if self.self_called_between(
             scope,
-            &self_name,
+            self_name,
             if_statement.end_byte(),
             node.start_byte(),
         ) {
@@ -5747,20 +5753,12 @@ impl<'m, 't> Flow<'m, 't> {
                     // parameters are that call's arguments (`mode` of
                     // `Base.__init__` is not the subclass call's second
                     // argument).
-                    let Some(mut frames) =
-                        self.init_frames(class, method, call, call_scope, &receiver)
+                    let Some(frames) = self.init_frames(class, method, call, call_scope, &receiver)
                     else {
                         out.push(Alt::unknown());
                         continue;
                     };
-                    let innermost = frames.pop().unwrap_or(Bound {
-                        def: method,
-                        call,
-                        call_scope,
-                        receiver: Some(receiver.clone()),
-                        given: Vec::new(),
-                    });
-                    self.with_frames_then(frames, innermost, &|| {
+                    self.with_all_bound(frames, &|| {
                         // A dict built in `__init__` from its parameters
                         // (`{**DEFAULTS, **overrides}`) is read later,
                         // when this call's arguments are no longer bound:
@@ -6490,18 +6488,13 @@ impl<'m, 't> Flow<'m, 't> {
         Some(frames)
     }
 
-    /// `f()` with `outer` bound (outermost first) and then `innermost`.
-    fn with_frames_then<R>(
-        &self,
-        mut outer: Vec<Bound<'t>>,
-        innermost: Bound<'t>,
-        f: &dyn Fn() -> R,
-    ) -> R {
-        if outer.is_empty() {
-            return self.with_bound(innermost, f);
+    /// `f()` with `frames` bound, outermost first.
+    fn with_all_bound<R>(&self, mut frames: Vec<Bound<'t>>, f: &dyn Fn() -> R) -> R {
+        if frames.is_empty() {
+            return f();
         }
-        let first = outer.remove(0);
-        self.with_bound(first, || self.with_frames_then(outer, innermost, f))
+        let first = frames.remove(0);
+        self.with_bound(first, || self.with_all_bound(frames, f))
     }
 
     fn with_bound<R>(&self, bound: Bound<'t>, f: impl FnOnce() -> R) -> R {
@@ -9496,8 +9489,7 @@ impl<'m, 't> Flow<'m, 't> {
             self.eval_depth(v, scope, depth + 1),
         ];
         let mut all = pairs(&parts);
-        let way = self.read_way.borrow().clone();
-        all.retain(|(.., choices)| compatible(choices, &way));
+        all.retain(|(.., choices)| compatible(choices, &self.read_way.borrow()));
         let constant = |k: &Val<'t>| {
             matches!(
                 k,
