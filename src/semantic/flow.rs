@@ -5106,12 +5106,7 @@ impl<'m, 't> Flow<'m, 't> {
         if !m.is_straight_line(if_statement, scope, node) {
             return None;
         }
-        if self.self_called_between(
-            scope,
-            self_name,
-            if_statement.end_byte(),
-            node.start_byte(),
-        ) {
+        if self.self_called_between(scope, self_name, if_statement.end_byte(), node.start_byte()) {
             return None;
         }
         // What `self.attr` held at the test: replaced (the test is true for
