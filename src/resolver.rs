@@ -109,7 +109,7 @@ thread_local! {
 /// Modules an answer may pass through: the model answering a call may ask
 /// about calls into the modules it imports itself, once (a helper module's
 /// context manager wrapping a library's), not further.
-const MAX_ANSWER_DEPTH: usize = 2;
+const MAX_ANSWER_DEPTH: usize = 3;
 
 /// How a module's model is read to answer a call.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -802,12 +802,17 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
         path: &str,
         call: &ForeignCall,
     ) -> Option<Vec<ConstAlt>> {
-        // One module deep: the called module's own imports are not followed
-        // (its summary lookups stay off), so this never recurses.
+        // The called module's model asks the modules it imports in turn, to
+        // `MAX_ANSWER_DEPTH` (a helper returning another helper's value):
+        // its answer depends on how deep it is asked.
         let (summary, name) = self.resolve_function(from_file, path)?;
         let call = &named_for(call, from_file, &summary.file);
         let called = self.called_by(from_file, &summary.file);
-        let key = format!("{}\0{name}\0{call:?}\0{called:?}", summary.file.display());
+        let follows = AnswerDepth::current() + 1 < MAX_ANSWER_DEPTH;
+        let key = format!(
+            "{}\0{name}\0{call:?}\0{called:?}\0{follows}",
+            summary.file.display()
+        );
         let computed = match self.call_returns.get(&key) {
             Some(cached) => cached.clone(),
             None => {
@@ -822,10 +827,11 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
                     format!("{}\0{tag}", summary.file.display()),
                     (name.clone(), call.clone(), called.clone()),
                 );
-                let computed = self.with_module(&summary.file, called, Reading::Plain, |module| {
-                    module.call_tag.replace(Some(tag));
-                    module.returns_for_call(&name, call)
-                });
+                let computed =
+                    self.with_module(&summary.file, called, Reading::FollowingImports, |module| {
+                        module.call_tag.replace(Some(tag));
+                        module.returns_for_call(&name, call)
+                    });
                 self.call_returns.insert(key, computed.clone());
                 computed
             }

@@ -12514,6 +12514,26 @@ impl<'t> Module<'t> {
         Some(alts)
     }
 
+    /// The class-body values of another module's class `path` (as imported
+    /// here), from its summary: `(name, values)`.
+    pub(crate) fn foreign_class_constants(&self, path: &str) -> Vec<(String, Vec<ConstAlt>)> {
+        let (Some(resolver), Some(file)) = (self.resolver.get(), self.file.borrow().clone()) else {
+            return Vec::new();
+        };
+        let Some((summary, name)) = resolver.resolve(&file, path) else {
+            return Vec::new();
+        };
+        let prefix = format!("{name}.");
+        summary
+            .constants
+            .iter()
+            .filter_map(|(key, alts)| {
+                let attr = key.strip_prefix(&prefix)?;
+                (!attr.contains('.')).then(|| (attr.to_owned(), alts.clone()))
+            })
+            .collect()
+    }
+
     /// This module sets environment variable `key` itself
     /// (`os.environ.setdefault("K", ...)`, `os.environ["K"] = ...`,
     /// `os.putenv("K", ...)`): a read of it does not see its default.

@@ -924,7 +924,15 @@ impl<'t> Module<'t> {
                 if self.scopes[*id].kind != ScopeKind::Class {
                     return None;
                 }
-                self.method(*id, method)?
+                match self.method(*id, method) {
+                    Some(def) => def,
+                    // Inherited from a base of another module: that module
+                    // answers, on the same receiver.
+                    None => {
+                        let inherited = self.foreign_base_method(*id, method)?;
+                        return self.foreign_returns(&inherited, call);
+                    }
+                }
             }
             // A class called: the object it makes.
             None if self.scopes[*id].kind == ScopeKind::Class => {
@@ -1249,7 +1257,19 @@ impl<'t> Module<'t> {
                 }
             }
             None => {
-                if !call.positional.is_empty() || call.open_positional || !call.keywords.is_empty()
+                if let Some(base_fields) = self.foreign_base_construct(class, call) {
+                    // What the base's `__init__` stored is the object's own
+                    // (it shadows the class bodies), except a class-body
+                    // value of the base that this class's body overrides.
+                    for (name, alts) in base_fields {
+                        if fields.iter().any(|(n, _)| *n == name) {
+                            continue;
+                        }
+                        put(&mut fields, &name, alts);
+                    }
+                } else if !call.positional.is_empty()
+                    || call.open_positional
+                    || !call.keywords.is_empty()
                 {
                     return None;
                 }
@@ -1271,10 +1291,13 @@ impl<'t> Module<'t> {
                     ))
                 });
                 let init_node = self.scopes[init].node;
+                // The stores of the `__init__` that runs: an inherited one's
+                // are its own class's (`class LDC(Case)` made with `Case`'s).
+                let init_owner = self.scopes[init].class.unwrap_or(class);
                 let mut stores: Vec<(String, tree_sitter::Node<'t>, tree_sitter::Node<'t>)> = self
                     .attributes
                     .iter()
-                    .filter(|((c, _), _)| *c == class)
+                    .filter(|((c, _), _)| *c == init_owner)
                     .flat_map(|((_, name), bindings)| {
                         bindings.iter().filter_map(move |b| match b {
                             Binding::Value {
@@ -1350,6 +1373,52 @@ impl<'t> Module<'t> {
             val: Const::Object(Arc::new(fields)),
             why: Why::Fixed,
         }])
+    }
+}
+
+/// Whether two lists of values hold the same values, whatever why.
+pub(crate) fn same_values(a: &[ConstAlt], b: &[ConstAlt]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| format!("{:?}", x.val) == format!("{:?}", y.val))
+}
+
+impl<'t> Module<'t> {
+    /// The fields an object of `class` gets from the `__init__` of a base
+    /// of another module it inherits (`class Leaf(base.Base)` with no
+    /// `__init__` of its own) for `call`: that module's answer, with the
+    /// base's class-body values this class's body may override left out
+    /// (`None` when the answer is not one object).
+    fn foreign_base_construct(
+        &self,
+        class: usize,
+        call: &ForeignCall,
+    ) -> Option<Vec<(String, Vec<ConstAlt>)>> {
+        use super::flow::Const;
+        let init = self.foreign_base_method(class, "__init__")?;
+        let base = init.strip_suffix(".__init__")?;
+        let alts = self.foreign_returns(base, call)?;
+        let [ConstAlt {
+            val: Const::Object(fields),
+            ..
+        }] = alts.as_slice()
+        else {
+            return None;
+        };
+        let base_body = self.foreign_class_constants(base);
+        Some(
+            fields
+                .iter()
+                .filter(|(name, alts)| {
+                    name != "__class__"
+                        && !base_body
+                            .iter()
+                            .any(|(n, body)| n == name && same_values(body, alts))
+                })
+                .cloned()
+                .collect(),
+        )
     }
 }
 
