@@ -3423,6 +3423,78 @@ impl<'m, 't> Flow<'m, 't> {
         self.external(&path)
     }
 
+    /// The objects the `__init__` of another module's class makes for the
+    /// construction `ctor` of `class`, a class of this module that inherits
+    /// that `__init__` (none of its own, nor of a base here): that module's
+    /// objects made with the construction's arguments (one per way its
+    /// arguments go, on that way's choices), less the base's class-body
+    /// values, which a class body here may override.
+    fn foreign_init_objects(
+        &self,
+        class: ScopeId,
+        ctor: Option<(Node<'t>, ScopeId)>,
+        depth: u32,
+    ) -> Option<Vec<(Fields, Why, Vec<Choice>)>> {
+        let m = self.m;
+        let (call, call_scope) = ctor?;
+        if m.method(class, "__init__").is_some() || depth > MAX_DEPTH {
+            return None;
+        }
+        let init = m.foreign_base_method(class, "__init__")?;
+        let base = init.strip_suffix(".__init__")?;
+        if m.class_path_unresolved(base) {
+            return None;
+        }
+        let made = self.foreign_call(base, None, call, call_scope, depth + 1)?;
+        let base_body = m.foreign_class_constants(base);
+        made.into_iter()
+            .map(|alt| match alt.val {
+                Val::Object(fields) => Some((
+                    fields
+                        .iter()
+                        .filter(|(name, alts)| {
+                            name != "__class__"
+                                && !base_body.iter().any(|(n, body)| {
+                                    n == name && super::summary::same_values(body, alts)
+                                })
+                        })
+                        .cloned()
+                        .collect(),
+                    alt.why,
+                    alt.choices,
+                )),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Field `attr` of the objects `foreign_init_objects` makes, each on its
+    /// way's choices; `None` when none of them holds it.
+    fn foreign_init_field(
+        &self,
+        class: ScopeId,
+        ctor: Option<(Node<'t>, ScopeId)>,
+        attr: &str,
+        depth: u32,
+    ) -> Option<Vec<Alt<'t>>> {
+        let objects = self.foreign_init_objects(class, ctor, depth)?;
+        if !objects
+            .iter()
+            .any(|(fields, _, _)| fields.iter().any(|(n, _)| n == attr))
+        {
+            return None;
+        }
+        let mut out = Vec::new();
+        for (fields, why, choices) in objects {
+            let values = match fields.iter().find(|(n, _)| n == attr) {
+                Some((_, alts)) => from_consts(alts),
+                None => vec![Alt::unknown()],
+            };
+            out.extend(values.into_iter().filter_map(|v| v.under(&why, &choices)));
+        }
+        Some(cap(out))
+    }
+
     /// `obj.attr` of an object of another module's class that holds no
     /// field `attr`: the class's property of that name, evaluated in its
     /// module on the object (`Module::returns_for_call`).
@@ -5527,6 +5599,18 @@ impl<'m, 't> Flow<'m, 't> {
                     Lookup::Found(alts) => alts,
                     _ => vec![Alt::unknown()],
                 };
+            }
+        }
+        // What an inherited `__init__` of another module stores shadows the
+        // class bodies here (`class Leaf(base.Core): value = None`).
+        let class_body_only = m.attribute(class, attr).is_none_or(|bindings| {
+            bindings.iter().all(|b| {
+                matches!(b, Binding::Value { scope, .. } if m.scopes[*scope].kind == ScopeKind::Class)
+            })
+        });
+        if class_body_only && m.method(class, attr).is_none() {
+            if let Some(alts) = self.foreign_init_field(class, ctor, attr, depth) {
+                return alts;
             }
         }
         let Some(bindings) = m.attribute(class, attr) else {
@@ -7902,6 +7986,8 @@ impl<'m, 't> Flow<'m, 't> {
             // `cfg.klass(cfg)`: a class kept in a field (axlearn's and
             // praxis's configs); a method or module attribute gives no class.
             "subscript" | "attribute" => true,
+            // `load_case(name)(cfg)`: a class a call returned.
+            "call" => true,
             _ => false,
         };
         if class_value {
@@ -10229,6 +10315,12 @@ impl<'m, 't> Flow<'m, 't> {
                 // `get_config()`): fields too, for the importer.
                 if let Some((call, _)) = ctor {
                     names.extend(self.m.stored_after_construction_names(*call));
+                    for (inherited, _, _) in self
+                        .foreign_init_objects(*class, *ctor, depth)
+                        .unwrap_or_default()
+                    {
+                        names.extend(inherited.into_iter().map(|(n, _)| n));
+                    }
                     names.sort();
                     names.dedup();
                 }
