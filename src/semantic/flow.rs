@@ -561,6 +561,29 @@ pub struct ForeignJit {
 /// An object's attributes and their values.
 pub type Fields = Vec<(String, Vec<ConstAlt>)>;
 
+/// `object` with the field at `path` (`["case", "source"]`) holding
+/// `stored`; a path through a field that holds no object is left as it is
+/// (a store into what is not known is not known either).
+fn fields_with_stored(object: &Fields, path: &[&str], stored: &[ConstAlt]) -> Fields {
+    let mut fields = object.clone();
+    let Some((first, rest)) = path.split_first() else {
+        return fields;
+    };
+    if rest.is_empty() {
+        fields.retain(|(n, _)| n != first);
+        fields.push(((*first).to_owned(), stored.to_vec()));
+        return fields;
+    }
+    if let Some((_, alts)) = fields.iter_mut().find(|(n, _)| n == first) {
+        for alt in alts.iter_mut() {
+            if let Const::Object(inner) = &alt.val {
+                alt.val = Const::Object(Arc::new(fields_with_stored(inner, rest, stored)));
+            }
+        }
+    }
+    fields
+}
+
 /// A dict's constant keys and their values.
 pub type Entries = Vec<(Const, Vec<ConstAlt>)>;
 
@@ -1850,6 +1873,73 @@ impl<'m, 't> Flow<'m, 't> {
         }
     }
 
+    /// An object of fields read whole where `node` reads `name`, with the
+    /// attribute stores made into it before (`cfg = set_defaults();
+    /// cfg.case.source = "ldc"; build(cfg)` passes the stored "ldc"): what
+    /// `path_store_of` says each stored path holds there.
+    fn with_path_stores(
+        &self,
+        mut alts: Vec<Alt<'t>>,
+        name: &str,
+        node: Node<'t>,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Vec<Alt<'t>> {
+        let m = self.m;
+        if !alts.iter().any(|a| matches!(a.val, Val::Object(_))) {
+            return alts;
+        }
+        let mut paths = m.stored_paths_under(name);
+        if paths.is_empty() {
+            return alts;
+        }
+        // Outer fields first: `cfg.nl = Node()` then `cfg.nl.backend = ...`.
+        paths.sort_by_key(|p| (p.matches('.').count(), p.clone()));
+        for path in paths {
+            let stored = match m.path_store_of(&path, node, scope) {
+                PathStore::Value(value, store_scope) => {
+                    self.eval_depth(value, store_scope, depth + 1)
+                }
+                PathStore::Unknown => vec![Alt::unknown()],
+                PathStore::None => continue,
+            };
+            let fields: Vec<&str> = path[name.len() + 1..].split('.').collect();
+            // One object per stored alternative, on its choices: a store of
+            // a loop's element (`cfg.p = (platform,)`) keeps its pairing with
+            // the element's other uses.
+            let unknown = [ConstAlt {
+                val: Const::Unknown,
+                why: Why::Fixed,
+            }];
+            let per_alt = stored.len() <= MAX_ALTS;
+            let mut out = Vec::new();
+            for alt in alts {
+                let Val::Object(object) = &alt.val else {
+                    out.push(alt);
+                    continue;
+                };
+                if !per_alt {
+                    out.push(Alt {
+                        val: Val::Object(Arc::new(fields_with_stored(object, &fields, &unknown))),
+                        ..alt
+                    });
+                    continue;
+                }
+                for one in &stored {
+                    let value = self.detach(&[Alt::fixed(one.val.clone())], 0);
+                    let made = Alt {
+                        val: Val::Object(Arc::new(fields_with_stored(object, &fields, &value))),
+                        why: one.why.clone(),
+                        choices: one.choices.clone(),
+                    };
+                    out.extend(made.under(&alt.why, &alt.choices));
+                }
+            }
+            alts = cap(out);
+        }
+        alts
+    }
+
     fn eval_name(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Alt<'t>> {
         let m = self.m;
         let name = text(node, m.src);
@@ -1859,7 +1949,8 @@ impl<'m, 't> Flow<'m, 't> {
             return alts;
         }
         if let Some(binding) = m.binding_at(scope, name, node) {
-            return self.eval_binding(binding, node, depth);
+            let alts = self.eval_binding(binding, node, depth);
+            return self.with_path_stores(alts, name, node, scope, depth);
         }
         let Some(found) = m.lookup(scope, name) else {
             return vec![Alt::unknown()];

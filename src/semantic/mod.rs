@@ -2802,6 +2802,29 @@ impl<'t> Module<'t> {
         self.path_store_of(text(node, self.src), node, scope)
     }
 
+    /// The attribute paths stored below `root` (`cfg.case.source` for
+    /// `cfg`), known or not.
+    pub(crate) fn stored_paths_under(&self, root: &str) -> Vec<String> {
+        if self.path_stores.is_empty() && self.unknown_path_stores.is_empty() {
+            return Vec::new();
+        }
+        let under = |path: &&String| {
+            path.len() > root.len() + 1
+                && path.starts_with(root)
+                && path.as_bytes()[root.len()] == b'.'
+        };
+        let mut paths: Vec<String> = self
+            .path_stores
+            .keys()
+            .filter(under)
+            .chain(self.unknown_path_stores.keys().filter(under))
+            .cloned()
+            .collect();
+        paths.sort();
+        paths.dedup();
+        paths
+    }
+
     /// `path_store_at` for a path read at `node` but not written there
     /// (`getattr(cfg, "platform")` reads `cfg.platform`).
     pub fn path_store_of(&self, path: &str, node: Node<'t>, scope: ScopeId) -> PathStore<'t> {
