@@ -1154,7 +1154,18 @@ impl<'t> Module<'t> {
             && alts.iter().all(|a| is_list(&a.val))
             && alts.iter().any(|a| a.val.strings().is_none())
         {
-            return vec![(PlatformsValue::SomeList, Why::Fixed, Vec::new())];
+            // And the lists that are known, as they are: what a plain run
+            // passes (`os.environ.get(K, "cuda").split(",")`) still lowers
+            // for those platforms where lists are taken (`export`).
+            let mut out = vec![(PlatformsValue::SomeList, Why::Fixed, Vec::new())];
+            for alt in alts {
+                if let (Some((SeqKind::List, items)), false) =
+                    (alt.val.strings(), matches!(alt.why, Why::Choice))
+                {
+                    out.push((PlatformsValue::List(items), alt.why, alt.choices));
+                }
+            }
+            return out;
         }
         // Every alternative a non-empty tuple with items not known
         // (`(FLAGS.platform,)`): platforms are supplied, whichever they are
