@@ -1895,3 +1895,149 @@ print(a.as_text()[:10], b.as_text()[:10])
     );
     assert_findings(&items, 2, "JP001", "factory records across modules");
 }
+
+/// `_base.py` holds a class and a helper, `_mid.py` subclasses the class
+/// (inheriting its `__init__`) and forwards the helper: values a lowering
+/// reads cross two modules.
+const TWO_DEEP_BASE: &str = r#"class Holder:
+    kind = "base"
+
+    def __init__(self, platforms):
+        self.platforms = platforms
+
+    def resolved(self):
+        return self.platforms
+
+
+def passthrough(value):
+    return value
+"#;
+
+const TWO_DEEP_MID: &str = r#"import _base
+
+
+class Leaf(_base.Holder):
+    kind = "leaf"
+
+
+HOLDERS = {"leaf": Leaf}
+
+
+def holder_class(name):
+    return HOLDERS[name]
+
+
+def forward(value):
+    return _base.passthrough(value)
+"#;
+
+#[test]
+fn values_cross_two_modules_and_inherited_inits() {
+    // Each program lowers `step` (a `jax.debug.print`) with platforms that
+    // come back through `_mid.py` from `_base.py`: a function returning the
+    // third module's function's result, a class a table returns (its
+    // `__init__` and method the third module's), and a class here
+    // inheriting that `__init__` over a class-body `None`. Under jax
+    // 0.12.0.1 on a CPU host each raises "the platform for the specified
+    // backend cpu is different from the lowering platform cuda" (line 17)
+    // with ("cuda",), and runs clean with ("cpu",). The build before found
+    // none of the three (the second module's imports were not followed,
+    // nor an `__init__` inherited across modules).
+    for expr in [
+        "_mid.forward((P,))",
+        "_mid.holder_class(\"leaf\")((P,)).resolved()",
+        "Mine((P,)).platforms",
+    ] {
+        for (platform, expected) in [("cpu", 0), ("cuda", 1)] {
+            let lowered = expr.replace('P', &format!("\"{platform}\""));
+            let main = format!(
+                r#"import jax
+import jax.numpy as jnp
+
+import _mid
+
+
+class Mine(_mid.Leaf):
+    platforms = None
+
+
+def step(x):
+    jax.debug.print("x {{}}", x)
+    return x * 2
+
+
+spec = jax.ShapeDtypeStruct((4,), jnp.float32)
+lowered = jax.jit(step).trace(spec).lower(lowering_platforms={lowered})
+"#
+            );
+            let items = check_json(&[
+                ("_base.py", TWO_DEEP_BASE),
+                ("_mid.py", TWO_DEEP_MID),
+                ("main.py", &main),
+            ]);
+            assert_findings(&items, expected, "JP001", &lowered);
+            if expected == 1 {
+                assert_eq!(items[0]["location"]["row"], 17, "{lowered}: {items}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_store_into_another_module_s_object_is_read_by_whoever_is_given_it() {
+    // `_cfg.make_config()` makes an object whose section holds `None`; the
+    // loop stores each platform into it and lowers `build(platform)` with
+    // `platforms_of(cfg)`. Under jax 0.12.0.1 on a CPU host the program
+    // whose callback is on for "cuda" raises the JP001 error at line 24 (the
+    // cuda element); the one whose callback is on for "cpu" runs clean. The
+    // build before read the section's `None` (no finding for either); the
+    // stored value must stay paired with its loop element, or the cpu
+    // program's callback would meet the cuda lowering.
+    let cfg = r#"class Section:
+    def __init__(self):
+        self.platforms = None
+
+
+class Config:
+    def __init__(self):
+        self.export = Section()
+
+
+def make_config():
+    return Config()
+"#;
+    for (guard, expected) in [("cpu", 0), ("cuda", 1)] {
+        let main = format!(
+            r#"import jax
+import jax.numpy as jnp
+
+import _cfg
+
+
+def platforms_of(cfg):
+    return cfg.export.platforms
+
+
+def build(platform):
+    def step(x):
+        if platform == "{guard}":
+            jax.debug.print("x {{}}", x)
+        return x * 2
+
+    return step
+
+
+spec = jax.ShapeDtypeStruct((4,), jnp.float32)
+for platform in ("cpu", "cuda"):
+    cfg = _cfg.make_config()
+    cfg.export.platforms = (platform,)
+    jax.jit(build(platform)).trace(spec).lower(lowering_platforms=platforms_of(cfg))
+"#
+        );
+        let items = check_json(&[("_cfg.py", cfg), ("main.py", &main)]);
+        assert_findings(&items, expected, "JP001", guard);
+        if expected == 1 {
+            assert_eq!(items[0]["location"]["row"], 24, "{guard}: {items}");
+        }
+    }
+}

@@ -2638,6 +2638,206 @@ def b_imported_factory_branching(src: Source, v: Value):
     return out
 
 
+BASE_MODULE = "_variant_base"
+
+# A module of holders whose base classes and helpers live in a third module
+# (`BASE_MODULE`): values cross two modules on their way back.
+DEEP_CFG = "\n".join(
+    [
+        '"""Holders of the variant, some built on another module\'s base class."""',
+        f"import {BASE_MODULE}",
+        "",
+        "",
+        "class VariantCore:",
+        "    def __init__(self, value, label=\"variant\"):",
+        "        self.value = value",
+        "        self.label = label",
+        "",
+        "    def resolved(self):",
+        "        return self.value",
+        "",
+        "",
+        "class VariantLeaf(VariantCore):",
+        "    kind = \"leaf\"",
+        "",
+        "",
+        f"class VariantDeepLeaf({BASE_MODULE}.VariantBase):",
+        "    kind = \"deep\"",
+        "",
+        "",
+        "HOLDERS = {\"leaf\": VariantLeaf, \"deep\": VariantDeepLeaf}",
+        "",
+        "",
+        "def holder_class(name):",
+        "    return HOLDERS[name]",
+        "",
+        "",
+        "def forward(value):",
+        f"    return {BASE_MODULE}.passthrough(value)",
+        "",
+        "",
+        "def make_base(value):",
+        f"    return {BASE_MODULE}.VariantBase(value)",
+        "",
+    ]
+)
+DEEP_BASE = "\n".join(
+    [
+        '"""The base of the variant\'s holders: a value passed in is kept."""',
+        "",
+        "",
+        "class VariantBase:",
+        "    kind = \"base\"",
+        "",
+        "    def __init__(self, value, label=\"variant\"):",
+        "        self.value = value",
+        "        self.label = label",
+        "",
+        "    def resolved(self):",
+        "        return self.value",
+        "",
+        "",
+        "def passthrough(value):",
+        "    return value",
+        "",
+    ]
+)
+
+
+def _deep_value_uses(src: Source, v: Value, uses: list[str], local: str = "") -> list:
+    """One variant per `use` (a template of the value's text, `{value}`) over the
+    modules `_variant_cfg.py` (`DEEP_CFG`) and `_variant_base.py` (`DEEP_BASE`), with
+    `local` (module-level code of the program itself) put after its imports."""
+    _statement_level(src, v)
+    out = []
+    for use in uses:
+        ed = Edits(src)
+        ensure_import(ed, CFG_MODULE)
+        if local:
+            insert_module_code(ed, header_end(src)[0], local)
+        ed.replace(v.expr, use.format(value=src.seg(v.expr)))
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": DEEP_CFG, BASE_MODULE + ".py": DEEP_BASE})
+    return out
+
+
+def b_imported_two_deep(src: Source, v: Value):
+    """The value goes to another module and back through a third: returned by a function
+    that returns a third module's function's result (`_variant_cfg.forward(<value>)`), or
+    kept by an object of the third module's class that the second module makes, read
+    through its method (`_variant_cfg.make_base(<value>).resolved()`)."""
+    return _deep_value_uses(
+        src, v, [CFG_MODULE + ".forward({value})", CFG_MODULE + ".make_base({value}).resolved()"]
+    )
+
+
+def b_imported_inherited_init(src: Source, v: Value):
+    """The value is kept by an object of another module's class that has no `__init__`
+    of its own: inherited from a base in its module (`_variant_cfg.VariantLeaf(<value>).value`)
+    or in a third module, whose method reads it back
+    (`_variant_cfg.VariantDeepLeaf(<value>).resolved()`)."""
+    return _deep_value_uses(
+        src,
+        v,
+        [CFG_MODULE + ".VariantLeaf({value}).value", CFG_MODULE + ".VariantDeepLeaf({value}).resolved()"],
+    )
+
+
+def b_returned_class_called(src: Source, v: Value):
+    """The value is given to a class that another module's function returns from its
+    table, called at once: `_variant_cfg.holder_class("leaf")(<value>).value` (its
+    `__init__` inherited in that module) or `holder_class("deep")` (inherited from a
+    third module)."""
+    return _deep_value_uses(
+        src,
+        v,
+        [
+            CFG_MODULE + '.holder_class("leaf")({value}).value',
+            CFG_MODULE + '.holder_class("deep")({value}).value',
+        ],
+    )
+
+
+def b_local_subclass_of_imported(src: Source, v: Value):
+    """The value is kept by an object of a class of the program that subclasses another
+    module's class, inheriting its `__init__` over a class-body placeholder
+    (`class VariantMine(_variant_cfg.VariantCore): value = None`), read as `.value`; or
+    subclassing a class whose `__init__` a third module defines, read by a method of
+    its own (`VariantMine(<value>).current()`)."""
+    out = []
+    for base, read in ((f"{CFG_MODULE}.VariantCore", "value"), (f"{CFG_MODULE}.VariantDeepLeaf", "current()")):
+        cls = src.fresh("VariantMine")
+        local = (
+            f"class {cls}({base}):\n"
+            f"    value = None\n"
+            f"    kind = \"mine\"\n\n"
+            f"    def current(self):\n"
+            f"        return self.value\n"
+        )
+        out += _deep_value_uses(src, v, [f"{cls}({{value}}).{read}"], local)
+    return out
+
+
+def b_stored_into_made_config(src: Source, v: Value):
+    """The value is stored into a section of a config object another module's function
+    makes, just before the statement, over the section's `None`; the statement reads it
+    through a function of the program given the whole object
+    (`cfg = _variant_cfg.make_variant_config(); cfg.section.value = <value>; ...
+    variant_setting(cfg)`): a plain class, or a `dict` whose attributes are its keys."""
+    st = _statement_level(src, v)
+    forms = {
+        "object": [
+            "class VariantSection:",
+            "    def __init__(self):",
+            "        self.value = None",
+            "        self.label = \"section\"",
+            "",
+            "",
+            "class VariantConfig:",
+            "    def __init__(self):",
+            "        self.section = VariantSection()",
+            "        self.name = \"variant\"",
+            "",
+            "",
+            "def make_variant_config():",
+            "    return VariantConfig()",
+        ],
+        "attr_dict": [
+            "class VariantNode(dict):",
+            "    def __getattr__(self, name):",
+            "        try:",
+            "            return self[name]",
+            "        except KeyError as e:",
+            "            raise AttributeError(name) from e",
+            "",
+            "    def __setattr__(self, name, value):",
+            "        self[name] = value",
+            "",
+            "",
+            "def make_variant_config():",
+            "    cfg = VariantNode()",
+            "    cfg.name = \"variant\"",
+            "    cfg.section = VariantNode()",
+            "    cfg.section.value = None",
+            "    cfg.section.label = \"section\"",
+            "    return cfg",
+        ],
+    }
+    out = []
+    for lines in forms.values():
+        cfg_text = "\n".join(['"""A config the variant fills in: sections of `None`s."""', "", ""] + lines + [""])
+        ed = Edits(src)
+        ensure_import(ed, CFG_MODULE)
+        cfg = src.fresh("variant_config")
+        reader = src.fresh("variant_setting")
+        insert_module_code(ed, header_end(src)[0], f"def {reader}(config):\n    return config.section.value\n")
+        insert_before_stmt(
+            ed, st, [f"{cfg} = {CFG_MODULE}.make_variant_config()", f"{cfg}.section.value = {src.seg(v.expr)}"]
+        )
+        ed.replace(v.expr, f"{reader}({cfg})")
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg_text})
+    return out
+
+
 def b_collected_sequence(src: Source, v: Value):
     """A tuple or list value (the platforms of a lowering) is built by a loop appending
     each of its elements, in order, to a list made empty just before its statement; the
@@ -6339,6 +6539,38 @@ TRANSFORMS = {
         b_fields_filtered,
         "the value goes through a dataclass's `from_dict` that keeps the keys naming one of "
         "`dataclasses.fields(cls)`: `VariantOptions.from_dict({\"value\": <value>, \"unused\": 0}).value`",
+    ),
+    "imported_two_deep": (
+        _values,
+        b_imported_two_deep,
+        f"the value goes to `{CFG_MODULE}.py` and back through a third module: `{CFG_MODULE}.forward(<value>)` "
+        "returns the third module's function's result, `make_base(<value>).resolved()` an object of its class",
+    ),
+    "imported_inherited_init": (
+        _values,
+        b_imported_inherited_init,
+        f"the value is kept by an object of a class of `{CFG_MODULE}.py` that inherits `__init__` from a base "
+        "of its module (`.VariantLeaf(<value>).value`) or of a third module (`.VariantDeepLeaf(<value>).resolved()`)",
+    ),
+    "returned_class_called": (
+        _values,
+        b_returned_class_called,
+        f"the value is given to a class another module's function returns from its table, called at once: "
+        f"`{CFG_MODULE}.holder_class(\"leaf\")(<value>).value` (or `\"deep\"`, its base in a third module)",
+    ),
+    "local_subclass_of_imported": (
+        _values,
+        b_local_subclass_of_imported,
+        "the value is kept by an object of a class of the program subclassing another module's class, "
+        "whose `__init__` it inherits over a class-body `value = None`: read as `.value`, or by a method "
+        "of its own when the `__init__` is a third module's",
+    ),
+    "stored_into_made_config": (
+        _values,
+        b_stored_into_made_config,
+        "the value is stored over a `None` into a section of a config another module's function makes "
+        "(`cfg.section.value = <value>`), just before the statement, which reads it through a function "
+        "given the whole object: a plain class, or a `dict` whose attributes are its keys",
     ),
     "registered_identity": (
         _values,
