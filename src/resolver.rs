@@ -98,6 +98,9 @@ pub struct FsResolver<S: SourceProvider = Disk> {
     /// two dozen candidate files were joined and looked up. Cleared on any
     /// change (a new file may become the first candidate).
     resolved_files: DashMap<std::ffi::OsString, Option<(PathBuf, String)>>,
+    /// What importing a module registers into other modules' dicts, by
+    /// (file, depth): `module_registrations`.
+    module_registrations: DashMap<String, Option<Arc<Vec<Registration>>>>,
 }
 
 thread_local! {
@@ -193,6 +196,7 @@ impl<S: SourceProvider> FsResolver<S> {
             tree_bytes: Default::default(),
             deep_dependents: DashMap::new(),
             resolved_files: DashMap::new(),
+            module_registrations: DashMap::new(),
         }
     }
 
@@ -287,6 +291,7 @@ impl<S: SourceProvider> FsResolver<S> {
         forget_calls_into(&self.call_tags, &stale);
         forget_calls_into(&self.call_context_mesh, &stale);
         forget_calls_into(&self.call_set_mesh, &stale);
+        forget_calls_into(&self.module_registrations, &stale);
     }
 
     /// The lowering helpers module file `file` defines itself (its text
@@ -733,6 +738,51 @@ impl<S: SourceProvider> FsResolver<S> {
         computed
     }
 
+    /// The file of module `module` as `from_file` imports it (`pkg.ops`,
+    /// `.ops`): the first candidate with a summary, not `from_file` itself.
+    pub fn module_file(&self, from_file: &Path, module: &str) -> Option<PathBuf> {
+        candidate_files(from_file, &format!("{module}.__name__"))
+            .into_iter()
+            .map(|(file, _)| file)
+            .find(|file| file != from_file && self.summary(file).is_some())
+    }
+
+    /// Whether module file `file` imports a module of the workspace that
+    /// has registrars (`ModuleSummary::registrars`): only then can running
+    /// it register anything into another module's dict. Its import lines
+    /// only are read.
+    fn imports_a_registrar(&self, file: &Path) -> bool {
+        let Some(text) = self.source.read(file) else {
+            return false;
+        };
+        let registers = |module: &str| {
+            self.module_file(file, module)
+                .and_then(|f| self.summary(&f))
+                .is_some_and(|s| !s.registrars.is_empty())
+        };
+        text.lines().map(str::trim_start).any(|line| {
+            if let Some(rest) = line.strip_prefix("from ") {
+                let Some((module, names)) = rest.split_once(" import ") else {
+                    return false;
+                };
+                let module = module.trim();
+                registers(module)
+                    || names.split(',').any(|name| {
+                        let name = name.trim().trim_matches(|c| c == '(' || c == ')').trim();
+                        let name = name.split(" as ").next().unwrap_or(name).trim();
+                        !name.is_empty() && registers(&format!("{module}.{name}"))
+                    })
+            } else if let Some(rest) = line.strip_prefix("import ") {
+                rest.split(',').any(|item| {
+                    let module = item.trim().split(" as ").next().unwrap_or("").trim();
+                    !module.is_empty() && registers(module)
+                })
+            } else {
+                false
+            }
+        })
+    }
+
     /// A summary of the one function `path` names, when it is a
     /// `Module::local_ref` of a module whose summary was read (a closure
     /// an imported factory returned, passed around by the importer): what
@@ -951,6 +1001,43 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
             .unwrap_or_default();
         self.call_stores.insert(key, Arc::new(computed.clone()));
         computed
+    }
+
+    fn module_registrations(&self, from_file: &Path, module: &str) -> Vec<Registration> {
+        let Some(file) = self.module_file(from_file, module) else {
+            return Vec::new();
+        };
+        // Its model asks the modules it imports in turn (their registrars'
+        // summaries, what they import): the answer depends on the depth.
+        let follows = AnswerDepth::current() + 1 < MAX_ANSWER_DEPTH;
+        let key = format!("{}\0registrations\0{follows}", file.display());
+        let found = match self.module_registrations.get(&key) {
+            Some(cached) => cached.clone(),
+            None => {
+                let computed = if follows && self.imports_a_registrar(&file) {
+                    self.with_module(&file, None, Reading::FollowingImports, |module| {
+                        Some(module.registrations())
+                    })
+                } else {
+                    None
+                };
+                self.module_registrations.insert(key, computed.clone());
+                computed
+            }
+        };
+        let rename = renamer(&file, from_file);
+        found
+            .map(|registrations| {
+                registrations
+                    .iter()
+                    .map(|r| {
+                        let mut r = r.clone();
+                        rename(&mut r.values);
+                        r
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     fn call_context_mesh(

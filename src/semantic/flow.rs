@@ -561,6 +561,45 @@ pub struct ForeignJit {
 /// An object's attributes and their values.
 pub type Fields = Vec<(String, Vec<ConstAlt>)>;
 
+/// The modules an import statement runs: `import a.b, c` runs `a.b` and
+/// `c`; `from pkg import x` runs `pkg` (and `pkg.x` when that is a module).
+fn imported_modules(stmt: Node<'_>, src: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cursor = stmt.walk();
+    match stmt.kind_name() {
+        "import_statement" => {
+            for item in stmt.children_by_field_name("name", &mut cursor) {
+                let name = match item.kind_name() {
+                    "aliased_import" => item.field("name"),
+                    _ => Some(item),
+                };
+                if let Some(name) = name {
+                    out.push(text(name, src).to_owned());
+                }
+            }
+        }
+        "import_from_statement" => {
+            let Some(module) = stmt.field("module_name") else {
+                return out;
+            };
+            let module = text(module, src).to_owned();
+            for item in stmt.children_by_field_name("name", &mut cursor) {
+                let name = match item.kind_name() {
+                    "aliased_import" => item.field("name"),
+                    _ => Some(item),
+                };
+                if let Some(name) = name {
+                    let sep = if module.ends_with('.') { "" } else { "." };
+                    out.push(format!("{module}{sep}{}", text(name, src)));
+                }
+            }
+            out.push(module);
+        }
+        _ => {}
+    }
+    out
+}
+
 /// `object` with the field at `path` (`["case", "source"]`) holding
 /// `stored`; a path through a field that holds no object is left as it is
 /// (a store into what is not known is not known either).
@@ -12611,6 +12650,13 @@ impl<'t> Module<'t> {
                     }
                     if let Some(args) = flow.foreign_args(None, call, super::MODULE_SCOPE, 0) {
                         out.extend(resolver.call_stores(&file, &path, &args, None));
+                    }
+                }
+                // A module imported runs, and registers what it registers
+                // (`import experiments` for its `@register` decorators).
+                "import_statement" | "import_from_statement" => {
+                    for module in imported_modules(stmt, self.src) {
+                        out.extend(resolver.module_registrations(&file, &module));
                     }
                 }
                 _ => {}

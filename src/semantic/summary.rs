@@ -703,6 +703,12 @@ pub trait Resolver: Sync {
         call: &ForeignCall,
         applied_to: Option<&[ConstAlt]>,
     ) -> Vec<Registration>;
+
+    /// What importing module `module` (as `from_file` names it: `pkg.ops`,
+    /// `.ops`) registers into other modules' dicts when it runs
+    /// (`Module::registrations` of that module: its decorators and calls of
+    /// registrars), the defs it registers named as `from_file` reaches them.
+    fn module_registrations(&self, from_file: &Path, module: &str) -> Vec<Registration>;
 }
 
 /// What function `path` lowers for `call`: see `Resolver::call_lowerings`.

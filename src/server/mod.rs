@@ -315,6 +315,19 @@ impl Resolver for Recording<'_> {
         }
         self.inner.call_stores(from_file, path, call, applied_to)
     }
+
+    fn module_registrations(
+        &self,
+        from_file: &Path,
+        module: &str,
+    ) -> Vec<crate::semantic::summary::Registration> {
+        let found = self.inner.module_registrations(from_file, module);
+        if let Some(file) = self.inner.module_file(from_file, module) {
+            let mut deps = self.deps.lock().unwrap_or_else(|e| e.into_inner());
+            deps.insert(file);
+        }
+        found
+    }
 }
 
 impl Recording<'_> {
