@@ -1318,3 +1318,48 @@ jax.jit(lambda m: update(m, config)).trace(spec).lower(lowering_platforms=(confi
         "{names}"
     );
 }
+
+/// A method returning a copy of the object it is called on
+/// (`dataclasses.replace(self, meter=resolve(self.meter))`, dynamiqs's
+/// `Options.initialise`) reads `self` as that call's receiver: each object
+/// normalised keeps its own meter, not every object's of the class.
+#[test]
+fn a_copy_a_method_returns_reads_its_own_receiver() {
+    let text = r#"import dataclasses
+
+
+class TextMeter:
+    pass
+
+
+class NoMeter:
+    pass
+
+
+def resolve(meter):
+    if meter is None:
+        return TextMeter()
+    if meter is False:
+        return NoMeter()
+    return meter
+
+
+@dataclasses.dataclass(frozen=True)
+class Options:
+    meter: object = None
+
+    def initialise(self):
+        return dataclasses.replace(self, meter=resolve(self.meter))
+
+
+text_meter = Options(meter=None).initialise().meter
+no_meter = Options(meter=False).initialise().meter
+"#;
+    let text_meter = name_values(text, "text_meter");
+    assert!(text_meter.contains("TextMeter"), "{text_meter}");
+    assert!(!text_meter.contains("NoMeter"), "{text_meter}");
+    assert!(text_meter.contains("why: Fixed"), "{text_meter}");
+    let no_meter = name_values(text, "no_meter");
+    assert!(no_meter.contains("NoMeter"), "{no_meter}");
+    assert!(!no_meter.contains("TextMeter"), "{no_meter}");
+}

@@ -4146,6 +4146,12 @@ impl<'m, 't> Flow<'m, 't> {
             };
         }
         if is_self {
+            // Read for an object this method's call made and returned
+            // (`return dataclasses.replace(self, meter=...)`): that call's
+            // receiver, not every instance.
+            if let Some(alts) = self.receiver_of_made_call(fscope, depth) {
+                return as_class(alts);
+            }
             return as_class(self.instances_of(def.class.unwrap_or(0)));
         }
         if let Some(alts) = self.click_default(fscope, name, depth) {
@@ -4479,7 +4485,14 @@ impl<'m, 't> Flow<'m, 't> {
                 if matches!(o.val, Val::Instance(_, Some(_))) {
                     self.attribute_read.set(Some((node, scope)));
                 }
-                let values = self.attribute_of(&o.val, attr, depth);
+                // An object a call made and returned (its `made_here`
+                // choice): `self` of that call's method is its receiver.
+                let values = match o.val {
+                    Val::Instance(_, Some(_)) => {
+                        self.reading_under(&o.choices, || self.attribute_of(&o.val, attr, depth))
+                    }
+                    _ => self.attribute_of(&o.val, attr, depth),
+                };
                 self.attribute_read.set(None);
                 values
             })
@@ -6618,6 +6631,31 @@ impl<'m, 't> Flow<'m, 't> {
         };
         self.in_frames(frames, &|| self.eval_depth(value, def, 1))
             .unwrap_or_else(|| vec![Alt::unknown()])
+    }
+
+    /// The receiver of the call of method `def` that made the value being
+    /// read (its `made_here` choice in `read_way`): `obj` of that
+    /// `obj.method(...)`, read where the call was made.
+    fn receiver_of_made_call(&self, def: ScopeId, depth: u32) -> Option<Vec<Alt<'t>>> {
+        let m = self.m;
+        let point = m.scopes[def].node.id();
+        let call_id = self
+            .read_way
+            .borrow()
+            .iter()
+            .find(|(p, _)| *p == point)
+            .map(|(_, c)| *c)?;
+        let site = m.calls.iter().find(|c| c.node.id() == call_id)?;
+        let object = site
+            .node
+            .field("function")
+            .filter(|f| f.kind_name() == "attribute")?
+            .field("object")?;
+        // Read as the call's own arguments are: not under this way.
+        let outer = self.read_way.take();
+        let alts = self.eval_depth(object, site.scope, depth + 1);
+        self.read_way.replace(outer);
+        Some(alts)
     }
 
     /// `f()` reading items of a container that holds `choices`: items
@@ -10455,7 +10493,10 @@ impl<'m, 't> Flow<'m, 't> {
                     names.dedup();
                 }
                 for attr in names {
-                    let alts = self.field(*class, *ctor, &attr, 0);
+                    // (Under the object's choices: made by a method's call,
+                    // `self` there is that call's receiver.)
+                    let alts =
+                        self.reading_under(&a.choices, || self.field(*class, *ctor, &attr, 0));
                     if alts.iter().all(|a| a.val.is_unknown()) {
                         continue;
                     }
