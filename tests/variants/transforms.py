@@ -2838,6 +2838,114 @@ def b_stored_into_made_config(src: Source, v: Value):
     return out
 
 
+REG_MODULE = "_variant_reg"
+
+REG_TEXT = "\n".join(
+    [
+        '"""A registry the variant\'s helpers register into when their module is imported."""',
+        "",
+        "FUNCTIONS = {}",
+        "CLASSES = {}",
+        "",
+        "",
+        "def register(name):",
+        "    def decorate(fn):",
+        "        FUNCTIONS[name] = fn",
+        "        return fn",
+        "",
+        "    return decorate",
+        "",
+        "",
+        "def register_class(cls):",
+        "    CLASSES[cls.__name__] = cls",
+        "    return cls",
+        "",
+        "",
+        "def lookup(name):",
+        "    return FUNCTIONS[name]",
+        "",
+        "",
+        "def make(name, value):",
+        "    return CLASSES[name](value)",
+        "",
+    ]
+)
+REGISTERED_TEXT = "\n".join(
+    [
+        '"""Helpers of the variant, registered by name when this module is imported."""',
+        f"from {REG_MODULE} import register, register_class",
+        "",
+        "",
+        "@register(\"passthrough\")",
+        "def passthrough(value):",
+        "    return value",
+        "",
+        "",
+        "@register_class",
+        "class VariantHolder:",
+        "    def __init__(self, value):",
+        "        self.value = value",
+        "",
+    ]
+)
+
+
+def b_registered_on_import(src: Source, v: Value):
+    """The value goes through a helper that a third module registers into a registry
+    module when it is imported, the program importing it only for that (`import
+    _variant_cfg`) and reading the registry: a function registered by a decorator
+    factory (`_variant_reg.lookup("passthrough")(<value>)`), or a class registered by
+    its `__name__` and made by the registry (`_variant_reg.make("VariantHolder", <value>).value`)."""
+    _statement_level(src, v)
+    out = []
+    for use in (
+        REG_MODULE + '.lookup("passthrough")({value})',
+        REG_MODULE + '.make("VariantHolder", {value}).value',
+    ):
+        ed = Edits(src)
+        ensure_import(ed, CFG_MODULE)
+        ensure_import(ed, REG_MODULE)
+        ed.replace(v.expr, use.format(value=src.seg(v.expr)))
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": REGISTERED_TEXT, REG_MODULE + ".py": REG_TEXT})
+    return out
+
+
+def b_normalising_method(src: Source, v: Value):
+    """The value is kept by a frozen dataclass whose method returns a normalised copy of
+    the object it is called on, reading its own field (dynamiqs's `Options.initialise`):
+    `dataclasses.replace(self, value=resolve(self.value))`, or a new object made from
+    `self`'s fields; a second object of the class, made at module level with the
+    default, is normalised too. Read as `VariantOptions(value=<value>).normalised().value`."""
+    _statement_level(src, v)
+    out = []
+    for copy in (
+        "dataclasses.replace(self, value={resolve}(self.value))",
+        "{cls}(value={resolve}(self.value), label=self.label)",
+    ):
+        ed = Edits(src)
+        ensure_import(ed, "dataclasses")
+        cls = src.fresh("VariantOptions")
+        resolve = src.fresh("variant_resolve")
+        defaults = src.fresh("VARIANT_DEFAULTS")
+        body = (
+            f"def {resolve}(value):\n"
+            f"    if value is None:\n"
+            f"        return \"unset\"\n"
+            f"    return value\n\n\n"
+            f"@dataclasses.dataclass(frozen=True)\n"
+            f"class {cls}:\n"
+            f"    value: object = None\n"
+            f"    label: str = \"variant\"\n\n"
+            f"    def normalised(self):\n"
+            f"        return {copy.format(cls=cls, resolve=resolve)}\n\n\n"
+            f"{defaults} = {cls}().normalised()\n"
+        )
+        insert_module_code(ed, header_end(src)[0], body)
+        ed.replace(v.expr, f"{cls}(value={src.seg(v.expr)}).normalised().value")
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_collected_sequence(src: Source, v: Value):
     """A tuple or list value (the platforms of a lowering) is built by a loop appending
     each of its elements, in order, to a list made empty just before its statement; the
@@ -6571,6 +6679,21 @@ TRANSFORMS = {
         "the value is stored over a `None` into a section of a config another module's function makes "
         "(`cfg.section.value = <value>`), just before the statement, which reads it through a function "
         "given the whole object: a plain class, or a `dict` whose attributes are its keys",
+    ),
+    "registered_on_import": (
+        _values,
+        b_registered_on_import,
+        f"the value goes through a helper `{CFG_MODULE}.py` registers into `{REG_MODULE}.py` when imported, "
+        f"the program importing it only for that: `{REG_MODULE}.lookup(\"passthrough\")(<value>)` (a decorator "
+        f"factory) or `{REG_MODULE}.make(\"VariantHolder\", <value>).value` (a class registered by its `__name__`)",
+    ),
+    "normalising_method": (
+        _values,
+        b_normalising_method,
+        "the value is kept by a frozen dataclass whose method returns a normalised copy of the object "
+        "it is called on (`dataclasses.replace(self, value=resolve(self.value))` or a new object of "
+        "`self`'s fields), a second object normalised at module level: "
+        "`VariantOptions(value=<value>).normalised().value`",
     ),
     "registered_identity": (
         _values,
