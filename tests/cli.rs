@@ -2041,3 +2041,54 @@ for platform in ("cpu", "cuda"):
         }
     }
 }
+
+#[test]
+fn a_name_holding_the_host_s_backend_makes_its_test_a_host_test() {
+    // `backend = jax.default_backend()`, then `if backend == ...:` around a
+    // callback lowered for cuda. Under jax 0.12.0.1 on a CPU host the
+    // "cpu" program raises "the platform for the specified backend cpu is
+    // different from the lowering platform cuda" (line 17) and the "gpu"
+    // one runs clean (on a GPU host its callback runs on a GPU backend:
+    // no error there either). The build before read `backend == "gpu"` as
+    // an unknown condition, its branch reached: a false JP001 under
+    // `--target-platforms cpu`.
+    for (tested, expected) in [("cpu", 1), ("gpu", 0)] {
+        let main = format!(
+            r#"import jax
+import jax.numpy as jnp
+
+
+def host_solve(x):
+    return jax.pure_callback(lambda v: v, jax.ShapeDtypeStruct(x.shape, x.dtype), x)
+
+
+def step(x):
+    backend = jax.default_backend()
+    if backend == "{tested}":
+        return host_solve(x)
+    return x * 2
+
+
+spec = jax.ShapeDtypeStruct((4,), jnp.float32)
+lowered = jax.jit(step).trace(spec).lower(lowering_platforms=("cuda",))
+"#
+        );
+        let dir = project(&[("main.py", &main)]);
+        let out = jax_lsp(
+            dir.path(),
+            &[
+                "check",
+                "--output-format",
+                "json",
+                "--target-platforms",
+                "cpu",
+                ".",
+            ],
+        );
+        let items: Value = serde_json::from_str(&stdout(&out)).expect("json");
+        assert_findings(&items, expected, "JP001", tested);
+        if expected == 1 {
+            assert_eq!(items[0]["location"]["row"], 17, "{tested}: {items}");
+        }
+    }
+}

@@ -188,13 +188,15 @@ impl<'t> Module<'t> {
                 let left = condition.named_child(0)?;
                 let right = condition.named_child(1)?;
                 let op = *crate::syntax::comparison_operators(condition).first()?;
-                let (call, value) = if text(left, self.src).contains("default_backend")
-                    || text(left, self.src).contains("device_under_test")
-                {
+                let probes = |side: Node<'t>| {
+                    let t = text(side, self.src);
+                    t.contains("default_backend")
+                        || t.contains("device_under_test")
+                        || self.is_host_probe_name(side)
+                };
+                let (call, value) = if probes(left) {
                     (left, right)
-                } else if text(right, self.src).contains("default_backend")
-                    || text(right, self.src).contains("device_under_test")
-                {
+                } else if probes(right) {
                     (right, left)
                 } else {
                     return None;
@@ -251,6 +253,25 @@ impl<'t> Module<'t> {
             }
             _ => None,
         }
+    }
+
+    /// A name bound, where it is read, to what only the host answers
+    /// (`backend = jax.default_backend()`, `platform =
+    /// jax.devices()[0].platform`): a test of it tests the host.
+    pub(crate) fn is_host_probe_name(&self, node: Node<'t>) -> bool {
+        let node = unparenthesize(node);
+        if node.kind_name() != "identifier" {
+            return false;
+        }
+        let scope = self.scope_at(node);
+        let Some(super::Binding::Value { value, .. }) =
+            self.binding_at(scope, text(node, self.src), node)
+        else {
+            return false;
+        };
+        let value = text(*value, self.src);
+        value.contains("default_backend()")
+            || (value.contains("devices(") && value.ends_with(".platform"))
     }
 
     /// Inside `if <host test>:` (or its else) -> the platforms of that branch.

@@ -2476,7 +2476,23 @@ impl<'t> Module<'t> {
     fn is_host_test(&self, condition: Node<'t>) -> bool {
         let condition_text = text(condition, self.src);
         match host_platform_test(condition_text) {
-            None => false,
+            // `backend = jax.default_backend()` earlier, then `backend == "gpu"`.
+            None => {
+                let condition = unparenthesize(condition);
+                let condition = match condition.kind_name() {
+                    "not_operator" => condition.field("argument").map(unparenthesize),
+                    _ => Some(condition),
+                };
+                condition
+                    .filter(|c| c.kind_name() == "comparison_operator")
+                    .is_some_and(|c| {
+                        let mut cursor = c.walk();
+                        let probed = c
+                            .named_children(&mut cursor)
+                            .any(|side| self.is_host_probe_name(side));
+                        probed
+                    })
+            }
             Some(HostTest::Call) => true,
             Some(HostTest::PlatformAttribute) => {
                 let scope = self.scope_at(condition);
