@@ -39,7 +39,7 @@ pub struct FsResolver<S: SourceProvider = Disk> {
     summaries: DashMap<PathBuf, Option<Arc<ModuleSummary>>>,
     /// What calls of other modules' functions returned, by (file, name,
     /// the call's values): `Resolver::call_returns`.
-    call_returns: DashMap<String, Option<Vec<ConstAlt>>>,
+    call_returns: DashMap<String, (Option<Vec<ConstAlt>>, bool)>,
     /// What calls of other modules' functions reach, by (file, name, the
     /// call's values): `Resolver::call_reach`.
     call_reach: DashMap<String, CallReach>,
@@ -101,6 +101,11 @@ pub struct FsResolver<S: SourceProvider = Disk> {
     /// What importing a module registers into other modules' dicts, by
     /// (file, depth): `module_registrations`.
     module_registrations: DashMap<String, Option<Arc<Vec<Registration>>>>,
+    /// What the modules a file imports registered into another module's
+    /// dicts, by (importer, registry module): `imported_registrations_into`.
+    #[allow(clippy::type_complexity)]
+    imported_registrations:
+        DashMap<(PathBuf, PathBuf), (Arc<Vec<Registration>>, Arc<Vec<PathBuf>>)>,
 }
 
 thread_local! {
@@ -112,7 +117,7 @@ thread_local! {
 /// Modules an answer may pass through: the model answering a call may ask
 /// about calls into the modules it imports itself, once (a helper module's
 /// context manager wrapping a library's), not further.
-const MAX_ANSWER_DEPTH: usize = 3;
+const MAX_ANSWER_DEPTH: usize = 2;
 
 /// How a module's model is read to answer a call.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -197,6 +202,7 @@ impl<S: SourceProvider> FsResolver<S> {
             deep_dependents: DashMap::new(),
             resolved_files: DashMap::new(),
             module_registrations: DashMap::new(),
+            imported_registrations: DashMap::new(),
         }
     }
 
@@ -259,6 +265,8 @@ impl<S: SourceProvider> FsResolver<S> {
         self.chained_managers
             .retain(|file, (_, read)| file != path && !read.iter().any(|r| r == path));
         self.top_level_defs.remove(path);
+        // (What a module registers may change with any file it imports.)
+        self.imported_registrations.clear();
         self.called
             .retain(|(importer, module), _| importer != path && module != path);
         // A call's answer depends on the called module's text (the
@@ -720,7 +728,11 @@ impl<S: SourceProvider> FsResolver<S> {
         reading: Reading,
         answer: impl FnOnce(&Module<'_>, &str, &ForeignCall) -> Option<T>,
     ) -> Option<T> {
-        let call = &named_for(call, from_file, file);
+        let call = named_for(call, from_file, file);
+        let call = &match self.summary(file) {
+            Some(summary) => self.with_imported_registrations(from_file, &summary, call),
+            None => call,
+        };
         let called = self.called_by(from_file, file);
         // A model following imports stops at `MAX_ANSWER_DEPTH`: its answer
         // depends on how deep it is asked.
@@ -747,40 +759,151 @@ impl<S: SourceProvider> FsResolver<S> {
             .find(|file| file != from_file && self.summary(file).is_some())
     }
 
-    /// Whether module file `file` imports a module of the workspace that
-    /// has registrars (`ModuleSummary::registrars`): only then can running
-    /// it register anything into another module's dict. Its import lines
-    /// only are read.
-    fn imports_a_registrar(&self, file: &Path) -> bool {
+    /// The modules named by the import lines of `text` (of module file
+    /// `file`): `import a.b` gives `a.b`; `from pkg import x` gives `pkg`
+    /// and `pkg.x` (which may be a module). Only those lines are read.
+    fn imported_module_names(text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        // A dotted name, less what follows it (`import a  # noqa`).
+        let leading = |t: &str| -> String {
+            let t = t.trim();
+            let end = t
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+                .unwrap_or(t.len());
+            t[..end].to_owned()
+        };
+        for line in text.lines().map(str::trim_start) {
+            let line = line.split('#').next().unwrap_or(line);
+            if let Some(rest) = line.strip_prefix("from ") {
+                let Some((module, names)) = rest.split_once(" import ") else {
+                    continue;
+                };
+                let module = module.trim();
+                for name in names.split(',') {
+                    let name = name.trim().trim_matches(|c| c == '(' || c == ')').trim();
+                    let name = leading(name.split(" as ").next().unwrap_or(name));
+                    if !name.is_empty() {
+                        let sep = if module.ends_with('.') { "" } else { "." };
+                        out.push(format!("{module}{sep}{name}"));
+                    }
+                }
+                out.push(module.to_owned());
+            } else if let Some(rest) = line.strip_prefix("import ") {
+                for item in rest.split(',') {
+                    let module = leading(item.split(" as ").next().unwrap_or(""));
+                    if !module.is_empty() {
+                        out.push(module);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether module file `file`'s import lines name one of `files` (by
+    /// the paths they could come from: no module is read for it).
+    fn imports_one_of(&self, file: &Path, files: &[PathBuf]) -> bool {
         let Some(text) = self.source.read(file) else {
             return false;
         };
-        let registers = |module: &str| {
-            self.module_file(file, module)
-                .and_then(|f| self.summary(&f))
-                .is_some_and(|s| !s.registrars.is_empty())
-        };
-        text.lines().map(str::trim_start).any(|line| {
-            if let Some(rest) = line.strip_prefix("from ") {
-                let Some((module, names)) = rest.split_once(" import ") else {
-                    return false;
-                };
-                let module = module.trim();
-                registers(module)
-                    || names.split(',').any(|name| {
-                        let name = name.trim().trim_matches(|c| c == '(' || c == ')').trim();
-                        let name = name.split(" as ").next().unwrap_or(name).trim();
-                        !name.is_empty() && registers(&format!("{module}.{name}"))
-                    })
-            } else if let Some(rest) = line.strip_prefix("import ") {
-                rest.split(',').any(|item| {
-                    let module = item.trim().split(" as ").next().unwrap_or("").trim();
-                    !module.is_empty() && registers(module)
-                })
-            } else {
-                false
-            }
+        Self::imported_module_names(&text).iter().any(|module| {
+            candidate_files(file, &format!("{module}.__name__"))
+                .iter()
+                .any(|(candidate, _)| files.iter().any(|f| f == candidate))
         })
+    }
+
+    /// What running module file `file` registers into other modules'
+    /// dicts (`Module::registrations` of its model, its imports followed to
+    /// `MAX_ANSWER_DEPTH`), cached per file and depth.
+    fn registrations_of_module(&self, file: &Path) -> Arc<Vec<Registration>> {
+        let follows = AnswerDepth::current() + 1 < MAX_ANSWER_DEPTH;
+        let key = format!("{}\0registrations\0{follows}", file.display());
+        if let Some(cached) = self.module_registrations.get(&key) {
+            return cached.clone().unwrap_or_default();
+        }
+        let computed = follows
+            .then(|| {
+                self.with_module(file, None, Reading::FollowingImports, |module| {
+                    Some(module.registrations())
+                })
+            })
+            .flatten();
+        self.module_registrations.insert(key, computed.clone());
+        computed.unwrap_or_default()
+    }
+
+    /// `Resolver::imported_registrations_into`, with the files of the
+    /// modules that registered them (what the answer depends on).
+    #[allow(clippy::type_complexity)]
+    pub fn registrations_into(
+        &self,
+        from_file: &Path,
+        into: &Path,
+    ) -> (Arc<Vec<Registration>>, Arc<Vec<PathBuf>>) {
+        let key = (from_file.to_path_buf(), into.to_path_buf());
+        if let Some(found) = self.imported_registrations.get(&key) {
+            return found.clone();
+        }
+        let mut found = Vec::new();
+        let mut registering = Vec::new();
+        if let Some(text) = self.source.read(from_file) {
+            let mut modules: Vec<PathBuf> = Self::imported_module_names(&text)
+                .iter()
+                .filter_map(|module| self.module_file(from_file, module))
+                .filter(|file| file != into)
+                .collect();
+            modules.sort();
+            modules.dedup();
+            for file in modules {
+                // Only a module naming `into` in its imports can register
+                // into it (its import lines are read to tell).
+                if !self.imports_one_of(&file, std::slice::from_ref(&key.1)) {
+                    continue;
+                }
+                let rename = renamer(&file, from_file);
+                let before = found.len();
+                for registration in self.registrations_of_module(&file).iter() {
+                    if *registration.file != *into {
+                        continue;
+                    }
+                    let mut registration = registration.clone();
+                    rename(&mut registration.values);
+                    found.push(registration);
+                }
+                if found.len() > before {
+                    registering.push(file.clone());
+                }
+            }
+        }
+        let found = (Arc::new(found), Arc::new(registering));
+        self.imported_registrations.insert(key, found.clone());
+        found
+    }
+
+    /// `call` into module file `into` (its summary `summary`) with what the
+    /// modules the caller imports registered into `into`'s dicts added to
+    /// what the caller did (`import experiments` for its `@register`
+    /// decorators, then `get_experiment(name)`): only for a module with
+    /// registrars.
+    fn with_imported_registrations(
+        &self,
+        from_file: &Path,
+        summary: &ModuleSummary,
+        call: ForeignCall,
+    ) -> ForeignCall {
+        if summary.registrars.is_empty() {
+            return call;
+        }
+        let (imported, _) = self.registrations_into(from_file, &summary.file);
+        if imported.is_empty() {
+            return call;
+        }
+        let mut call = call;
+        let mut registered = call.registered.as_ref().clone();
+        registered.extend(imported.iter().cloned());
+        call.registered = Arc::new(registered);
+        call
     }
 
     /// A summary of the one function `path` names, when it is a
@@ -852,40 +975,63 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
         path: &str,
         call: &ForeignCall,
     ) -> Option<Vec<ConstAlt>> {
-        // The called module's model asks the modules it imports in turn, to
-        // `MAX_ANSWER_DEPTH` (a helper returning another helper's value):
-        // its answer depends on how deep it is asked.
         let (summary, name) = self.resolve_function(from_file, path)?;
-        let call = &named_for(call, from_file, &summary.file);
-        let called = self.called_by(from_file, &summary.file);
-        let follows = AnswerDepth::current() + 1 < MAX_ANSWER_DEPTH;
-        let key = format!(
-            "{}\0{name}\0{call:?}\0{called:?}\0{follows}",
-            summary.file.display()
+        let call = &self.with_imported_registrations(
+            from_file,
+            &summary,
+            named_for(call, from_file, &summary.file),
         );
-        let computed = match self.call_returns.get(&key) {
-            Some(cached) => cached.clone(),
-            None => {
-                // Closures the call returns are tokens tagged with it.
-                let tag = {
-                    use std::hash::{Hash, Hasher};
-                    let mut h = std::collections::hash_map::DefaultHasher::new();
-                    key.hash(&mut h);
-                    format!("K{:x}", h.finish())
-                };
-                self.call_tags.insert(
-                    format!("{}\0{tag}", summary.file.display()),
-                    (name.clone(), call.clone(), called.clone()),
-                );
-                let computed =
-                    self.with_module(&summary.file, called, Reading::FollowingImports, |module| {
-                        module.call_tag.replace(Some(tag));
-                        module.returns_for_call(&name, call)
-                    });
-                self.call_returns.insert(key, computed.clone());
-                computed
+        let called = self.called_by(from_file, &summary.file);
+        let answer = |reading: Reading| {
+            let key = format!(
+                "{}\0{name}\0{call:?}\0{called:?}\0{}",
+                summary.file.display(),
+                reading == Reading::FollowingImports
+            );
+            if let Some(cached) = self.call_returns.get(&key) {
+                return cached.clone();
             }
+            // Closures the call returns are tokens tagged with it.
+            let tag = {
+                use std::hash::{Hash, Hasher};
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                key.hash(&mut h);
+                format!("K{:x}", h.finish())
+            };
+            self.call_tags.insert(
+                format!("{}\0{tag}", summary.file.display()),
+                (name.clone(), call.clone(), called.clone()),
+            );
+            let computed = self.with_module(&summary.file, called.clone(), reading, |module| {
+                module.call_tag.replace(Some(tag));
+                let returned = module.returns_for_call(&name, call);
+                // Worth reading again following its imports only when it
+                // asked about another module's names.
+                Some((returned, module.wanted_imports.get()))
+            });
+            let computed = computed.unwrap_or((None, false));
+            self.call_returns.insert(key, computed.clone());
+            computed
         };
+        // The called module alone first; what it leaves unknown, its model
+        // asks the modules it imports in turn (a helper returning another
+        // helper's value), to `MAX_ANSWER_DEPTH`. (Following every answer's
+        // imports cost a third of a whole check.)
+        let (mut computed, wanted) = answer(Reading::Plain);
+        // Unknown, or an object of another module's class whose fields the
+        // read alone could not make (`CLASSES[name](value)`).
+        let unknown = computed.as_ref().is_none_or(|alts| {
+            alts.iter().all(|a| match &a.val {
+                Const::Unknown => true,
+                Const::Object(fields) => fields.iter().all(|(name, _)| name == "__class__"),
+                _ => false,
+            })
+        });
+        if wanted && unknown && AnswerDepth::current() + 1 < MAX_ANSWER_DEPTH {
+            if let (Some(deeper), _) = answer(Reading::FollowingImports) {
+                computed = Some(deeper);
+            }
+        }
         // A def of the caller jitted and handed back (`variant_jit(f)`
         // returning `jax.jit(f)`): by the caller's own name again.
         computed.map(|mut alts| {
@@ -1003,41 +1149,8 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
         computed
     }
 
-    fn module_registrations(&self, from_file: &Path, module: &str) -> Vec<Registration> {
-        let Some(file) = self.module_file(from_file, module) else {
-            return Vec::new();
-        };
-        // Its model asks the modules it imports in turn (their registrars'
-        // summaries, what they import): the answer depends on the depth.
-        let follows = AnswerDepth::current() + 1 < MAX_ANSWER_DEPTH;
-        let key = format!("{}\0registrations\0{follows}", file.display());
-        let found = match self.module_registrations.get(&key) {
-            Some(cached) => cached.clone(),
-            None => {
-                let computed = if follows && self.imports_a_registrar(&file) {
-                    self.with_module(&file, None, Reading::FollowingImports, |module| {
-                        Some(module.registrations())
-                    })
-                } else {
-                    None
-                };
-                self.module_registrations.insert(key, computed.clone());
-                computed
-            }
-        };
-        let rename = renamer(&file, from_file);
-        found
-            .map(|registrations| {
-                registrations
-                    .iter()
-                    .map(|r| {
-                        let mut r = r.clone();
-                        rename(&mut r.values);
-                        r
-                    })
-                    .collect()
-            })
-            .unwrap_or_default()
+    fn imported_registrations_into(&self, from_file: &Path, into: &Path) -> Vec<Registration> {
+        self.registrations_into(from_file, into).0.as_ref().clone()
     }
 
     fn call_context_mesh(

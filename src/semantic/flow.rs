@@ -561,45 +561,6 @@ pub struct ForeignJit {
 /// An object's attributes and their values.
 pub type Fields = Vec<(String, Vec<ConstAlt>)>;
 
-/// The modules an import statement runs: `import a.b, c` runs `a.b` and
-/// `c`; `from pkg import x` runs `pkg` (and `pkg.x` when that is a module).
-fn imported_modules(stmt: Node<'_>, src: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cursor = stmt.walk();
-    match stmt.kind_name() {
-        "import_statement" => {
-            for item in stmt.children_by_field_name("name", &mut cursor) {
-                let name = match item.kind_name() {
-                    "aliased_import" => item.field("name"),
-                    _ => Some(item),
-                };
-                if let Some(name) = name {
-                    out.push(text(name, src).to_owned());
-                }
-            }
-        }
-        "import_from_statement" => {
-            let Some(module) = stmt.field("module_name") else {
-                return out;
-            };
-            let module = text(module, src).to_owned();
-            for item in stmt.children_by_field_name("name", &mut cursor) {
-                let name = match item.kind_name() {
-                    "aliased_import" => item.field("name"),
-                    _ => Some(item),
-                };
-                if let Some(name) = name {
-                    let sep = if module.ends_with('.') { "" } else { "." };
-                    out.push(format!("{module}{sep}{}", text(name, src)));
-                }
-            }
-            out.push(module);
-        }
-        _ => {}
-    }
-    out
-}
-
 /// `object` with the field at `path` (`["case", "source"]`) holding
 /// `stored`; a path through a field that holds no object is left as it is
 /// (a store into what is not known is not known either).
@@ -12562,7 +12523,10 @@ impl<'t> Module<'t> {
         }
         let found = match (self.resolver.get(), self.file.borrow().clone()) {
             (Some(resolver), Some(file)) => ask(resolver, &file),
-            _ => false,
+            _ => {
+                self.note_unfollowed(path);
+                false
+            }
         };
         cache.borrow_mut().insert(path.to_owned(), found);
         found
@@ -12592,17 +12556,25 @@ impl<'t> Module<'t> {
     /// module-level dict of another module, as imported here).
     pub(crate) fn registered_into(&self, path: &str) -> Vec<(Const, Vec<ConstAlt>)> {
         let registrations = self.registrations();
-        if registrations.is_empty() {
-            return Vec::new();
-        }
         let (Some(resolver), Some(file)) = (self.resolver.get(), self.file.borrow().clone()) else {
             return Vec::new();
         };
         let Some((summary, name)) = resolver.resolve(&file, path) else {
             return Vec::new();
         };
+        // And what the modules this one imports registered there
+        // (`import experiments` for its `@register` decorators): only into
+        // a module with registrars.
+        let imported = match summary.registrars.is_empty() {
+            true => Vec::new(),
+            false => resolver.imported_registrations_into(&file, &summary.file),
+        };
+        if registrations.is_empty() && imported.is_empty() {
+            return Vec::new();
+        }
         registrations
             .iter()
+            .chain(&imported)
             .filter(|r| r.file == summary.file && r.dict == name)
             .map(|r| (r.key.clone(), r.values.clone()))
             .collect()
@@ -12693,13 +12665,6 @@ impl<'t> Module<'t> {
                         out.extend(resolver.call_stores(&file, &path, &args, None));
                     }
                 }
-                // A module imported runs, and registers what it registers
-                // (`import experiments` for its `@register` decorators).
-                "import_statement" | "import_from_statement" => {
-                    for module in imported_modules(stmt, self.src) {
-                        out.extend(resolver.module_registrations(&file, &module));
-                    }
-                }
                 _ => {}
             }
         }
@@ -12777,6 +12742,7 @@ impl<'t> Module<'t> {
         path: &str,
         call: &super::summary::ForeignCall,
     ) -> Option<Vec<ConstAlt>> {
+        self.note_unfollowed(path);
         let resolver = self.resolver.get()?;
         let file = self.file.borrow().clone()?;
         let mut alts = resolver.call_returns(&file, path, call)?;
@@ -12787,6 +12753,7 @@ impl<'t> Module<'t> {
     /// The class-body values of another module's class `path` (as imported
     /// here), from its summary: `(name, values)`.
     pub(crate) fn foreign_class_constants(&self, path: &str) -> Vec<(String, Vec<ConstAlt>)> {
+        self.note_unfollowed(path);
         let (Some(resolver), Some(file)) = (self.resolver.get(), self.file.borrow().clone()) else {
             return Vec::new();
         };
@@ -12871,7 +12838,18 @@ impl<'t> Module<'t> {
         }
     }
 
+    /// Read without a resolver, another module's `path` was asked about.
+    fn note_unfollowed(&self, path: &str) {
+        if self.resolver.get().is_none()
+            && path.contains('.')
+            && !super::reach::is_library_path(path)
+        {
+            self.wanted_imports.set(true);
+        }
+    }
+
     fn find_external_value(&self, path: &str) -> Option<Vec<ConstAlt>> {
+        self.note_unfollowed(path);
         let resolver = self.resolver.get()?;
         let file = self.file.borrow().clone()?;
         // `f("key")`: f's keyed returns for that key.

@@ -461,6 +461,9 @@ pub struct Module<'t> {
     /// Whether an imported path names another module's function that
     /// reaches something (`Module::imports_reaching_function`).
     pub(crate) reaching_imports: std::cell::RefCell<HashMap<String, bool>>,
+    /// Whether, read without a resolver, this model asked about another
+    /// module's name it could not follow (what a deeper read may answer).
+    pub(crate) wanted_imports: std::cell::Cell<bool>,
     /// What this module registers into other modules' dicts when imported
     /// (`Module::registrations`), and whether that is being computed.
     pub(crate) registrations:
@@ -1485,6 +1488,7 @@ impl<'t> Module<'t> {
             resolvable: std::cell::RefCell::new(HashMap::default()),
             resolvable_classes: std::cell::RefCell::new(HashMap::default()),
             reaching_imports: std::cell::RefCell::new(HashMap::default()),
+            wanted_imports: std::cell::Cell::new(false),
             registrations: std::cell::RefCell::new(None),
             registering: std::cell::Cell::new(false),
             caller_registered: std::cell::RefCell::default(),

@@ -704,11 +704,12 @@ pub trait Resolver: Sync {
         applied_to: Option<&[ConstAlt]>,
     ) -> Vec<Registration>;
 
-    /// What importing module `module` (as `from_file` names it: `pkg.ops`,
-    /// `.ops`) registers into other modules' dicts when it runs
-    /// (`Module::registrations` of that module: its decorators and calls of
-    /// registrars), the defs it registers named as `from_file` reaches them.
-    fn module_registrations(&self, from_file: &Path, module: &str) -> Vec<Registration>;
+    /// What the modules `from_file` imports registered into the dicts of
+    /// module file `into` when they ran (`Module::registrations` of each:
+    /// its decorators and calls of registrars, `import experiments` for its
+    /// `@register` classes), the defs they register named as `from_file`
+    /// reaches them.
+    fn imported_registrations_into(&self, from_file: &Path, into: &Path) -> Vec<Registration>;
 }
 
 /// What function `path` lowers for `call`: see `Resolver::call_lowerings`.

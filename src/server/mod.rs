@@ -316,17 +316,16 @@ impl Resolver for Recording<'_> {
         self.inner.call_stores(from_file, path, call, applied_to)
     }
 
-    fn module_registrations(
+    fn imported_registrations_into(
         &self,
         from_file: &Path,
-        module: &str,
+        into: &Path,
     ) -> Vec<crate::semantic::summary::Registration> {
-        let found = self.inner.module_registrations(from_file, module);
-        if let Some(file) = self.inner.module_file(from_file, module) {
-            let mut deps = self.deps.lock().unwrap_or_else(|e| e.into_inner());
-            deps.insert(file);
-        }
-        found
+        let (found, registering) = self.inner.registrations_into(from_file, into);
+        // The modules that registered are read: their changes count.
+        let mut deps = self.deps.lock().unwrap_or_else(|e| e.into_inner());
+        deps.extend(registering.iter().cloned());
+        found.as_ref().clone()
     }
 }
 
