@@ -5,12 +5,27 @@
 use std::path::Path;
 
 fn name_values(text: &str, name: &str) -> String {
-    let dump = jax_lsp::analysis::debug_lowerings(text, Path::new("/nonexistent/flow_case.py"));
+    let dump = debug_lowerings(text);
     let prefix = format!("name {name} = ");
     dump.lines()
         .find_map(|line| line.strip_prefix(&prefix))
         .map(str::to_owned)
         .unwrap_or_else(|| panic!("no `{name}` in:\n{dump}"))
+}
+
+/// `debug_lowerings` on a thread with the stack every analysis runs on
+/// (`ANALYSIS_STACK_BYTES`): a test thread's 2 MiB is less than the
+/// product gives (an unoptimised build's frames are large).
+fn debug_lowerings(text: &str) -> String {
+    let text = text.to_owned();
+    std::thread::Builder::new()
+        .stack_size(jax_lsp::ANALYSIS_STACK_BYTES)
+        .spawn(move || {
+            jax_lsp::analysis::debug_lowerings(&text, Path::new("/nonexistent/flow_case.py"))
+        })
+        .expect("spawn")
+        .join()
+        .expect("analysis thread")
 }
 
 /// `x or "host"` is `x` when `x` is truthy, else `"host"`: never `True`
