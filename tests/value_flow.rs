@@ -1378,3 +1378,41 @@ no_meter = Options(meter=False).initialise().meter
     assert!(no_meter.contains("NoMeter"), "{no_meter}");
     assert!(!no_meter.contains("TextMeter"), "{no_meter}");
 }
+
+/// A keyword setter (`set(**kw)` storing each keyword with `setattr`)
+/// called on another object made by another construction stores into that
+/// object: `Config().platforms` stays the class's value however many
+/// other configs are set; a call through an alias of the object still
+/// may store into it.
+#[test]
+fn a_keyword_setter_on_another_object_leaves_this_one_alone() {
+    let text = r#"class Config:
+    platforms = ("cpu",)
+
+    def set(self, **kwargs):
+        for k, v in kwargs.items():
+            setattr(self, k, v)
+        return self
+
+
+fresh = Config().platforms
+other = Config()
+other.set(platforms=("tpu",))
+chained = Config().set(name="x").platforms
+a = Config()
+b = a
+b.set(platforms=("cuda",))
+aliased = a.platforms
+"#;
+    for name in ["fresh", "chained"] {
+        let values = name_values(text, name);
+        assert!(values.contains("Str(\"cpu\")"), "{name}: {values}");
+        assert!(
+            !values.contains("tpu") && !values.contains("cuda"),
+            "{name}: {values}"
+        );
+        assert!(values.contains("why: Fixed"), "{name}: {values}");
+    }
+    let aliased = name_values(text, "aliased");
+    assert!(aliased.contains("cuda"), "{aliased}");
+}

@@ -4667,8 +4667,35 @@ impl<'m, 't> Flow<'m, 't> {
     /// passing keyword `attr` gives its value, one unpacking `**` gives
     /// unknown, and so does a setter named other than by a call (a
     /// `partial` of it, a reference passed on).
-    fn unseen_keyword_stores(&self, class: ScopeId, attr: &str, depth: u32) -> Vec<Alt<'t>> {
+    fn unseen_keyword_stores(
+        &self,
+        class: ScopeId,
+        ctor: Option<(Node<'t>, ScopeId)>,
+        attr: &str,
+        depth: u32,
+    ) -> Vec<Alt<'t>> {
         let m = self.m;
+        // A call on an object certainly made by another construction
+        // (`Config().set(platforms=...)`, `other = Config(); other.set(...)`)
+        // stores into that object, not the one `ctor` made.
+        let on_another_object = |call: Node<'t>, scope: ScopeId| {
+            let Some((made, _)) = ctor else {
+                return false;
+            };
+            let Some(receiver) = call
+                .field("function")
+                .filter(|f| f.kind_name() == "attribute")
+                .and_then(|f| f.field("object"))
+            else {
+                return false;
+            };
+            let values = self.eval_depth(receiver, scope, depth + 1);
+            !values.is_empty()
+                && values.iter().all(|v| {
+                    v.why.certain()
+                        && matches!(v.val, Val::Instance(_, Some((other, _))) if other.id() != made.id())
+                })
+        };
         let setters = &m.keyword_setters().methods;
         if setters.is_empty() {
             return Vec::new();
@@ -4685,7 +4712,8 @@ impl<'m, 't> Flow<'m, 't> {
             let calls = m.calls_named(name);
             for &i in calls {
                 let site = &m.calls[i];
-                if !may_pass_keyword(m, site.node, attr) {
+                if !may_pass_keyword(m, site.node, attr) || on_another_object(site.node, site.scope)
+                {
                     continue;
                 }
                 match m.args_of(site.node).keyword(attr) {
@@ -5973,7 +6001,7 @@ impl<'m, 't> Flow<'m, 't> {
         // Calls of a keyword setter that this read did not follow (on
         // another receiver, through a `partial`) may store the attribute:
         // each is one more choice, as a method's `self.attr = v` is.
-        let unseen = self.unseen_keyword_stores(class, attr, depth);
+        let unseen = self.unseen_keyword_stores(class, ctor, attr, depth);
         if !unseen.is_empty() {
             for a in out.iter_mut() {
                 a.why = Why::Choice;
