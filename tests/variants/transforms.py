@@ -2946,6 +2946,43 @@ def b_normalising_method(src: Source, v: Value):
     return out
 
 
+def b_setter_elsewhere(src: Source, v: Value):
+    """The value is given to the constructor of a class with a keyword setter
+    (`set(**kwargs)` storing each keyword with `setattr` and returning `self`, axlearn's
+    and ml_collections' configs); the object is then set, but not its `value`, while
+    another object of the class, made at module level, has its `value` set to another
+    string: read as `VariantSettings(<value>).set(label="given").value`, or from a name
+    the setter was called on just before the statement."""
+    st = _statement_level(src, v)
+    out = []
+    for form in ("chain", "name"):
+        ed = Edits(src)
+        cls = src.fresh("VariantSettings")
+        unused = src.fresh("VARIANT_UNUSED")
+        body = (
+            f"class {cls}:\n"
+            f"    def __init__(self, value=None):\n"
+            f"        self.value = value\n"
+            f"        self.label = \"variant\"\n\n"
+            f"    def set(self, **kwargs):\n"
+            f"        for key, item in kwargs.items():\n"
+            f"            setattr(self, key, item)\n"
+            f"        return self\n\n\n"
+            f"{unused} = {cls}().set(value=\"unused\", label=\"unused\")\n"
+        )
+        insert_module_code(ed, header_end(src)[0], body)
+        if form == "chain":
+            ed.replace(v.expr, f"{cls}({src.seg(v.expr)}).set(label=\"given\").value")
+        else:
+            settings = src.fresh("variant_settings")
+            insert_before_stmt(
+                ed, st, [f"{settings} = {cls}({src.seg(v.expr)})", f"{settings}.set(label=\"given\")"]
+            )
+            ed.replace(v.expr, f"{settings}.value")
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_collected_sequence(src: Source, v: Value):
     """A tuple or list value (the platforms of a lowering) is built by a loop appending
     each of its elements, in order, to a list made empty just before its statement; the
@@ -6694,6 +6731,14 @@ TRANSFORMS = {
         "it is called on (`dataclasses.replace(self, value=resolve(self.value))` or a new object of "
         "`self`'s fields), a second object normalised at module level: "
         "`VariantOptions(value=<value>).normalised().value`",
+    ),
+    "setter_elsewhere": (
+        _values,
+        b_setter_elsewhere,
+        "the value is given to the constructor of a class with a keyword setter (`set(**kwargs)` with "
+        "`setattr`, returning `self`), the object then set but not its value, another object's value set "
+        "to a string at module level: `VariantSettings(<value>).set(label=\"given\").value`, or a name set "
+        "just before the statement",
     ),
     "registered_identity": (
         _values,
