@@ -265,8 +265,10 @@ impl<S: SourceProvider> FsResolver<S> {
         self.chained_managers
             .retain(|file, (_, read)| file != path && !read.iter().any(|r| r == path));
         self.top_level_defs.remove(path);
-        // (What a module registers may change with any file it imports.)
-        self.imported_registrations.clear();
+        self.imported_registrations
+            .retain(|(from, into), (_, read)| {
+                from != path && into != path && !read.iter().any(|r| r == path)
+            });
         self.called
             .retain(|(importer, module), _| importer != path && module != path);
         // A call's answer depends on the called module's text (the
@@ -834,7 +836,8 @@ impl<S: SourceProvider> FsResolver<S> {
     }
 
     /// `Resolver::imported_registrations_into`, with the files of the
-    /// modules that registered them (what the answer depends on).
+    /// modules whose import lines were read for it (what the answer depends
+    /// on, besides the two files).
     #[allow(clippy::type_complexity)]
     pub fn registrations_into(
         &self,
@@ -846,7 +849,7 @@ impl<S: SourceProvider> FsResolver<S> {
             return found.clone();
         }
         let mut found = Vec::new();
-        let mut registering = Vec::new();
+        let mut read = Vec::new();
         if let Some(text) = self.source.read(from_file) {
             let mut modules: Vec<PathBuf> = Self::imported_module_names(&text)
                 .iter()
@@ -856,13 +859,13 @@ impl<S: SourceProvider> FsResolver<S> {
             modules.sort();
             modules.dedup();
             for file in modules {
+                read.push(file.clone());
                 // Only a module naming `into` in its imports can register
                 // into it (its import lines are read to tell).
                 if !self.imports_one_of(&file, std::slice::from_ref(&key.1)) {
                     continue;
                 }
                 let rename = renamer(&file, from_file);
-                let before = found.len();
                 for registration in self.registrations_of_module(&file).iter() {
                     if *registration.file != *into {
                         continue;
@@ -871,12 +874,9 @@ impl<S: SourceProvider> FsResolver<S> {
                     rename(&mut registration.values);
                     found.push(registration);
                 }
-                if found.len() > before {
-                    registering.push(file.clone());
-                }
             }
         }
-        let found = (Arc::new(found), Arc::new(registering));
+        let found = (Arc::new(found), Arc::new(read));
         self.imported_registrations.insert(key, found.clone());
         found
     }

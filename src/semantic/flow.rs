@@ -3537,20 +3537,10 @@ impl<'m, 't> Flow<'m, 't> {
             return None;
         }
         let made = self.foreign_call(base, None, call, call_scope, depth + 1)?;
-        let base_body = m.foreign_class_constants(base);
         made.into_iter()
             .map(|alt| match alt.val {
                 Val::Object(fields) => Some((
-                    fields
-                        .iter()
-                        .filter(|(name, alts)| {
-                            name != "__class__"
-                                && !base_body.iter().any(|(n, body)| {
-                                    n == name && super::summary::same_values(body, alts)
-                                })
-                        })
-                        .cloned()
-                        .collect(),
+                    m.stored_by_foreign_init(base, &fields),
                     alt.why,
                     alt.choices,
                 )),
@@ -12776,6 +12766,23 @@ impl<'t> Module<'t> {
         let mut alts = resolver.call_returns(&file, path, call)?;
         self.forget_overridden_defaults(&mut alts);
         Some(alts)
+    }
+
+    /// The fields of `object`, made by another module's class `base`, that
+    /// its `__init__` stored: not its `__class__`, nor the base's class-body
+    /// values, which a subclass's body overrides.
+    pub(crate) fn stored_by_foreign_init(&self, base: &str, object: &Fields) -> Fields {
+        let base_body = self.foreign_class_constants(base);
+        object
+            .iter()
+            .filter(|(name, alts)| {
+                name != "__class__"
+                    && !base_body
+                        .iter()
+                        .any(|(n, body)| n == name && super::summary::same_values(body, alts))
+            })
+            .cloned()
+            .collect()
     }
 
     /// The class-body values of another module's class `path` (as imported

@@ -1413,19 +1413,7 @@ impl<'t> Module<'t> {
         else {
             return None;
         };
-        let base_body = self.foreign_class_constants(base);
-        Some(
-            fields
-                .iter()
-                .filter(|(name, alts)| {
-                    name != "__class__"
-                        && !base_body
-                            .iter()
-                            .any(|(n, body)| n == name && same_values(body, alts))
-                })
-                .cloned()
-                .collect(),
-        )
+        Some(self.stored_by_foreign_init(base, fields))
     }
 }
 

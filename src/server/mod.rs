@@ -321,10 +321,12 @@ impl Resolver for Recording<'_> {
         from_file: &Path,
         into: &Path,
     ) -> Vec<crate::semantic::summary::Registration> {
-        let (found, registering) = self.inner.registrations_into(from_file, into);
-        // The modules that registered are read: their changes count.
+        let (found, read) = self.inner.registrations_into(from_file, into);
+        // The modules whose imports were read: a change may make one
+        // register (or stop).
         let mut deps = self.deps.lock().unwrap_or_else(|e| e.into_inner());
-        deps.extend(registering.iter().cloned());
+        deps.insert(into.to_path_buf());
+        deps.extend(read.iter().cloned());
         found.as_ref().clone()
     }
 }
