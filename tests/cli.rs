@@ -2092,3 +2092,59 @@ lowered = jax.jit(step).trace(spec).lower(lowering_platforms=("cuda",))
         }
     }
 }
+
+#[test]
+fn a_closure_or_partial_of_a_method_runs_on_the_object_it_was_read_off() {
+    // The lowered function is a closure `runner.step_fn()` returned (brainpy's
+    // `predict_fn`) or `functools.partial(runner.apply, ...)` (jax_fdm's
+    // `jit(partial(model.equilibrium, ...))`); the callback behind
+    // `self.debug` runs for the lowered object only. Under jax 0.12.0.1 on a
+    // CPU host, `Runner(debug=True)` lowered for tpu raises "the platform for
+    // the specified backend cpu is different from the lowering platform
+    // tpu"; `Runner(debug=False)` runs clean (the other object, never
+    // lowered, holds the other flag). The build before walked the closure
+    // and the partial without their object: `self.debug` was every
+    // object's, and nothing was reported.
+    for lowered in [
+        "runner.step_fn()",
+        "functools.partial(runner.apply, scale=2)",
+    ] {
+        for (lowered_flag, other_flag, expected) in [("True", "False", 1), ("False", "True", 0)] {
+            let main = format!(
+                r#"import functools
+
+import jax
+import jax.numpy as jnp
+
+
+class Runner:
+    def __init__(self, debug):
+        self.debug = debug
+
+    def apply(self, x, scale=1):
+        if self.debug:
+            jax.debug.print("x {{}}", x)
+        return x * scale
+
+    def step_fn(self):
+        def step(x):
+            return self.apply(x)
+
+        return step
+
+
+other = Runner({other_flag})
+runner = Runner({lowered_flag})
+spec = jax.ShapeDtypeStruct((3,), jnp.float32)
+jax.jit({lowered}).trace(spec).lower(lowering_platforms=("tpu",))
+"#
+            );
+            let items = check_json(&[("main.py", &main)]);
+            let case = format!("{lowered} {lowered_flag}");
+            assert_findings(&items, expected, "JP001", &case);
+            if expected == 1 {
+                assert_eq!(items[0]["location"]["row"], 26, "{case}: {items}");
+            }
+        }
+    }
+}

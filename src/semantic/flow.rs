@@ -264,6 +264,9 @@ pub enum Val<'t> {
         made: Node<'t>,
         scope: ScopeId,
         site: Node<'t>,
+        /// A partial of a method read off an object (`partial(model.run,
+        /// ...)`): the object's class and construction, `self` when it runs.
+        on: Option<(ScopeId, Option<(Node<'t>, ScopeId)>)>,
     },
     /// `jax.devices(...)` / `jax.local_devices(...)`: a list of devices.
     Devices,
@@ -8549,18 +8552,24 @@ impl<'m, 't> Flow<'m, 't> {
                             ScopeKind::Function | ScopeKind::Lambda
                         ) =>
                     {
+                        let on = match v {
+                            Val::Method(_, class, made) => Some((*class, *made)),
+                            _ => None,
+                        };
                         Val::Partial {
                             def: *def,
                             shifts,
                             made: call,
                             scope,
                             site: call,
+                            on,
                         }
                     }
                     Val::Partial {
                         def,
                         shifts: s,
                         site,
+                        on,
                         ..
                     } => Val::Partial {
                         def: *def,
@@ -8568,6 +8577,7 @@ impl<'m, 't> Flow<'m, 't> {
                         made: call,
                         scope,
                         site: *site,
+                        on: *on,
                     },
                     _ => Val::Unknown,
                 }))

@@ -2931,11 +2931,12 @@ impl<'t> Module<'t> {
             Val::Function(id) | Val::Jitted(id, ..) => unchosen(vec![Target::Local(*id)]),
             // On the path of the partial call, the call site of the def that
             // binds what it stores (a partial of a partial: the innermost).
-            Val::Partial { def, site, .. } => {
-                vec![(
-                    Target::Local(*def),
-                    vec![(self.scopes[*def].node.id(), site.id())],
-                )]
+            Val::Partial { def, site, on, .. } => {
+                let target = match on {
+                    Some((class, made)) => self.method_on(*def, *class, *made),
+                    None => Target::Local(*def),
+                };
+                vec![(target, vec![(self.scopes[*def].node.id(), site.id())])]
             }
             Val::Method(method, class, made) => {
                 unchosen(vec![self.method_on(*method, *class, *made)])
@@ -3229,13 +3230,48 @@ impl<'t> Module<'t> {
         }
     }
 
+    /// The object whose method call made closure `id` on `path` (the path
+    /// pins the enclosing method to a call `obj.method(...)`, `obj` one
+    /// object of this module): its class and construction.
+    fn receiver_on_path(&self, id: ScopeId, path: &[Choice]) -> Option<(ScopeId, ScopeId, usize)> {
+        if path.is_empty() {
+            return None;
+        }
+        let method = self.enclosing_method(id)?;
+        if self.is_static_method(method) || self.is_class_method(method) {
+            return None;
+        }
+        let point = self.scopes[method].node.id();
+        let call_id = path.iter().find(|(p, _)| *p == point)?.1;
+        let site = self.calls.iter().find(|c| c.node.id() == call_id)?;
+        let object = site
+            .node
+            .field("function")
+            .filter(|f| f.kind_name() == "attribute")?
+            .field("object")?;
+        let alts = self.flow_with_budget(200).eval(object, site.scope);
+        match alts.as_slice() {
+            [one] if one.why.certain() => match &one.val {
+                Val::Instance(class, Some((made, made_in)))
+                    if self.method(*class, &self.scopes[method].name) == Some(method) =>
+                {
+                    Some((*class, *made_in, made.id()))
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// Whether the call with node id `call` in method `method` calls a
     /// method of `self` (`self.m(...)`, `self` its first parameter).
     fn calls_on_self(&self, method: ScopeId, call: Option<usize>) -> bool {
         let Some(node) = call.and_then(|c| self.call_node(method, c)) else {
             return false;
         };
-        let Some((receiver, _)) = self.scopes[method].params().first() else {
+        // In a closure, the `self` of the method it is in.
+        let owner = self.enclosing_method(method).unwrap_or(method);
+        let Some((receiver, _)) = self.scopes[owner].params().first() else {
             return false;
         };
         node.field("function")
@@ -3435,7 +3471,16 @@ impl<'t> Module<'t> {
             }
             let mut object = None;
             let (id, self_class) = match target {
-                Target::Local(id) => (id, None),
+                // A closure a method call on a known object made (`body`
+                // returned by `runner.predict_fn(3)`): its `self` is that
+                // object.
+                Target::Local(id) => match self.receiver_on_path(id, &path) {
+                    Some((class, made_in, made_by)) => {
+                        object = Some((made_in, made_by));
+                        (id, Some(class))
+                    }
+                    None => (id, None),
+                },
                 Target::Bound(id, class) => (id, Some(class)),
                 Target::OnObject(id, class, made_in, made_by) => {
                     object = Some((made_in, made_by));
@@ -3457,8 +3502,10 @@ impl<'t> Module<'t> {
             };
             // On a known object, what `self` holds decides branches and
             // calls, as a call's arguments do (`CallBranches`).
+            // A closure reads the `self` of the method it is in.
+            let receiver_method = self.enclosing_method(id).unwrap_or(id);
             let on_object = object.and_then(|(made_in, made_by)| {
-                self.receiver_branches(id, self_class?, made_in, made_by)
+                self.receiver_branches(receiver_method, self_class?, made_in, made_by)
             });
             let decided = on_object.as_deref().or(decided);
             {
@@ -3553,6 +3600,17 @@ impl<'t> Module<'t> {
                             {
                                 let (made_in, made_by) = object.unwrap_or_default();
                                 resolved = Target::OnObject(*m, c, made_in, made_by);
+                                &resolved
+                            }
+                            // A closure of the same method, called or
+                            // returned: it reads the same `self`.
+                            (Target::Local(n), Some(c))
+                                if object.is_some()
+                                    && self.scopes[*n].class.is_none()
+                                    && self.enclosing_method(*n) == Some(receiver_method) =>
+                            {
+                                let (made_in, made_by) = object.unwrap_or_default();
+                                resolved = Target::OnObject(*n, c, made_in, made_by);
                                 &resolved
                             }
                             _ => next,
