@@ -2148,3 +2148,57 @@ jax.jit({lowered}).trace(spec).lower(lowering_platforms=("tpu",))
         }
     }
 }
+
+#[test]
+fn a_function_the_host_picks_from_a_table_is_checked_on_that_host() {
+    // `solve = SOLVERS.get(jax.default_backend())` in another module
+    // (jax_fdm's solver registry): on a CPU host it is the pure_callback
+    // solver. Under jax 0.12.0.1 on this CPU host the cuda lowering raises
+    // "the platform for the specified backend cpu is different from the
+    // lowering platform cuda"; the cpu lowering runs clean (the callback is
+    // the host's own backend), and on GPU/TPU hosts the device solver has
+    // no callback. The build before read `jax.default_backend()` as any
+    // string: the table's entry was unknown and nothing was reported.
+    let solvers = r#"import jax
+import jax.numpy as jnp
+
+
+def solve_host(a, b):
+    return jax.pure_callback(lambda a, b: b, jax.ShapeDtypeStruct(b.shape, b.dtype), a, b)
+
+
+def solve_device(a, b):
+    return jnp.linalg.solve(a, b)
+
+
+SOLVERS = {"cpu": solve_host, "gpu": solve_device, "tpu": solve_device}
+solve = SOLVERS.get(jax.default_backend())
+"#;
+    for (platform, expected) in [("cuda", 1), ("cpu", 0)] {
+        let main = format!(
+            r#"import jax
+import jax.numpy as jnp
+
+from _solvers import solve
+
+
+def step(a, b):
+    return solve(a, b)
+
+
+spec = jax.ShapeDtypeStruct((3, 3), jnp.float32)
+jax.jit(step).trace(spec, spec).lower(lowering_platforms=("{platform}",))
+"#
+        );
+        let items = check_json(&[("_solvers.py", solvers), ("main.py", &main)]);
+        assert_findings(&items, expected, "JP001", platform);
+        if expected == 1 {
+            assert_eq!(items[0]["severity"], "warning", "{items}");
+            let message = items[0]["message"].as_str().unwrap_or_default();
+            assert!(
+                message.contains("on a host whose backend is cpu"),
+                "{items}"
+            );
+        }
+    }
+}

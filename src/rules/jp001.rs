@@ -157,7 +157,7 @@ impl Rule for Jp001 {
             if !KNOWN_PLATFORMS.contains(&platform.as_str()) {
                 continue;
             }
-            let callbacks: Vec<_> = lowering
+            let all_callbacks: Vec<_> = lowering
                 .reqs
                 .iter()
                 .filter(|r| match &r.kind {
@@ -165,8 +165,37 @@ impl Rule for Jp001 {
                     ReqKind::PallasCall { interpret, .. } => *interpret == Interpret::Callback,
                     _ => false,
                 })
+                .collect();
+            let mut callbacks: Vec<_> = all_callbacks
+                .iter()
+                .copied()
                 .filter(|r| ctx.kept(r, lowering, &platforms) == Some(true))
                 .collect();
+            // Where nothing says which host runs it, a callback that only
+            // some hosts trace (picked by `jax.default_backend()`) fails on
+            // those of them whose backend is not the lowering's platform.
+            let mut host_only: Vec<String> = Vec::new();
+            if callbacks.is_empty()
+                && placed_backend(ctx, lowering).is_none()
+                && ctx.host_platforms(lowering).is_empty()
+            {
+                for r in &all_callbacks {
+                    let Some(hosts) = r.kept_only_on_hosts(&platforms) else {
+                        continue;
+                    };
+                    let failing: Vec<String> =
+                        hosts.into_iter().filter(|h| h != platform).collect();
+                    if failing.is_empty() {
+                        continue;
+                    }
+                    callbacks.push(r);
+                    for h in failing {
+                        if !host_only.contains(&h) {
+                            host_only.push(h);
+                        }
+                    }
+                }
+            }
             let Some(first) = callbacks.first() else {
                 continue;
             };
@@ -182,6 +211,14 @@ impl Rule for Jp001 {
                 continue;
             }
             let (backend, severity, note) = match placed_backend(ctx, lowering) {
+                None if !host_only.is_empty() => {
+                    let backend = match host_only[0].as_str() {
+                        "cuda" | "rocm" => "gpu".to_owned(),
+                        other => other.to_owned(),
+                    };
+                    let note = format!(" (on a host whose backend is {backend}, which picks it)");
+                    (backend, Severity::Warning, note)
+                }
                 Some(b) if b == "gpu" || !KNOWN_PLATFORMS.contains(&b.as_str()) => continue,
                 Some(b) if b != *platform => (b, Severity::Error, String::new()),
                 Some(_) => continue,

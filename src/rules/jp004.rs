@@ -78,12 +78,56 @@ impl Rule for Jp004 {
                     .iter()
                     .any(|g| matches!(g, Guard::HostDependent(_) | Guard::CallerChoice))
             };
-            let Some(req) = lowering
+            // Traced only on some hosts (picked by `jax.default_backend()`):
+            // it fails on those, the ones this code runs on if it says.
+            let traced_on = |r: &crate::semantic::Requirement| -> Option<Vec<String>> {
+                let mut hosts: Option<Vec<String>> = None;
+                for guard in &r.guards {
+                    match guard {
+                        Guard::HostDependent(Some(on)) => {
+                            hosts = Some(match hosts {
+                                None => on.clone(),
+                                Some(h) => h.into_iter().filter(|x| on.contains(x)).collect(),
+                            })
+                        }
+                        Guard::HostDependent(None) | Guard::CallerChoice => return None,
+                        _ => {}
+                    }
+                }
+                let targets = ctx.host_platforms(lowering);
+                hosts
+                    .map(|h| -> Vec<String> {
+                        h.into_iter()
+                            .filter(|x| targets.is_empty() || targets.contains(x))
+                            .collect()
+                    })
+                    .filter(|h| !h.is_empty())
+            };
+            let (req, severity, note) = match lowering
                 .reqs
                 .iter()
                 .find(|r| r.kind.requires_devices() && kept(r))
-            else {
-                continue;
+            {
+                Some(req) => (req, META.severity, String::new()),
+                None => {
+                    let Some((req, hosts)) = lowering
+                        .reqs
+                        .iter()
+                        .filter(|r| r.kind.requires_devices())
+                        .find_map(|r| traced_on(r).map(|h| (r, h)))
+                    else {
+                        continue;
+                    };
+                    let backend = match hosts[0].as_str() {
+                        "cuda" | "rocm" => "gpu",
+                        other => other,
+                    };
+                    (
+                        req,
+                        Severity::Warning,
+                        format!(" on a host whose backend is {backend}, which traces it"),
+                    )
+                }
             };
             let api = match &req.kind {
                 ReqKind::HostCallback { api } => (*api).to_owned(),
@@ -92,9 +136,9 @@ impl Rule for Jp004 {
             };
             out.push(Finding {
                 code: META.code,
-                severity: META.severity,
+                severity,
                 message: format!(
-                    "{} (`{api}` needs devices; the computation only has an AbstractMesh)",
+                    "{} (`{api}` needs devices; the computation only has an AbstractMesh{note})",
                     META.template
                 ),
                 span: lowering.anchor.clone(),

@@ -81,6 +81,11 @@ pub enum Why {
     /// The default of run-time configuration: what a plain run uses.
     /// The note names it (`with the default --platform "tpu" (line 35)`).
     Default(String),
+    /// One of several of which only one runs, chosen by the host the
+    /// program runs on (`jax.default_backend()`, read on those hosts):
+    /// a run-time choice, which an edge may still take behind a host guard
+    /// (`Guard::HostDependent`).
+    Host(Vec<String>),
     /// One of several of which only one runs, chosen at run time.
     Choice,
 }
@@ -91,12 +96,17 @@ impl Why {
             Why::Fixed => 0,
             Why::Each(_) => 1,
             Why::Default(_) => 2,
-            Why::Choice => 3,
+            Why::Host(_) => 3,
+            Why::Choice => 4,
         }
     }
 
     /// The weaker of two: a value reached through a default is a default.
+    /// Two host choices hold on the hosts both name.
     pub fn and(&self, other: &Why) -> Why {
+        if let (Why::Host(a), Why::Host(b)) = (self, other) {
+            return Why::Host(a.iter().filter(|h| b.contains(h)).cloned().collect());
+        }
         if other.rank() > self.rank() {
             other.clone()
         } else {
@@ -115,7 +125,96 @@ impl Why {
             _ => None,
         }
     }
+
+    /// Chosen at run time (by the host or otherwise): what is not known to
+    /// hold for a plain run.
+    pub fn is_choice(&self) -> bool {
+        matches!(self, Why::Choice | Why::Host(_))
+    }
 }
+
+/// The choice point of the host's backend: alternatives read on one host
+/// are on no path with those of another (`merge_choices`).
+pub const HOST_POINT: usize = usize::MAX - 1;
+
+/// Whether an alternative was read on one host only.
+pub fn host_picked(choices: &[Choice]) -> bool {
+    choices.iter().any(|(p, _)| *p == HOST_POINT)
+}
+
+/// A value every host gives (`on_cpu_host() and False`; one function for
+/// each key of `IMPLS[jax.default_backend()]`) is that value whatever the
+/// host: its host alternatives become one.
+fn settle_hosts(alts: Vec<Alt<'_>>) -> Vec<Alt<'_>> {
+    if !alts.iter().any(|a| matches!(a.why, Why::Host(_))) {
+        return alts;
+    }
+    let strip = |choices: &[Choice]| -> Vec<Choice> {
+        choices
+            .iter()
+            .filter(|(p, _)| *p != HOST_POINT)
+            .copied()
+            .collect()
+    };
+    // (member indices, hosts) per value and other choices.
+    let mut groups: Vec<(Vec<usize>, Vec<String>)> = Vec::new();
+    for (i, alt) in alts.iter().enumerate() {
+        let Why::Host(hosts) = &alt.why else {
+            continue;
+        };
+        let found = groups.iter_mut().find(|(members, _)| {
+            let first = &alts[members[0]];
+            first.val.same(&alt.val) && strip(&first.choices) == strip(&alt.choices)
+        });
+        match found {
+            Some((members, on)) => {
+                members.push(i);
+                on.extend(
+                    hosts
+                        .iter()
+                        .filter(|h| !on.contains(h))
+                        .cloned()
+                        .collect::<Vec<_>>(),
+                );
+            }
+            None => groups.push((vec![i], hosts.clone())),
+        }
+    }
+    let every_host = |on: &[String]| {
+        ["cpu", "cuda", "rocm", "tpu"]
+            .iter()
+            .all(|h| on.iter().any(|o| o == h))
+    };
+    let settled: Vec<&Vec<usize>> = groups
+        .iter()
+        .filter(|(_, on)| every_host(on))
+        .map(|(members, _)| members)
+        .collect();
+    if settled.is_empty() {
+        return alts;
+    }
+    let mut out = Vec::new();
+    for (i, alt) in alts.into_iter().enumerate() {
+        match settled.iter().find(|members| members.contains(&i)) {
+            Some(members) if members[0] == i => out.push(Alt {
+                choices: strip(&alt.choices),
+                val: alt.val,
+                why: Why::Fixed,
+            }),
+            Some(_) => {}
+            None => out.push(alt),
+        }
+    }
+    out
+}
+
+/// What `jax.default_backend()` returns, and on which hosts: the backend's
+/// platform, `"gpu"` on CUDA and ROCm hosts (jax-facts).
+pub const HOST_BACKENDS: &[(&str, &[&str])] = &[
+    ("cpu", &["cpu"]),
+    ("gpu", &["cuda", "rocm"]),
+    ("tpu", &["tpu"]),
+];
 
 /// A choice a value depends on: (the def, loop or branch node's id, which
 /// call node or element index was taken).
@@ -1328,11 +1427,12 @@ impl<'m, 't> Flow<'m, 't> {
         // answered under the module-level state the site runs in
         // (`overlay.rs`: `with kernel_target("gpu"):` around it).
         if self.bound.borrow().is_empty() && !self.m.state_in_force() {
-            return self
-                .m
-                .under_state_at(node, scope, || self.eval_depth(node, scope, 0));
+            return settle_hosts(
+                self.m
+                    .under_state_at(node, scope, || self.eval_depth(node, scope, 0)),
+            );
         }
-        self.eval_depth(node, scope, 0)
+        settle_hosts(self.eval_depth(node, scope, 0))
     }
 
     fn spend(&self) -> bool {
@@ -1601,12 +1701,14 @@ impl<'m, 't> Flow<'m, 't> {
             match c.val.truthy() {
                 // Decided on every path, or as a plain run decides it (a
                 // default of run-time configuration: the branch taken is
-                // then a default too).
-                Some(t) if c.why.certain() || matches!(c.why, Why::Default(_)) => out.extend(
-                    then(t)
-                        .into_iter()
-                        .filter_map(|a| a.under(&c.why, &c.choices)),
-                ),
+                // then a default too), or on each host as that host does.
+                Some(t) if c.why.certain() || matches!(c.why, Why::Default(_) | Why::Host(_)) => {
+                    out.extend(
+                        then(t)
+                            .into_iter()
+                            .filter_map(|a| a.under(&c.why, &c.choices)),
+                    )
+                }
                 _ => {
                     for taken in [true, false] {
                         out.extend(then(taken).into_iter().filter_map(|mut a| {
@@ -4429,7 +4531,7 @@ impl<'m, 't> Flow<'m, 't> {
         // runs (`self.backend` set to "pallas" by the base `__init__`).
         let instance_choice = objects.len() > 1
             && objects.iter().all(|o| {
-                matches!(o.val, Val::Instance(..)) && o.why == Why::Choice && o.choices.is_empty()
+                matches!(o.val, Val::Instance(..)) && o.why.is_choice() && o.choices.is_empty()
             });
         let per_object: Vec<Vec<Alt<'t>>> = objects
             .iter()
@@ -8830,7 +8932,18 @@ impl<'m, 't> Flow<'m, 't> {
                 let placed = args.keyword("device").is_some() || args.has_dict_splat;
                 Some(vec![Alt::fixed(Val::Array { committed: placed })])
             }
-            "jax.default_backend" => Some(vec![Alt::fixed(Val::AnyStr)]),
+            // One string per host, each on its own host.
+            "jax.default_backend" => Some(
+                HOST_BACKENDS
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (backend, hosts))| Alt {
+                        val: Val::Str((*backend).to_owned()),
+                        why: Why::Host(hosts.iter().map(|h| (*h).to_owned()).collect()),
+                        choices: vec![(HOST_POINT, i)],
+                    })
+                    .collect(),
+            ),
             "os.environ.get" | "os.getenv" => {
                 let key = args
                     .positional
@@ -9868,7 +9981,7 @@ impl<'m, 't> Flow<'m, 't> {
             return None;
         };
         // Certain, or a configured default (then so are the items).
-        let known = |why: &Why| !matches!(why, Why::Choice);
+        let known = |why: &Why| !why.is_choice();
         let iterated = self.eval_depth(for_clause.field("right")?, scope, depth + 1);
         // A default beside run-time choices: the default's items.
         let configured = iterated.iter().any(|a| matches!(a.why, Why::Default(_)));

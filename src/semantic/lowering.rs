@@ -1160,7 +1160,7 @@ impl<'t> Module<'t> {
             let mut out = vec![(PlatformsValue::SomeList, Why::Fixed, Vec::new())];
             for alt in alts {
                 if let (Some((SeqKind::List, items)), false) =
-                    (alt.val.strings(), matches!(alt.why, Why::Choice))
+                    (alt.val.strings(), alt.why.is_choice())
                 {
                     out.push((PlatformsValue::List(items), alt.why, alt.choices));
                 }
@@ -1193,7 +1193,7 @@ impl<'t> Module<'t> {
         }
         let mut out: Vec<(PlatformsValue, Why, Vec<Choice>)> = Vec::new();
         for alt in alts {
-            let value = if !matches!(alt.why, Why::Choice) {
+            let value = if !alt.why.is_choice() {
                 match &alt.val {
                     Val::Str(s) => PlatformsValue::Str(s.clone()),
                     Val::Split(s) => PlatformsValue::Split(s.clone()),

@@ -78,9 +78,37 @@ pub struct Branches {
     /// Bodies of `by_caller` that run for some of this module's call sites
     /// of the function only: the choices of each way they run.
     pub by_caller_when: Vec<(std::ops::Range<usize>, Vec<Vec<Choice>>)>,
+    /// Bodies whose condition the host decides, with the hosts it holds on
+    /// (`Guard::HostDependent`).
+    pub by_host: Vec<(std::ops::Range<usize>, Vec<String>)>,
 }
 
 impl Branches {
+    /// The hosts a body holding byte `at` runs on, if a condition the
+    /// host decides says (the hosts every such body's condition holds on).
+    pub fn host_at(&self, at: usize) -> Option<Vec<String>> {
+        let mut out: Option<Vec<String>> = None;
+        for (_, hosts) in self.by_host.iter().filter(|(r, _)| r.contains(&at)) {
+            out = Some(match out {
+                None => hosts.clone(),
+                Some(h) => h.into_iter().filter(|x| hosts.contains(x)).collect(),
+            });
+        }
+        out
+    }
+
+    /// The guards of byte `at` that a default or the host make.
+    pub fn guards_at(&self, at: usize) -> Vec<Guard> {
+        let mut out = Vec::new();
+        if let Some(note) = self.default_at(at) {
+            out.push(Guard::Configured(note.to_owned()));
+        }
+        if let Some(hosts) = self.host_at(at) {
+            out.push(Guard::HostDependent(Some(hosts)));
+        }
+        out
+    }
+
     /// The default a body holding byte `at` runs by, if it does.
     pub fn default_at(&self, at: usize) -> Option<&str> {
         self.by_default
@@ -105,6 +133,9 @@ pub struct CallBranches {
     /// the receiver, given a function by the call (`loss(x)` with
     /// `loss=host_loss`; `self.fn(x)` on an object made with it).
     pub edges: Vec<(ScopeId, Edge)>,
+    /// Bodies whose condition the host decides for the call, with the
+    /// hosts it holds on.
+    pub by_host: Vec<(std::ops::Range<usize>, Vec<String>)>,
 }
 
 /// What a branch condition is, as far as the code shows.
@@ -116,6 +147,9 @@ pub(crate) enum Truth {
     /// With, when every value comes from a call site of this module, the
     /// choices of each value that makes it hold.
     CallerDecides(Option<Vec<Vec<Choice>>>),
+    /// Decided by the host alone (`local = target == jax.default_backend()`
+    /// read later): the hosts on which it holds.
+    HostDecides(Vec<String>),
     Unknown,
 }
 
@@ -280,6 +314,26 @@ impl Requirement {
     /// Is it lowered when lowering for `platforms`? `None`: depends on the host.
     pub fn kept_for(&self, platforms: &[String]) -> Option<bool> {
         self.kept_on_hosts(platforms, &[])
+    }
+
+    /// The hosts on which it is lowered for `platforms` when only host
+    /// tests keep it from being certain (`None`: another guard leaves it
+    /// open, or it is dropped): the hosts every such test names.
+    pub fn kept_only_on_hosts(&self, platforms: &[String]) -> Option<Vec<String>> {
+        let mut hosts: Option<Vec<String>> = None;
+        for guard in &self.guards {
+            match guard {
+                Guard::HostDependent(Some(on)) => {
+                    hosts = Some(match hosts {
+                        None => on.clone(),
+                        Some(h) => h.into_iter().filter(|x| on.contains(x)).collect(),
+                    });
+                }
+                guard if guard.keeps(platforms) == Some(true) => {}
+                _ => return None,
+            }
+        }
+        hosts.filter(|h| !h.is_empty())
     }
 
     /// `kept_for` where the lowering runs on one of `hosts` (empty: not
@@ -568,9 +622,7 @@ impl<'t> Module<'t> {
             if caller_decides(call) {
                 guards.push(Guard::CallerChoice);
             }
-            if let Some(note) = branches.default_at(call.start_byte()) {
-                guards.push(Guard::Configured(note.to_owned()));
-            }
+            guards.extend(branches.guards_at(call.start_byte()));
             facts
                 .reqs
                 .extend(self.contract_call_requirements(call, callee.as_deref(), &guards));
@@ -689,7 +741,7 @@ impl<'t> Module<'t> {
                 // Only through a default of run-time configuration
                 // (`TABLE[os.environ.get("KIND", "host")]()`): reached in a
                 // plain run, under that default (`Guard::Configured`).
-                let mut targets: Vec<(Target, Vec<flow::Choice>, Option<String>)> = self
+                let mut targets: Vec<(Target, Vec<flow::Choice>, Option<Guard>)> = self
                     .callee_targets(func, id)
                     .into_iter()
                     .map(|(t, c)| (t, c, None))
@@ -710,7 +762,7 @@ impl<'t> Module<'t> {
                 // value, which the flow's alternatives name.
                 // A decorator of the def called is applied by its own call.
                 let names_def = self.names_a_def(func, id);
-                let mut factory_made: Vec<(Target, Vec<flow::Choice>, Option<String>)> = Vec::new();
+                let mut factory_made: Vec<(Target, Vec<flow::Choice>, Option<Guard>)> = Vec::new();
                 if made_by.is_empty() && !names_def {
                     targets.retain(|(target, choices, default)| {
                         let Target::Local(def) = target else {
@@ -740,7 +792,7 @@ impl<'t> Module<'t> {
                         continue;
                     };
                     let guards = match default {
-                        Some(note) => concat(&guards, &[Guard::Configured(note)]),
+                        Some(guard) => concat(&guards, &[guard]),
                         None => guards.clone(),
                     };
                     // A name bound to what a call of it returned (`grad_fn =
@@ -798,7 +850,7 @@ impl<'t> Module<'t> {
                                     sure |= a.why.certain() || matches!(a.why, Why::Default(_));
                                 }
                                 // What other keys give: a run-time choice.
-                                _ if a.why == Why::Choice => {}
+                                _ if a.why.is_choice() => {}
                                 _ => {
                                     class = None;
                                     break;
@@ -836,9 +888,7 @@ impl<'t> Module<'t> {
                 if caller_decides(*arg) {
                     arg_guards.push(Guard::CallerChoice);
                 }
-                if let Some(note) = branches.default_at(arg.start_byte()) {
-                    arg_guards.push(Guard::Configured(note.to_owned()));
-                }
+                arg_guards.extend(branches.guards_at(arg.start_byte()));
                 // A partial handed on (`jax.jit(partial(inner, fn=g))`, by
                 // name too) runs its def on the path of the partial that
                 // binds what it stores (`through_partials`).
@@ -1004,6 +1054,7 @@ impl<'t> Module<'t> {
             });
             out.dead.extend(branches.dead);
             out.holds.extend(branches.holds);
+            out.by_host.extend(branches.by_host);
         }
         let edges = self.call_edges(def, given, receiver, &out.dead);
         out.edges = edges;
@@ -1083,19 +1134,17 @@ impl<'t> Module<'t> {
                     // A value run-time configuration's default gives (the
                     // call passed `op.apply` of the operator an environment
                     // default picks): an edge a plain run takes, noted.
-                    let targets: Vec<(Target, Vec<Choice>, Option<&str>)> = values
+                    // So does one the host picks, on that host.
+                    let targets: Vec<(Target, Vec<Choice>, Option<Guard>)> = values
                         .iter()
-                        .filter(|a| a.why.certain() || matches!(a.why, Why::Default(_)))
+                        .filter(|a| a.why.certain() || guard_of_why(&a.why).is_some())
                         .flat_map(|a| {
-                            let note = match &a.why {
-                                Why::Default(note) => Some(note.as_str()),
-                                _ => None,
-                            };
+                            let guard = guard_of_why(&a.why);
                             // With the choices it was made on (the call
                             // of a factory that made a closure).
                             self.alt_targets(a)
                                 .into_iter()
-                                .map(move |(t, c)| (t, c, note))
+                                .map(move |(t, c)| (t, c, guard.clone()))
                         })
                         .collect();
                     // `obj.method(...)` on the one object of another module's
@@ -1124,14 +1173,10 @@ impl<'t> Module<'t> {
                     if branches.by_caller.iter().any(|r| r.contains(&at)) {
                         guards.push(Guard::CallerChoice);
                     }
-                    if let Some(note) = branches.default_at(at) {
-                        guards.push(Guard::Configured(note.to_owned()));
-                    }
-                    for (target, choices, note) in targets {
+                    guards.extend(branches.guards_at(at));
+                    for (target, choices, guard) in targets {
                         let mut guards = guards.clone();
-                        if let Some(note) = note {
-                            guards.push(Guard::Configured(note.to_owned()));
-                        }
+                        guards.extend(guard);
                         let edge = Edge {
                             call: self.binding_call(&target, &choices, direct),
                             target,
@@ -1282,10 +1327,15 @@ impl<'t> Module<'t> {
         }
         let branches = self.branch_ranges(id);
         let mut notes = Vec::new();
+        let mut hosts = Vec::new();
         for body in branches.by_caller.iter().filter(|r| r.contains(&at)) {
             match decided.holds.iter().find(|(r, _)| r == body) {
                 Some((_, note)) => notes.extend(note.iter().cloned()),
-                None => return Some(guards.to_vec()),
+                // What the call leaves to the host: on those hosts.
+                None => match decided.by_host.iter().find(|(r, _)| r == body) {
+                    Some((_, on)) => hosts.push(on.clone()),
+                    None => return Some(guards.to_vec()),
+                },
             }
         }
         let mut out: Vec<Guard> = guards
@@ -1294,6 +1344,7 @@ impl<'t> Module<'t> {
             .cloned()
             .collect();
         out.extend(notes.into_iter().map(Guard::Configured));
+        out.extend(hosts.into_iter().map(|on| Guard::HostDependent(Some(on))));
         Some(out)
     }
 
@@ -1464,7 +1515,7 @@ impl<'t> Module<'t> {
             alts.into_iter()
                 .map(|a| {
                     let value = match (&a.why, &a.val) {
-                        (Why::Choice, _) => CompilerParams::Unknown,
+                        (w, _) if w.is_choice() => CompilerParams::Unknown,
                         (_, Val::ParamRef(slot)) => self.param_slot(&flow, slot),
                         (_, v) => params_of(v),
                     };
@@ -1504,9 +1555,10 @@ impl<'t> Module<'t> {
                         // Unpacked from a dict the run chooses (`**extra`
                         // set in both branches of an `if`): not known.
                         let why = why.and(&source.why);
-                        let value = match why {
-                            Why::Choice => CompilerParams::Unknown,
-                            _ => value,
+                        let value = if why.is_choice() {
+                            CompilerParams::Unknown
+                        } else {
+                            value
                         };
                         if let Some(choices) = flow::merge_choices(&choices, &source.choices) {
                             out.push((value, why, choices));
@@ -1544,7 +1596,7 @@ impl<'t> Module<'t> {
                         );
                     }
                     let value = match &a.why {
-                        Why::Choice => Interpret::Unknown,
+                        w if w.is_choice() => Interpret::Unknown,
                         _ => interpret_of(&a.val),
                     };
                     (value, None, a.why, a.choices)
@@ -1564,7 +1616,8 @@ impl<'t> Module<'t> {
                             .into_iter()
                             .map(|a| {
                                 let value = match (&a.why, &a.val) {
-                                    (Why::Choice, _) | (_, Val::ParamRef(_)) => Interpret::Unknown,
+                                    (w, _) if w.is_choice() => Interpret::Unknown,
+                                    (_, Val::ParamRef(_)) => Interpret::Unknown,
                                     (_, v) => interpret_of(v),
                                 };
                                 (value, None, a.why, a.choices)
@@ -1576,9 +1629,10 @@ impl<'t> Module<'t> {
                     };
                     for (value, from, why, choices) in alts {
                         let why = why.and(&source.why);
-                        let value = match why {
-                            Why::Choice => Interpret::Unknown,
-                            _ => value,
+                        let value = if why.is_choice() {
+                            Interpret::Unknown
+                        } else {
+                            value
                         };
                         if let Some(choices) = flow::merge_choices(&choices, &source.choices) {
                             out.push((value, from, why, choices));
@@ -1825,6 +1879,7 @@ impl<'t> Module<'t> {
         let mut by_caller = Vec::new();
         let mut taken_bodies = Vec::new();
         let mut by_default = Vec::new();
+        let mut by_host = Vec::new();
         // Simple statements, for the branches inside them.
         let mut simple = Vec::new();
         let mut stack: Vec<Node<'t>> = if scope == super::MODULE_SCOPE {
@@ -1946,6 +2001,10 @@ impl<'t> Module<'t> {
                                 }
                                 stack.push(body);
                             }
+                            Some(Truth::HostDecides(hosts)) => {
+                                by_host.push((body.byte_range(), hosts));
+                                stack.push(body);
+                            }
                             // (`KnownByDefault` was mapped to `Known` above.)
                             Some(Truth::Unknown | Truth::KnownByDefault(..)) | None => {
                                 stack.push(body)
@@ -2002,6 +2061,7 @@ impl<'t> Module<'t> {
             by_default,
             holds,
             by_caller_when,
+            by_host,
         };
         for statement in simple {
             self.expression_branches(statement, truth_of, &mut branches);
@@ -2120,7 +2180,7 @@ impl<'t> Module<'t> {
                             }
                         }
                     }
-                    Truth::Unknown => {}
+                    Truth::Unknown | Truth::HostDecides(_) => {}
                 }
             }
             let mut cursor = node.walk();
@@ -2262,6 +2322,17 @@ impl<'t> Module<'t> {
     }
 }
 
+/// The guard under which an alternative that is not certain still runs:
+/// a default of run-time configuration (in a plain run), or a host's pick
+/// (on those hosts).
+fn guard_of_why(why: &Why) -> Option<Guard> {
+    match why {
+        Why::Default(note) => Some(Guard::Configured(note.clone())),
+        Why::Host(hosts) => Some(Guard::HostDependent(Some(hosts.clone()))),
+        _ => None,
+    }
+}
+
 /// What the alternatives of a condition say of it (see `constant_truth`).
 pub(crate) fn truth_of(mut alts: Vec<flow::Alt<'_>>) -> Truth {
     if alts.iter().any(|a| matches!(a.val, Val::ParamRef(_))) {
@@ -2275,7 +2346,7 @@ pub(crate) fn truth_of(mut alts: Vec<flow::Alt<'_>>) -> Truth {
         _ => None,
     });
     if default_note.is_some() {
-        alts.retain(|a| !matches!(a.why, Why::Choice));
+        alts.retain(|a| !a.why.is_choice());
     }
     let mut value = None;
     let mut differs = false;
@@ -2289,8 +2360,28 @@ pub(crate) fn truth_of(mut alts: Vec<flow::Alt<'_>>) -> Truth {
         if value.is_some_and(|v| v != t) {
             differs = true;
         }
-        some_false |= !t;
+        // What a host skips is the host's matter (host tests guard it).
+        some_false |= !t && !flow::host_picked(&alt.choices);
         value = Some(t);
+    }
+    // The host decides it: on the hosts whose values hold, when nothing
+    // else does; else not known here.
+    if differs && alts.iter().any(|a| flow::host_picked(&a.choices)) {
+        if unknown || !alts.iter().all(|a| matches!(a.why, Why::Host(_))) {
+            return Truth::Unknown;
+        }
+        let mut hosts: Vec<String> = Vec::new();
+        for alt in alts.iter().filter(|a| a.val.truthy() == Some(true)) {
+            if let Why::Host(on) = &alt.why {
+                hosts.extend(
+                    on.iter()
+                        .filter(|h| !hosts.contains(h))
+                        .cloned()
+                        .collect::<Vec<_>>(),
+                );
+            }
+        }
+        return Truth::HostDecides(hosts);
     }
     // Some value we cannot read and one that skips the body (`progress =
     // None` on one path, an object on the other, then `if progress is not
@@ -2683,13 +2774,14 @@ impl<'t> Module<'t> {
     }
 
     /// What calling `func` runs when only a default of run-time
-    /// configuration gives it (`Why::Default`): each target with its
-    /// choices and the default's note.
+    /// configuration gives it (`Why::Default`), or the host picks it
+    /// (`Why::Host`): each target with its choices and the guard it runs
+    /// under (the default's note, the hosts).
     fn default_targets(
         &self,
         func: Node<'t>,
         scope: ScopeId,
-    ) -> Vec<(Target, Vec<flow::Choice>, Option<String>)> {
+    ) -> Vec<(Target, Vec<flow::Choice>, Option<Guard>)> {
         let func = unparenthesize(func);
         if !self.callee_read_by_flow(func, scope) {
             return Vec::new();
@@ -2701,22 +2793,22 @@ impl<'t> Module<'t> {
         if let (Some(object), Some(attr)) = (func.field("object"), func.field("attribute")) {
             let attr = text(attr, self.src);
             for alt in flow.eval(object, scope) {
-                let Why::Default(note) = &alt.why else {
+                let Some(guard) = guard_of_why(&alt.why) else {
                     continue;
                 };
                 if let Some(target) = foreign_method(&alt.val, attr) {
-                    out.push((target, alt.choices.clone(), Some(note.clone())));
+                    out.push((target, alt.choices.clone(), Some(guard)));
                 }
             }
         }
         for alt in flow.eval(func, scope) {
-            let Why::Default(note) = &alt.why else {
+            let Some(guard) = guard_of_why(&alt.why) else {
                 continue;
             };
             out.extend(
                 self.alt_targets(&alt)
                     .into_iter()
-                    .map(|(target, choices)| (target, choices, Some(note.clone()))),
+                    .map(|(target, choices)| (target, choices, Some(guard.clone()))),
             );
         }
         out
@@ -2760,9 +2852,48 @@ impl<'t> Module<'t> {
         }
         let mut out: Vec<Scenario> = Vec::new();
         let mut complete = true;
-        for alt in self.flow_with_budget(200).eval(node, scope) {
+        let alts = self.flow_with_budget(200).eval(node, scope);
+        // What every host picks (`IMPLS[jax.default_backend()]` giving one
+        // function for each backend) runs whatever the host.
+        let mut host_picked: Vec<(Target, Vec<Choice>, HashSet<String>)> = Vec::new();
+        for alt in &alts {
+            let Why::Host(hosts) = &alt.why else {
+                continue;
+            };
+            for (target, mut choices) in self.alt_targets(alt) {
+                choices.retain(|(p, _)| *p != flow::HOST_POINT);
+                match host_picked
+                    .iter_mut()
+                    .find(|(t, c, _)| *t == target && *c == choices)
+                {
+                    Some((_, _, on)) => on.extend(hosts.iter().cloned()),
+                    None => host_picked.push((target, choices, hosts.iter().cloned().collect())),
+                }
+            }
+        }
+        let every_host = |on: &HashSet<String>| {
+            ["cpu", "cuda", "rocm", "tpu"]
+                .iter()
+                .all(|h| on.contains(*h))
+        };
+        let host_complete = host_picked.iter().all(|(_, _, on)| every_host(on));
+        for (target, choices, on) in host_picked {
+            if !every_host(&on) {
+                continue;
+            }
+            match out.iter_mut().find(|(_, _, c)| *c == choices) {
+                Some((targets, _, _)) if !targets.contains(&target) => targets.push(target),
+                Some(_) => {}
+                None => out.push((vec![target], Why::Fixed, choices)),
+            }
+        }
+        for alt in alts {
             // `jit(None)` raises before anything lowers: no path to follow.
             if matches!(alt.val, Val::None) {
+                continue;
+            }
+            if matches!(alt.why, Why::Host(_)) {
+                complete &= host_complete;
                 continue;
             }
             // What the default of run-time configuration picks is a
@@ -3974,8 +4105,8 @@ impl<'t> Module<'t> {
         flow.project(flow.eval(arg, call.scope), &slot.path)
             .into_iter()
             .map(|a| {
-                let value = match a.why {
-                    Why::Choice => unknown.clone(),
+                let value = match &a.why {
+                    w if w.is_choice() => unknown.clone(),
                     _ => meaning(&a.val),
                 };
                 (value, a.why, a.choices)
@@ -4038,8 +4169,53 @@ fn concat(a: &[Guard], b: &[Guard]) -> Vec<Guard> {
 }
 
 fn dedup(reqs: &mut Vec<Requirement>) {
+    merge_every_host(reqs);
     let mut seen = HashSet::new();
     reqs.retain(|r| seen.insert(r.clone()));
+}
+
+/// A requirement reached on every host, one copy per host that picks it
+/// (`IMPLS[jax.default_backend()]` with the same function for each key),
+/// is reached whatever the host: its host guard goes.
+fn merge_every_host(reqs: &mut [Requirement]) {
+    let host_guard = |g: &Guard| matches!(g, Guard::HostDependent(Some(_)));
+    if !reqs.iter().any(|r| r.guards.iter().any(host_guard)) {
+        return;
+    }
+    // Less the guard and the host's choice.
+    let without = |r: &Requirement, at: usize| {
+        let mut r = r.clone();
+        r.guards.remove(at);
+        r.choices.retain(|(p, _)| *p != flow::HOST_POINT);
+        r
+    };
+    let mut unguard = Vec::new();
+    for (i, req) in reqs.iter().enumerate() {
+        let Some(at) = req.guards.iter().position(host_guard) else {
+            continue;
+        };
+        let bare = without(req, at);
+        let mut hosts: HashSet<&str> = HashSet::new();
+        for other in reqs.iter() {
+            if other.guards.len() != req.guards.len() || !host_guard(&other.guards[at]) {
+                continue;
+            }
+            if let Guard::HostDependent(Some(on)) = &other.guards[at] {
+                if without(other, at) == bare {
+                    hosts.extend(on.iter().map(String::as_str));
+                }
+            }
+        }
+        if ["cpu", "cuda", "rocm", "tpu"]
+            .iter()
+            .all(|h| hosts.contains(h))
+        {
+            unguard.push((i, at));
+        }
+    }
+    for (i, at) in unguard {
+        reqs[i] = without(&reqs[i], at);
+    }
 }
 
 /// Does a condition test the host's platform (which makes both branches

@@ -190,18 +190,39 @@ impl ModuleSummary {
                     }
                 }
             }
-            let seeds: Vec<Target> = match &binding {
-                Binding::Def(id) if module.scopes[*id].kind == ScopeKind::Class => {
+            let unguarded = |targets: Vec<Target>| -> Vec<(Target, Vec<Guard>)> {
+                targets.into_iter().map(|t| (t, Vec::new())).collect()
+            };
+            let seeds: Vec<(Target, Vec<Guard>)> = match &binding {
+                Binding::Def(id) if module.scopes[*id].kind == ScopeKind::Class => unguarded(
                     ["__call__", "__init__"]
                         .iter()
                         .filter_map(|m| module.method(*id, m))
                         .map(Target::Local)
-                        .collect()
+                        .collect(),
+                ),
+                Binding::Def(id) => unguarded(vec![Target::Local(*id)]),
+                Binding::Value { value, scope, .. } => {
+                    let mut seeds = unguarded(module.value_targets(*value, *scope, 0));
+                    // A function the host picks (`SOLVERS[jax.default_backend()]`):
+                    // what it reaches, on those hosts.
+                    if module.src.contains("default_backend") {
+                        for alt in module.flow().eval(*value, *scope) {
+                            let super::flow::Why::Host(hosts) = &alt.why else {
+                                continue;
+                            };
+                            for (target, _) in module.alt_targets(&alt) {
+                                seeds.push((
+                                    target,
+                                    vec![Guard::HostDependent(Some(hosts.clone()))],
+                                ));
+                            }
+                        }
+                    }
+                    seeds
                 }
-                Binding::Def(id) => vec![Target::Local(*id)],
-                Binding::Value { value, scope, .. } => module.value_targets(*value, *scope, 0),
                 // Re-exports (`from .kernels import matmul` in `__init__.py`).
-                Binding::Import(path) => vec![Target::External(path.clone())],
+                Binding::Import(path) => unguarded(vec![Target::External(path.clone())]),
                 _ => continue,
             };
             let mut entries = vec![(name.clone(), seeds)];
@@ -216,7 +237,10 @@ impl ModuleSummary {
                             .enumerate()
                             .filter(|(_, s)| s.class == Some(*id) && s.kind == ScopeKind::Function)
                             .map(|(m, s)| {
-                                (format!("{name}.{}", s.name), vec![Target::Bound(m, *id)])
+                                (
+                                    format!("{name}.{}", s.name),
+                                    vec![(Target::Bound(m, *id), Vec::new())],
+                                )
                             }),
                     );
                 }
@@ -225,8 +249,7 @@ impl ModuleSummary {
                 if seeds.is_empty() || functions.contains_key(&key) {
                     continue;
                 }
-                let reached =
-                    module.reach_local(seeds.into_iter().map(|t| (t, Vec::new())).collect());
+                let reached = module.reach_local(seeds);
                 if reached.reqs.is_empty() && reached.externals.is_empty() {
                     continue;
                 }
