@@ -3698,6 +3698,84 @@ def b_object_per_receiver(src: Source, s: Site):
     return out
 
 
+def b_method_closure(src: Source, s: Site):
+    """The jitted function is reached through a method of an object that calls the
+    function it holds when it is enabled: a closure another method of the object
+    returns (brainpy's `runner.predict_fn(n)`), or `functools.partial` of the method
+    (jax_fdm's `jit(partial(model.equilibrium, structure=...))`). A second object of
+    the class, never lowered, holds the function disabled: `self` in the closure and
+    in the partial is the lowered object."""
+    if s.jit is None or s.fn is None:
+        raise Skip("no jit call")
+    jit_call = _jit_call_of(src, s)
+    if len(jit_call.args) != 1 or jit_call.args[0] is not s.fn:
+        raise Skip("jit arguments other than the function")
+    if any(k.arg is None or "argnames" in k.arg for k in jit_call.keywords):
+        raise Skip("jit keywords name the function's parameters")
+    off = closed_insertion(src, s.fn)
+    if off is None:
+        raise Skip("function needs local names")
+    out = []
+    for form in ("closure", "partial"):
+        ed = Edits(src)
+        cls = src.fresh("VariantModel")
+        obj = src.fresh("variant_model")
+        twin = src.fresh("variant_idle")
+        code = (
+            f"class {cls}:\n    def __init__(self, fn, enabled):\n        self.fn = fn\n"
+            f"        self.enabled = enabled\n\n    def apply(self, *args, scale=1):\n"
+            f"        if self.enabled:\n            return self.fn(*args)\n        return args\n\n"
+            f"    def step_fn(self):\n        def step(*args):\n            return self.apply(*args)\n\n"
+            f"        return step\n\n\n"
+            f"{twin} = {cls}({src.seg(s.fn)}, False)\n{obj} = {cls}({src.seg(s.fn)}, True)\n"
+        )
+        insert_module_code(ed, off, code)
+        if form == "closure":
+            ed.replace(s.fn, f"{obj}.step_fn()")
+        else:
+            ensure_import(ed, "functools")
+            ed.replace(s.fn, f"functools.partial({obj}.apply, scale=1)")
+        out.append({MAIN: ed.apply()})
+    return out
+
+
+def b_host_keyed_table(src: Source, s: Site):
+    """The jitted function is picked from a table keyed by the host's backend
+    (jax_fdm's `SOLVERS[jax.default_backend()]`, fjformer's platform dispatch), every
+    backend the host can have giving it: by subscript, or by `.get` with it as the
+    default for the backends the table leaves out."""
+    if s.jit is None or s.fn is None:
+        raise Skip("no jit call")
+    jit_call = _jit_call_of(src, s)
+    if len(jit_call.args) != 1 or jit_call.args[0] is not s.fn:
+        raise Skip("jit arguments other than the function")
+    if any(k.arg is None or "argnames" in k.arg for k in jit_call.keywords):
+        raise Skip("jit keywords name the function's parameters")
+    off = closed_insertion(src, s.fn)
+    if off is None:
+        raise Skip("function needs local names")
+    if not global_import(src, s.jit):
+        raise Skip("jax not imported at module level")
+    jax_name = (dotted(s.jit) or "jax.jit").rsplit(".", 1)[0]
+    if jax_name != "jax":
+        raise Skip("jit not spelled jax.jit")
+    fn = src.seg(s.fn)
+    out = []
+    for form in ("subscript", "get"):
+        ed = Edits(src)
+        table = src.fresh("VARIANT_IMPLS")
+        if form == "subscript":
+            code = f'{table} = {{"cpu": {fn}, "gpu": {fn}, "tpu": {fn}}}\n'
+            picked = f"{table}[jax.default_backend()]"
+        else:
+            code = f'{table} = {{"cpu": {fn}}}\n'
+            picked = f"{table}.get(jax.default_backend(), {fn})"
+        insert_module_code(ed, off, code)
+        ed.replace(s.fn, picked)
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def _local_params(src: Source, v: Value) -> list[str]:
     """Free names of the value that are local where it stands: they become parameters."""
     loc = local_names(src, v.expr)
@@ -7072,6 +7150,20 @@ TRANSFORMS = {
         "the jitted function runs through an object whose `__call__` calls the function it holds when "
         "it is enabled (`VariantStep(f, True)`), and a second object of the class, never lowered, holds "
         "the function disabled or another function: `self` is the lowered object",
+    ),
+    "method_closure": (
+        find_sites,
+        b_method_closure,
+        "the jitted function runs through a method of an object that calls the function it holds when "
+        "it is enabled: a closure another method returns (`jax.jit(variant_model.step_fn())`) or a "
+        "`functools.partial` of the method (`jax.jit(functools.partial(variant_model.apply, scale=1))`); "
+        "a second object of the class, never lowered, holds it disabled",
+    ),
+    "host_keyed_table": (
+        find_sites,
+        b_host_keyed_table,
+        "the jitted function is picked from a table keyed by the host's backend, every backend giving it: "
+        "`jax.jit(VARIANT_IMPLS[jax.default_backend()])` or `jax.jit(VARIANT_IMPLS.get(jax.default_backend(), F))`",
     ),
     "kwargs_forwarding": (
         i_forwardable_calls,
