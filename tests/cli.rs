@@ -2202,3 +2202,49 @@ jax.jit(step).trace(spec, spec).lower(lowering_platforms=("{platform}",))
         }
     }
 }
+
+#[test]
+fn a_keyword_setter_of_another_modules_class_stores_what_it_is_given() {
+    // `cfg.set(lowering_platforms=...)` on an object of another module's
+    // class whose `set(**kw)` stores each keyword with `setattr` (axlearn's
+    // and praxis's config objects). Under jax 0.12.0.1 the AbstractMesh
+    // computation lowered with `("tpu",)` runs clean, and with the bare
+    // string `"tpu"` lowers for ('t', 'p', 'u') (JP005). The build before
+    // read the class's `None`: a false JP003 on the first, JP003 instead
+    // of JP005 on the second.
+    let cfg = r#"class Config:
+    lowering_platforms = None
+
+    def set(self, **kwargs):
+        for key, value in kwargs.items():
+            setattr(self, key, value)
+        return self
+"#;
+    for (value, expected) in [(r#"("tpu",)"#, None), (r#""tpu""#, Some("JP005"))] {
+        let main = format!(
+            r#"import jax
+import jax.numpy as jnp
+from jax.sharding import AbstractMesh, NamedSharding, PartitionSpec as P
+
+from _cfg import Config
+
+
+def f(x):
+    return x * 2
+
+
+cfg = Config()
+cfg.set(lowering_platforms={value})
+mesh = AbstractMesh((8,), ("data",))
+spec = jax.ShapeDtypeStruct((64, 32), jnp.float32)
+traced = jax.jit(f, in_shardings=NamedSharding(mesh, P("data"))).trace(spec)
+lowered = traced.lower(lowering_platforms=cfg.lowering_platforms)
+"#
+        );
+        let items = check_json(&[("_cfg.py", cfg), ("main.py", &main)]);
+        match expected {
+            Some(code) => assert_findings(&items, 1, code, value),
+            None => assert_findings(&items, 0, "", value),
+        }
+    }
+}

@@ -4487,6 +4487,11 @@ impl<'m, 't> Flow<'m, 't> {
         if let Some(alts) = self.callee_store(node, object, attr, scope, depth) {
             return alts;
         }
+        // `cfg.set(platform="tpu")` before the read, `set` a keyword
+        // setter of another module's class: the keyword's value.
+        if let Some(alts) = self.foreign_setter_store_before(node, object, attr, scope, depth) {
+            return alts;
+        }
         // `cfg.platform = "tpu"` before the read: the stored value.
         match m.path_store_at(node, scope) {
             PathStore::Value(value, store_scope) => {
@@ -4601,6 +4606,148 @@ impl<'m, 't> Flow<'m, 't> {
         }
         let receiver = self.receiver_value(object, scope, depth);
         Some(self.eval_method_store(&found, receiver, scope, depth))
+    }
+
+    /// What a keyword setter of another module's class returned, `returned`
+    /// (called on the object of `fields` by `call`): each object of the
+    /// receiver's class it returns (its `self`) holds the call's keywords;
+    /// unknown ones when the call unpacks `**`.
+    fn with_keywords_set(
+        &self,
+        fields: &Fields,
+        returned: Vec<Alt<'t>>,
+        call: Node<'t>,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Vec<Alt<'t>> {
+        let args = self.m.args_of(call);
+        let class = object_class(fields);
+        let keywords: Vec<(String, Vec<Alt<'t>>)> = args
+            .keywords
+            .iter()
+            .map(|(name, value, _)| (name.clone(), self.eval_depth(*value, scope, depth + 1)))
+            .collect();
+        let mut out = Vec::new();
+        for alt in returned {
+            let Val::Object(got) = &alt.val else {
+                out.push(alt);
+                continue;
+            };
+            if class.is_none() || object_class(got) != class {
+                out.push(alt);
+                continue;
+            }
+            if args.has_dict_splat {
+                out.push(Alt {
+                    val: Val::Unknown,
+                    ..alt
+                });
+                continue;
+            }
+            // One object per way the keywords' values go (a loop's element
+            // stays paired with what else that element decides).
+            let mut ways: Vec<(Fields, Why, Vec<Choice>)> =
+                vec![(got.as_ref().clone(), alt.why.clone(), alt.choices.clone())];
+            for (name, values) in &keywords {
+                let mut next = Vec::new();
+                for (set, why, choices) in &ways {
+                    for value in values {
+                        let Some(choices) = merge_choices(choices, &value.choices) else {
+                            continue;
+                        };
+                        let mut set = set.clone();
+                        let held =
+                            self.detach(std::slice::from_ref(&Alt::fixed(value.val.clone())), 0);
+                        match set.iter_mut().find(|(n, _)| n == name) {
+                            Some((_, slot)) => *slot = held,
+                            None => set.push((name.clone(), held)),
+                        }
+                        next.push((set, why.and(&value.why), choices));
+                    }
+                }
+                ways = next;
+                if ways.len() > MAX_ALTS {
+                    break;
+                }
+            }
+            if ways.len() > MAX_ALTS {
+                out.push(Alt {
+                    val: Val::Unknown,
+                    ..alt
+                });
+                continue;
+            }
+            out.extend(ways.into_iter().map(|(set, why, choices)| Alt {
+                val: Val::Object(Arc::new(set)),
+                why,
+                choices,
+            }));
+        }
+        out
+    }
+
+    /// `obj.attr` read after `obj.set(attr=v)` in `scope`, `obj` an object
+    /// of another module's class whose `set` stores each keyword on `self`
+    /// (`Resolver`: `ModuleSummary::keyword_setters`): `v` when the last
+    /// such call passing `attr` is a statement of the read's block before
+    /// it; unknown when it runs otherwise or passes `**kwargs`.
+    fn foreign_setter_store_before(
+        &self,
+        node: Node<'t>,
+        object: Node<'t>,
+        attr: &str,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Option<Vec<Alt<'t>>> {
+        let m = self.m;
+        if object.kind_name() != "identifier" {
+            return None;
+        }
+        let name = text(object, m.src);
+        let bound_at = m
+            .binding_at(scope, name, node)
+            .map(|b| b.position())
+            .unwrap_or(0);
+        let calls: Vec<Node<'t>> = m.scopes[scope]
+            .calls
+            .iter()
+            .map(|&i| m.calls[i].node)
+            .filter(|c| c.start_byte() >= bound_at && c.end_byte() <= node.start_byte())
+            .filter(|c| {
+                c.field("function")
+                    .filter(|f| f.kind_name() == "attribute")
+                    .and_then(|f| f.field("object"))
+                    .is_some_and(|o| o.kind_name() == "identifier" && text(o, m.src) == name)
+            })
+            .filter(|c| {
+                let args = m.args_of(*c);
+                args.keyword(attr).is_some() || args.has_dict_splat
+            })
+            .collect();
+        let last = *calls.last()?;
+        let class = match self.eval_depth(object, scope, depth + 1).as_slice() {
+            [one] => match &one.val {
+                Val::Object(fields) => object_class(fields)?.to_owned(),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let method = last.field("function")?.field("attribute")?;
+        let path = format!("{class}.{}", text(method, m.src));
+        if !m.foreign_keyword_setter(&path) {
+            return None;
+        }
+        let args = m.args_of(last);
+        let statement = m
+            .parent_of(last)
+            .filter(|p| p.kind_name() == "expression_statement");
+        let straight = statement.is_some_and(|s| m.is_straight_line(s, scope, node));
+        match args.keyword(attr) {
+            Some(value) if straight && !args.has_dict_splat => {
+                Some(self.eval_depth(value, scope, depth + 1))
+            }
+            _ => Some(vec![Alt::unknown()]),
+        }
     }
 
     /// The last call `receiver.method(...)` in `scope` before `before` whose
@@ -9089,6 +9236,17 @@ impl<'m, 't> Flow<'m, 't> {
                         let found = self
                             .foreign_call(&method, Some(&o.val), call, scope, depth)
                             .or_else(|| self.external(&format!("{method}()")));
+                        // A keyword setter returning its object
+                        // (`Config().set(platforms=p)`): that object with
+                        // the keywords stored.
+                        let found = match (&o.val, found) {
+                            (Val::Object(fields), Some(alts))
+                                if m.foreign_keyword_setter(&method) =>
+                            {
+                                Some(self.with_keywords_set(fields, alts, call, scope, depth))
+                            }
+                            (_, found) => found,
+                        };
                         if let Some(alts) = found {
                             imported.extend(
                                 alts.into_iter().filter_map(|a| a.under(&o.why, &o.choices)),

@@ -2468,6 +2468,17 @@ impl<'t> Module<'t> {
         }
     }
 
+    /// Whether another module's method `path` (`pkg.cfg.Config.set`) stores
+    /// each keyword of its call on `self` (a keyword setter).
+    pub(crate) fn foreign_keyword_setter(&self, path: &str) -> bool {
+        let (Some(resolver), Some(file)) = (self.resolver.get(), self.file.borrow().clone()) else {
+            return false;
+        };
+        resolver
+            .resolve_function(&file, path)
+            .is_some_and(|(summary, name)| summary.keyword_setters.contains(&name))
+    }
+
     /// The names of the methods (not `__init__`) that store `self.attr`
     /// (see `method_stored_attrs`); `None` when none does.
     pub(crate) fn methods_storing(&self, attr: &str) -> Option<&rustc_hash::FxHashSet<String>> {

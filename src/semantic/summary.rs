@@ -59,6 +59,10 @@ pub struct ModuleSummary {
     /// asks whether its call gives it an AbstractMesh
     /// (`Resolver::call_set_mesh_abstract`, JP009).
     pub mesh_setters: std::collections::HashSet<String>,
+    /// Methods (`Class.method`) that store each keyword of their call on
+    /// `self` (`set(**kw)` with `setattr`, `Module::keyword_setters`): an
+    /// importer's `cfg.set(platforms=p)` stores `cfg.platforms`.
+    pub keyword_setters: std::collections::HashSet<String>,
 }
 
 impl FunctionSummary {
@@ -96,6 +100,7 @@ impl ModuleSummary {
             registrars: Default::default(),
             state_writers: HashMap::new(),
             mesh_setters: Default::default(),
+            keyword_setters: Default::default(),
         }
     }
 
@@ -272,6 +277,16 @@ impl ModuleSummary {
             })
             .collect();
         let state_writers = module.state_writer_roots();
+        let keyword_setters = module
+            .keyword_setters()
+            .methods
+            .iter()
+            .filter_map(|&method| {
+                let class = module.scopes[method].class?;
+                let class_name = module.module_def_name(class)?;
+                Some(format!("{class_name}.{}", module.scopes[method].name))
+            })
+            .collect();
         // (Every summary is built: the callee of each call is resolved only
         // in a module whose text names `set_mesh`.)
         let names_set_mesh = module.src.contains("set_mesh");
@@ -298,6 +313,7 @@ impl ModuleSummary {
             registrars,
             state_writers,
             mesh_setters,
+            keyword_setters,
         }
     }
 }
