@@ -1416,3 +1416,57 @@ aliased = a.platforms
     let aliased = name_values(text, "aliased");
     assert!(aliased.contains("cuda"), "{aliased}");
 }
+
+/// A mesh read back off a sharding, or a `ShapeDtypeStruct`'s sharding
+/// (`NamedSharding(p.sharding.mesh, ...)`, privacy's zero-redundancy
+/// resharding), is the mesh it was made with: abstract with its Explicit
+/// axes and abstract device, or concrete.
+#[test]
+fn a_mesh_read_back_off_a_sharding_is_the_mesh_it_was_made_with() {
+    let text = r#"import jax
+import jax.numpy as jnp
+from jax.sharding import AbstractMesh, AxisType, NamedSharding, PartitionSpec as P
+
+explicit = AbstractMesh((2,), ("dp",), axis_types=(AxisType.Explicit,))
+auto = AbstractMesh((2,), ("dp",), axis_types=(AxisType.Auto,))
+spec = jax.ShapeDtypeStruct((8,), jnp.float32, sharding=NamedSharding(explicit, P("dp")))
+explicit_back = spec.sharding.mesh
+auto_back = NamedSharding(auto, P()).mesh
+concrete_back = NamedSharding(jax.make_mesh((1,), ("dp",)), P()).mesh
+"#;
+    let explicit = name_values(text, "explicit_back");
+    assert!(explicit.contains("Abstract("), "{explicit}");
+    assert!(explicit.contains("has_explicit_axis: true"), "{explicit}");
+    let auto = name_values(text, "auto_back");
+    assert!(auto.contains("has_explicit_axis: false"), "{auto}");
+    let concrete = name_values(text, "concrete_back");
+    assert!(concrete.contains("Concrete"), "{concrete}");
+}
+
+/// `jax.default_backend()` is each host's backend on that host: a table
+/// keyed by it gives one entry per host, and what every host gives is
+/// certain.
+#[test]
+fn the_host_s_backend_picks_one_entry_per_host() {
+    let text = r#"import jax
+
+IMPLS = {"cpu": "host", "gpu": "triton", "tpu": "mosaic"}
+picked = IMPLS[jax.default_backend()]
+same = {"cpu": "xla", "gpu": "xla", "tpu": "xla"}[jax.default_backend()]
+"#;
+    let picked = name_values(text, "picked");
+    assert!(
+        picked.contains(r#"Str("host"), why: Host(["cpu"])"#),
+        "{picked}"
+    );
+    assert!(
+        picked.contains(r#"Str("triton"), why: Host(["cuda", "rocm"])"#),
+        "{picked}"
+    );
+    assert!(
+        picked.contains(r#"Str("mosaic"), why: Host(["tpu"])"#),
+        "{picked}"
+    );
+    let same = name_values(text, "same");
+    assert_eq!(same, r#"[ConstAlt { val: Str("xla"), why: Fixed }]"#);
+}

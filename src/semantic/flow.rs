@@ -15,7 +15,7 @@
 //! cap on the number of alternatives; past them the answer is `Unknown`.
 
 use super::names::{self, ParamsFamily};
-use super::values::{AbstractMeshInfo, MeshValue, ShardingUse};
+use super::values::{AbstractMeshInfo, AbstractOrigin, MeshValue, ShardingUse};
 use super::{Args, Binding, Module, PathStore, ScopeId, ScopeKind, StoreRuns};
 use crate::syntax::Field;
 use crate::syntax::KindName;
@@ -5721,6 +5721,39 @@ impl<'m, 't> Flow<'m, 't> {
                     self.m.qualname(*def).map(Val::Str).unwrap_or(Val::AnyStr),
                 )]
             }
+            // A JAX value read back (`spec.sharding.mesh`, to make a new
+            // sharding over the mesh an argument came with): what it was
+            // made with: an abstract mesh with its Explicit axes and device
+            // (`ShardingUse::origin`); where two differ, a device of unknown
+            // platform and no Explicit axis (the rules that need either stay
+            // silent).
+            Val::Spec(used) if attr == "sharding" => vec![Alt::fixed(Val::Sharding(*used))],
+            Val::Sharding(used) if attr == "mesh" => {
+                let only = |abstract_mesh: bool| ShardingUse {
+                    abstract_mesh,
+                    concrete_mesh: !abstract_mesh,
+                    ..ShardingUse::default()
+                };
+                let mesh = if used.same_kind(&only(true)) {
+                    MeshValue::Abstract(used.origin.info().unwrap_or(AbstractMeshInfo {
+                        device_platform: Some(String::new()),
+                        repr: None,
+                        has_explicit_axis: false,
+                        current: false,
+                    }))
+                } else if used.same_kind(&only(false)) {
+                    MeshValue::Concrete
+                } else {
+                    MeshValue::Unknown
+                };
+                vec![Alt::fixed(Val::Mesh(mesh))]
+            }
+            Val::Sharding(used) if attr == "spec" && !used.unknown => {
+                vec![Alt::fixed(Val::Sharding(ShardingUse {
+                    spec: true,
+                    ..ShardingUse::default()
+                }))]
+            }
             // `jax.devices()[0].platform`: the backend's platform, a `str`
             // whatever the host (as `jax.default_backend()` is).
             Val::Device if matches!(attr, "platform" | "device_kind") => {
@@ -9036,8 +9069,9 @@ impl<'m, 't> Flow<'m, 't> {
                             current_mesh: true,
                             ..ShardingUse::default()
                         },
-                        Val::Mesh(MeshValue::Abstract(_)) => ShardingUse {
+                        Val::Mesh(MeshValue::Abstract(info)) => ShardingUse {
                             abstract_mesh: true,
+                            origin: AbstractOrigin::of(info),
                             ..ShardingUse::default()
                         },
                         Val::Mesh(MeshValue::Concrete) => ShardingUse {

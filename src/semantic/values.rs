@@ -96,6 +96,69 @@ pub struct ShardingUse {
     /// only when the mesh in force is.
     pub current_mesh: bool,
     pub unknown: bool,
+    /// The abstract mesh it is over, as far as a mesh read back off it
+    /// (`sharding.mesh`) needs: made over one (`known`), its Explicit axes,
+    /// its abstract device.
+    pub origin: AbstractOrigin,
+}
+
+/// See `ShardingUse::origin`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AbstractOrigin {
+    pub known: bool,
+    pub explicit: bool,
+    pub device: OriginDevice,
+}
+
+/// An abstract mesh's device: none, of a platform not known, or of one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OriginDevice {
+    #[default]
+    None,
+    Unknown,
+    Cpu,
+    Cuda,
+    Rocm,
+    Tpu,
+}
+
+impl AbstractOrigin {
+    pub fn of(info: &AbstractMeshInfo) -> AbstractOrigin {
+        let device = match info.device_platform.as_deref() {
+            None => OriginDevice::None,
+            Some("cpu") => OriginDevice::Cpu,
+            Some("cuda") => OriginDevice::Cuda,
+            Some("rocm") => OriginDevice::Rocm,
+            Some("tpu") => OriginDevice::Tpu,
+            Some(_) => OriginDevice::Unknown,
+        };
+        AbstractOrigin {
+            known: !info.current,
+            explicit: info.has_explicit_axis,
+            device,
+        }
+    }
+
+    /// The mesh's info again (its repr not kept); `None` when not known.
+    pub fn info(&self) -> Option<AbstractMeshInfo> {
+        if !self.known {
+            return None;
+        }
+        let device_platform = match self.device {
+            OriginDevice::None => None,
+            OriginDevice::Unknown => Some(String::new()),
+            OriginDevice::Cpu => Some("cpu".to_owned()),
+            OriginDevice::Cuda => Some("cuda".to_owned()),
+            OriginDevice::Rocm => Some("rocm".to_owned()),
+            OriginDevice::Tpu => Some("tpu".to_owned()),
+        };
+        Some(AbstractMeshInfo {
+            device_platform,
+            repr: None,
+            has_explicit_axis: self.explicit,
+            current: false,
+        })
+    }
 }
 
 impl ShardingUse {
@@ -112,6 +175,25 @@ impl ShardingUse {
         self.spec |= other.spec;
         self.current_mesh |= other.current_mesh;
         self.unknown |= other.unknown;
+        // Two abstract meshes that differ: which one is not known.
+        if other.origin.known {
+            self.origin = if self.origin.known && self.origin != other.origin {
+                AbstractOrigin::default()
+            } else {
+                other.origin
+            };
+        }
+    }
+
+    /// Only the kind flags (not `origin`) equal `other`'s.
+    pub fn same_kind(&self, other: &ShardingUse) -> bool {
+        ShardingUse {
+            origin: AbstractOrigin::default(),
+            ..*self
+        } == ShardingUse {
+            origin: AbstractOrigin::default(),
+            ..*other
+        }
     }
 }
 
