@@ -3776,6 +3776,30 @@ def b_host_keyed_table(src: Source, s: Site):
     return out
 
 
+def b_read_back(src: Source, v: Value):
+    """The mesh or sharding is read back off a JAX object made with it (privacy's
+    zero-redundancy resharding, `NamedSharding(p.sharding.mesh, ...)`): a mesh as the
+    `.mesh` of a sharding over it, a `NamedSharding` as one rebuilt from its own `.mesh`
+    and `.spec`, or as the `.sharding` of a `ShapeDtypeStruct` carrying it."""
+    e = src.seg(v.expr)
+    if v.base == "mesh":
+        forms = [f"jax.sharding.NamedSharding({e}, jax.sharding.PartitionSpec()).mesh"]
+    elif isinstance(v.expr, ast.Call) and (dotted(v.expr.func) or "").endswith("NamedSharding"):
+        forms = [
+            f"jax.sharding.NamedSharding(({e}).mesh, ({e}).spec)",
+            f"jax.ShapeDtypeStruct((), \"float32\", sharding={e}).sharding",
+        ]
+    else:
+        raise Skip("not a mesh or a NamedSharding")
+    out = []
+    for form in forms:
+        ed = Edits(src)
+        ensure_import(ed, "jax")
+        ed.replace(v.expr, form)
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def _local_params(src: Source, v: Value) -> list[str]:
     """Free names of the value that are local where it stands: they become parameters."""
     loc = local_names(src, v.expr)
@@ -5206,6 +5230,48 @@ def b_keyword_setter(src: Source, v: Value):
     )
     ed.replace(v.expr, f"{cls}(value={src.seg(v.expr)}).value")
     out.append({MAIN: ed.apply()})
+    return out
+
+
+def b_imported_keyword_setter(src: Source, v: Value):
+    """The value is one keyword given to the keyword setter of a class of another
+    module (axlearn's and praxis's config objects: `set(**kw)` storing each keyword with
+    `setattr`, returning `self`; class attributes the defaults): set on a name before
+    the statement (`options = _variant_cfg.VariantOptions(); options.set(value=<value>)`,
+    read as `options.value`), or chained (`_variant_cfg.VariantOptions().set(
+    name="variant", value=<value>).value`)."""
+    st = _statement_level(src, v)
+    cfg = "\n".join(
+        [
+            '"""Options set by keyword, as config libraries do."""',
+            "",
+            "",
+            "class VariantOptions:",
+            "    value = None",
+            '    name = "default"',
+            "",
+            "    def set(self, **kwargs):",
+            "        for key, item in kwargs.items():",
+            "            setattr(self, key, item)",
+            "        return self",
+            "",
+        ]
+    )
+    out = []
+    for shape in ("statement", "chain"):
+        ed = Edits(src)
+        ensure_import(ed, CFG_MODULE)
+        if shape == "statement":
+            obj = src.fresh("options")
+            insert_before_stmt(
+                ed, st, [f"{obj} = {CFG_MODULE}.VariantOptions()", f"{obj}.set(value={src.seg(v.expr)})"]
+            )
+            ed.replace(v.expr, f"{obj}.value")
+        else:
+            ed.replace(
+                v.expr, f"{CFG_MODULE}.VariantOptions().set(name=\"variant\", value={src.seg(v.expr)}).value"
+            )
+        out.append({MAIN: ed.apply(), CFG_MODULE + ".py": cfg})
     return out
 
 
@@ -6818,6 +6884,14 @@ TRANSFORMS = {
         "to a string at module level: `VariantSettings(<value>).set(label=\"given\").value`, or a name set "
         "just before the statement",
     ),
+    "imported_keyword_setter": (
+        _values,
+        b_imported_keyword_setter,
+        "the value is one keyword given to the keyword setter (`set(**kw)` with `setattr`, returning "
+        "`self`) of a class of another module: `options.set(value=<value>)` on a name before the "
+        "statement, read as `options.value`, or `_variant_cfg.VariantOptions().set(name=\"variant\", "
+        "value=<value>).value`",
+    ),
     "registered_identity": (
         _values,
         b_registered_identity,
@@ -7164,6 +7238,13 @@ TRANSFORMS = {
         b_host_keyed_table,
         "the jitted function is picked from a table keyed by the host's backend, every backend giving it: "
         "`jax.jit(VARIANT_IMPLS[jax.default_backend()])` or `jax.jit(VARIANT_IMPLS.get(jax.default_backend(), F))`",
+    ),
+    "read_back": (
+        _values,
+        b_read_back,
+        "a mesh or sharding is read back off a JAX object made with it: "
+        "`jax.sharding.NamedSharding(<mesh>, jax.sharding.PartitionSpec()).mesh`, "
+        "`jax.sharding.NamedSharding(S.mesh, S.spec)` or `jax.ShapeDtypeStruct((), \"float32\", sharding=S).sharding`",
     ),
     "kwargs_forwarding": (
         i_forwardable_calls,
