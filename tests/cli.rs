@@ -2248,3 +2248,41 @@ lowered = traced.lower(lowering_platforms=cfg.lowering_platforms)
         }
     }
 }
+
+#[test]
+fn a_copy_made_through_self_class_holds_the_settings_it_was_given() {
+    // `self.__class__(**self.settings)` (brainpy's `environment.clone()`):
+    // a construction of the object's own class. Under jax 0.12.0.1 the
+    // `("tpu",)` copy lowers for tpu on this CPU host and its callback
+    // raises "the platform for the specified backend cpu is different from
+    // the lowering platform tpu"; the `("cpu",)` copy runs clean. The build
+    // before read the copy as unknown: nothing was reported.
+    for (platforms, expected) in [(r#"("tpu",)"#, 1), (r#"("cpu",)"#, 0)] {
+        let main = format!(
+            r#"import jax
+import jax.numpy as jnp
+
+
+class Settings:
+    def __init__(self, **settings):
+        self.settings = settings
+        self.platforms = settings.get("platforms", ("cpu",))
+
+    def clone(self):
+        return self.__class__(**self.settings)
+
+
+def f(x):
+    jax.debug.print("x {{}}", x)
+    return x * 2
+
+
+copy = Settings(platforms={platforms}).clone()
+spec = jax.ShapeDtypeStruct((3,), jnp.float32)
+jax.jit(f).trace(spec).lower(lowering_platforms=copy.platforms)
+"#
+        );
+        let items = check_json(&[("main.py", &main)]);
+        assert_findings(&items, expected, "JP001", platforms);
+    }
+}

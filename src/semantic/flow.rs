@@ -5704,6 +5704,11 @@ impl<'m, 't> Flow<'m, 't> {
             Val::Instance(class, ctor) if attr == "__dict__" => {
                 vec![Alt::fixed(Val::InstanceDict(*class, *ctor))]
             }
+            // `self.__class__(**self.settings)`: a construction of the
+            // object's own class, as `type(self)(...)` is.
+            Val::Instance(class, _) if attr == "__class__" => {
+                vec![Alt::fixed(Val::Class(*class))]
+            }
             Val::Instance(class, None) => self.instance_field(*class, attr, depth),
             Val::Instance(class, ctor) => self.field(*class, *ctor, attr, depth),
             // `cls.__name__` of a class or function of this module (a registry
