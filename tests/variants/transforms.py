@@ -5275,6 +5275,39 @@ def b_imported_keyword_setter(src: Source, v: Value):
     return out
 
 
+def b_self_class_clone(src: Source, v: Value):
+    """The value is held by a copy an object makes of itself through its own class
+    (brainpy's `environment.clone()`: `self.__class__(**self.settings)`), read off the
+    copy: `VariantSettings(value=<value>).clone().value`, or the positional
+    `VariantBox(<value>).copy().value` (`self.__class__(self.value)`); another object of
+    the class, never read, holds `None`."""
+    _statement_level(src, v)
+    out = []
+    for shape in ("keywords", "positional"):
+        ed = Edits(src)
+        if shape == "keywords":
+            cls = src.fresh("VariantSettings")
+            code = (
+                f"class {cls}:\n    def __init__(self, **settings):\n"
+                f"        self.settings = settings\n        self.value = settings.get(\"value\")\n\n"
+                f"    def clone(self):\n        return self.__class__(**self.settings)\n\n\n"
+                f"{src.fresh('VARIANT_IDLE')} = {cls}(value=None)\n"
+            )
+            use = f"{cls}(value={src.seg(v.expr)}).clone().value"
+        else:
+            cls = src.fresh("VariantBox")
+            code = (
+                f"class {cls}:\n    def __init__(self, value):\n        self.value = value\n\n"
+                f"    def copy(self):\n        return self.__class__(self.value)\n\n\n"
+                f"{src.fresh('VARIANT_IDLE')} = {cls}(None)\n"
+            )
+            use = f"{cls}({src.seg(v.expr)}).copy().value"
+        insert_module_code(ed, header_end(src)[0], code)
+        ed.replace(v.expr, use)
+        out.append({MAIN: ed.apply()})
+    return out
+
+
 def b_factory_attribute_store(src: Source, v: Value):
     off = closed_insertion(src, v.expr)
     if off is None:
@@ -6891,6 +6924,14 @@ TRANSFORMS = {
         "`self`) of a class of another module: `options.set(value=<value>)` on a name before the "
         "statement, read as `options.value`, or `_variant_cfg.VariantOptions().set(name=\"variant\", "
         "value=<value>).value`",
+    ),
+    "self_class_clone": (
+        _values,
+        b_self_class_clone,
+        "the value is held by a copy an object makes of itself through `self.__class__` "
+        "(`VariantSettings(value=<value>).clone().value` with `self.__class__(**self.settings)`, "
+        "`VariantBox(<value>).copy().value` with `self.__class__(self.value)`), another object "
+        "of the class holding `None`",
     ),
     "registered_identity": (
         _values,
