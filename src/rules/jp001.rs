@@ -175,10 +175,8 @@ impl Rule for Jp001 {
             // some hosts trace (picked by `jax.default_backend()`) fails on
             // those of them whose backend is not the lowering's platform.
             let mut host_only: Vec<String> = Vec::new();
-            if callbacks.is_empty()
-                && placed_backend(ctx, lowering).is_none()
-                && ctx.host_platforms(lowering).is_empty()
-            {
+            let placed = placed_backend(ctx, lowering);
+            if callbacks.is_empty() && placed.is_none() && ctx.host_platforms(lowering).is_empty() {
                 for r in &all_callbacks {
                     let Some(hosts) = r.kept_only_on_hosts(&platforms) else {
                         continue;
@@ -210,7 +208,7 @@ impl Rule for Jp001 {
             if mesh.abstract_mesh && !mesh.concrete && !debug_only {
                 continue;
             }
-            let (backend, severity, note) = match placed_backend(ctx, lowering) {
+            let (backend, severity, note) = match placed {
                 None if !host_only.is_empty() => {
                     let backend = match host_only[0].as_str() {
                         "cuda" | "rocm" => "gpu".to_owned(),

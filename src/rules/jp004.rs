@@ -81,21 +81,11 @@ impl Rule for Jp004 {
             // Traced only on some hosts (picked by `jax.default_backend()`):
             // it fails on those, the ones this code runs on if it says.
             let traced_on = |r: &crate::semantic::Requirement| -> Option<Vec<String>> {
-                let mut hosts: Option<Vec<String>> = None;
-                for guard in &r.guards {
-                    match guard {
-                        Guard::HostDependent(Some(on)) => {
-                            hosts = Some(match hosts {
-                                None => on.clone(),
-                                Some(h) => h.into_iter().filter(|x| on.contains(x)).collect(),
-                            })
-                        }
-                        Guard::HostDependent(None) | Guard::CallerChoice => return None,
-                        _ => {}
-                    }
+                if r.guards.contains(&Guard::CallerChoice) {
+                    return None;
                 }
                 let targets = ctx.host_platforms(lowering);
-                hosts
+                r.named_hosts()
                     .map(|h| -> Vec<String> {
                         h.into_iter()
                             .filter(|x| targets.is_empty() || targets.contains(x))

@@ -320,6 +320,15 @@ impl Requirement {
     /// tests keep it from being certain (`None`: another guard leaves it
     /// open, or it is dropped): the hosts every such test names.
     pub fn kept_only_on_hosts(&self, platforms: &[String]) -> Option<Vec<String>> {
+        let others_keep = self.guards.iter().all(|g| {
+            matches!(g, Guard::HostDependent(Some(_))) || g.keeps(platforms) == Some(true)
+        });
+        self.named_hosts().filter(|h| others_keep && !h.is_empty())
+    }
+
+    /// The hosts every host test around it names (`None`: no such test,
+    /// or one naming no host).
+    pub fn named_hosts(&self) -> Option<Vec<String>> {
         let mut hosts: Option<Vec<String>> = None;
         for guard in &self.guards {
             match guard {
@@ -329,11 +338,11 @@ impl Requirement {
                         Some(h) => h.into_iter().filter(|x| on.contains(x)).collect(),
                     });
                 }
-                guard if guard.keeps(platforms) == Some(true) => {}
-                _ => return None,
+                Guard::HostDependent(None) => return None,
+                _ => {}
             }
         }
-        hosts.filter(|h| !h.is_empty())
+        hosts
     }
 
     /// `kept_for` where the lowering runs on one of `hosts` (empty: not

@@ -3658,23 +3658,31 @@ def b_class_method_lowering(src: Source, s: Site):
     return [{MAIN: ed.apply()}]
 
 
+def _jitted_function_insertion(src: Source, s: Site) -> int:
+    """Where module-level code taking the jitted function of site `s` can go: a
+    `jax.jit(F)` whose only argument is `F` (static and donated arguments are named
+    by the function's own parameters, so no `*argnames` keywords), `F` seeing no
+    local names. Else Skip."""
+    if s.jit is None or s.fn is None:
+        raise Skip("no jit call")
+    jit_call = _jit_call_of(src, s)
+    if len(jit_call.args) != 1 or jit_call.args[0] is not s.fn:
+        raise Skip("jit arguments other than the function")
+    if any(k.arg is None or "argnames" in k.arg for k in jit_call.keywords):
+        raise Skip("jit keywords name the function's parameters")
+    off = closed_insertion(src, s.fn)
+    if off is None:
+        raise Skip("function needs local names")
+    return off
+
+
 def b_object_per_receiver(src: Source, s: Site):
     """The jitted function runs through an object whose `__call__` calls the function it
     holds when it is enabled (trax/scico layers, models built twice with other settings),
     and a second object of the class, never lowered, holds the function disabled or holds
     another function: `self` in the lowered call is the lowered object, not any object of
     its class."""
-    if s.jit is None or s.fn is None:
-        raise Skip("no jit call")
-    jit_call = _jit_call_of(src, s)
-    if len(jit_call.args) != 1 or jit_call.args[0] is not s.fn:
-        raise Skip("jit arguments other than the function")
-    # Static and donated arguments are named by the function's own parameters.
-    if any(k.arg is None or "argnames" in k.arg for k in jit_call.keywords):
-        raise Skip("jit keywords name the function's parameters")
-    off = closed_insertion(src, s.fn)
-    if off is None:
-        raise Skip("function needs local names")
+    off = _jitted_function_insertion(src, s)
     out = []
     for form in ("disabled_twin", "other_function"):
         ed = Edits(src)
@@ -3705,16 +3713,7 @@ def b_method_closure(src: Source, s: Site):
     (jax_fdm's `jit(partial(model.equilibrium, structure=...))`). A second object of
     the class, never lowered, holds the function disabled: `self` in the closure and
     in the partial is the lowered object."""
-    if s.jit is None or s.fn is None:
-        raise Skip("no jit call")
-    jit_call = _jit_call_of(src, s)
-    if len(jit_call.args) != 1 or jit_call.args[0] is not s.fn:
-        raise Skip("jit arguments other than the function")
-    if any(k.arg is None or "argnames" in k.arg for k in jit_call.keywords):
-        raise Skip("jit keywords name the function's parameters")
-    off = closed_insertion(src, s.fn)
-    if off is None:
-        raise Skip("function needs local names")
+    off = _jitted_function_insertion(src, s)
     out = []
     for form in ("closure", "partial"):
         ed = Edits(src)
@@ -3744,16 +3743,7 @@ def b_host_keyed_table(src: Source, s: Site):
     (jax_fdm's `SOLVERS[jax.default_backend()]`, fjformer's platform dispatch), every
     backend the host can have giving it: by subscript, or by `.get` with it as the
     default for the backends the table leaves out."""
-    if s.jit is None or s.fn is None:
-        raise Skip("no jit call")
-    jit_call = _jit_call_of(src, s)
-    if len(jit_call.args) != 1 or jit_call.args[0] is not s.fn:
-        raise Skip("jit arguments other than the function")
-    if any(k.arg is None or "argnames" in k.arg for k in jit_call.keywords):
-        raise Skip("jit keywords name the function's parameters")
-    off = closed_insertion(src, s.fn)
-    if off is None:
-        raise Skip("function needs local names")
+    off = _jitted_function_insertion(src, s)
     if not global_import(src, s.jit):
         raise Skip("jax not imported at module level")
     jax_name = (dotted(s.jit) or "jax.jit").rsplit(".", 1)[0]
