@@ -36,6 +36,9 @@ At lowering: `jax.jit(f).trace(x).lower(lowering_platforms=("cuda",))` or
 backend is only known from the host (no `backend=`/`device=` and no
 `target-platforms`), an explicit accelerator platform signals cross-lowering and
 is reported as a warning: it fails on every host that is not that accelerator.
+A callback only some hosts trace (a solver picked by `jax.default_backend()`,
+`SOLVERS[jax.default_backend()]` with a `pure_callback` one for `"cpu"`) is
+reported the same way, naming the host on which it fails.
 
 ## How to fix
 

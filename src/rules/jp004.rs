@@ -26,7 +26,8 @@ attention/scaled-matmul primitives). JAX refuses to lower them without devices.
 
 At lowering, once lowering platforms are given (`.lower(lowering_platforms=...)`,
 a context mesh with an `abstract_device`) or always through `jax.export`, which
-supplies platforms itself.
+supplies platforms itself. A callback only some hosts trace (picked by
+`jax.default_backend()`) is reported as a warning naming the host that traces it.
 
 ## How to fix
 
