@@ -180,11 +180,7 @@ fn settle_hosts(alts: Vec<Alt<'_>>) -> Vec<Alt<'_>> {
             None => groups.push((vec![i], hosts.clone())),
         }
     }
-    let every_host = |on: &[String]| {
-        ["cpu", "cuda", "rocm", "tpu"]
-            .iter()
-            .all(|h| on.iter().any(|o| o == h))
-    };
+    let every_host = |on: &[String]| super::host::HOSTS.iter().all(|h| on.iter().any(|o| o == h));
     let settled: Vec<&Vec<usize>> = groups
         .iter()
         .filter(|(_, on)| every_host(on))
@@ -208,13 +204,9 @@ fn settle_hosts(alts: Vec<Alt<'_>>) -> Vec<Alt<'_>> {
     out
 }
 
-/// What `jax.default_backend()` returns, and on which hosts: the backend's
-/// platform, `"gpu"` on CUDA and ROCm hosts (jax-facts).
-pub const HOST_BACKENDS: &[(&str, &[&str])] = &[
-    ("cpu", &["cpu"]),
-    ("gpu", &["cuda", "rocm"]),
-    ("tpu", &["tpu"]),
-];
+/// What `jax.default_backend()` returns: the backend's platform, `"gpu"`
+/// on CUDA and ROCm hosts (jax-facts; `host::backend_hosts` says where).
+const HOST_BACKENDS: &[&str] = &["cpu", "gpu", "tpu"];
 
 /// A choice a value depends on: (the def, loop or branch node's id, which
 /// call node or element index was taken).
@@ -4704,21 +4696,18 @@ impl<'m, 't> Flow<'m, 't> {
             return None;
         }
         let name = text(object, m.src);
+        let keyword_calls = m.keyword_calls_on(scope, name);
+        if keyword_calls.is_empty() {
+            return None;
+        }
         let bound_at = m
             .binding_at(scope, name, node)
             .map(|b| b.position())
             .unwrap_or(0);
-        let calls: Vec<Node<'t>> = m.scopes[scope]
-            .calls
+        let calls: Vec<Node<'t>> = keyword_calls
             .iter()
             .map(|&i| m.calls[i].node)
             .filter(|c| c.start_byte() >= bound_at && c.end_byte() <= node.start_byte())
-            .filter(|c| {
-                c.field("function")
-                    .filter(|f| f.kind_name() == "attribute")
-                    .and_then(|f| f.field("object"))
-                    .is_some_and(|o| o.kind_name() == "identifier" && text(o, m.src) == name)
-            })
             .filter(|c| {
                 let args = m.args_of(*c);
                 args.keyword(attr).is_some() || args.has_dict_splat
@@ -6914,15 +6903,10 @@ impl<'m, 't> Flow<'m, 't> {
             .iter()
             .find(|(p, _)| *p == point)
             .map(|(_, c)| *c)?;
-        let site = m.calls.iter().find(|c| c.node.id() == call_id)?;
-        let object = site
-            .node
-            .field("function")
-            .filter(|f| f.kind_name() == "attribute")?
-            .field("object")?;
+        let (object, scope) = m.method_call_receiver(call_id)?;
         // Read as the call's own arguments are: not under this way.
         let outer = self.read_way.take();
-        let alts = self.eval_depth(object, site.scope, depth + 1);
+        let alts = self.eval_depth(object, scope, depth + 1);
         self.read_way.replace(outer);
         Some(alts)
     }
@@ -9123,9 +9107,9 @@ impl<'m, 't> Flow<'m, 't> {
                 HOST_BACKENDS
                     .iter()
                     .enumerate()
-                    .map(|(i, (backend, hosts))| Alt {
+                    .map(|(i, backend)| Alt {
                         val: Val::Str((*backend).to_owned()),
-                        why: Why::Host(hosts.iter().map(|h| (*h).to_owned()).collect()),
+                        why: Why::Host(super::host::backend_hosts(&[(*backend).to_owned()])),
                         choices: vec![(HOST_POINT, i)],
                     })
                     .collect(),

@@ -12,7 +12,7 @@ use crate::syntax::{string_value, text, unparenthesize};
 use tree_sitter::Node;
 
 /// The hosts a test or guard can name (`gpu` stands for cuda and rocm).
-const HOSTS: &[&str] = &["cpu", "cuda", "rocm", "tpu"];
+pub(crate) const HOSTS: &[&str] = &["cpu", "cuda", "rocm", "tpu"];
 
 fn expand(names: &[String]) -> Vec<String> {
     let mut out = Vec::new();
@@ -39,7 +39,7 @@ fn expand(names: &[String]) -> Vec<String> {
 /// platform, `"gpu"` on CUDA and ROCm hosts (seen on an H200, jax 0.11.2;
 /// `xla_bridge.default_backend` is `get_backend(None).platform`), so
 /// `"cuda"` and `"rocm"` equal it on no host.
-fn backend_hosts(names: &[String]) -> Vec<String> {
+pub(crate) fn backend_hosts(names: &[String]) -> Vec<String> {
     let named: Vec<String> = names
         .iter()
         .filter(|n| matches!(n.as_str(), "gpu" | "cpu" | "tpu"))

@@ -420,6 +420,8 @@ pub struct Module<'t> {
     call_scope: HashMap<usize, ScopeId>,
     /// Calls by the last name of their callee (`f` for `f(...)` and `obj.f(...)`).
     calls_by_name: std::cell::OnceCell<HashMap<String, Vec<usize>>>,
+    /// `keyword_calls_on`'s index.
+    keyword_calls: std::cell::OnceCell<HashMap<(ScopeId, String), Vec<usize>>>,
     /// Attribute names stored into a function's parameter (`def configure(
     /// config): config.x = v`): `Flow::callee_store` looks no further for
     /// any other attribute.
@@ -1477,6 +1479,7 @@ impl<'t> Module<'t> {
             last_start: 0,
             call_scope: HashMap::default(),
             calls_by_name: std::cell::OnceCell::new(),
+            keyword_calls: std::cell::OnceCell::new(),
             param_stored_attrs: std::cell::OnceCell::new(),
             method_stored_attrs: std::cell::OnceCell::new(),
             stored_attr_names: std::cell::OnceCell::new(),
@@ -2307,6 +2310,47 @@ impl<'t> Module<'t> {
         index.get(name).map(Vec::as_slice).unwrap_or(&[])
     }
 
+    /// The calls `name.method(...)` made in `scope` that pass keywords (or
+    /// unpack `**`), in order: where a keyword setter may store into the
+    /// object `name` holds (`Flow::foreign_setter_store_before`).
+    pub(crate) fn keyword_calls_on(&self, scope: ScopeId, name: &str) -> &[usize] {
+        let index = self.keyword_calls.get_or_init(|| {
+            let mut index: HashMap<(ScopeId, String), Vec<usize>> = HashMap::default();
+            for (i, site) in self.calls.iter().enumerate() {
+                let Some(receiver) = site
+                    .node
+                    .field("function")
+                    .filter(|f| f.kind_name() == "attribute")
+                    .and_then(|f| f.field("object"))
+                    .filter(|o| o.kind_name() == "identifier")
+                else {
+                    continue;
+                };
+                // By syntax: `args_of` reads `**` dicts through the value
+                // flow, which may ask this index again.
+                let passes_keywords = site.node.field("arguments").is_some_and(|a| {
+                    let mut cursor = a.walk();
+                    let found = a
+                        .named_children(&mut cursor)
+                        .any(|c| matches!(c.kind_name(), "keyword_argument" | "dictionary_splat"));
+                    found
+                });
+                if !passes_keywords {
+                    continue;
+                }
+                index
+                    .entry((site.scope, text(receiver, self.src).to_owned()))
+                    .or_default()
+                    .push(i);
+            }
+            index
+        });
+        index
+            .get(&(scope, name.to_owned()))
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+    }
+
     /// The call sites whose callee's last name is one of `names`, in order.
     /// Names imported under an alias count too (`from jax import jit as jjit`).
     pub fn call_sites_named(&self, names: &[&str]) -> Vec<CallSite<'t>> {
@@ -2466,6 +2510,23 @@ impl<'t> Module<'t> {
             }
             _ => None,
         }
+    }
+
+    /// `obj` of the call `obj.method(...)` whose node id is `call`, with the
+    /// scope the call is made in (found through `call_scope`, not a scan
+    /// of every call).
+    pub(crate) fn method_call_receiver(&self, call: usize) -> Option<(Node<'t>, ScopeId)> {
+        let &scope = self.call_scope.get(&call)?;
+        let node = self.scopes[scope]
+            .calls
+            .iter()
+            .map(|&i| self.calls[i].node)
+            .find(|n| n.id() == call)?;
+        let object = node
+            .field("function")
+            .filter(|f| f.kind_name() == "attribute")?
+            .field("object")?;
+        Some((object, scope))
     }
 
     /// Whether another module's method `path` (`pkg.cfg.Config.set`) stores

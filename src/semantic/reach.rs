@@ -2880,11 +2880,7 @@ impl<'t> Module<'t> {
                 }
             }
         }
-        let every_host = |on: &HashSet<String>| {
-            ["cpu", "cuda", "rocm", "tpu"]
-                .iter()
-                .all(|h| on.contains(*h))
-        };
+        let every_host = |on: &HashSet<String>| super::host::HOSTS.iter().all(|h| on.contains(*h));
         let host_complete = host_picked.iter().all(|(_, _, on)| every_host(on));
         for (target, choices, on) in host_picked {
             if !every_host(&on) {
@@ -3383,13 +3379,8 @@ impl<'t> Module<'t> {
         }
         let point = self.scopes[method].node.id();
         let call_id = path.iter().find(|(p, _)| *p == point)?.1;
-        let site = self.calls.iter().find(|c| c.node.id() == call_id)?;
-        let object = site
-            .node
-            .field("function")
-            .filter(|f| f.kind_name() == "attribute")?
-            .field("object")?;
-        let alts = self.flow_with_budget(200).eval(object, site.scope);
+        let (object, scope) = self.method_call_receiver(call_id)?;
+        let alts = self.flow_with_budget(200).eval(object, scope);
         match alts.as_slice() {
             [one] if one.why.certain() => match &one.val {
                 Val::Instance(class, Some((made, made_in)))
@@ -4178,53 +4169,8 @@ fn concat(a: &[Guard], b: &[Guard]) -> Vec<Guard> {
 }
 
 fn dedup(reqs: &mut Vec<Requirement>) {
-    merge_every_host(reqs);
     let mut seen = HashSet::new();
     reqs.retain(|r| seen.insert(r.clone()));
-}
-
-/// A requirement reached on every host, one copy per host that picks it
-/// (`IMPLS[jax.default_backend()]` with the same function for each key),
-/// is reached whatever the host: its host guard goes.
-fn merge_every_host(reqs: &mut [Requirement]) {
-    let host_guard = |g: &Guard| matches!(g, Guard::HostDependent(Some(_)));
-    if !reqs.iter().any(|r| r.guards.iter().any(host_guard)) {
-        return;
-    }
-    // Less the guard and the host's choice.
-    let without = |r: &Requirement, at: usize| {
-        let mut r = r.clone();
-        r.guards.remove(at);
-        r.choices.retain(|(p, _)| *p != flow::HOST_POINT);
-        r
-    };
-    let mut unguard = Vec::new();
-    for (i, req) in reqs.iter().enumerate() {
-        let Some(at) = req.guards.iter().position(host_guard) else {
-            continue;
-        };
-        let bare = without(req, at);
-        let mut hosts: HashSet<&str> = HashSet::new();
-        for other in reqs.iter() {
-            if other.guards.len() != req.guards.len() || !host_guard(&other.guards[at]) {
-                continue;
-            }
-            if let Guard::HostDependent(Some(on)) = &other.guards[at] {
-                if without(other, at) == bare {
-                    hosts.extend(on.iter().map(String::as_str));
-                }
-            }
-        }
-        if ["cpu", "cuda", "rocm", "tpu"]
-            .iter()
-            .all(|h| hosts.contains(h))
-        {
-            unguard.push((i, at));
-        }
-    }
-    for (i, at) in unguard {
-        reqs[i] = without(&reqs[i], at);
-    }
 }
 
 /// Does a condition test the host's platform (which makes both branches

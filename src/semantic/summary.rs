@@ -136,11 +136,14 @@ impl ModuleSummary {
             if let Binding::Import(path) = &binding {
                 reexports.insert(name.clone(), path.clone());
             }
+            // A module-level value's alternatives: its constant, and the
+            // functions a host picks (seeds below).
+            let mut value_alts = Vec::new();
             if let Binding::Value { value, scope, .. } = &binding {
                 let flow = module.flow();
-                let alts = flow.eval(*value, *scope);
-                if alts.iter().any(|a| !a.val.is_unknown()) {
-                    constants.insert(name.clone(), flow.detach(&alts, 0));
+                value_alts = flow.eval(*value, *scope);
+                if value_alts.iter().any(|a| !a.val.is_unknown()) {
+                    constants.insert(name.clone(), flow.detach(&value_alts, 0));
                 }
             }
             if let Binding::Def(id) = &binding {
@@ -211,17 +214,12 @@ impl ModuleSummary {
                     let mut seeds = unguarded(module.value_targets(*value, *scope, 0));
                     // A function the host picks (`SOLVERS[jax.default_backend()]`):
                     // what it reaches, on those hosts.
-                    if module.src.contains("default_backend") {
-                        for alt in module.flow().eval(*value, *scope) {
-                            let super::flow::Why::Host(hosts) = &alt.why else {
-                                continue;
-                            };
-                            for (target, _) in module.alt_targets(&alt) {
-                                seeds.push((
-                                    target,
-                                    vec![Guard::HostDependent(Some(hosts.clone()))],
-                                ));
-                            }
+                    for alt in &value_alts {
+                        let super::flow::Why::Host(hosts) = &alt.why else {
+                            continue;
+                        };
+                        for (target, _) in module.alt_targets(alt) {
+                            seeds.push((target, vec![Guard::HostDependent(Some(hosts.clone()))]));
                         }
                     }
                     seeds
