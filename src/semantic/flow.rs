@@ -38,6 +38,46 @@ const MAX_NESTED_EVALS: u32 = 32;
 
 thread_local! {
     static NESTED_EVALS: Cell<u32> = const { Cell::new(0) };
+    /// Answers cut short on this thread by a guard that depends on who is
+    /// asking (the depth reached, the budget left, the evaluations or
+    /// parameters open around it). A value found while none was cut is the
+    /// same whoever asks, so it may be kept (`Flow::remembered`).
+    static CUTS: Cell<u64> = const { Cell::new(0) };
+    /// The deepest (evaluation depth, nesting) the evaluation being found
+    /// reached: a kept answer is reused only where finding it again would
+    /// stay within `MAX_DEPTH` and `MAX_NESTED_EVALS`.
+    static DEEPEST: Cell<(u32, u32)> = const { Cell::new((0, 0)) };
+}
+
+/// An expression's values kept (`ValueCaches::expr_values`), with what
+/// finding them took: steps of the budget, depth and nesting below it.
+#[derive(Clone)]
+pub(crate) struct Kept<'t> {
+    alts: Vec<Alt<'t>>,
+    steps: u32,
+    depth: u32,
+    nesting: u32,
+}
+
+/// See `Flow::asked_as`.
+pub(crate) type AskedAs = (bool, u32, bool);
+
+/// Counts one answer cut short (see `CUTS`).
+pub(crate) fn cut() {
+    CUTS.with(|c| c.set(c.get() + 1));
+}
+
+fn cuts() -> u64 {
+    CUTS.with(Cell::get)
+}
+
+/// True past the deepest evaluation followed (counted as a cut).
+fn too_deep(depth: u32) -> bool {
+    let deep = depth > MAX_DEPTH;
+    if deep {
+        cut();
+    }
+    deep
 }
 
 /// One evaluation counted in `NESTED_EVALS` while it lives (a panic caught
@@ -1413,6 +1453,7 @@ impl<'t> Module<'t> {
 impl<'m, 't> Flow<'m, 't> {
     pub fn eval(&self, node: Node<'t>, scope: ScopeId) -> Vec<Alt<'t>> {
         let Some(_nested) = NestedEval::enter() else {
+            cut();
             return vec![Alt::unknown()];
         };
         // A question asked at a site (not inside a call being evaluated):
@@ -1430,6 +1471,7 @@ impl<'m, 't> Flow<'m, 't> {
     fn spend(&self) -> bool {
         let left = self.steps.get();
         if left == 0 {
+            cut();
             return false;
         }
         self.steps.set(left - 1);
@@ -1437,11 +1479,36 @@ impl<'m, 't> Flow<'m, 't> {
     }
 
     fn eval_depth(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Alt<'t>> {
-        if depth > MAX_DEPTH || !self.spend() {
+        let node = unparenthesize(node);
+        // Outside any evaluated call, an expression's values depend on the
+        // expression alone (see `CUTS`): found once.
+        let keep = !matches!(
+            node.kind_name(),
+            "string" | "integer" | "float" | "true" | "false" | "none"
+        ) && self.asks_for_no_call();
+        let key = (node.id(), scope, self.asked_as());
+        if !keep {
+            return self.eval_uncached(node, scope, depth);
+        }
+        self.remembered(&self.m.caches().expr_values, key, depth, || {
+            self.eval_uncached(node, scope, depth)
+        })
+    }
+
+    /// Notes an evaluation `depth` deep, `nesting` evaluations in.
+    fn reach_depth(&self, depth: u32, nesting: u32) {
+        DEEPEST.with(|d| {
+            let (deepest, most_nested) = d.get();
+            d.set((deepest.max(depth), most_nested.max(nesting)));
+        });
+    }
+
+    fn eval_uncached(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Alt<'t>> {
+        self.reach_depth(depth, NESTED_EVALS.with(Cell::get));
+        if too_deep(depth) || !self.spend() {
             return vec![Alt::unknown()];
         }
         let m = self.m;
-        let node = unparenthesize(node);
         let one = |v: Val<'t>| vec![Alt::fixed(v)];
         match node.kind_name() {
             // `(parts := name.split("/"))` is its value.
@@ -2997,7 +3064,7 @@ impl<'m, 't> Flow<'m, 't> {
         if held.changes.is_empty() {
             return None;
         }
-        if depth > MAX_DEPTH {
+        if too_deep(depth) {
             return Some(vec![Alt::unknown()]);
         }
         let holders = m.subclasses(held.owner);
@@ -3625,7 +3692,7 @@ impl<'m, 't> Flow<'m, 't> {
     ) -> Option<Vec<(Fields, Why, Vec<Choice>)>> {
         let m = self.m;
         let (call, call_scope) = ctor?;
-        if m.method(class, "__init__").is_some() || depth > MAX_DEPTH {
+        if m.method(class, "__init__").is_some() || too_deep(depth) {
             return None;
         }
         let init = m.foreign_base_method(class, "__init__")?;
@@ -3859,6 +3926,7 @@ impl<'m, 't> Flow<'m, 't> {
     ) -> Option<super::summary::ForeignCall> {
         let nesting = self.m.foreign_nesting.get();
         if nesting >= MAX_FOREIGN_NESTING {
+            cut();
             return None;
         }
         self.m.foreign_nesting.set(nesting + 1);
@@ -3934,8 +4002,11 @@ impl<'m, 't> Flow<'m, 't> {
             // graph says calling it reaches.
             // Not from inside another such lookup: the call graph's own
             // value flow evaluates calls, which would look again.
-            if out.iter().all(|a| matches!(a.val, Const::Unknown)) && !self.m.passing.replace(true)
-            {
+            let all_unknown = out.iter().all(|a| matches!(a.val, Const::Unknown));
+            if all_unknown && self.m.passing.get() {
+                cut();
+            }
+            if all_unknown && !self.m.passing.replace(true) {
                 let made_by = self.m.factory_call_choice(node, scope);
                 let tokens: Vec<ConstAlt> = self
                     .m
@@ -4193,6 +4264,112 @@ impl<'m, 't> Flow<'m, 't> {
                 Lookup::Unknown => vec![Alt::unknown()],
             };
         }
+        // Outside any evaluated call, the answer depends on the def alone.
+        let key = (fscope, index, self.asked_as());
+        if !self.asks_for_no_call() {
+            return self.eval_unbound_param(fscope, index, default, node, depth, is_self);
+        }
+        self.remembered(&m.caches().param_values, key, depth, || {
+            self.eval_unbound_param(fscope, index, default, node, depth, is_self)
+        })
+    }
+
+    /// What of the module's state around an evaluation bears on its answer
+    /// (part of the key it is kept under): whether decided branches count,
+    /// how many calls of other modules are open around it, and whether a
+    /// call's reach is being looked up (`Module::passing`).
+    fn asked_as(&self) -> AskedAs {
+        (
+            self.branch_aware,
+            self.m.foreign_nesting.get(),
+            self.m.passing.get(),
+        )
+    }
+
+    /// `find()`'s answer, kept in `cache` under `key` when it was not cut
+    /// short (see `CUTS`), with what finding it took: reused only where
+    /// finding it again would not be cut short either (the steps left, the
+    /// depth and nesting below), and charged as if found again, so that
+    /// keeping answers changes no answer, only the time.
+    fn remembered<K: std::hash::Hash + Eq>(
+        &self,
+        cache: &RefCell<HashMap<K, Kept<'t>>>,
+        key: K,
+        depth: u32,
+        find: impl FnOnce() -> Vec<Alt<'t>>,
+    ) -> Vec<Alt<'t>> {
+        let nesting = NESTED_EVALS.with(Cell::get);
+        let known = cache.borrow().get(&key).cloned();
+        if let Some(kept) = known {
+            if self.steps.get() >= kept.steps
+                && depth + kept.depth <= MAX_DEPTH
+                && nesting + kept.nesting <= MAX_NESTED_EVALS
+            {
+                self.steps.set(self.steps.get() - kept.steps);
+                self.reach_depth(depth + kept.depth, nesting + kept.nesting);
+                return kept.alts;
+            }
+        }
+        let cuts_before = cuts();
+        let steps_before = self.steps.get();
+        let outer = DEEPEST.with(|d| d.replace((depth, nesting)));
+        let found = find();
+        let (deepest, most_nested) = DEEPEST.with(|d| d.replace(outer));
+        self.reach_depth(deepest, most_nested);
+        if cuts() == cuts_before {
+            let kept = Kept {
+                alts: found.clone(),
+                steps: steps_before.saturating_sub(self.steps.get()),
+                depth: deepest.saturating_sub(depth),
+                nesting: most_nested.saturating_sub(nesting),
+            };
+            cache.borrow_mut().insert(key, kept);
+        }
+        found
+    }
+
+    /// True when nothing of an evaluation around this one bears on an
+    /// answer: no call bound, no way chosen, no object being read.
+    fn asks_for_no_call(&self) -> bool {
+        self.bound.borrow().is_empty()
+            && self.bound_kwargs.borrow().is_empty()
+            && self.given_branches.borrow().is_empty()
+            && self.deciding_given.borrow().is_empty()
+            && self.deciding_construction.borrow().is_empty()
+            && self.receiver_sites_open.borrow().is_empty()
+            && self.detach_tokens.get().is_none()
+            && self.subscript_read.get().is_none()
+            && self.attribute_read.get().is_none()
+            && !self.reading_foreign_base.get()
+            && self.foreign_way.borrow().is_none()
+            && self.detach_way.borrow().is_none()
+            && self.read_way.borrow().is_empty()
+            && self.detach_nested.borrow().is_none()
+    }
+
+    /// A parameter's values outside any evaluated call: every call site's.
+    fn eval_unbound_param(
+        &self,
+        fscope: ScopeId,
+        index: usize,
+        default: Option<Node<'t>>,
+        node: Node<'t>,
+        depth: u32,
+        is_self: bool,
+    ) -> Vec<Alt<'t>> {
+        let m = self.m;
+        let def = &m.scopes[fscope];
+        let def_scope = def.parent.unwrap_or(0);
+        let name = text(node, m.src);
+        let as_class = |alts: Vec<Alt<'t>>| -> Vec<Alt<'t>> {
+            if !m.is_class_method(fscope) {
+                return alts;
+            }
+            map(alts, |v| match v {
+                Val::Instance(class, _) | Val::Class(class) => Val::Class(*class),
+                _ => Val::Unknown,
+            })
+        };
         if is_self {
             // Read for an object this method's call made and returned
             // (`return dataclasses.replace(self, meter=...)`): that call's
@@ -4290,7 +4467,10 @@ impl<'m, 't> Flow<'m, 't> {
             let why = Why::Each(format!("for the call at line {}", line_of(call)));
             let choice = [(point, call.id())];
             let alts = match source {
-                _ if reentered && m.scope_within(call_scope, fscope) => vec![Alt::unknown()],
+                _ if reentered && m.scope_within(call_scope, fscope) => {
+                    cut();
+                    vec![Alt::unknown()]
+                }
                 ParamSource::Arg(arg) => self.eval_depth(arg, call_scope, depth + 1),
                 ParamSource::Default => defaulted(),
                 ParamSource::Splat => unpacked(self.splat_argument(call, call_scope, name, depth)),
@@ -5040,9 +5220,11 @@ impl<'m, 't> Flow<'m, 't> {
         scope: ScopeId,
         depth: u32,
     ) -> Option<Vec<Alt<'t>>> {
-        if object.kind_name() != "identifier"
-            || self.receiver_sites_open.borrow().contains(&node.id())
-        {
+        if object.kind_name() != "identifier" {
+            return None;
+        }
+        if self.receiver_sites_open.borrow().contains(&node.id()) {
+            cut();
             return None;
         }
         let per_site = self.param_state_at_calls(object, attr, scope, depth, 0)?;
@@ -6369,7 +6551,7 @@ impl<'m, 't> Flow<'m, 't> {
         if held.is_empty() {
             return Some(named);
         }
-        if depth > MAX_DEPTH {
+        if too_deep(depth) {
             return None;
         }
         let mut out: super::DictStores<'t> = (*named).clone();
@@ -6580,6 +6762,9 @@ impl<'m, 't> Flow<'m, 't> {
             out.push(source(Passed::Absent));
             return;
         }
+        if depth > 4 {
+            cut();
+        }
         if depth > 4 || !self.spend() {
             out.push(source(Passed::Unknown));
             return;
@@ -6715,7 +6900,7 @@ impl<'m, 't> Flow<'m, 't> {
         .or_else(|| {
             // A function kept as a value (`to_sharding = lambda axes: ...`,
             // a registry entry, a parameter): what each it may be returns.
-            if depth > MAX_DEPTH {
+            if too_deep(depth) {
                 return None;
             }
             let mut out = Vec::new();
@@ -7107,7 +7292,7 @@ impl<'m, 't> Flow<'m, 't> {
                 }
                 // `registry[key]` on an object whose class defines
                 // `__getitem__`: Python calls it with the key.
-                (Val::Instance(class, _), _) if depth <= MAX_DEPTH => {
+                (Val::Instance(class, _), _) if !too_deep(depth) => {
                     let Some(getitem) = m.method(*class, "__getitem__") else {
                         out.push(Alt {
                             val: Val::Unknown,
@@ -7218,7 +7403,7 @@ impl<'m, 't> Flow<'m, 't> {
         if !matches!(
             key,
             Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..)
-        ) || depth > MAX_DEPTH
+        ) || too_deep(depth)
         {
             return Lookup::Unknown;
         }
@@ -7282,7 +7467,7 @@ impl<'m, 't> Flow<'m, 't> {
         let Val::Str(key) = key else {
             return false;
         };
-        if dict.kind_name() != "call" || depth > MAX_DEPTH {
+        if dict.kind_name() != "call" || too_deep(depth) {
             return false;
         }
         let Some(func) = dict.field("function") else {
@@ -9003,7 +9188,7 @@ impl<'m, 't> Flow<'m, 't> {
                         }
                         // `default_factory=default_tools`: what the function
                         // returns, called with no arguments.
-                        if m.scopes[*id].kind == ScopeKind::Function && depth <= MAX_DEPTH {
+                        if m.scopes[*id].kind == ScopeKind::Function && !too_deep(depth) {
                             let returned = self.returns_bound(*id, None, Vec::new());
                             if !returned.is_empty() {
                                 return Some(returned);
@@ -9671,7 +9856,7 @@ impl<'m, 't> Flow<'m, 't> {
             _ => None,
         };
         match def {
-            Some(def) if depth <= MAX_DEPTH => {
+            Some(def) if !too_deep(depth) => {
                 let returned = self.returns_bound(def, None, given);
                 if returned.is_empty() {
                     vec![Alt::unknown()]
@@ -10149,7 +10334,7 @@ impl<'m, 't> Flow<'m, 't> {
         scope: ScopeId,
         depth: u32,
     ) -> Option<(Vec<Val<'t>>, Why, bool, Vec<Choice>)> {
-        if depth > MAX_DEPTH {
+        if too_deep(depth) {
             return None;
         }
         let mut cursor = comp.walk();
@@ -10528,7 +10713,7 @@ impl<'m, 't> Flow<'m, 't> {
     /// 64 entries). `depth` is the nesting for `detach`, `at` the
     /// evaluation depth.
     fn dict_entries(&self, dict: Node<'t>, scope: ScopeId, depth: u32, at: u32) -> Option<Entries> {
-        if at > MAX_DEPTH {
+        if too_deep(at) {
             return None;
         }
         let stores = self.dict_stores(dict, at)?;
@@ -10671,7 +10856,7 @@ impl<'m, 't> Flow<'m, 't> {
         depth: u32,
         at: u32,
     ) -> Option<Entries> {
-        if at > MAX_DEPTH {
+        if too_deep(at) {
             return None;
         }
         let [alt] = self.eval_as_dicts(expr, scope, at).try_into().ok()?;
@@ -11692,7 +11877,9 @@ impl<'t> Module<'t> {
         let sites = std::rc::Rc::new(self.find_def_call_sites(def));
         // Found while the registry calls are being indexed, they lack
         // those: not kept.
-        if !building {
+        if building {
+            cut();
+        } else {
             caches.def_sites.borrow_mut().insert(def, sites.clone());
         }
         sites
@@ -12244,6 +12431,7 @@ impl<'t> Module<'t> {
         // Asked again while building (an evaluation below needs an
         // instance): no answer rather than recursion.
         if caches.value_calls_building.replace(true) {
+            cut();
             return Vec::new();
         }
         let mut index: HashMap<ScopeId, Vec<(Node<'t>, ScopeId, bool)>> = HashMap::new();
@@ -12866,6 +13054,7 @@ impl<'t> Module<'t> {
             return found.clone();
         }
         if self.registering.replace(true) {
+            cut();
             return Arc::default();
         }
         let found = Arc::new(self.find_registrations());

@@ -1925,7 +1925,11 @@ impl<'t> Module<'t> {
     /// A context manager that enters itself (or one that enters it).
     fn context_manager_open(&self, def: ScopeId) -> bool {
         let open = self.context_managers_open.borrow();
-        open.contains(&def) || open.len() > 4
+        let cut_short = open.contains(&def) || open.len() > 4;
+        if cut_short {
+            super::flow::cut();
+        }
+        cut_short
     }
 
     /// The mesh an object of `class` sets when entered (or, `as_decorator`,

@@ -15,7 +15,7 @@
 //! in a cache set of its own (`Layer`), so a lowering under one state never
 //! sees answers made for another.
 
-use super::flow::{Alt, Flow, Val};
+use super::flow::{Alt, AskedAs, Flow, Kept, Val};
 use super::lowering::statement_entering;
 use super::summary::StateSet;
 use super::{reach, Binding, Module, ScopeId, ScopeKind, MODULE_SCOPE};
@@ -57,6 +57,14 @@ pub(crate) struct ValueCaches<'t> {
     #[allow(clippy::type_complexity)]
     pub(crate) value_calls: RefCell<Option<Rc<HashMap<ScopeId, Vec<(Node<'t>, ScopeId, bool)>>>>>,
     pub(crate) value_calls_building: Cell<bool>,
+    /// The values of a parameter read outside any call being evaluated
+    /// (from every call site of its def), by (def, index, how asked), and
+    /// of an expression, by (node id, scope, how asked): kept only when
+    /// found with no answer cut short (`Flow::remembered`), so the same
+    /// whoever asks. Without them each condition reading `config.x`
+    /// walked the chain of callers again.
+    pub(crate) param_values: RefCell<HashMap<(ScopeId, usize, AskedAs), Kept<'t>>>,
+    pub(crate) expr_values: RefCell<HashMap<(usize, ScopeId, AskedAs), Kept<'t>>>,
 }
 
 impl ValueCaches<'_> {
@@ -69,6 +77,8 @@ impl ValueCaches<'_> {
             def_sites: RefCell::default(),
             value_calls: RefCell::new(None),
             value_calls_building: Cell::new(false),
+            param_values: RefCell::default(),
+            expr_values: RefCell::default(),
         }
     }
 }

@@ -1864,6 +1864,7 @@ impl<'t> Module<'t> {
         // the inner question gets no answer rather than recursing.
         let building = caches.branches_building.borrow().len();
         if building > 2 || !caches.branches_building.borrow_mut().insert(scope) {
+            super::flow::cut();
             return std::rc::Rc::new(Branches::default());
         }
         let built = std::rc::Rc::new(self.build_branches(scope));
