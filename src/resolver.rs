@@ -1210,6 +1210,10 @@ impl<S: SourceProvider> Resolver for FsResolver<S> {
 
     // Asked of a model of `file` that follows its imports, for a module that
     // imports another module of the workspace.
+    fn summary_of(&self, file: &Path) -> Option<Arc<ModuleSummary>> {
+        self.summary(file)
+    }
+
     fn chained_state_managers(&self, file: &Path) -> Arc<Vec<String>> {
         if let Some(found) = self.chained_managers.get(file) {
             return found.0.clone();

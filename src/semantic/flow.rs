@@ -423,8 +423,13 @@ pub enum Val<'t> {
     /// A function or class of another module as a value (an entry of its
     /// table of hooks), by its path: calling it calls that module's def.
     Ref(Arc<str>),
-    /// What `parser.parse_args()` returns: attributes are its arguments.
-    ArgNamespace,
+    /// An `argparse.ArgumentParser`: made in this module (`None`) or in the
+    /// module of that file, whose arguments its parsed namespace has.
+    ArgParser(Option<Arc<str>>),
+    /// What `parser.parse_args()` returns: attributes are its arguments,
+    /// the ones this module adds, or (`Some(file)`) the ones the module of
+    /// that file added to a parser it made.
+    ArgNamespace(Option<Arc<str>>),
     /// absl's `FLAGS`: attributes are the defined flags.
     AbslFlags,
     /// A `flags.DEFINE_*(...)` holder: `.value` is the flag.
@@ -615,6 +620,8 @@ impl Val<'_> {
             Val::Ref(path) => Const::Ref(path.to_string()),
             Val::ForeignJitted(j) => Const::Jitted(j.clone()),
             Val::ForeignEnumMember(name) => Const::EnumMember(name.to_string()),
+            Val::ArgParser(Some(file)) => Const::ArgParser(file.to_string()),
+            Val::ArgNamespace(Some(file)) => Const::ArgNamespace(file.to_string()),
             Val::Members(kind, members) => Const::Members(
                 *kind,
                 members
@@ -667,6 +674,10 @@ pub enum Const {
     },
     Device,
     Devices,
+    /// An `argparse.ArgumentParser` the module of this file made, and
+    /// what it parsed (see `Val::ArgParser`).
+    ArgParser(String),
+    ArgNamespace(String),
     /// `Val::Members`: a sequence of this kind whose items are these.
     Members(SeqKind, Vec<ConstAlt>),
     /// A plain enum's member (`Val::ForeignEnumMember`).
@@ -754,6 +765,8 @@ impl Const {
             },
             Const::Device => Val::Device,
             Const::Devices => Val::Devices,
+            Const::ArgParser(file) => Val::ArgParser(Some(Arc::from(file.as_str()))),
+            Const::ArgNamespace(file) => Val::ArgNamespace(Some(Arc::from(file.as_str()))),
             Const::Members(kind, members) => Val::Members(*kind, Arc::new(from_consts(members))),
             Const::Ref(path) => Val::Ref(Arc::from(path.as_str())),
             Const::EnumMember(name) => Val::ForeignEnumMember(Arc::from(name.as_str())),
@@ -5969,7 +5982,8 @@ impl<'m, 't> Flow<'m, 't> {
                 .or_else(|| self.own_method_of_object(fields, attr))
                 .or_else(|| self.foreign_property(object, fields, attr))
                 .unwrap_or_else(|| vec![Alt::unknown()]),
-            Val::ArgNamespace => self.argparse_default(attr, depth),
+            Val::ArgNamespace(None) => self.argparse_default(attr, depth),
+            Val::ArgNamespace(Some(file)) => self.foreign_argparse_default(file, attr, depth),
             Val::ParamRef(slot) => {
                 let mut slot = slot.as_ref().clone();
                 slot.path.push(attr.to_owned());
@@ -8878,10 +8892,18 @@ impl<'m, 't> Flow<'m, 't> {
         let m = self.m;
         let object = func.field("object")?;
         if matches!(method, "parse_args" | "parse_known_args") {
-            if !m.has_argparse_arguments() {
+            // A parser another module made (and this one may add to).
+            let made_in = match &self.eval_depth(object, scope, depth + 1)[..] {
+                [Alt {
+                    val: Val::ArgParser(Some(file)),
+                    ..
+                }] => Some(file.clone()),
+                _ => None,
+            };
+            if made_in.is_none() && !m.has_argparse_arguments() {
                 return None;
             }
-            let ns = Val::ArgNamespace;
+            let ns = Val::ArgNamespace(made_in);
             return Some(vec![Alt::fixed(if method == "parse_known_args" {
                 Val::Seq(SeqKind::Tuple, vec![ns, Val::Unknown])
             } else {
@@ -9039,6 +9061,7 @@ impl<'m, 't> Flow<'m, 't> {
                 }))
             }
             "jax.devices" | "jax.local_devices" => Some(vec![Alt::fixed(Val::Devices)]),
+            "argparse.ArgumentParser" => Some(vec![Alt::fixed(Val::ArgParser(None))]),
             // A configuration parsed from a constant JSON text.
             // A copy holds what the original holds.
             // `functools.update_wrapper(wrapper, fun)` returns `wrapper`.
@@ -9717,14 +9740,7 @@ impl<'m, 't> Flow<'m, 't> {
                 .iter()
                 .filter_map(|a| string_value(*a, m.src))
                 .collect();
-            let named = match args.keyword("dest").and_then(|d| string_value(d, m.src)) {
-                Some(d) => d == dest,
-                None => {
-                    let long = flags.iter().find(|f| f.starts_with("--")).or(flags.first());
-                    long.is_some_and(|f| f.trim_start_matches('-').replace('-', "_") == dest)
-                }
-            };
-            if !named {
+            if m.argument_dest(site.node).as_deref() != Some(dest) {
                 continue;
             }
             let flag = flags.first().cloned().unwrap_or_else(|| dest.to_owned());
@@ -9824,6 +9840,30 @@ impl<'m, 't> Flow<'m, 't> {
             }
         }
         cap(out)
+    }
+
+    /// The default of argument `dest` of a parser the module of `file`
+    /// made (`Val::ArgNamespace`), unless this module adds it itself.
+    fn foreign_argparse_default(&self, file: &str, dest: &str, depth: u32) -> Vec<Alt<'t>> {
+        let m = self.m;
+        let added_here = m
+            .call_sites_named(&["add_argument"])
+            .iter()
+            .any(|site| m.argument_dest(site.node).as_deref() == Some(dest));
+        if added_here {
+            return self.argparse_default(dest, depth);
+        }
+        m.resolver
+            .get()
+            .and_then(|resolver| resolver.summary_of(std::path::Path::new(file)))
+            .and_then(|summary| {
+                summary
+                    .arguments
+                    .iter()
+                    .find(|(name, _)| name == dest)
+                    .map(|(_, alts)| from_consts(alts))
+            })
+            .unwrap_or_else(|| vec![Alt::unknown()])
     }
 
     /// What argparse's `type=` converter gives for the string default
@@ -11015,6 +11055,23 @@ impl<'m, 't> Flow<'m, 't> {
                 if depth < MAX_DETACH_DEPTH && members.len() <= MAX_DETACHED_ITEMS =>
             {
                 Const::Members(*kind, self.detach(members, depth + 1))
+            }
+            // A parser (or what it parsed) made here: by this file, where
+            // the importer reads its arguments.
+            // (A summary's model has no file: `""` is the summary's own,
+            // filled in by `ModuleSummary::build`.)
+            Val::ArgParser(None) | Val::ArgNamespace(None) => {
+                let file = self
+                    .m
+                    .file
+                    .borrow()
+                    .as_ref()
+                    .map(|f| f.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                match a.val {
+                    Val::ArgParser(_) => Const::ArgParser(file),
+                    _ => Const::ArgNamespace(file),
+                }
             }
             v => v.detached(),
         }
@@ -12890,6 +12947,54 @@ impl<'t> Module<'t> {
 
     pub(crate) fn has_argparse_arguments(&self) -> bool {
         !self.calls_named("add_argument").is_empty()
+    }
+
+    /// The attribute of the parsed namespace an `add_argument` call sets:
+    /// its `dest=`, else its long flag (else its first) without dashes.
+    pub(crate) fn argument_dest(&self, call: Node<'t>) -> Option<String> {
+        let args = self.args_of(call);
+        if let Some(dest) = args.keyword("dest") {
+            return string_value(dest, self.src);
+        }
+        let flags: Vec<String> = args
+            .positional
+            .iter()
+            .filter_map(|a| string_value(*a, self.src))
+            .collect();
+        let long = flags
+            .iter()
+            .find(|f| f.starts_with("--"))
+            .or(flags.first())?;
+        Some(long.trim_start_matches('-').replace('-', "_"))
+    }
+
+    /// The attributes `parse_args()` gives, each with its default as a
+    /// plain run sees it (`Flow::argparse_default`), for the modules that
+    /// parse a parser this one makes; notes name the file `place`.
+    pub(crate) fn argparse_arguments(&self, place: Option<&str>) -> Vec<(String, Vec<ConstAlt>)> {
+        let mut dests: Vec<String> = self
+            .call_sites_named(&["add_argument"])
+            .iter()
+            .filter_map(|site| self.argument_dest(site.node))
+            .collect();
+        dests.sort();
+        dests.dedup();
+        dests
+            .into_iter()
+            .map(|dest| {
+                let flow = self.flow();
+                let mut alts = flow.detach(&flow.argparse_default(&dest, 0), 0);
+                // The note names the line of another file: and the file.
+                if let Some(place) = place {
+                    for alt in &mut alts {
+                        if let Why::Default(note) = &mut alt.why {
+                            *note = note.replace("(line ", &format!("({place} line "));
+                        }
+                    }
+                }
+                (dest, alts)
+            })
+            .collect()
     }
 
     /// The values `parser.set_defaults(name=value)` gives the parsed

@@ -3,7 +3,7 @@
 //! whole workspace stays small, and they are computed from one module alone
 //! (imports stay as names), so computing one never waits on another.
 
-use super::flow::ConstAlt;
+use super::flow::{Const, ConstAlt};
 use super::reach::{Guard, Requirement, Target};
 use super::{Binding, Module, ScopeId, ScopeKind, MODULE_SCOPE};
 use crate::syntax::text;
@@ -63,6 +63,32 @@ pub struct ModuleSummary {
     /// `self` (`set(**kw)` with `setattr`, `Module::keyword_setters`): an
     /// importer's `cfg.set(platforms=p)` stores `cfg.platforms`.
     pub keyword_setters: std::collections::HashSet<String>,
+    /// The arguments of the argparse parsers this module makes, each with
+    /// its default (`Module::argparse_arguments`): an importer parsing a
+    /// parser a function of this module returns reads them.
+    pub arguments: Vec<(String, Vec<ConstAlt>)>,
+}
+
+/// Gives the parsers (and parsed namespaces) a summary's model made, which
+/// it could not name (`Flow::detach_one`), the file `own`.
+fn name_own_parsers(alts: &mut [ConstAlt], own: &str) {
+    for alt in alts {
+        match &mut alt.val {
+            Const::ArgParser(file) | Const::ArgNamespace(file) if file.is_empty() => {
+                *file = own.to_owned();
+            }
+            Const::Seq(_, items) => {
+                for item in items {
+                    if let Const::ArgParser(file) | Const::ArgNamespace(file) = item {
+                        if file.is_empty() {
+                            *file = own.to_owned();
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 impl FunctionSummary {
@@ -101,6 +127,7 @@ impl ModuleSummary {
             state_writers: HashMap::new(),
             mesh_setters: Default::default(),
             keyword_setters: Default::default(),
+            arguments: Vec::new(),
         }
     }
 
@@ -301,7 +328,19 @@ impl ModuleSummary {
                 _ => None,
             })
             .collect();
+        let arguments = if module.has_argparse_arguments() {
+            let place = file.file_name().map(|n| n.to_string_lossy().into_owned());
+            module.argparse_arguments(place.as_deref())
+        } else {
+            Vec::new()
+        };
+        // A parser made here (and what it parsed) is this file's.
+        let own = file.to_string_lossy().into_owned();
+        for alts in constants.values_mut().chain(returns.values_mut()) {
+            name_own_parsers(alts, &own);
+        }
         ModuleSummary {
+            arguments,
             file,
             functions,
             constants,
@@ -704,6 +743,12 @@ pub trait Resolver: Sync {
     /// state) does not list them.
     fn chained_state_managers(&self, _file: &Path) -> Arc<Vec<String>> {
         Arc::default()
+    }
+
+    /// The summary of the module of `file` (a parser that module made
+    /// reached this one as a value: `Val::ArgParser`).
+    fn summary_of(&self, _file: &Path) -> Option<Arc<ModuleSummary>> {
+        None
     }
 
     /// The mesh entering what a call of function or class `path` (as

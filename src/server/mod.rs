@@ -281,6 +281,14 @@ impl Resolver for Recording<'_> {
         self.inner.chained_state_managers(file)
     }
 
+    fn summary_of(&self, file: &Path) -> Option<Arc<ModuleSummary>> {
+        self.deps
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(file.to_path_buf());
+        self.inner.summary(file)
+    }
+
     fn call_set_mesh_abstract(
         &self,
         from_file: &Path,
