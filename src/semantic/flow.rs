@@ -248,6 +248,31 @@ fn settle_hosts(alts: Vec<Alt<'_>>) -> Vec<Alt<'_>> {
 /// on CUDA and ROCm hosts (jax-facts; `host::backend_hosts` says where).
 const HOST_BACKENDS: &[&str] = &["cpu", "gpu", "tpu"];
 
+/// `jax.default_backend()` (and a default device's `.platform`): one
+/// string per host, each on its own hosts.
+fn host_backends<'t>() -> Vec<Alt<'t>> {
+    HOST_BACKENDS
+        .iter()
+        .enumerate()
+        .map(|(i, backend)| Alt {
+            val: Val::Str((*backend).to_owned()),
+            why: Why::Host(super::host::backend_hosts(&[(*backend).to_owned()])),
+            choices: vec![(HOST_POINT, i)],
+        })
+        .collect()
+}
+
+/// The `.platform` of a device of backend `backend` (`jax.devices("cuda")`):
+/// GPUs say "gpu".
+fn device_platform(backend: &str) -> Option<&'static str> {
+    match backend {
+        "cpu" => Some("cpu"),
+        "gpu" | "cuda" | "rocm" => Some("gpu"),
+        "tpu" => Some("tpu"),
+        _ => None,
+    }
+}
+
 /// A choice a value depends on: (the def, loop or branch node's id, which
 /// call node or element index was taken).
 pub type Choice = (usize, usize);
@@ -399,10 +424,12 @@ pub enum Val<'t> {
         /// ...)`): the object's class and construction, `self` when it runs.
         on: Option<(ScopeId, Option<(Node<'t>, ScopeId)>)>,
     },
-    /// `jax.devices(...)` / `jax.local_devices(...)`: a list of devices.
-    Devices,
-    /// One device (`jax.devices("cpu")[0]`).
-    Device,
+    /// `jax.devices(...)` / `jax.local_devices(...)`: a list of devices,
+    /// of the backend named (`""` one not known), or of the host's default
+    /// backend (`None`: `jax.devices()`).
+    Devices(Option<Arc<str>>),
+    /// One device (`jax.devices("cpu")[0]`), of a backend as `Devices`.
+    Device(Option<Arc<str>>),
     /// What `traced.lower(...)` returns: the lowering call.
     Lowered(Node<'t>),
     /// `sys.argv`: in a plain run, the script's name alone.
@@ -560,7 +587,7 @@ impl Val<'_> {
             | Val::Jitted(..)
             | Val::Class(_)
             | Val::Ref(_)
-            | Val::Device
+            | Val::Device(_)
             | Val::Object(_)
             | Val::Mesh(_)
             | Val::Sharding(_)
@@ -615,8 +642,8 @@ impl Val<'_> {
             Val::Array { committed } => Const::Array {
                 committed: *committed,
             },
-            Val::Device => Const::Device,
-            Val::Devices => Const::Devices,
+            Val::Device(backend) => Const::Device(backend.as_deref().map(str::to_owned)),
+            Val::Devices(backend) => Const::Devices(backend.as_deref().map(str::to_owned)),
             Val::Ref(path) => Const::Ref(path.to_string()),
             Val::ForeignJitted(j) => Const::Jitted(j.clone()),
             Val::ForeignEnumMember(name) => Const::EnumMember(name.to_string()),
@@ -672,8 +699,8 @@ pub enum Const {
     Array {
         committed: bool,
     },
-    Device,
-    Devices,
+    Device(Option<String>),
+    Devices(Option<String>),
     /// An `argparse.ArgumentParser` the module of this file made, and
     /// what it parsed (see `Val::ArgParser`).
     ArgParser(String),
@@ -763,8 +790,8 @@ impl Const {
             Const::Array { committed } => Val::Array {
                 committed: *committed,
             },
-            Const::Device => Val::Device,
-            Const::Devices => Val::Devices,
+            Const::Device(backend) => Val::Device(backend.as_deref().map(Arc::from)),
+            Const::Devices(backend) => Val::Devices(backend.as_deref().map(Arc::from)),
             Const::ArgParser(file) => Val::ArgParser(Some(Arc::from(file.as_str()))),
             Const::ArgNamespace(file) => Val::ArgNamespace(Some(Arc::from(file.as_str()))),
             Const::Members(kind, members) => Val::Members(*kind, Arc::new(from_consts(members))),
@@ -1113,7 +1140,7 @@ fn iterable_not_known(v: &Val<'_>) -> bool {
             | Val::OpaqueDict
             | Val::Dict(..)
             | Val::Entries(_)
-            | Val::Devices
+            | Val::Devices(_)
     )
 }
 
@@ -1655,7 +1682,12 @@ impl<'m, 't> Flow<'m, 't> {
                     None => true,
                     Some(t) => t != is_or || matches!(l.val, Val::Bool(b) if b == is_or),
                 });
-                if lefts.iter().any(|l| l.val.truthy().is_none())
+                // (A left side the host decides, `jax.devices()[0].platform
+                // == "cpu"`, is such a choice too, though each value is known.)
+                if !lefts.is_empty()
+                    && lefts
+                        .iter()
+                        .any(|l| l.val.truthy().is_none() || l.why.is_choice())
                     && left_irrelevant
                     && absorbing(rights())
                 {
@@ -1994,8 +2026,8 @@ impl<'m, 't> Flow<'m, 't> {
                     | Val::OpaqueDict
                     | Val::Entries(_)
                     | Val::Comprehension(..)
-                    | Val::Devices
-                    | Val::Device
+                    | Val::Devices(_)
+                    | Val::Device(_)
                     | Val::AnyStr
                     | Val::AnyInt
                     | Val::Split(_)
@@ -2896,7 +2928,7 @@ impl<'m, 't> Flow<'m, 't> {
             | Val::Sharding(_)
             | Val::Spec(_)
             | Val::Array { .. }
-            | Val::Device
+            | Val::Device(_)
             | Val::KernelMesh(_)
             | Val::AbstractDevice(_)
             | Val::InterpretParams
@@ -5943,11 +5975,17 @@ impl<'m, 't> Flow<'m, 't> {
                     ..ShardingUse::default()
                 }))]
             }
-            // `jax.devices()[0].platform`: the backend's platform, a `str`
-            // whatever the host (as `jax.default_backend()` is).
-            Val::Device if matches!(attr, "platform" | "device_kind") => {
-                vec![Alt::fixed(Val::AnyStr)]
-            }
+            // `jax.devices()[0].platform`: the default backend's platform,
+            // which the host decides (as `jax.default_backend()`); of a
+            // named backend, that backend's.
+            Val::Device(backend) if attr == "platform" => match backend.as_deref() {
+                None => host_backends(),
+                Some(named) => match device_platform(named) {
+                    Some(platform) => vec![Alt::fixed(Val::Str(platform.to_owned()))],
+                    None => vec![Alt::fixed(Val::AnyStr)],
+                },
+            },
+            Val::Device(_) if attr == "device_kind" => vec![Alt::fixed(Val::AnyStr)],
             // A module-level def of another module, by its path there (a
             // class an importer registered, `EXPERIMENTS[cls.__name__] = cls`):
             // the path's last name. (A token of a closure has no such name.)
@@ -7276,8 +7314,8 @@ impl<'m, 't> Flow<'m, 't> {
                     why: if *i == 0 { why } else { Why::Choice },
                     choices,
                 }),
-                (Val::Devices, Val::Int(_)) => out.push(Alt {
-                    val: Val::Device,
+                (Val::Devices(backend), Val::Int(_)) => out.push(Alt {
+                    val: Val::Device(backend.clone()),
                     why,
                     choices,
                 }),
@@ -9060,7 +9098,18 @@ impl<'m, 't> Flow<'m, 't> {
                     _ => Val::Unknown,
                 }))
             }
-            "jax.devices" | "jax.local_devices" => Some(vec![Alt::fixed(Val::Devices)]),
+            "jax.devices" | "jax.local_devices" => {
+                // (A backend named by what is not a plain string: `""`.)
+                let backend = args
+                    .positional
+                    .first()
+                    .copied()
+                    .or_else(|| args.keyword("backend"))
+                    .map(|named| {
+                        Arc::from(string_value(named, m.src).unwrap_or_default().as_str())
+                    });
+                Some(vec![Alt::fixed(Val::Devices(backend))])
+            }
             "argparse.ArgumentParser" => Some(vec![Alt::fixed(Val::ArgParser(None))]),
             // A configuration parsed from a constant JSON text.
             // A copy holds what the original holds.
@@ -9311,17 +9360,7 @@ impl<'m, 't> Flow<'m, 't> {
                 Some(vec![Alt::fixed(Val::Array { committed: placed })])
             }
             // One string per host, each on its own host.
-            "jax.default_backend" => Some(
-                HOST_BACKENDS
-                    .iter()
-                    .enumerate()
-                    .map(|(i, backend)| Alt {
-                        val: Val::Str((*backend).to_owned()),
-                        why: Why::Host(super::host::backend_hosts(&[(*backend).to_owned()])),
-                        choices: vec![(HOST_POINT, i)],
-                    })
-                    .collect(),
-            ),
+            "jax.default_backend" => Some(host_backends()),
             "os.environ.get" | "os.getenv" => {
                 let key = args
                     .positional

@@ -193,6 +193,7 @@ impl<'t> Module<'t> {
                     t.contains("default_backend")
                         || t.contains("device_under_test")
                         || self.is_host_probe_name(side)
+                        || self.holds_host_backend(side)
                 };
                 let (call, value) = if probes(left) {
                     (left, right)
@@ -253,6 +254,22 @@ impl<'t> Module<'t> {
             }
             _ => None,
         }
+    }
+
+    /// An expression whose every value is the host's backend, as value flow
+    /// finds it (`device.platform` with `device = jax.devices()[0]`, a
+    /// helper returning `jax.default_backend()`).
+    fn holds_host_backend(&self, side: Node<'t>) -> bool {
+        if !self.may_have_guards() {
+            return false;
+        }
+        let scope = self.scope_at(side);
+        let alts = self.flow_with_budget(200).eval(side, scope);
+        !alts.is_empty()
+            && alts.iter().all(|a| {
+                matches!(a.val, super::flow::Val::Str(_))
+                    && matches!(a.why, super::flow::Why::Host(_))
+            })
     }
 
     /// A name bound, where it is read, to what only the host answers

@@ -2442,7 +2442,7 @@ impl<'t> Module<'t> {
     /// `platform_dependent` (an alias of it is bound by text naming it, and
     /// canonical names keep the last name) or a host-platform test. Most
     /// modules have neither, and the walk of `build_guards` is then skipped.
-    fn may_have_guards(&self) -> bool {
+    pub(crate) fn may_have_guards(&self) -> bool {
         *self.guard_text.get_or_init(|| {
             let holds =
                 |text: &str| text.contains("platform_dependent") || is_host_platform_test(text);
