@@ -1369,6 +1369,137 @@ print(run.trace(x).lower(lowering_platforms=("cuda",)).as_text()[:40])
     }
 }
 
+/// A method of a helper module's config class calling another method on
+/// `self` (`fresh()` returning `self.copy()`), asked for an object the
+/// importer made: the method runs on that object, which keeps its class and
+/// fields. Verified under jax 0.12.0.1 on a CPU host: exported for
+/// `("cuda",)` the Mosaic TPU kernel raises a bare `AssertionError` (JP002's
+/// case on a fresh process); for `("tpu",)` it exports. The build before
+/// took `self.copy` for a class kept in a field and made an object of class
+/// `cfgs.ExportConfig.copy`, with no fields.
+#[test]
+fn a_method_called_on_self_in_another_module_returns_that_object() {
+    for (platforms, expected) in [("cuda", 1), ("tpu", 0)] {
+        let cfgs = format!(
+            r#"import copy
+import dataclasses
+
+
+@dataclasses.dataclass
+class ExportConfig:
+    platforms: tuple = ("{platforms}",)
+
+    def copy(self):
+        return copy.deepcopy(self)
+
+    def fresh(self):
+        return self.copy()
+"#
+        );
+        let main = r#"import jax
+import jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+
+from cfgs import ExportConfig
+
+
+def _kernel(x_ref, o_ref):
+    o_ref[...] = x_ref[...] * 2.0
+
+
+def head(x):
+    return pl.pallas_call(
+        _kernel,
+        out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
+        compiler_params=pltpu.CompilerParams(),
+    )(x)
+
+
+if __name__ == "__main__":
+    cfg = ExportConfig().fresh()
+    x = jax.ShapeDtypeStruct((8, 128), jnp.float32)
+    exported = jax.export.export(jax.jit(head), platforms=cfg.platforms)(x)
+"#;
+        let items = check_json(&[("cfgs.py", &cfgs), ("main.py", main)]);
+        assert_findings(&items, expected, "JP002", platforms);
+    }
+}
+
+/// A config object of a helper module, cloned and then given a keyword by
+/// the setter its class inherits (`cfg.set(platforms=...)`, a base class's
+/// `setattr` loop), then handed to an object that exports with
+/// `self.config.platforms`: the object the name holds after the call has
+/// the keyword stored. Verified under jax 0.12.0.1 on a CPU host: set to
+/// `("cuda",)` (default `("tpu",)`) the Mosaic TPU kernel raises a bare
+/// `AssertionError`; set to `("tpu",)` (default `("cuda",)`) it exports.
+/// The build before read the default (the setter was listed under the base
+/// class only, and a name read whole did not see the call).
+#[test]
+fn an_inherited_keyword_setter_called_on_a_name_stores_into_what_it_holds() {
+    for (default, set, expected) in [("tpu", "cuda", 1), ("cuda", "tpu", 0)] {
+        let launch = format!(
+            r#"import copy
+import dataclasses
+
+
+@dataclasses.dataclass
+class ConfigBase:
+    def set(self, **kwargs):
+        for k, v in kwargs.items():
+            setattr(self, k, v)
+        return self
+
+    def clone(self, **kwargs):
+        return copy.deepcopy(self).set(**kwargs)
+
+
+@dataclasses.dataclass
+class ExportConfig(ConfigBase):
+    name: str = "export"
+    platforms: tuple = ("{default}",)
+"#
+        );
+        let main = format!(
+            r#"import jax
+import jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+
+from launch import ExportConfig
+
+
+def _kernel(x_ref, o_ref):
+    o_ref[...] = x_ref[...] * 2.0
+
+
+def head(x):
+    return pl.pallas_call(
+        _kernel,
+        out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
+        compiler_params=pltpu.CompilerParams(),
+    )(x)
+
+
+class Exporter:
+    def __init__(self, cfg):
+        self.config = cfg
+
+    def run(self, x):
+        return jax.export.export(jax.jit(head), platforms=self.config.platforms)(x)
+
+
+if __name__ == "__main__":
+    cfg = ExportConfig().clone(name="serving")
+    cfg.set(platforms=("{set}",))
+    Exporter(cfg).run(jax.ShapeDtypeStruct((8, 128), jnp.float32))
+"#
+        );
+        let items = check_json(&[("launch.py", &launch), ("main.py", &main)]);
+        assert_findings(&items, expected, "JP002", set);
+    }
+}
+
 /// Objects of a helper module's classes handed back to that module: its
 /// function calls a method on the one it is given, its callable class
 /// calls the one it holds. Each runs that object's method, found by the

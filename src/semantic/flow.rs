@@ -1634,7 +1634,10 @@ impl<'m, 't> Flow<'m, 't> {
             "dictionary_comprehension" | "generator_expression" => {
                 one(Val::Comprehension(node, scope))
             }
-            "identifier" => self.eval_name(node, scope, depth),
+            "identifier" => {
+                let alts = self.eval_name(node, scope, depth);
+                self.with_keyword_calls_before(node, alts, scope, depth)
+            }
             "attribute" => self.eval_attribute(node, scope, depth),
             "subscript" => self.eval_subscript(node, scope, depth),
             "call" => self.eval_call(node, scope, depth),
@@ -4908,6 +4911,66 @@ impl<'m, 't> Flow<'m, 't> {
     /// (`Resolver`: `ModuleSummary::keyword_setters`): `v` when the last
     /// such call passing `attr` is a statement of the read's block before
     /// it; unknown when it runs otherwise or passes `**kwargs`.
+    /// A name holding one object of another module's class, read after
+    /// straight-line calls of that class's keyword setters on it
+    /// (`cfg.set(lowering_platforms=p)`, then `Trainer(cfg)`): the object
+    /// with those keywords stored (`with_keywords_set`), as a read of
+    /// `cfg.lowering_platforms` there gives (`foreign_setter_store_before`).
+    fn with_keyword_calls_before(
+        &self,
+        node: Node<'t>,
+        alts: Vec<Alt<'t>>,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Vec<Alt<'t>> {
+        let m = self.m;
+        let name = text(node, m.src);
+        let keyword_calls = m.keyword_calls_on(scope, name);
+        if keyword_calls.is_empty() {
+            return alts;
+        }
+        let class = match alts.as_slice() {
+            [Alt {
+                val: Val::Object(fields),
+                ..
+            }] => match object_class(fields) {
+                Some(class) => class.to_owned(),
+                None => return alts,
+            },
+            _ => return alts,
+        };
+        let bound_at = m
+            .binding_at(scope, name, node)
+            .map(|b| b.position())
+            .unwrap_or(0);
+        let mut out = alts;
+        for &i in keyword_calls.iter() {
+            let call = m.calls[i].node;
+            if call.start_byte() < bound_at || call.end_byte() > node.start_byte() {
+                continue;
+            }
+            let Some(method) = call.field("function").and_then(|f| f.field("attribute")) else {
+                continue;
+            };
+            if !m.foreign_keyword_setter(&format!("{class}.{}", text(method, m.src))) {
+                continue;
+            }
+            let straight = m
+                .parent_of(call)
+                .filter(|p| p.kind_name() == "expression_statement")
+                .is_some_and(|s| m.is_straight_line(s, scope, node));
+            let fields = match out.as_slice() {
+                [Alt {
+                    val: Val::Object(fields),
+                    ..
+                }] if straight => fields.clone(),
+                _ => return vec![Alt::unknown()],
+            };
+            out = self.with_keywords_set(&fields, out, call, scope, depth);
+        }
+        out
+    }
+
     fn foreign_setter_store_before(
         &self,
         node: Node<'t>,
@@ -8652,7 +8715,23 @@ impl<'m, 't> Flow<'m, 't> {
             let classes = self.eval_depth(func, scope, depth + 1);
             // Classes of other modules given as values (`make(cls)` called
             // with an importer's class): objects of their fields.
-            if !classes.is_empty() && classes.iter().all(|a| matches!(a.val, Val::Ref(_))) {
+            // (Not `obj.method(...)` on an object of this module's class that
+            // another module made: that method runs, `returns_of`.)
+            let own_method_call = || {
+                let (Some(object), Some(attr)) = (func.field("object"), func.field("attribute"))
+                else {
+                    return false;
+                };
+                let attr = text(attr, m.src);
+                self.eval_depth(object, scope, depth + 1).iter().any(|o| {
+                    matches!(&o.val, Val::Object(fields)
+                        if m.own_class_of_object(fields).is_some_and(|c| m.method(c, attr).is_some()))
+                })
+            };
+            if !classes.is_empty()
+                && classes.iter().all(|a| matches!(a.val, Val::Ref(_)))
+                && !own_method_call()
+            {
                 let mut out = Vec::new();
                 for a in &classes {
                     let Val::Ref(path) = &a.val else {

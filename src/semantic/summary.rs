@@ -302,16 +302,33 @@ impl ModuleSummary {
             })
             .collect();
         let state_writers = module.state_writer_roots();
-        let keyword_setters = module
-            .keyword_setters()
-            .methods
-            .iter()
-            .filter_map(|&method| {
-                let class = module.scopes[method].class?;
-                let class_name = module.module_def_name(class)?;
-                Some(format!("{class_name}.{}", module.scopes[method].name))
-            })
-            .collect();
+        // By the class an importer calls it on: one a class inherits from
+        // a base of this module counts for it too (`SpmdTrainerConfig.set`
+        // of `ConfigBase.set`).
+        let setters = module.keyword_setters();
+        let keyword_setters = if setters.methods.is_empty() {
+            Default::default()
+        } else {
+            module
+                .module_bindings()
+                .filter_map(|(_, bindings)| match bindings.last() {
+                    Some(Binding::Def(id)) if module.scopes[*id].kind == ScopeKind::Class => {
+                        Some(*id)
+                    }
+                    _ => None,
+                })
+                .flat_map(|class| {
+                    setters.names.iter().filter_map(move |name| {
+                        let method = module.method(class, name)?;
+                        if !setters.methods.contains(&method) {
+                            return None;
+                        }
+                        let class_name = module.module_def_name(class)?;
+                        Some(format!("{class_name}.{name}"))
+                    })
+                })
+                .collect()
+        };
         // (Every summary is built: the callee of each call is resolved only
         // in a module whose text names `set_mesh`.)
         let names_set_mesh = module.src.contains("set_mesh");
