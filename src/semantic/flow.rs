@@ -4241,16 +4241,6 @@ impl<'m, 't> Flow<'m, 't> {
         // A call being evaluated binds the parameters to its arguments.
         let frame = self.bound.borrow().iter().rposition(|b| b.def == fscope);
         let bound = frame.and_then(|f| self.bound.borrow().get(f).cloned());
-        // `cls` of a `@classmethod` is the class of the receiver.
-        let as_class = |alts: Vec<Alt<'t>>| -> Vec<Alt<'t>> {
-            if !m.is_class_method(fscope) {
-                return alts;
-            }
-            map(alts, |v| match v {
-                Val::Instance(class, _) | Val::Class(class) => Val::Class(*class),
-                _ => Val::Unknown,
-            })
-        };
         // A keyword the def's decorator wrapper passes: whatever the call.
         if !is_self {
             if let Some(injected) = m.injected_keyword(fscope, name) {
@@ -4281,10 +4271,13 @@ impl<'m, 't> Flow<'m, 't> {
         }
         if let Some(b) = bound {
             if is_self {
-                return as_class(match b.receiver {
-                    Some(receiver) => vec![receiver],
-                    None => self.instances_of(def.class.unwrap_or(0)),
-                });
+                return self.receiver_as_class(
+                    fscope,
+                    match b.receiver {
+                        Some(receiver) => vec![receiver],
+                        None => self.instances_of(def.class.unwrap_or(0)),
+                    },
+                );
             }
             if !b.given.is_empty() {
                 let at = index.checked_sub(usize::from(b.receiver.is_some()));
@@ -4395,6 +4388,18 @@ impl<'m, 't> Flow<'m, 't> {
             && self.detach_nested.borrow().is_none()
     }
 
+    /// The receiver's values as the first parameter of `fscope` takes them:
+    /// `cls` of a `@classmethod` is the receiver's class.
+    fn receiver_as_class(&self, fscope: ScopeId, alts: Vec<Alt<'t>>) -> Vec<Alt<'t>> {
+        if !self.m.is_class_method(fscope) {
+            return alts;
+        }
+        map(alts, |v| match v {
+            Val::Instance(class, _) | Val::Class(class) => Val::Class(*class),
+            _ => Val::Unknown,
+        })
+    }
+
     /// A parameter's values outside any evaluated call: every call site's.
     fn eval_unbound_param(
         &self,
@@ -4409,23 +4414,14 @@ impl<'m, 't> Flow<'m, 't> {
         let def = &m.scopes[fscope];
         let def_scope = def.parent.unwrap_or(0);
         let name = text(node, m.src);
-        let as_class = |alts: Vec<Alt<'t>>| -> Vec<Alt<'t>> {
-            if !m.is_class_method(fscope) {
-                return alts;
-            }
-            map(alts, |v| match v {
-                Val::Instance(class, _) | Val::Class(class) => Val::Class(*class),
-                _ => Val::Unknown,
-            })
-        };
         if is_self {
             // Read for an object this method's call made and returned
             // (`return dataclasses.replace(self, meter=...)`): that call's
             // receiver, not every instance.
             if let Some(alts) = self.receiver_of_made_call(fscope, depth) {
-                return as_class(alts);
+                return self.receiver_as_class(fscope, alts);
             }
-            return as_class(self.instances_of(def.class.unwrap_or(0)));
+            return self.receiver_as_class(fscope, self.instances_of(def.class.unwrap_or(0)));
         }
         if let Some(alts) = self.click_default(fscope, name, depth) {
             return alts;
