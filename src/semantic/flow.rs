@@ -4235,7 +4235,6 @@ impl<'m, 't> Flow<'m, 't> {
     ) -> Vec<Alt<'t>> {
         let m = self.m;
         let def = &m.scopes[fscope];
-        let def_scope = def.parent.unwrap_or(0);
         let name = text(node, m.src);
         let is_self = def.class.is_some() && index == 0 && !m.is_static_method(fscope);
         // A call being evaluated binds the parameters to its arguments.
@@ -4298,10 +4297,7 @@ impl<'m, 't> Flow<'m, 't> {
             });
             return match found {
                 Lookup::Found(alts) => alts,
-                Lookup::Missing => match default {
-                    Some(d) => self.eval_depth(d, def_scope, depth + 1),
-                    None => vec![Alt::unknown()],
-                },
+                Lookup::Missing => self.param_default(fscope, default, depth),
                 Lookup::Unknown => vec![Alt::unknown()],
             };
         }
@@ -4400,6 +4396,19 @@ impl<'m, 't> Flow<'m, 't> {
         })
     }
 
+    /// What parameter default `default` of `fscope` gives (unknown without one).
+    fn param_default(
+        &self,
+        fscope: ScopeId,
+        default: Option<Node<'t>>,
+        depth: u32,
+    ) -> Vec<Alt<'t>> {
+        match default {
+            Some(d) => self.eval_depth(d, self.m.scopes[fscope].parent.unwrap_or(0), depth + 1),
+            None => vec![Alt::unknown()],
+        }
+    }
+
     /// A parameter's values outside any evaluated call: every call site's.
     fn eval_unbound_param(
         &self,
@@ -4412,7 +4421,6 @@ impl<'m, 't> Flow<'m, 't> {
     ) -> Vec<Alt<'t>> {
         let m = self.m;
         let def = &m.scopes[fscope];
-        let def_scope = def.parent.unwrap_or(0);
         let name = text(node, m.src);
         if is_self {
             // Read for an object this method's call made and returned
@@ -4488,17 +4496,11 @@ impl<'m, 't> Flow<'m, 't> {
                 _node: std::marker::PhantomData,
             })))];
         }
+        let defaulted = || self.param_default(fscope, default, depth);
         if calls.is_empty() {
-            return match default {
-                Some(d) => self.eval_depth(d, def_scope, depth + 1),
-                None => vec![Alt::unknown()],
-            };
+            return defaulted();
         }
         let point = def.node.id();
-        let defaulted = || match default {
-            Some(d) => self.eval_depth(d, def_scope, depth + 1),
-            None => vec![Alt::unknown()],
-        };
         // What an unpacking passes: the default when it passes nothing.
         let unpacked = |lookup: Lookup<'t>| match lookup {
             Lookup::Found(alts) => alts,
