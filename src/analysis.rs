@@ -519,11 +519,21 @@ pub fn run_rules_in<'t>(
     module.set_contracts(scope);
     let mut certain = Vec::new();
     let mut qualified = Vec::new();
+    let mut on_hosts = Vec::new();
     for scenario in module
         .lowerings(file, resolver)
         .into_iter()
         .flat_map(split_default_requirements)
     {
+        if matches!(scenario.why, Why::Host(_)) {
+            on_hosts.push(scenario);
+            continue;
+        }
+        // Requirements behind host tests (a callee picked by
+        // `jax.default_backend()`): each host decides them.
+        if scenario.reqs.iter().any(|r| r.named_hosts().is_some()) {
+            on_hosts.push(scenario.clone());
+        }
         if scenario.why.note().is_none() {
             certain.push(scenario);
         } else {
@@ -557,7 +567,95 @@ pub fn run_rules_in<'t>(
             findings.push(finding);
         }
     }
+    check_host_scenarios(module, on_hosts, file, settings, &mut findings);
     findings
+}
+
+/// Scenarios that hold on some hosts only (a function picked by
+/// `jax.default_backend()`), and those whose requirements are behind host
+/// tests: each is checked once per host it may run on, as run there (the
+/// target platforms narrowed to that host). A finding that every host in
+/// force gives fails wherever the program runs; one that only some hosts
+/// give stays silent (which host runs it is a run-time choice), unless the
+/// project's `target-platforms` or the code say those are the hosts.
+fn check_host_scenarios<'t>(
+    module: &Module<'t>,
+    scenarios: Vec<Lowering<'t>>,
+    file: &Path,
+    settings: &Settings,
+    findings: &mut Vec<Finding>,
+) {
+    use crate::semantic::host;
+    // Per finding (its lowering call, code and span): the finding and the
+    // hosts that give it; per lowering call, the hosts in force.
+    let mut found: Vec<(usize, Finding, Vec<String>)> = Vec::new();
+    let mut in_force_of: Vec<(usize, Vec<String>)> = Vec::new();
+    for scenario in scenarios {
+        let said = module.host_platforms_through_calls(
+            scenario.call,
+            scenario.scope,
+            &scenario.choices,
+            0,
+        );
+        let targets = &settings.target_platforms;
+        let in_force = match said {
+            Some(said) if !targets.is_empty() => host::expand(
+                &said
+                    .into_iter()
+                    .filter(|p| targets.contains(p))
+                    .collect::<Vec<_>>(),
+            ),
+            Some(said) => host::expand(&said),
+            None if !targets.is_empty() => host::expand(targets),
+            None => host::HOSTS.iter().map(|h| (*h).to_owned()).collect(),
+        };
+        let live: Vec<String> = match &scenario.why {
+            Why::Host(hosts) => hosts
+                .iter()
+                .filter(|h| in_force.contains(h))
+                .cloned()
+                .collect(),
+            _ => in_force.clone(),
+        };
+        let call = scenario.call.id();
+        if !in_force_of.iter().any(|(c, _)| *c == call) {
+            in_force_of.push((call, in_force));
+        }
+        for host in live {
+            let mut on_this = settings.clone();
+            on_this.target_platforms = vec![host.clone()];
+            let mut more = Vec::new();
+            check_all(
+                module,
+                std::slice::from_ref(&scenario),
+                file,
+                &on_this,
+                &mut more,
+            );
+            for finding in more {
+                let same = found.iter_mut().find(|(c, f, _)| {
+                    *c == call && f.code == finding.code && f.span == finding.span
+                });
+                match same {
+                    Some((_, _, on)) if !on.contains(&host) => on.push(host.clone()),
+                    Some(_) => {}
+                    None => found.push((call, finding, vec![host.clone()])),
+                }
+            }
+        }
+    }
+    for (call, finding, on) in found {
+        let every_host = in_force_of
+            .iter()
+            .find(|(c, _)| *c == call)
+            .is_some_and(|(_, in_force)| in_force.iter().all(|h| on.contains(h)));
+        let known = findings
+            .iter()
+            .any(|f| f.code == finding.code && f.span == finding.span);
+        if every_host && !known {
+            findings.push(finding);
+        }
+    }
 }
 
 /// True if a finding's message names a line of the file (the notes of

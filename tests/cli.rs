@@ -396,6 +396,65 @@ if jax.default_backend() == "cpu":
     }
 }
 
+/// An implementation picked per host (`IMPLS.get(jax.default_backend(), F)`),
+/// whether jitted itself or called inside the jitted function, is checked once
+/// per host that may run it: only the TPU host's pick is a compiled kernel, so
+/// a cpu lowering fails on a TPU host only (JAX 0.12.0.1 raises "Only
+/// interpret mode is supported on CPU backend." for that kernel lowered for
+/// cpu; with the interpret pick it runs clean on a CPU host). Reported where
+/// the project runs on TPU hosts only, silent where another host may run it.
+#[test]
+fn an_implementation_the_host_picks_fails_where_every_host_in_force_picks_failing_code() {
+    let source = |lowered: &str| {
+        format!(
+            r#"import jax
+import jax.numpy as jnp
+from jax.experimental import pallas as pl
+
+
+def _scale_kernel(x_ref, o_ref):
+    o_ref[...] = x_ref[...] * 2.0
+
+
+def _scale_compiled(x):
+    return pl.pallas_call(_scale_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype))(x)
+
+
+def _scale_interpreted(x):
+    return pl.pallas_call(
+        _scale_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype), interpret=True
+    )(x)
+
+
+_IMPLS = {{"tpu": _scale_compiled}}
+
+
+def scale(x):
+    return _IMPLS.get(jax.default_backend(), _scale_interpreted)(x)
+
+
+x = jax.ShapeDtypeStruct((8, 128), jnp.float32)
+jax.jit({lowered}).trace(x).lower(lowering_platforms=("cpu",))
+"#
+        )
+    };
+    for lowered in [
+        "scale",
+        "_IMPLS.get(jax.default_backend(), _scale_interpreted)",
+    ] {
+        for (targets, expected) in [("[]", 0), ("[\"cpu\"]", 0), ("[\"tpu\"]", 1)] {
+            let config = format!("[tool.jax-lsp]\ntarget-platforms = {targets}\n");
+            let items = check_json(&[("pyproject.toml", &config), ("k.py", &source(lowered))]);
+            assert_findings(
+                &items,
+                expected,
+                "JP010",
+                &format!("{lowered} on {targets}"),
+            );
+        }
+    }
+}
+
 #[test]
 fn a_kernel_in_another_module_is_followed_even_when_prefiltered() {
     let kernels = r#"from jax.experimental import pallas as pl

@@ -49,7 +49,7 @@ pub fn check(ctx: &Context<'_, '_>, source: Source, out: &mut Vec<Finding>) {
                 let Some((code, allowed, severity, site)) = restriction(ctx, source, req) else {
                     continue;
                 };
-                if req.kept_for(platforms) != Some(true) {
+                if ctx.kept(req, lowering, platforms) != Some(true) {
                     continue;
                 }
                 // Only platforms JAX knows: an unknown name is JP006's, and

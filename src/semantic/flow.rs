@@ -610,6 +610,10 @@ impl Val<'_> {
             (Val::Method(a, _, made_a), Val::Method(b, _, made_b)) => {
                 a == b && made_a.map(|(n, _)| n.id()) == made_b.map(|(n, _)| n.id())
             }
+            // The object one construction made.
+            (Val::Instance(a, Some((made_a, _))), Val::Instance(b, Some((made_b, _)))) => {
+                a == b && made_a.id() == made_b.id()
+            }
             (Val::Seq(k, a), Val::Seq(l, b)) => {
                 k == l && a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same(y))
             }
@@ -12651,6 +12655,10 @@ impl<'t> Module<'t> {
             let Some(func) = site.node.field("function") else {
                 continue;
             };
+            // `jax.jit(IMPLS[k])(x)`, `jax.jit(fn).trace(x)`: the jitted
+            // value is called with these arguments.
+            let jitted = self.jitted_by_call(func, site.scope);
+            let func = jitted.unwrap_or(func);
             // `args.func(args)` of `set_defaults(func=cmd)`: calls a def.
             let through_namespace = func.kind_name() == "attribute"
                 && func
@@ -12661,6 +12669,8 @@ impl<'t> Module<'t> {
                     // `OPS[k](...)`: a class constructed, or a function called
                     // through a registry (`SAMPLERS["rmh"](logdensity)`).
                     "subscript" => true,
+                    // `jax.jit(make(fn)).trace(x)`: what the factory returns.
+                    "call" => jitted.is_some(),
                     // `impl = OPS[k]; impl(...)`, and `cls(...)` of a
                     // parameter given the class (`make(Exporter)`).
                     "identifier" if kept_as_value || function_kept => matches!(
@@ -12690,10 +12700,22 @@ impl<'t> Module<'t> {
                 continue;
             }
             // A run-time choice among classes: each may be constructed here.
+            // A function it picks from a table (`IMPLS[jax.default_backend()]`,
+            // or a name holding what the host picked) is called here whenever
+            // it is picked: a call site of each.
             if !alts.iter().all(|a| a.why.certain()) {
+                let picked_from_table = if func.kind_name() == "subscript" {
+                    !self.arguments_read_key(func, site.node)
+                } else {
+                    // The arguments cannot read the host's pick.
+                    alts.iter()
+                        .all(|a| a.why.certain() || matches!(a.why, Why::Host(_)))
+                };
                 for alt in &alts {
-                    if let Val::Class(c) = alt.val {
-                        add(&mut index, c, site, false);
+                    match alt.val {
+                        Val::Class(c) => add(&mut index, c, site, false),
+                        Val::Function(f) if picked_from_table => add(&mut index, f, site, true),
+                        _ => {}
                     }
                 }
                 continue;
@@ -12705,21 +12727,10 @@ impl<'t> Module<'t> {
             if alts.is_empty() {
                 continue;
             }
-            if alts.len() > 1 {
-                let key = func
-                    .field("subscript")
-                    .filter(|_| func.kind_name() == "subscript");
-                let arguments = site.node.field("arguments");
-                let (Some(key), Some(arguments)) = (key, arguments) else {
-                    continue;
-                };
-                let read = identifier_texts(arguments, self.src);
-                if identifier_texts(key, self.src)
-                    .iter()
-                    .any(|k| read.contains(k))
-                {
-                    continue;
-                }
+            if alts.len() > 1
+                && (func.kind_name() != "subscript" || self.arguments_read_key(func, site.node))
+            {
+                continue;
             }
             // A wrapper forwarding what it is given (`fn(*args, **kwargs)`
             // in a decorator) is no call site of its own: the calls of the
@@ -12745,6 +12756,45 @@ impl<'t> Module<'t> {
         *caches.value_calls.borrow_mut() = Some(std::rc::Rc::new(index));
         caches.value_calls_building.set(false);
         found
+    }
+
+    /// Whether the arguments of `call` read what picks its callee from the
+    /// table `subscript` (`LOWER[p](p)` passes each def its own `p` only,
+    /// which a call site of all of them cannot say).
+    fn arguments_read_key(&self, subscript: Node<'t>, call: Node<'t>) -> bool {
+        let (Some(key), Some(arguments)) = (subscript.field("subscript"), call.field("arguments"))
+        else {
+            return true;
+        };
+        let read = identifier_texts(arguments, self.src);
+        identifier_texts(key, self.src)
+            .iter()
+            .any(|k| read.contains(k))
+    }
+
+    /// The function a call of `func` runs when `func` jits it:
+    /// `jax.jit(F)` called, or staged (`jax.jit(F).trace`, `.lower`,
+    /// `.eval_shape`): `F`, which the call's arguments are passed to.
+    fn jitted_by_call(&self, func: Node<'t>, scope: ScopeId) -> Option<Node<'t>> {
+        let func = unparenthesize(func);
+        let jit = match func.kind_name() {
+            "call" => func,
+            "attribute" => {
+                let method = text(func.field("attribute")?, self.src);
+                if !matches!(method, "trace" | "lower" | "eval_shape") {
+                    return None;
+                }
+                unparenthesize(func.field("object")?)
+            }
+            _ => return None,
+        };
+        if jit.kind_name() != "call" || self.callee(jit, scope).as_deref() != Some(names::JIT) {
+            return None;
+        }
+        self.args_of(jit)
+            .positional
+            .first()
+            .map(|f| unparenthesize(*f))
     }
 
     /// Whether `obj.<name>(...)` may call a class kept in a field: `name`

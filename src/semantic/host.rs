@@ -14,7 +14,8 @@ use tree_sitter::Node;
 /// The hosts a test or guard can name (`gpu` stands for cuda and rocm).
 pub(crate) const HOSTS: &[&str] = &["cpu", "cuda", "rocm", "tpu"];
 
-fn expand(names: &[String]) -> Vec<String> {
+/// The hosts that platform names stand for (`gpu`: cuda and rocm).
+pub(crate) fn expand(names: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     for name in names {
         let add: &[&str] = match name.as_str() {

@@ -8,7 +8,7 @@
 
 pub mod contract;
 pub mod flow;
-mod host;
+pub(crate) mod host;
 pub mod lowering;
 pub mod names;
 mod overlay;

@@ -2882,11 +2882,12 @@ impl<'t> Module<'t> {
             }
         }
         let every_host = |on: &HashSet<String>| super::host::HOSTS.iter().all(|h| on.contains(*h));
-        let host_complete = host_picked.iter().all(|(_, _, on)| every_host(on));
+        let mut settled = Vec::new();
         for (target, choices, on) in host_picked {
             if !every_host(&on) {
                 continue;
             }
+            settled.push(target.clone());
             match out.iter_mut().find(|(_, _, c)| *c == choices) {
                 Some((targets, _, _)) if !targets.contains(&target) => targets.push(target),
                 Some(_) => {}
@@ -2898,8 +2899,22 @@ impl<'t> Module<'t> {
             if matches!(alt.val, Val::None) {
                 continue;
             }
+            // What only some hosts pick is a scenario of those hosts, with
+            // the host's choice: the rules are run once per host and what
+            // every host's scenario gives is certain (`analysis::run_rules`).
             if matches!(alt.why, Why::Host(_)) {
-                complete &= host_complete;
+                let targets: Vec<_> = self
+                    .alt_targets(&alt)
+                    .into_iter()
+                    .filter(|(t, _)| !settled.contains(t))
+                    .collect();
+                for (target, choices) in targets {
+                    match out.iter_mut().find(|(_, _, c)| *c == choices) {
+                        Some((targets, _, _)) if !targets.contains(&target) => targets.push(target),
+                        Some(_) => {}
+                        None => out.push((vec![target], alt.why.clone(), choices)),
+                    }
+                }
                 continue;
             }
             // What the default of run-time configuration picks is a
