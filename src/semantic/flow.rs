@@ -12658,6 +12658,17 @@ impl<'t> Module<'t> {
             // `jax.jit(IMPLS[k])(x)`, `jax.jit(fn).trace(x)`: the jitted
             // value is called with these arguments.
             let jitted = self.jitted_by_call(func, site.scope);
+            // `holder.jitted.trace(x)`, `make_step().lower(x)`: a jit kept in
+            // a field or returned traces its function with these arguments.
+            if jitted.is_none() {
+                let held = self.held_jit_staged(func, site.scope);
+                if !held.is_empty() {
+                    for f in held {
+                        add(&mut index, f, site, true);
+                    }
+                    continue;
+                }
+            }
             let func = jitted.unwrap_or(func);
             // `args.func(args)` of `set_defaults(func=cmd)`: calls a def.
             let through_namespace = func.kind_name() == "attribute"
@@ -12675,7 +12686,12 @@ impl<'t> Module<'t> {
                     // parameter given the class (`make(Exporter)`).
                     "identifier" if kept_as_value || function_kept => matches!(
                         self.binding_at(site.scope, text(func, self.src), func),
-                        Some(Binding::Value { .. } | Binding::Param { .. })
+                        Some(
+                            Binding::Value { .. }
+                                | Binding::Param { .. }
+                                | Binding::Loop { .. }
+                                | Binding::Item { .. }
+                        )
                     ),
                     // `cfg.klass(cfg)`: a class (or function) kept in a field
                     // (not a method's name: `obj.update(x)` is no construction).
@@ -12795,6 +12811,39 @@ impl<'t> Module<'t> {
             .positional
             .first()
             .map(|f| unparenthesize(*f))
+    }
+
+    /// The functions of the jits a staging call (`X.trace`, `X.lower`,
+    /// `X.eval_shape`) stages where `X` is a field or a call's result that
+    /// holds them (names and `jax.jit(...)` calls are read by the syntax:
+    /// `jit_call_sites`, `jitted_by_call`); what the host picks counts.
+    fn held_jit_staged(&self, func: Node<'t>, scope: ScopeId) -> Vec<ScopeId> {
+        let func = unparenthesize(func);
+        if func.kind_name() != "attribute" {
+            return Vec::new();
+        }
+        let staging = func
+            .field("attribute")
+            .is_some_and(|a| matches!(text(a, self.src), "trace" | "lower" | "eval_shape"));
+        let Some(object) = func.field("object").map(unparenthesize) else {
+            return Vec::new();
+        };
+        if !staging || !matches!(object.kind_name(), "attribute" | "call") {
+            return Vec::new();
+        }
+        if object.kind_name() == "call" && self.callee(object, scope).as_deref() == Some(names::JIT)
+        {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for alt in self.flow_with_budget(400).eval(object, scope) {
+            if let Val::Jitted(f, _, _) = alt.val {
+                if (alt.why.certain() || matches!(alt.why, Why::Host(_))) && !out.contains(&f) {
+                    out.push(f);
+                }
+            }
+        }
+        out
     }
 
     /// Whether `obj.<name>(...)` may call a class kept in a field: `name`

@@ -747,16 +747,24 @@ impl<'t> Module<'t> {
                 } else {
                     None
                 };
-                // Only through a default of run-time configuration
+                // Through a default of run-time configuration
                 // (`TABLE[os.environ.get("KIND", "host")]()`): reached in a
-                // plain run, under that default (`Guard::Configured`).
+                // plain run, under that default (`Guard::Configured`); or
+                // what the host picks (`Guard::HostDependent`), also beside
+                // what certainly runs (`for layer in (picked, identity)`).
                 let mut targets: Vec<(Target, Vec<flow::Choice>, Option<Guard>)> = self
                     .callee_targets(func, id)
                     .into_iter()
                     .map(|(t, c)| (t, c, None))
                     .collect();
-                if targets.is_empty() {
-                    targets = self.default_targets(func, id);
+                let certain = targets.len();
+                for (target, choices, guard) in self.default_targets(func, id) {
+                    let known = targets[..certain]
+                        .iter()
+                        .any(|(t, c, _)| *t == target && *c == choices);
+                    if certain == 0 || !known {
+                        targets.push((target, choices, guard));
+                    }
                 }
                 let local_defs: Vec<ScopeId> = targets
                     .iter()

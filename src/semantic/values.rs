@@ -767,8 +767,13 @@ impl<'t> Module<'t> {
                 });
             }
         }
+        // One jit call whatever the host picks for it to jit
+        // (`jax.jit(IMPLS[jax.default_backend()])` kept in a field): that
+        // jit, whose function the lowering's seeds read per host.
         let mut jits = alts.iter().map(|a| match a.val {
-            flow::Val::Jitted(def, call, call_scope) if a.why.certain() => {
+            flow::Val::Jitted(def, call, call_scope)
+                if a.why.certain() || matches!(a.why, flow::Why::Host(_)) =>
+            {
                 Some(((true, call.id()), Some((call, call_scope, def))))
             }
             flow::Val::Function(def) if a.why.certain() => Some(((false, def), None)),
