@@ -12225,11 +12225,79 @@ impl<'t> Module<'t> {
             }
         }
         if opaque {
-            out.push(CallSiteOf {
-                call: scope.node,
-                scope: home,
-                kind: SiteKind::Opaque,
-            });
+            // Kept only as an entry of a table (`IMPLS = {"tpu": f, ...}`):
+            // what reads it from the table calls it (those calls through the
+            // table are the value calls above) or passes it on, as a def
+            // passed by name is passed: with data, its defaults kept.
+            let unaccounted = self
+                .def_mentions(def, def_name)
+                .saturating_sub(accounted + 1);
+            let entries = self.table_entries_of(def, def_name);
+            if !entries.is_empty() && entries.len() >= unaccounted {
+                for table in entries {
+                    out.push(CallSiteOf {
+                        call: table,
+                        scope: home,
+                        kind: SiteKind::Passed,
+                    });
+                }
+            } else {
+                out.push(CallSiteOf {
+                    call: scope.node,
+                    scope: home,
+                    kind: SiteKind::Opaque,
+                });
+            }
+        }
+        out
+    }
+
+    /// The collection literals holding `def` (named `name`) as an entry: a
+    /// dict's value, an element of a list, tuple or set.
+    fn table_entries_of(&self, def: ScopeId, name: &str) -> Vec<Node<'t>> {
+        let mut out = Vec::new();
+        let holders: Vec<Node<'t>> = match &self.statements {
+            Some(statements) => statements.clone(),
+            None => vec![self.root],
+        };
+        let mut named = Vec::new();
+        for holder in holders {
+            let mut cursor = holder.walk();
+            let mut stack = vec![holder];
+            while let Some(n) = stack.pop() {
+                if n.kind() == "identifier" {
+                    if text(n, self.src) == name {
+                        named.push(n);
+                    }
+                    continue;
+                }
+                // Only subtrees whose text holds the name.
+                if text(n, self.src).contains(name) {
+                    stack.extend(n.named_children(&mut cursor));
+                }
+            }
+        }
+        for at in named {
+            let Some(parent) = self.parent_of(at) else {
+                continue;
+            };
+            let table = match parent.kind_name() {
+                "pair" if parent.field("value").is_some_and(|v| v.id() == at.id()) => self
+                    .parent_of(parent)
+                    .filter(|d| d.kind_name() == "dictionary"),
+                "list" | "tuple" | "set" => Some(parent),
+                _ => None,
+            };
+            let Some(table) = table else {
+                continue;
+            };
+            let resolves = matches!(
+                self.binding_at(self.scope_at(at), name, at),
+                Some(Binding::Def(id)) if *id == def
+            );
+            if resolves {
+                out.push(table);
+            }
         }
         out
     }
