@@ -12256,28 +12256,7 @@ impl<'t> Module<'t> {
     /// dict's value, an element of a list, tuple or set.
     fn table_entries_of(&self, def: ScopeId, name: &str) -> Vec<Node<'t>> {
         let mut out = Vec::new();
-        let holders: Vec<Node<'t>> = match &self.statements {
-            Some(statements) => statements.clone(),
-            None => vec![self.root],
-        };
-        let mut named = Vec::new();
-        for holder in holders {
-            let mut cursor = holder.walk();
-            let mut stack = vec![holder];
-            while let Some(n) = stack.pop() {
-                if n.kind() == "identifier" {
-                    if text(n, self.src) == name {
-                        named.push(n);
-                    }
-                    continue;
-                }
-                // Only subtrees whose text holds the name.
-                if text(n, self.src).contains(name) {
-                    stack.extend(n.named_children(&mut cursor));
-                }
-            }
-        }
-        for at in named {
+        for at in self.identifiers_named(name) {
             let Some(parent) = self.parent_of(at) else {
                 continue;
             };
@@ -12541,54 +12520,58 @@ impl<'t> Module<'t> {
     /// parameter or local variable of another function that happens to
     /// share the name: `def wrap(factory):` beside `def factory(name):`).
     fn def_mentions(&self, def: ScopeId, name: &str) -> usize {
+        self.identifiers_named(name)
+            .into_iter()
+            .filter(|&n| {
+                // A parameter of that name declares another binding.
+                let declares_param = self.parent_of(n).is_some_and(|p| {
+                    p.kind() == "parameters"
+                        || (matches!(
+                            p.kind(),
+                            "default_parameter"
+                                | "typed_parameter"
+                                | "typed_default_parameter"
+                                | "list_splat_pattern"
+                                | "dictionary_splat_pattern"
+                        ) && self
+                            .parent_of(p)
+                            .is_some_and(|pp| pp.kind() == "parameters")
+                            && p.named_child(0).is_some_and(|c| c.id() == n.id()))
+                });
+                !declares_param
+                    && !is_member_name(n)
+                    && !is_method_name(n)
+                    && !self
+                        .binding_at(self.scope_at(n), name, n)
+                        .is_some_and(|b| !matches!(b, Binding::Def(id) if *id == def))
+            })
+            .count()
+    }
+
+    /// The identifier nodes named `name` in the code this model covers.
+    fn identifiers_named(&self, name: &str) -> Vec<Node<'t>> {
         let holders: Vec<Node<'t>> = match &self.statements {
             Some(statements) => statements.clone(),
             None => vec![self.root],
         };
-        let mut count = 0;
+        let mut named = Vec::new();
         for holder in holders {
             let mut cursor = holder.walk();
             let mut stack = vec![holder];
             while let Some(n) = stack.pop() {
                 if n.kind() == "identifier" {
-                    // A parameter of that name declares another binding.
-                    let declares_param = self.parent_of(n).is_some_and(|p| {
-                        p.kind() == "parameters"
-                            || (matches!(
-                                p.kind(),
-                                "default_parameter"
-                                    | "typed_parameter"
-                                    | "typed_default_parameter"
-                                    | "list_splat_pattern"
-                                    | "dictionary_splat_pattern"
-                            ) && self
-                                .parent_of(p)
-                                .is_some_and(|pp| pp.kind() == "parameters")
-                                && p.named_child(0).is_some_and(|c| c.id() == n.id()))
-                    });
-                    if text(n, self.src) == name
-                        && !declares_param
-                        && !is_member_name(n)
-                        && !is_method_name(n)
-                    {
-                        let scope = self.scope_at(n);
-                        let shadowed = self
-                            .binding_at(scope, name, n)
-                            .is_some_and(|b| !matches!(b, Binding::Def(id) if *id == def));
-                        if !shadowed {
-                            count += 1;
-                        }
+                    if text(n, self.src) == name {
+                        named.push(n);
                     }
                     continue;
                 }
                 // Only subtrees whose text holds the name.
-                if !text(n, self.src).contains(name) {
-                    continue;
+                if text(n, self.src).contains(name) {
+                    stack.extend(n.named_children(&mut cursor));
                 }
-                stack.extend(n.named_children(&mut cursor));
             }
         }
-        count
+        named
     }
 
     /// How many times `name` occurs as an identifier in the code this model
