@@ -591,22 +591,9 @@ fn check_host_scenarios<'t>(
     let mut found: Vec<(usize, Finding, Vec<String>)> = Vec::new();
     let mut in_force_of: Vec<(usize, Vec<String>)> = Vec::new();
     for scenario in scenarios {
-        let said = module.host_platforms_through_calls(
-            scenario.call,
-            scenario.scope,
-            &scenario.choices,
-            0,
-        );
-        let targets = &settings.target_platforms;
-        let in_force = match said {
-            Some(said) if !targets.is_empty() => host::expand(
-                &said
-                    .into_iter()
-                    .filter(|p| targets.contains(p))
-                    .collect::<Vec<_>>(),
-            ),
+        // Where neither the code nor `target-platforms` says: every host.
+        let in_force = match rules::hosts_said(module, settings, &scenario) {
             Some(said) => host::expand(&said),
-            None if !targets.is_empty() => host::expand(targets),
             None => host::HOSTS.iter().map(|h| (*h).to_owned()).collect(),
         };
         let live: Vec<String> = match &scenario.why {

@@ -119,20 +119,7 @@ impl<'a, 't> Context<'a, 't> {
     /// branches and early exits) among the project's `target-platforms`,
     /// else those.
     pub fn host_platforms(&self, lowering: &Lowering<'t>) -> Vec<String> {
-        let targets = &self.settings.target_platforms;
-        match self.module.host_platforms_through_calls(
-            lowering.call,
-            lowering.scope,
-            &lowering.choices,
-            0,
-        ) {
-            // Code for hosts the project does not run on never runs.
-            Some(said) if !targets.is_empty() => {
-                said.into_iter().filter(|p| targets.contains(p)).collect()
-            }
-            Some(said) => said,
-            None => targets.clone(),
-        }
+        hosts_said(self.module, self.settings, lowering).unwrap_or_default()
     }
 
     /// Whether `req` is lowered in the scenario of `lowering` for
@@ -185,6 +172,26 @@ impl<'a, 't> Context<'a, 't> {
     /// True if a requirement is in the file being checked (fixes may edit it).
     pub fn is_local(&self, req: &Requirement) -> bool {
         req.file.as_deref().is_none_or(|f| f == self.file)
+    }
+}
+
+/// The host platforms a lowering may run on, as the code says (test
+/// decorators, `default_backend()` branches and early exits) among the
+/// project's `target-platforms`, else those; `None` where neither says.
+pub fn hosts_said<'t>(
+    module: &Module<'t>,
+    settings: &Settings,
+    lowering: &Lowering<'t>,
+) -> Option<Vec<String>> {
+    let targets = &settings.target_platforms;
+    match module.host_platforms_through_calls(lowering.call, lowering.scope, &lowering.choices, 0) {
+        // Code for hosts the project does not run on never runs.
+        Some(said) if !targets.is_empty() => {
+            Some(said.into_iter().filter(|p| targets.contains(p)).collect())
+        }
+        Some(said) => Some(said),
+        None if !targets.is_empty() => Some(targets.clone()),
+        None => None,
     }
 }
 
