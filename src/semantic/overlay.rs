@@ -91,7 +91,9 @@ pub enum Key {
     /// An attribute path of a module-level object (`SETTINGS.checks = v`,
     /// `setattr(SETTINGS, "checks", v)`).
     Path(String),
-    /// A `contextvars.ContextVar`, by its constructor call's node id.
+    /// A `contextvars.ContextVar`, by its constructor call's start byte (the
+    /// same in every model of the module's text, so another module can
+    /// name it).
     Var(usize),
 }
 
@@ -279,7 +281,9 @@ impl<'t> Module<'t> {
     /// The value the state in force gives the context variable made by the
     /// constructor call `ctor`.
     pub(crate) fn overlay_var(&self, ctor: Node<'t>) -> Option<Vec<Alt<'t>>> {
-        self.active_layer()?.overlay.get(&Key::Var(ctor.id()))
+        self.active_layer()?
+            .overlay
+            .get(&Key::Var(ctor.start_byte()))
     }
 
     /// True if `name` read in `scope` is the module-level variable.
@@ -424,9 +428,7 @@ impl<'t> Module<'t> {
             let mut roots: Vec<String> = Vec::new();
             for key in self.keys_set_within(body, scope, 0) {
                 let root = match key {
-                    StoreKey::Key(Key::Var(_)) | StoreKey::Foreign(..) | StoreKey::Entered(_) => {
-                        continue
-                    }
+                    StoreKey::Foreign(..) | StoreKey::Entered(_) => continue,
                     StoreKey::Key(key) => key_root(&key),
                     StoreKey::Named { root, .. } => root,
                 };
@@ -1138,7 +1140,7 @@ impl<'t> Module<'t> {
                     [Alt {
                         val: Val::ContextVar(ctor, _),
                         ..
-                    }] => Some((StoreKey::Key(Key::Var(ctor.id())), Some(value))),
+                    }] => Some((StoreKey::Key(Key::Var(ctor.start_byte())), Some(value))),
                     _ => None,
                 }
             }
@@ -1376,9 +1378,6 @@ impl<'t> Module<'t> {
                 let Some(key) = resolve_key(&flow, &key, value.as_ref(), def) else {
                     continue;
                 };
-                if matches!(key, Key::Var(_)) {
-                    continue;
-                }
                 let alts = value
                     .map(|(v, calls)| read_in_frames(&flow, &calls, v, def))
                     .unwrap_or_default();

@@ -138,6 +138,9 @@ pub struct CallBranches {
     pub by_host: Vec<(std::ops::Range<usize>, Vec<String>)>,
 }
 
+/// The choice lists of the ways something runs (one list per way).
+pub(crate) type Ways = Vec<Vec<Choice>>;
+
 /// What a branch condition is, as far as the code shows.
 #[derive(Debug)]
 pub(crate) enum Truth {
@@ -145,8 +148,9 @@ pub(crate) enum Truth {
     /// Decided by the default of run-time configuration (the note names it).
     KnownByDefault(bool, String),
     /// With, when every value comes from a call site of this module, the
-    /// choices of each value that makes it hold.
-    CallerDecides(Option<Vec<Vec<Choice>>>),
+    /// choices of each value that makes it hold, and of each that makes it
+    /// fail.
+    CallerDecides(Option<(Ways, Ways)>),
     /// Decided by the host alone (`local = target == jax.default_backend()`
     /// read later): the hosts on which it holds.
     HostDecides(Vec<String>),
@@ -1956,6 +1960,9 @@ impl<'t> Module<'t> {
                                 truth_of(c)
                             }
                         };
+                        // When the test is decided false: by a default (its
+                        // note), or not.
+                        let mut fails_by: Option<Option<String>> = None;
                         let truth = match condition.map(decide) {
                             // Decided by a default: as decided, and what a body
                             // that runs reaches holds for a plain run only.
@@ -1963,8 +1970,14 @@ impl<'t> Module<'t> {
                                 if t {
                                     holds.push((body.byte_range(), Some(note.clone())));
                                     by_default.push((body.byte_range(), note));
+                                } else {
+                                    fails_by = Some(Some(note));
                                 }
                                 Some(Truth::Known(t))
+                            }
+                            Some(Truth::Known(false)) => {
+                                fails_by = Some(None);
+                                Some(Truth::Known(false))
                             }
                             Some(Truth::Known(true)) => {
                                 holds.push((body.byte_range(), None));
@@ -1980,7 +1993,24 @@ impl<'t> Module<'t> {
                             all_false = false;
                         }
                         match truth {
-                            Some(Truth::Known(false)) => out.push(body.byte_range()),
+                            Some(Truth::Known(false)) => {
+                                out.push(body.byte_range());
+                                // `if not enabled: return x` with `enabled`
+                                // true: what follows holds whenever the `if`
+                                // runs (the callers no longer decide it).
+                                if earlier_all_false && always_exits(body) {
+                                    if let Some(block) =
+                                        self.parent_of(node).filter(|p| p.kind_name() == "block")
+                                    {
+                                        let rest = node.end_byte()..block.end_byte();
+                                        let note = fails_by.clone().flatten();
+                                        if let Some(note) = &note {
+                                            by_default.push((rest.clone(), note.clone()));
+                                        }
+                                        holds.push((rest, note));
+                                    }
+                                }
+                            }
                             Some(Truth::Known(true)) => {
                                 taken = true;
                                 if earlier_all_false {
@@ -2000,22 +2030,27 @@ impl<'t> Module<'t> {
                             }
                             Some(Truth::CallerDecides(when)) => {
                                 by_caller.push(body.byte_range());
-                                // `if not logger.isEnabledFor(DEBUG): return x`:
-                                // what follows in its block runs by the same choice.
-                                if when.is_none()
-                                    && earlier_all_false
-                                    && always_exits(body)
-                                    && condition
-                                        .is_some_and(|c| is_logging_level_test(text(c, self.src)))
-                                {
+                                // `if records is None: return x`: what follows
+                                // in its block runs when the test fails, by the
+                                // same choice (as an `if records is not None:`
+                                // body would). Not after a body that does work
+                                // (`if vectorised: return pure_callback(f, ..)`
+                                // then another `pure_callback`): what follows is
+                                // then the other way to do it, reached as an
+                                // `else` is.
+                                if earlier_all_false && exits_without_calls(body) {
                                     if let Some(block) =
                                         self.parent_of(node).filter(|p| p.kind_name() == "block")
                                     {
-                                        by_caller.push(node.end_byte()..block.end_byte());
+                                        let rest = node.end_byte()..block.end_byte();
+                                        by_caller.push(rest.clone());
+                                        if let Some((_, fails)) = &when {
+                                            by_caller_when.push((rest, fails.clone()));
+                                        }
                                     }
                                 }
-                                if let Some(when) = when {
-                                    by_caller_when.push((body.byte_range(), when));
+                                if let Some((holds, _)) = when {
+                                    by_caller_when.push((body.byte_range(), holds));
                                 }
                                 stack.push(body);
                             }
@@ -2193,8 +2228,8 @@ impl<'t> Module<'t> {
                         // hold); the other arm, like an `else`, is reached.
                         if let Some(part) = when_true {
                             by_caller.push(part.byte_range());
-                            if let Some(when) = when {
-                                by_caller_when.push((part.byte_range(), when));
+                            if let Some((holds, _)) = when {
+                                by_caller_when.push((part.byte_range(), holds));
                             }
                         }
                     }
@@ -2418,13 +2453,13 @@ pub(crate) fn truth_of(mut alts: Vec<flow::Alt<'_>>) -> Truth {
             let by_site = alts
                 .iter()
                 .all(|a| !a.choices.is_empty() && matches!(a.why, Why::Each(_) | Why::Fixed));
-            let when = by_site.then(|| {
+            let when = |t: bool| -> Vec<Vec<Choice>> {
                 alts.iter()
-                    .filter(|a| a.val.truthy() == Some(true))
+                    .filter(|a| a.val.truthy() == Some(t))
                     .map(|a| a.choices.clone())
                     .collect()
-            });
-            Truth::CallerDecides(when)
+            };
+            Truth::CallerDecides(by_site.then(|| (when(true), when(false))))
         }
         (Some(t), Some(note)) => Truth::KnownByDefault(t, note),
         (Some(t), None) => Truth::Known(t),
@@ -4260,6 +4295,24 @@ fn is_host_platform_test(condition: &str) -> bool {
 }
 
 /// A block whose last statement leaves the function (`return`, `raise`).
+/// Whether `block` always leaves the function and calls nothing on the way
+/// (`return x`, `return`, `raise ValueError(...)`: a raise's own call makes
+/// the error, not work).
+fn exits_without_calls(block: Node<'_>) -> bool {
+    fn calls_outside_raise(node: Node<'_>) -> bool {
+        if node.kind_name() == "raise_statement" {
+            return false;
+        }
+        if node.kind_name() == "call" {
+            return true;
+        }
+        let mut cursor = node.walk();
+        let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+        children.into_iter().any(calls_outside_raise)
+    }
+    always_exits(block) && !calls_outside_raise(block)
+}
+
 fn always_exits(block: Node<'_>) -> bool {
     let mut cursor = block.walk();
     let last = block
