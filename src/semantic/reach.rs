@@ -1939,10 +1939,31 @@ impl<'t> Module<'t> {
                     // an `else` after conditions all false is taken.
                     let mut taken = false;
                     let mut all_false = true;
+                    let mut conditions = 0;
+                    // `if records is None: out = x` then `else:`: the one
+                    // test is the callers' choice and its body does no work,
+                    // so the `else` runs by the same choice (the ways that
+                    // make the test fail, when known). After a body that
+                    // does work, the `else` is the other way to do it and is
+                    // reached.
+                    let mut else_by_choice: Option<Option<Ways>> = None;
                     for (condition, body) in branches {
                         let Some(body) = body else { continue };
                         if taken {
                             out.push(body.byte_range());
+                            continue;
+                        }
+                        if condition.is_some() {
+                            conditions += 1;
+                            if conditions > 1 {
+                                else_by_choice = None;
+                            }
+                        } else if let Some(fails) = else_by_choice.take() {
+                            by_caller.push(body.byte_range());
+                            if let Some(fails) = fails {
+                                by_caller_when.push((body.byte_range(), fails));
+                            }
+                            stack.push(body);
                             continue;
                         }
                         // The logging level is the application's to set:
@@ -2030,6 +2051,10 @@ impl<'t> Module<'t> {
                             }
                             Some(Truth::CallerDecides(when)) => {
                                 by_caller.push(body.byte_range());
+                                if conditions == 1 && !calls_outside_raise(body) {
+                                    else_by_choice =
+                                        Some(when.as_ref().map(|(_, fails)| fails.clone()));
+                                }
                                 // `if records is None: return x`: what follows
                                 // in its block runs when the test fails, by the
                                 // same choice (as an `if records is not None:`
@@ -4299,18 +4324,20 @@ fn is_host_platform_test(condition: &str) -> bool {
 /// (`return x`, `return`, `raise ValueError(...)`: a raise's own call makes
 /// the error, not work).
 fn exits_without_calls(block: Node<'_>) -> bool {
-    fn calls_outside_raise(node: Node<'_>) -> bool {
-        if node.kind_name() == "raise_statement" {
-            return false;
-        }
-        if node.kind_name() == "call" {
-            return true;
-        }
-        let mut cursor = node.walk();
-        let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
-        children.into_iter().any(calls_outside_raise)
-    }
     always_exits(block) && !calls_outside_raise(block)
+}
+
+/// Whether `node` calls anything outside a `raise` statement.
+fn calls_outside_raise(node: Node<'_>) -> bool {
+    if node.kind_name() == "raise_statement" {
+        return false;
+    }
+    if node.kind_name() == "call" {
+        return true;
+    }
+    let mut cursor = node.walk();
+    let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+    children.into_iter().any(calls_outside_raise)
 }
 
 fn always_exits(block: Node<'_>) -> bool {
