@@ -455,6 +455,60 @@ jax.jit({lowered}).trace(x).lower(lowering_platforms=("cpu",))
     }
 }
 
+/// A method of another module's class run on an object made here reads
+/// that object as `self` in the methods it calls on `self`, also from a
+/// closure it returns: `runner.predict_fn()` returns `run`, which calls
+/// `self.step(x)`, whose callback hangs on `self.memory_efficient`. Under
+/// JAX 0.12.0.1 the tpu export on a CPU host raises "the platform for the
+/// specified backend cpu is different from the lowering platform tpu" with
+/// `memory_efficient=True` and runs clean with `False`, for each way of
+/// handing the method over.
+#[test]
+fn a_foreign_method_runs_its_self_calls_on_the_object_it_was_called_on() {
+    let runner = r#"import jax
+
+
+class Runner:
+    def __init__(self, fn, memory_efficient=False):
+        self.fn = fn
+        self.memory_efficient = memory_efficient
+
+    def step(self, x):
+        if self.memory_efficient:
+            jax.debug.callback(print, x)
+        return self.fn(x)
+
+    def run(self, x):
+        return self.step(x) + 1
+
+    def predict_fn(self):
+        def run(x):
+            return self.step(x)
+
+        return run
+"#;
+    for lowered in [
+        "runner.predict_fn()",
+        "runner.run",
+        "lambda x: runner.run(x)",
+    ] {
+        for (flag, expected) in [("True", 1), ("False", 0)] {
+            let main = format!(
+                r#"import jax
+import jax.numpy as jnp
+from _runner import Runner
+
+runner = Runner(jnp.tanh, memory_efficient={flag})
+spec = jax.ShapeDtypeStruct((4,), jnp.float32)
+exported = jax.export.export(jax.jit({lowered}), platforms=("tpu",))(spec)
+"#
+            );
+            let items = check_json(&[("_runner.py", runner), ("main.py", &main)]);
+            assert_findings(&items, expected, "JP001", &format!("{lowered} with {flag}"));
+        }
+    }
+}
+
 #[test]
 fn a_kernel_in_another_module_is_followed_even_when_prefiltered() {
     let kernels = r#"from jax.experimental import pallas as pl

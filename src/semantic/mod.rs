@@ -498,6 +498,10 @@ pub struct Module<'t> {
     /// def's parameters everywhere (`context_mesh_for_call`): every
     /// evaluation starts with that frame.
     pub(crate) answering: std::cell::RefCell<Option<(ScopeId, Vec<Vec<flow::Alt<'t>>>)>>,
+    /// The object the method this model answers another module's call of
+    /// runs on (`runner.predict_fn()` with `runner` made there): `self` of
+    /// a `Target::OnObject` made in `reach::FOREIGN_OBJECT`.
+    pub(crate) foreign_receiver: std::cell::RefCell<Option<ForeignReceiver<'t>>>,
     /// `name.trace(...)`-style calls by receiver name (built on first use).
     staging_calls: std::cell::OnceCell<std::collections::HashMap<&'t str, Vec<usize>>>,
     /// How often each word occurs in the model's code (built on first use).
@@ -1503,6 +1507,7 @@ impl<'t> Module<'t> {
             foreign_nesting: std::cell::Cell::new(0),
             call_tag: std::cell::RefCell::new(None),
             answering: std::cell::RefCell::new(None),
+            foreign_receiver: std::cell::RefCell::new(None),
             value_args: std::cell::OnceCell::new(),
             word_counts: std::cell::OnceCell::new(),
             covered_bytes: std::cell::OnceCell::new(),
@@ -4225,4 +4230,14 @@ impl<'t> Module<'t> {
             _ => false,
         }
     }
+}
+
+/// The receiver of the method call of another module a model answers, with
+/// that method and the call's arguments (its own branches are decided with
+/// both; the methods it calls on `self`, with the object alone).
+#[derive(Clone)]
+pub(crate) struct ForeignReceiver<'t> {
+    pub(crate) object: flow::Alt<'t>,
+    pub(crate) method: ScopeId,
+    pub(crate) given: Vec<Vec<flow::Alt<'t>>>,
 }

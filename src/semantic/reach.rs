@@ -458,6 +458,10 @@ const MAX_VISITS: usize = 4096;
 /// answers for all).
 const MAX_ASKED_CALLS: usize = 8;
 
+/// The scope a `Target::OnObject` names when its object is the receiver of
+/// the other module's call this model answers (`Module::foreign_receiver`).
+pub(crate) const FOREIGN_OBJECT: ScopeId = usize::MAX;
+
 /// The head of `Module::local_ref` paths.
 pub(crate) const LOCAL_REF: &str = "__jax_lsp_local__";
 
@@ -3572,6 +3576,18 @@ impl<'t> Module<'t> {
         scope: ScopeId,
         call: usize,
     ) -> Option<std::rc::Rc<CallBranches>> {
+        if scope == FOREIGN_OBJECT {
+            let receiver = self.foreign_receiver.borrow().clone()?;
+            let given = match receiver.method == method {
+                true => receiver.given,
+                false => self.unknown_arguments(method),
+            };
+            return Some(std::rc::Rc::new(self.call_branches(
+                method,
+                &given,
+                Some(receiver.object),
+            )));
+        }
         if let Some(found) = self.receiver_branches.borrow().get(&(method, call)) {
             return Some(found.clone());
         }

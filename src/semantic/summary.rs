@@ -399,7 +399,7 @@ impl<'t> Module<'t> {
         match self.scopes[def].kind {
             ScopeKind::Class => self.entered_mesh_of_class(def, as_decorator, None),
             ScopeKind::Function => {
-                self.answer_call_of(def, call)?;
+                self.answer_call_of(def, call, false)?;
                 self.def_context_mesh(def, as_decorator)
             }
             _ => None,
@@ -419,7 +419,7 @@ impl<'t> Module<'t> {
         if self.scopes[def].kind != ScopeKind::Function {
             return None;
         }
-        self.answer_call_of(def, call)?;
+        self.answer_call_of(def, call, false)?;
         let own = self
             .set_mesh_calls_in(def)
             .into_iter()
@@ -495,10 +495,11 @@ impl<'t> Module<'t> {
         &self,
         def: ScopeId,
         call: &ForeignCall,
+        takes_receiver: bool,
     ) -> Option<Vec<Vec<super::flow::Alt<'t>>>> {
         let given = {
             let flow = self.flow();
-            self.bind_call(&flow, def, false, call)?
+            self.bind_call(&flow, def, takes_receiver, call)?
         };
         self.answering.replace(Some((def, given.clone())));
         Some(given)
@@ -516,20 +517,58 @@ impl<'t> Module<'t> {
         call: &ForeignCall,
     ) -> Option<FunctionSummary> {
         let (target, made_on) = self.local_target(path)?;
-        let Some(Binding::Def(def)) = self.lookup(MODULE_SCOPE, name).and_then(|b| b.last()) else {
+        // `Class.method` called on an object (`runner.predict_fn()`): the
+        // closure it returns reads the object as `self`.
+        let (head, method) = match name.split_once('.') {
+            Some((class, method)) => (class, Some(method)),
+            None => (name, None),
+        };
+        let Some(Binding::Def(named)) = self.lookup(MODULE_SCOPE, head).and_then(|b| b.last())
+        else {
             return self.local_ref_function(path, file);
         };
-        let def = *def;
-        if self.scopes[def].kind != ScopeKind::Function {
+        let (def, class) = match (method, self.scopes[*named].kind) {
+            (None, ScopeKind::Function) => (*named, None),
+            (Some(method), ScopeKind::Class) => match self.method(*named, method) {
+                Some(def) => (def, Some(*named)),
+                None => return self.local_ref_function(path, file),
+            },
+            _ => return self.local_ref_function(path, file),
+        };
+        let on_object =
+            class.is_some() && !self.is_static_method(def) && !self.is_class_method(def);
+        let receiver = match (&call.receiver, on_object) {
+            (Some(r), true) => match super::flow::from_consts(r).as_slice() {
+                [one] if !one.val.is_unknown() => Some(one.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        if class.is_some() && receiver.is_none() {
             return self.local_ref_function(path, file);
         }
         // Every evaluation sees the call's values, the value flow's indexes
         // too (`BUILDERS[format](fn)` called with the call's `format` is a
         // call site of the builder it names).
-        let Some(given) = self.answer_call_of(def, call) else {
+        let Some(given) = self.answer_call_of(def, call, receiver.is_some()) else {
             return self.local_ref_function(path, file);
         };
-        let mut decided = self.call_branches(def, &given, None);
+        let mut decided = self.call_branches(def, &given, receiver.clone());
+        // The closure (or the method) then runs on the object: its calls
+        // of `self.m()` too (`reach::FOREIGN_OBJECT`).
+        let target = match (target, class, receiver) {
+            (Target::Local(id), Some(class), Some(object))
+                if self.enclosing_method(id) == Some(def) =>
+            {
+                self.foreign_receiver.replace(Some(super::ForeignReceiver {
+                    object,
+                    method: def,
+                    given: given.clone(),
+                }));
+                Target::OnObject(id, class, super::reach::FOREIGN_OBJECT, 0)
+            }
+            (target, ..) => target,
+        };
         // A closure of a function the called one calls (`make_steps` calling
         // `make_step_pair(fn)`): its calls too, with the call's values.
         if let Target::Local(closure) = target {
@@ -1163,7 +1202,25 @@ impl<'t> Module<'t> {
                 decided.edges.extend(edges);
             }
         }
-        let mut seeds = vec![(Target::Local(def), Vec::new())];
+        // A method run on a known object: `self.m()` in it, and in the
+        // closures it makes, runs `m` on the same object
+        // (`reach::FOREIGN_OBJECT`).
+        let on_object = match (&receiver, class) {
+            (Some(object), Some(class)) if !object.val.is_unknown() && takes_receiver => {
+                self.foreign_receiver.replace(Some(super::ForeignReceiver {
+                    object: object.clone(),
+                    method: def,
+                    given: given.clone(),
+                }));
+                Some(class)
+            }
+            _ => None,
+        };
+        let first = match on_object {
+            Some(class) => Target::OnObject(def, class, super::reach::FOREIGN_OBJECT, 0),
+            None => Target::Local(def),
+        };
+        let mut seeds = vec![(first, Vec::new())];
         seeds.extend(also.map(|m| (Target::Local(m), Vec::new())));
         let reached = self.reach_local_for(seeds, &[], Some(&decided));
         // Its direct calls of other modules' functions, read with this
