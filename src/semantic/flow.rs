@@ -5979,6 +5979,137 @@ impl<'m, 't> Flow<'m, 't> {
         Some(self.with_bound(bound, || self.eval_depth(*value, def, depth + 1)))
     }
 
+    /// An object's attribute stored by a function of this module it is
+    /// passed to (`plan(Model())` or `m = Model(); plan(m)`, with `def
+    /// plan(model): model.target = "cuda"`): the value stored, the call's
+    /// arguments bound, for a read after the store (in the function, or
+    /// anywhere else after the call: a method run by a lowering later).
+    /// `Unknown` when the call or the store may not run; `None` without
+    /// such a store, or for a read before it.
+    fn store_through_parameter(
+        &self,
+        made: Node<'t>,
+        scope: ScopeId,
+        attr: &str,
+        read: Option<(Node<'t>, ScopeId)>,
+        depth: u32,
+    ) -> Option<Vec<Alt<'t>>> {
+        let m = self.m;
+        if !m.stores_into_a_parameter(attr) {
+            return None;
+        }
+        // The calls that pass the object: the one it is made in the
+        // arguments of, or those passing the name it is bound to, after.
+        let mut passing: Vec<(Node<'t>, Node<'t>)> = Vec::new();
+        let mut value = made;
+        while let Some(parent) = m.parent_of(value) {
+            match parent.kind_name() {
+                "parenthesized_expression" => value = parent,
+                "keyword_argument" => value = parent,
+                _ => break,
+            }
+        }
+        if let Some(call) = m
+            .parent_of(value)
+            .filter(|a| a.kind_name() == "argument_list")
+            .and_then(|a| m.parent_of(a))
+            .filter(|c| c.kind_name() == "call")
+        {
+            passing.push((call, unparenthesize(made)));
+        }
+        let name = m
+            .constructed_name(made)
+            .filter(|n| n.kind_name() == "identifier")
+            .map(|n| text(n, m.src));
+        if let Some(name) = name {
+            for &i in &m.scopes[scope].calls {
+                let site = m.calls[i].node;
+                if site.start_byte() < made.end_byte() {
+                    continue;
+                }
+                let args = m.args_of(site);
+                let arg = args
+                    .positional
+                    .iter()
+                    .chain(args.keywords.iter().map(|(_, v, _)| v))
+                    .find(|a| a.kind_name() == "identifier" && text(**a, m.src) == name);
+                if let Some(arg) = arg {
+                    passing.push((site, *arg));
+                }
+            }
+        }
+        // (the call, the function, its stores into the parameter)
+        type ParamStores<'t> = (Node<'t>, ScopeId, Vec<(Node<'t>, Node<'t>)>);
+        let mut last: Option<ParamStores<'t>> = None;
+        for (call, arg) in passing {
+            let Some(func) = call
+                .field("function")
+                .filter(|f| f.kind_name() == "identifier")
+            else {
+                continue;
+            };
+            let Some(Binding::Def(def)) = m.binding_at(scope, text(func, m.src), func) else {
+                continue;
+            };
+            let def = *def;
+            if m.scopes[def].kind != ScopeKind::Function {
+                continue;
+            }
+            let args = m.args_of(call);
+            let params = m.scopes[def].params();
+            let param = match args.positional.iter().position(|a| a.id() == arg.id()) {
+                Some(p) => params.get(p).map(|(n, _)| n.as_str()),
+                None => args
+                    .keywords
+                    .iter()
+                    .find(|(_, v, _)| v.id() == arg.id())
+                    .map(|(n, _, _)| n.as_str()),
+            };
+            let Some(stores) = param.and_then(|p| m.path_stores.get(&format!("{p}.{attr}"))) else {
+                continue;
+            };
+            let in_def: Vec<(Node<'t>, Node<'t>)> = stores
+                .iter()
+                .filter(|(s, _, _)| *s == def)
+                .map(|(_, target, value)| (*target, *value))
+                .collect();
+            if !in_def.is_empty() {
+                last = Some((call, def, in_def));
+            }
+        }
+        let (call, def, stores) = last?;
+        // A read before the store: in the function, or where the object
+        // is made, before the call.
+        match read {
+            Some((node, s))
+                if s == def
+                    && stores
+                        .iter()
+                        .all(|(t, _)| t.start_byte() > node.start_byte()) =>
+            {
+                return None
+            }
+            Some((node, s)) if s == scope && node.end_byte() <= call.start_byte() => return None,
+            _ => {}
+        }
+        let certain = m.is_straight_line(call, scope, made)
+            && stores
+                .iter()
+                .all(|(target, _)| m.is_body_statement_target(*target, def));
+        let (_, value) = stores.last()?;
+        if !certain || self.bound.borrow().len() > 6 {
+            return Some(vec![Alt::unknown()]);
+        }
+        let bound = Bound {
+            def,
+            call,
+            call_scope: scope,
+            receiver: None,
+            given: Vec::new(),
+        };
+        Some(self.with_bound(bound, || self.eval_depth(*value, def, depth + 1)))
+    }
+
     /// Attribute `attr` of one value.
     fn attribute_of(&self, object: &Val<'t>, attr: &str, depth: u32) -> Vec<Alt<'t>> {
         match object {
@@ -6251,6 +6382,9 @@ impl<'m, 't> Flow<'m, 't> {
             if let Some(found) = by_method {
                 let instance = Alt::fixed(Val::Instance(class, ctor));
                 return self.eval_method_store(&found, instance, call_scope, depth);
+            }
+            if let Some(alts) = self.store_through_parameter(chain, call_scope, attr, read, depth) {
+                return alts;
             }
             if chain.id() != call.id() {
                 if let Some(alts) = self.chained_state(chain, chain, call_scope, attr, depth, 0) {
