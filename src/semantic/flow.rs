@@ -9401,6 +9401,18 @@ impl<'m, 't> Flow<'m, 't> {
             | "jax.tree.map_with_path" => {
                 let f = unparenthesize(*args.positional.first()?);
                 let leaves = self.function_value_returns(f, scope, depth)?;
+                // Over one leaf (`jax.tree.map(lambda _: s, 0)`): f's value
+                // itself, not a tree of it.
+                let one_leaf = args.positional.get(1).is_some_and(|tree| {
+                    let trees = self.eval_depth(*tree, scope, depth + 1);
+                    !trees.is_empty()
+                        && trees
+                            .iter()
+                            .all(|t| matches!(t.val, Val::Int(_) | Val::Str(_) | Val::Bool(_)))
+                });
+                if one_leaf && args.positional.len() == 2 {
+                    return Some(leaves);
+                }
                 Some(map(leaves, |v| Val::Leaves(Box::new(v.clone()))))
             }
             // A tree rebuilt from a list of leaves (`tree_unflatten(treedef,

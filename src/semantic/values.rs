@@ -909,6 +909,66 @@ impl<'t> Module<'t> {
         })
     }
 
+    /// The keywords of `jax.jit(...)` or `functools.partial(jax.jit, ...)`.
+    fn jit_keywords_of_call(
+        &self,
+        call: Node<'t>,
+        scope: ScopeId,
+    ) -> Option<Vec<(String, Node<'t>, ScopeId)>> {
+        self.partial_of_jit(call, scope).or_else(|| {
+            (self.callee(call, scope).as_deref() == Some(names::JIT)).then(|| {
+                self.args_of(call)
+                    .keywords
+                    .iter()
+                    .map(|(n, v, _)| (n.clone(), *v, scope))
+                    .collect()
+            })
+        })
+    }
+
+    /// A decorator named by a local variable bound once to a jit wrapper
+    /// (`jit_cells = functools.partial(jax.jit, out_shardings=s)` in the
+    /// function, then `@jit_cells`), also picked by a condition the code
+    /// decides (`partial(jax.jit, ...) if sharding else jax.jit`): the
+    /// wrapper's keywords.
+    fn jit_alias_keywords(
+        &self,
+        name: Node<'t>,
+        scope: ScopeId,
+    ) -> Option<Vec<(String, Node<'t>, ScopeId)>> {
+        let bindings = self.bindings_in(scope, text(name, self.src))?;
+        let [Binding::Value { value, .. }] = bindings else {
+            return None;
+        };
+        let value = unparenthesize(*value);
+        if value.end_byte() > name.start_byte() {
+            return None;
+        }
+        let jit_of = |arm: Node<'t>| -> Option<Vec<(String, Node<'t>, ScopeId)>> {
+            let arm = unparenthesize(arm);
+            if self.canonical(arm, scope).as_deref() == Some(names::JIT) {
+                return Some(Vec::new());
+            }
+            (arm.kind_name() == "call")
+                .then(|| self.jit_keywords_of_call(arm, scope))
+                .flatten()
+        };
+        if value.kind_name() != "conditional_expression" {
+            return jit_of(value);
+        }
+        let (when_true, condition, when_false) = (
+            value.named_child(0)?,
+            value.named_child(1)?,
+            value.named_child(2)?,
+        );
+        use super::reach::{truth_of, Truth};
+        match truth_of(self.flow_with_budget(200).eval(condition, scope)) {
+            Truth::Known(true) => jit_of(when_true),
+            Truth::Known(false) => jit_of(when_false),
+            _ => None,
+        }
+    }
+
     /// A def decorated with `@jax.jit` or `@partial(jax.jit, ...)`.
     pub fn jitted_def(&self, def: ScopeId) -> Option<Jitted<'t>> {
         let scope = &self.scopes[def];
@@ -917,15 +977,9 @@ impl<'t> Module<'t> {
             let keywords = if self.canonical(decorator, outer).as_deref() == Some(names::JIT) {
                 Some(Vec::new())
             } else if decorator.kind_name() == "call" {
-                self.partial_of_jit(decorator, outer).or_else(|| {
-                    (self.callee(decorator, outer).as_deref() == Some(names::JIT)).then(|| {
-                        self.args_of(decorator)
-                            .keywords
-                            .iter()
-                            .map(|(n, v, _)| (n.clone(), *v, outer))
-                            .collect()
-                    })
-                })
+                self.jit_keywords_of_call(decorator, outer)
+            } else if decorator.kind_name() == "identifier" {
+                self.jit_alias_keywords(decorator, outer)
             } else {
                 None
             };
