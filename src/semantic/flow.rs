@@ -9841,10 +9841,54 @@ impl<'m, 't> Flow<'m, 't> {
                     out.extend(product(&items, |vals| Val::Seq(SeqKind::Tuple, vals)));
                 } else if let Some((for_loop, value)) = m.loop_yield(def) {
                     // `for p in PLATFORMS: yield f(p)`: one item per element.
-                    let alts = self.with_bound(bound, || self.eval_depth(value, def, depth + 1));
-                    match loop_items(&alts, for_loop.id()) {
+                    let (alts, iterated) = self.with_bound(bound, || {
+                        (
+                            self.eval_depth(value, def, depth + 1),
+                            for_loop
+                                .field("right")
+                                .map(|r| self.eval_depth(r, def, depth + 1)),
+                        )
+                    });
+                    let point = for_loop.id();
+                    match loop_items(&alts, point) {
                         Some(items) => {
                             out.extend(product(&items, |vals| Val::Seq(SeqKind::Tuple, vals)))
+                        }
+                        // `for lr in RATES: yield Run(name=...)` with what it
+                        // yields the same for every element: that, once per
+                        // element.
+                        None if !alts.is_empty()
+                            && alts
+                                .iter()
+                                .all(|a| a.choices.iter().all(|(p, _)| *p != point)) =>
+                        {
+                            let count = iterated.as_deref().and_then(|its| match its {
+                                [Alt {
+                                    val: Val::Seq(_, elements),
+                                    why,
+                                    ..
+                                }] if why.certain() && elements.len() <= 64 => Some(elements.len()),
+                                _ => None,
+                            });
+                            match count {
+                                Some(n) => {
+                                    let items = vec![alts.clone(); n];
+                                    out.extend(product(&items, |vals| {
+                                        Val::Seq(SeqKind::Tuple, vals)
+                                    }))
+                                }
+                                None => out.push(Alt::fixed(Val::Members(
+                                    SeqKind::Tuple,
+                                    Arc::new(
+                                        alts.iter()
+                                            .map(|a| Alt {
+                                                why: Why::Choice,
+                                                ..a.clone()
+                                            })
+                                            .collect(),
+                                    ),
+                                ))),
+                            }
                         }
                         None => out.push(Alt::unknown()),
                     }
@@ -10640,6 +10684,60 @@ impl<'m, 't> Flow<'m, 't> {
         scope: ScopeId,
         depth: u32,
     ) -> Option<(Vec<Val<'t>>, Why, bool, Vec<Choice>)> {
+        self.expand_comprehension_on(comp, scope, depth, None)
+    }
+
+    /// `expand_comprehension` on each way an enclosing loop or call gives
+    /// its elements (`(item for item in ("value", (run,)))` in `for run in
+    /// RUNS:`: one sequence per run), when its items are not one value
+    /// else; each with that way's choices.
+    fn expand_comprehension_per_way(
+        &self,
+        comp: Node<'t>,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Vec<(Vec<Val<'t>>, Why, bool, Vec<Choice>)> {
+        let point = comp.id();
+        let Some(body) = comp.field("body").filter(|b| b.kind_name() != "pair") else {
+            return Vec::new();
+        };
+        let mut ways: Vec<Vec<Choice>> = Vec::new();
+        for alt in self.eval_depth(body, scope, depth + 1) {
+            let way: Vec<Choice> = alt
+                .choices
+                .iter()
+                .filter(|(p, _)| *p != point)
+                .copied()
+                .collect();
+            if !way.is_empty() && !ways.contains(&way) {
+                ways.push(way);
+            }
+        }
+        if ways.len() < 2 || ways.len() > MAX_ALTS {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for way in ways {
+            match self.expand_comprehension_on(comp, scope, depth, Some(&way)) {
+                Some((items, why, other_runs, choices)) => {
+                    let Some(choices) = merge_choices(&choices, &way) else {
+                        continue;
+                    };
+                    out.push((items, why, other_runs, choices));
+                }
+                None => return Vec::new(),
+            }
+        }
+        out
+    }
+
+    fn expand_comprehension_on(
+        &self,
+        comp: Node<'t>,
+        scope: ScopeId,
+        depth: u32,
+        way: Option<&[Choice]>,
+    ) -> Option<(Vec<Val<'t>>, Why, bool, Vec<Choice>)> {
         if too_deep(depth) {
             return None;
         }
@@ -10661,6 +10759,7 @@ impl<'m, 't> Flow<'m, 't> {
         let iterated: Vec<Alt<'t>> = iterated
             .into_iter()
             .filter(|a| !configured || known(&a.why))
+            .filter(|a| way.is_none_or(|w| merge_choices(w, &a.choices).is_some()))
             .collect();
         let (n, mut why) = match iterated.as_slice() {
             [Alt {
@@ -10688,6 +10787,7 @@ impl<'m, 't> Flow<'m, 't> {
                 .iter()
                 .filter(|a| index_of(a).is_none_or(|j| j == i))
                 .filter(|a| !other_runs || known(&a.why))
+                .filter(|a| way.is_none_or(|w| merge_choices(w, &a.choices).is_some()))
                 .collect();
             match mine.as_slice() {
                 [one] if known(&one.why) && !one.val.is_unknown() => {
@@ -10799,27 +10899,32 @@ impl<'m, 't> Flow<'m, 't> {
                 out.push(a);
                 continue;
             };
-            let expanded = self.expand_comprehension(comp, cscope, depth).and_then(
-                |(items, why, other_runs, choices)| {
-                    let choices = merge_choices(&a.choices, &choices)?;
-                    Some((items, why, other_runs, choices))
-                },
-            );
-            match expanded {
-                Some((items, why, other_runs, choices)) => {
-                    if other_runs {
-                        out.push(Alt {
-                            why: Why::Choice,
-                            ..a.clone()
-                        });
-                    }
+            let expanded: Vec<_> = match self.expand_comprehension(comp, cscope, depth) {
+                Some(one) => vec![one],
+                None => self.expand_comprehension_per_way(comp, cscope, depth),
+            }
+            .into_iter()
+            .filter_map(|(items, why, other_runs, choices)| {
+                let choices = merge_choices(&a.choices, &choices)?;
+                Some((items, why, other_runs, choices))
+            })
+            .collect();
+            if expanded.is_empty() {
+                out.push(a);
+                continue;
+            }
+            for (items, why, other_runs, choices) in expanded {
+                if other_runs {
                     out.push(Alt {
-                        val: Val::Seq(kind, items),
-                        why: a.why.and(&why),
-                        choices,
+                        why: Why::Choice,
+                        ..a.clone()
                     });
                 }
-                None => out.push(a),
+                out.push(Alt {
+                    val: Val::Seq(kind, items),
+                    why: a.why.and(&why),
+                    choices,
+                });
             }
         }
         out
