@@ -1440,6 +1440,20 @@ pub struct Flow<'m, 't> {
 }
 
 impl<'t> Module<'t> {
+    /// What a method value (`Val::Method`) runs on: the object, or for a
+    /// classmethod the class.
+    pub(crate) fn method_receiver(
+        &self,
+        def: ScopeId,
+        class: ScopeId,
+        made: Option<(Node<'t>, ScopeId)>,
+    ) -> Val<'t> {
+        match made.is_none() && self.is_class_method(def) {
+            true => Val::Class(class),
+            false => Val::Instance(class, made),
+        }
+    }
+
     /// A fresh evaluation with its own budget.
     pub fn flow(&self) -> Flow<'_, 't> {
         self.flow_with_budget(BUDGET)
@@ -6110,8 +6124,29 @@ impl<'m, 't> Flow<'m, 't> {
         Some(self.with_bound(bound, || self.eval_depth(*value, def, depth + 1)))
     }
 
+    /// A def of this module another answer named by its module-level name
+    /// (`Ref("Log")`: a class registered into a dict of this module, read
+    /// back): the def's value.
+    pub(crate) fn own_def_of_ref(&self, path: &str) -> Option<Val<'t>> {
+        if path.contains('.') || path.starts_with(super::reach::LOCAL_REF) {
+            return None;
+        }
+        match self.m.lookup(super::MODULE_SCOPE, path)?.last()? {
+            Binding::Def(id) => Some(match self.m.scopes[*id].kind {
+                ScopeKind::Class => Val::Class(*id),
+                _ => Val::Function(*id),
+            }),
+            _ => None,
+        }
+    }
+
     /// Attribute `attr` of one value.
     fn attribute_of(&self, object: &Val<'t>, attr: &str, depth: u32) -> Vec<Alt<'t>> {
+        if let Val::Ref(path) = object {
+            if let Some(own) = self.own_def_of_ref(path) {
+                return self.attribute_of(&own, attr, depth + 1);
+            }
+        }
         match object {
             Val::Instance(class, ctor) if attr == "__dict__" => {
                 vec![Alt::fixed(Val::InstanceDict(*class, *ctor))]
@@ -6458,7 +6493,13 @@ impl<'m, 't> Flow<'m, 't> {
                     && m.scopes[method].kind == ScopeKind::Function
                     && !m.is_static_method(method)
                     && !m.is_class_method(method);
-                return vec![Alt::fixed(if on_object {
+                // A classmethod read off the class (`REGISTRY[k].handle`):
+                // bound to that class, so `cls` in it is the class read
+                // (`Val::method_receiver`), not each subclass.
+                let on_class = ctor.is_none()
+                    && m.scopes[method].kind == ScopeKind::Function
+                    && m.is_class_method(method);
+                return vec![Alt::fixed(if on_object || on_class {
                     Val::Method(method, class, ctor)
                 } else {
                     Val::Function(method)
@@ -7158,7 +7199,9 @@ impl<'m, 't> Flow<'m, 't> {
             for alt in self.eval_depth(f, scope, depth + 1) {
                 let (def, receiver) = match alt.val {
                     Val::Function(def) | Val::Jitted(def, ..) => (def, None),
-                    Val::Method(def, class, made) => (def, Some(Val::Instance(class, made))),
+                    Val::Method(def, class, made) => {
+                        (def, Some(m.method_receiver(def, class, made)))
+                    }
                     _ => return None,
                 };
                 let returns = match m.scopes[def].kind {
@@ -10019,7 +10062,7 @@ impl<'m, 't> Flow<'m, 't> {
         for o in values {
             if let Some(method) = dunder_call(&o.val) {
                 let receiver = Alt::fixed(match o.val {
-                    Val::Method(_, class, made) => Val::Instance(class, made),
+                    Val::Method(def, class, made) => m.method_receiver(def, class, made),
                     _ => o.val.clone(),
                 });
                 out.push((method, Some(receiver), o));
