@@ -5925,48 +5925,11 @@ impl<'m, 't> Flow<'m, 't> {
             if site.node.end_byte() > node.start_byte() {
                 continue;
             }
-            let Some(func) = site
-                .node
-                .field("function")
-                .filter(|f| f.kind_name() == "identifier")
-            else {
-                continue;
-            };
-            let Some(Binding::Def(def)) = m.binding_at(scope, text(func, m.src), func) else {
-                continue;
-            };
-            let def = *def;
-            if m.scopes[def].kind != ScopeKind::Function {
-                continue;
-            }
-            let args = m.args_of(site.node);
-            let passes = |a: &Node<'t>| a.kind_name() == "identifier" && text(*a, m.src) == root;
-            let params = m.scopes[def].params();
-            let mut receiving: Vec<&str> = args
-                .positional
-                .iter()
-                .enumerate()
-                .filter(|(_, a)| passes(a))
-                .filter_map(|(p, _)| params.get(p).map(|(n, _)| n.as_str()))
-                .collect();
-            receiving.extend(
-                args.keywords
-                    .iter()
-                    .filter(|(_, v, _)| passes(v))
-                    .map(|(n, _, _)| n.as_str()),
-            );
-            for param in receiving {
-                let Some(stores) = m.path_stores.get(&format!("{param}.{attr}")) else {
-                    continue;
-                };
-                let in_def: Vec<(Node<'t>, Node<'t>)> = stores
-                    .iter()
-                    .filter(|(s, _, _)| *s == def)
-                    .map(|(_, target, value)| (*target, *value))
-                    .collect();
-                if !in_def.is_empty() {
-                    last = Some((site.node, def, in_def));
-                }
+            let passes = |a: Node<'t>| a.kind_name() == "identifier" && text(a, m.src) == root;
+            if let Some((def, in_def)) =
+                self.stores_into_receiving_parameter(site.node, scope, &passes, attr)
+            {
+                last = Some((site.node, def, in_def));
             }
         }
         let (call, def, stores) = last?;
@@ -5975,22 +5938,7 @@ impl<'m, 't> Flow<'m, 't> {
                 return None;
             }
         }
-        let certain = m.is_straight_line(call, scope, node)
-            && stores
-                .iter()
-                .all(|(target, _)| m.is_body_statement_target(*target, def));
-        let (_, value) = stores.last()?;
-        if !certain || self.bound.borrow().len() > 6 {
-            return Some(vec![Alt::unknown()]);
-        }
-        let bound = Bound {
-            def,
-            call,
-            call_scope: scope,
-            receiver: None,
-            given: Vec::new(),
-        };
-        Some(self.with_bound(bound, || self.eval_depth(*value, def, depth + 1)))
+        self.parameter_store_value(call, scope, node, def, &stores, depth)
     }
 
     /// An object's attribute stored by a function of this module it is
@@ -6056,38 +6004,10 @@ impl<'m, 't> Flow<'m, 't> {
         type ParamStores<'t> = (Node<'t>, ScopeId, Vec<(Node<'t>, Node<'t>)>);
         let mut last: Option<ParamStores<'t>> = None;
         for (call, arg) in passing {
-            let Some(func) = call
-                .field("function")
-                .filter(|f| f.kind_name() == "identifier")
-            else {
-                continue;
-            };
-            let Some(Binding::Def(def)) = m.binding_at(scope, text(func, m.src), func) else {
-                continue;
-            };
-            let def = *def;
-            if m.scopes[def].kind != ScopeKind::Function {
-                continue;
-            }
-            let args = m.args_of(call);
-            let params = m.scopes[def].params();
-            let param = match args.positional.iter().position(|a| a.id() == arg.id()) {
-                Some(p) => params.get(p).map(|(n, _)| n.as_str()),
-                None => args
-                    .keywords
-                    .iter()
-                    .find(|(_, v, _)| v.id() == arg.id())
-                    .map(|(n, _, _)| n.as_str()),
-            };
-            let Some(stores) = param.and_then(|p| m.path_stores.get(&format!("{p}.{attr}"))) else {
-                continue;
-            };
-            let in_def: Vec<(Node<'t>, Node<'t>)> = stores
-                .iter()
-                .filter(|(s, _, _)| *s == def)
-                .map(|(_, target, value)| (*target, *value))
-                .collect();
-            if !in_def.is_empty() {
+            let passes = |a: Node<'t>| a.id() == arg.id();
+            if let Some((def, in_def)) =
+                self.stores_into_receiving_parameter(call, scope, &passes, attr)
+            {
                 last = Some((call, def, in_def));
             }
         }
@@ -6106,7 +6026,73 @@ impl<'m, 't> Flow<'m, 't> {
             Some((node, s)) if s == scope && node.end_byte() <= call.start_byte() => return None,
             _ => {}
         }
-        let certain = m.is_straight_line(call, scope, made)
+        self.parameter_store_value(call, scope, made, def, &stores, depth)
+    }
+
+    /// For `call` of a function of this module: the function and its
+    /// stores `param.attr = v` (target, value) into the parameters that
+    /// receive an argument `passes` picks. `None` without any.
+    fn stores_into_receiving_parameter(
+        &self,
+        call: Node<'t>,
+        scope: ScopeId,
+        passes: &dyn Fn(Node<'t>) -> bool,
+        attr: &str,
+    ) -> Option<(ScopeId, Vec<(Node<'t>, Node<'t>)>)> {
+        let m = self.m;
+        let func = call
+            .field("function")
+            .filter(|f| f.kind_name() == "identifier")?;
+        let Some(Binding::Def(def)) = m.binding_at(scope, text(func, m.src), func) else {
+            return None;
+        };
+        let def = *def;
+        if m.scopes[def].kind != ScopeKind::Function {
+            return None;
+        }
+        let args = m.args_of(call);
+        let params = m.scopes[def].params();
+        let receiving = args
+            .positional
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| passes(**a))
+            .filter_map(|(p, _)| params.get(p).map(|(n, _)| n.as_str()))
+            .chain(
+                args.keywords
+                    .iter()
+                    .filter(|(_, v, _)| passes(*v))
+                    .map(|(n, _, _)| n.as_str()),
+            );
+        let mut in_def = Vec::new();
+        for param in receiving {
+            if let Some(stores) = m.path_stores.get(&format!("{param}.{attr}")) {
+                in_def.extend(
+                    stores
+                        .iter()
+                        .filter(|(s, _, _)| *s == def)
+                        .map(|(_, target, value)| (*target, *value)),
+                );
+            }
+        }
+        (!in_def.is_empty()).then_some((def, in_def))
+    }
+
+    /// The last of `stores` (into a parameter of `def`, which `call` in
+    /// `scope` runs) with the call's arguments bound, when the call runs
+    /// whenever `anchor` does and every store is a plain statement of the
+    /// function; else `Unknown`.
+    fn parameter_store_value(
+        &self,
+        call: Node<'t>,
+        scope: ScopeId,
+        anchor: Node<'t>,
+        def: ScopeId,
+        stores: &[(Node<'t>, Node<'t>)],
+        depth: u32,
+    ) -> Option<Vec<Alt<'t>>> {
+        let m = self.m;
+        let certain = m.is_straight_line(call, scope, anchor)
             && stores
                 .iter()
                 .all(|(target, _)| m.is_body_statement_target(*target, def));
