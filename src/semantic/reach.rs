@@ -462,6 +462,9 @@ const MAX_ASKED_CALLS: usize = 8;
 /// the other module's call this model answers (`Module::foreign_receiver`).
 pub(crate) const FOREIGN_OBJECT: ScopeId = usize::MAX;
 
+/// The call id of such a `Target::OnObject` (no node has id 0).
+const FOREIGN_CALL: usize = 0;
+
 /// The head of `Module::local_ref` paths.
 pub(crate) const LOCAL_REF: &str = "__jax_lsp_local__";
 
@@ -2024,10 +2027,7 @@ impl<'t> Module<'t> {
                                 // true: what follows holds whenever the `if`
                                 // runs (the callers no longer decide it).
                                 if earlier_all_false && always_exits(body) {
-                                    if let Some(block) =
-                                        self.parent_of(node).filter(|p| p.kind_name() == "block")
-                                    {
-                                        let rest = node.end_byte()..block.end_byte();
+                                    if let Some(rest) = self.rest_of_block(node) {
                                         let note = fails_by.clone().flatten();
                                         if let Some(note) = &note {
                                             by_default.push((rest.clone(), note.clone()));
@@ -2043,12 +2043,7 @@ impl<'t> Module<'t> {
                                     // `if not DEBUG: return x`: what follows
                                     // the `if` in its block never runs.
                                     if self.block_exits(body, scope, truth_of, 0) {
-                                        if let Some(block) = self
-                                            .parent_of(node)
-                                            .filter(|p| p.kind_name() == "block")
-                                        {
-                                            out.push(node.end_byte()..block.end_byte());
-                                        }
+                                        out.extend(self.rest_of_block(node));
                                     }
                                 }
                                 stack.push(body);
@@ -2068,10 +2063,7 @@ impl<'t> Module<'t> {
                                 // then the other way to do it, reached as an
                                 // `else` is.
                                 if earlier_all_false && exits_without_calls(body) {
-                                    if let Some(block) =
-                                        self.parent_of(node).filter(|p| p.kind_name() == "block")
-                                    {
-                                        let rest = node.end_byte()..block.end_byte();
+                                    if let Some(rest) = self.rest_of_block(node) {
                                         by_caller.push(rest.clone());
                                         if let Some((_, fails)) = &when {
                                             by_caller_when.push((rest, fails.clone()));
@@ -2271,6 +2263,15 @@ impl<'t> Module<'t> {
                     .filter(|c| c.kind_name() != "comment"),
             );
         }
+    }
+
+    /// The bytes after `statement` to the end of the block holding it: what
+    /// runs after it in that block.
+    fn rest_of_block(&self, statement: Node<'t>) -> Option<std::ops::Range<usize>> {
+        let block = self
+            .parent_of(statement)
+            .filter(|p| p.kind_name() == "block")?;
+        Some(statement.end_byte()..block.end_byte())
     }
 
     /// Whether running `block` certainly leaves the function: a statement
@@ -3569,6 +3570,28 @@ impl<'t> Module<'t> {
     /// constructed: its branches and call edges decided with `self` that
     /// object, its other parameters as the module gives them (not bound).
     /// Computed once per method and object.
+    /// Makes `object` the receiver of the other module's call of `method`
+    /// this model answers, `given` its arguments, and returns the target that
+    /// runs `target` (the method or a closure of it) on that object.
+    pub(crate) fn run_on_foreign_object(
+        &self,
+        target: ScopeId,
+        class: ScopeId,
+        object: flow::Alt<'t>,
+        method: ScopeId,
+        given: Vec<Vec<flow::Alt<'t>>>,
+    ) -> Target {
+        self.foreign_receiver.replace(Some(super::ForeignReceiver {
+            object,
+            method,
+            given,
+        }));
+        self.receiver_branches
+            .borrow_mut()
+            .retain(|(_, call), _| *call != FOREIGN_CALL);
+        Target::OnObject(target, class, FOREIGN_OBJECT, FOREIGN_CALL)
+    }
+
     fn receiver_branches(
         &self,
         method: ScopeId,
@@ -3576,20 +3599,22 @@ impl<'t> Module<'t> {
         scope: ScopeId,
         call: usize,
     ) -> Option<std::rc::Rc<CallBranches>> {
+        // (Cached with `call` 0: `set_foreign_receiver` clears those.)
+        if let Some(found) = self.receiver_branches.borrow().get(&(method, call)) {
+            return Some(found.clone());
+        }
         if scope == FOREIGN_OBJECT {
             let receiver = self.foreign_receiver.borrow().clone()?;
             let given = match receiver.method == method {
                 true => receiver.given,
                 false => self.unknown_arguments(method),
             };
-            return Some(std::rc::Rc::new(self.call_branches(
-                method,
-                &given,
-                Some(receiver.object),
-            )));
-        }
-        if let Some(found) = self.receiver_branches.borrow().get(&(method, call)) {
-            return Some(found.clone());
+            let branches =
+                std::rc::Rc::new(self.call_branches(method, &given, Some(receiver.object)));
+            self.receiver_branches
+                .borrow_mut()
+                .insert((method, call), branches.clone());
+            return Some(branches);
         }
         let node = self.call_node(scope, call)?;
         let receiver = flow::Alt::fixed(Val::Instance(class, Some((node, scope))));
@@ -4335,7 +4360,6 @@ fn is_host_platform_test(condition: &str) -> bool {
         .any(|finder| finder.find(condition.as_bytes()).is_some())
 }
 
-/// A block whose last statement leaves the function (`return`, `raise`).
 /// Whether `block` always leaves the function and calls nothing on the way
 /// (`return x`, `return`, `raise ValueError(...)`: a raise's own call makes
 /// the error, not work).
@@ -4356,6 +4380,7 @@ fn calls_outside_raise(node: Node<'_>) -> bool {
     children.into_iter().any(calls_outside_raise)
 }
 
+/// A block whose last statement leaves the function (`return`, `raise`).
 fn always_exits(block: Node<'_>) -> bool {
     let mut cursor = block.walk();
     let last = block

@@ -560,12 +560,7 @@ impl<'t> Module<'t> {
             (Target::Local(id), Some(class), Some(object))
                 if self.enclosing_method(id) == Some(def) =>
             {
-                self.foreign_receiver.replace(Some(super::ForeignReceiver {
-                    object,
-                    method: def,
-                    given: given.clone(),
-                }));
-                Target::OnObject(id, class, super::reach::FOREIGN_OBJECT, 0)
+                self.run_on_foreign_object(id, class, object, def, given.clone())
             }
             (target, ..) => target,
         };
@@ -1205,20 +1200,11 @@ impl<'t> Module<'t> {
         // A method run on a known object: `self.m()` in it, and in the
         // closures it makes, runs `m` on the same object
         // (`reach::FOREIGN_OBJECT`).
-        let on_object = match (&receiver, class) {
+        let first = match (&receiver, class) {
             (Some(object), Some(class)) if !object.val.is_unknown() && takes_receiver => {
-                self.foreign_receiver.replace(Some(super::ForeignReceiver {
-                    object: object.clone(),
-                    method: def,
-                    given: given.clone(),
-                }));
-                Some(class)
+                self.run_on_foreign_object(def, class, object.clone(), def, given.clone())
             }
-            _ => None,
-        };
-        let first = match on_object {
-            Some(class) => Target::OnObject(def, class, super::reach::FOREIGN_OBJECT, 0),
-            None => Target::Local(def),
+            _ => Target::Local(def),
         };
         let mut seeds = vec![(first, Vec::new())];
         seeds.extend(also.map(|m| (Target::Local(m), Vec::new())));
