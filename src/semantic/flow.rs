@@ -12828,30 +12828,29 @@ impl<'t> Module<'t> {
             .count()
     }
 
-    /// The identifier nodes named `name` in the code this model covers.
+    /// The identifier nodes named `name` in the code this model covers, in
+    /// the order of a depth-first walk that visits later siblings first.
     fn identifiers_named(&self, name: &str) -> Vec<Node<'t>> {
-        let holders: Vec<Node<'t>> = match &self.statements {
-            Some(statements) => statements.clone(),
-            None => vec![self.root],
-        };
-        let mut named = Vec::new();
-        for holder in holders {
-            let mut cursor = holder.walk();
-            let mut stack = vec![holder];
-            while let Some(n) = stack.pop() {
-                if n.kind() == "identifier" {
-                    if text(n, self.src) == name {
-                        named.push(n);
+        let index = self.identifiers_by_name.get_or_init(|| {
+            let holders: Vec<Node<'t>> = match &self.statements {
+                Some(statements) => statements.clone(),
+                None => vec![self.root],
+            };
+            let mut index: rustc_hash::FxHashMap<&'t str, Vec<Node<'t>>> = Default::default();
+            let mut cursor = self.root.walk();
+            for holder in holders {
+                let mut stack = vec![holder];
+                while let Some(n) = stack.pop() {
+                    if n.kind() == "identifier" {
+                        index.entry(text(n, self.src)).or_default().push(n);
+                        continue;
                     }
-                    continue;
-                }
-                // Only subtrees whose text holds the name.
-                if text(n, self.src).contains(name) {
                     stack.extend(n.named_children(&mut cursor));
                 }
             }
-        }
-        named
+            index
+        });
+        index.get(name).cloned().unwrap_or_default()
     }
 
     /// How many times `name` occurs as an identifier in the code this model

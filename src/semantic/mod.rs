@@ -442,6 +442,11 @@ pub struct Module<'t> {
     /// may be an augmented assignment: the places a list bound to it may be
     /// changed (`list_mutations`), found by one lexical pass.
     mutation_sites: std::cell::OnceCell<rustc_hash::FxHashMap<&'t str, Vec<usize>>>,
+    /// Every identifier of the code this model covers, by its text, built
+    /// by one walk on the first question (a walk per name, pruned to the
+    /// subtrees whose text holds it, was a sixth of a large module's check).
+    pub(crate) identifiers_by_name:
+        std::cell::OnceCell<rustc_hash::FxHashMap<&'t str, Vec<Node<'t>>>>,
     /// Decorated defs by the def their decorator names: `@d` under
     /// (d, false), `@outer(...)` under (outer, true); each (decorated def,
     /// decorator node id).
@@ -1489,6 +1494,7 @@ impl<'t> Module<'t> {
             stored_attr_names: std::cell::OnceCell::new(),
             keyword_setters: std::cell::OnceCell::new(),
             mutation_sites: std::cell::OnceCell::new(),
+            identifiers_by_name: std::cell::OnceCell::new(),
             decorated_by: std::cell::OnceCell::new(),
             statements,
             external_values: std::cell::RefCell::new(HashMap::default()),
