@@ -3500,6 +3500,30 @@ impl<'t> Module<'t> {
             .is_some_and(|o| o.kind_name() == "identifier" && text(o, self.src) == receiver)
     }
 
+    /// Whether the value at byte `at` of `method` (or a closure of it) is
+    /// `self.name`, `name` the method `target`'s: a bound method passed on
+    /// (`lax.while_loop(self._cond, self._body, init)`) runs on `self`.
+    fn reads_self_method(&self, method: ScopeId, at: usize, target: ScopeId) -> bool {
+        let owner = self.enclosing_method(method).unwrap_or(method);
+        let Some((receiver, _)) = self.scopes[owner].params().first() else {
+            return false;
+        };
+        let Some(mut node) = self.scopes[method].node.descendant_for_byte_range(at, at) else {
+            return false;
+        };
+        while node.kind_name() != "attribute" || node.start_byte() != at {
+            match self.parent_of(node) {
+                Some(p) if p.start_byte() == at => node = p,
+                _ => return false,
+            }
+        }
+        node.field("object")
+            .is_some_and(|o| o.kind_name() == "identifier" && text(o, self.src) == receiver)
+            && node
+                .field("attribute")
+                .is_some_and(|a| text(a, self.src) == self.scopes[target].name)
+    }
+
     /// Whether an `__init__` does nothing but store its parameters on
     /// `self` (`self.handler = handler`): a function it is given runs
     /// only where the field is called, which the value flow follows.
@@ -3846,13 +3870,19 @@ impl<'t> Module<'t> {
                                 }
                                 None => continue,
                             },
-                            // `self.m()` on a known object: `m` on it too.
-                            (Target::Local(m) | Target::Bound(m, _), Some(c))
-                                if object.is_some()
-                                    && self.method(c, &self.scopes[*m].name) == Some(*m)
-                                    && self.calls_on_self(id, *call)
-                                    && !self.is_static_method(*m)
-                                    && !self.is_class_method(*m) =>
+                            // `self.m()` on a known object: `m` on it too
+                            // (also when the module alone took `self` for
+                            // another object: the only one it saw made).
+                            (
+                                Target::Local(m) | Target::Bound(m, _) | Target::OnObject(m, ..),
+                                Some(c),
+                            ) if object.is_some()
+                                && self.method(c, &self.scopes[*m].name) == Some(*m)
+                                && (self.calls_on_self(id, *call)
+                                    || call.is_none()
+                                        && self.reads_self_method(id, edge.at, *m))
+                                && !self.is_static_method(*m)
+                                && !self.is_class_method(*m) =>
                             {
                                 let (made_in, made_by) = object.unwrap_or_default();
                                 resolved = Target::OnObject(*m, c, made_in, made_by);
