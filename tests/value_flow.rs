@@ -1469,3 +1469,80 @@ same = {"cpu": "xla", "gpu": "xla", "tpu": "xla"}[jax.default_backend()]
     let same = name_values(text, "same");
     assert_eq!(same, r#"[ConstAlt { val: Str("xla"), why: Fixed }]"#);
 }
+
+/// A copy of a dict changed through a dict it holds, or through another
+/// name walked down to it, is not the dict it copied: not known, never
+/// the original's entry (a wrong certain value once hid the store).
+#[test]
+fn a_copy_changed_deep_inside_is_not_the_original() {
+    let text = "import copy\n\nBASE = {\"export\": {\"platforms\": (\"cpu\",)}}\n\n\ndef nested():\n    cfg = copy.deepcopy(BASE)\n    cfg[\"export\"][\"platforms\"] = (\"tpu\",)\n    return cfg\n\n\ndef walked(path):\n    cfg = copy.deepcopy(BASE)\n    node = cfg\n    for key in path:\n        node = node[key]\n    node[\"platforms\"] = (\"tpu\",)\n    return cfg\n\n\ndef shallow():\n    cfg = copy.deepcopy(BASE)\n    cfg[\"export\"] = {\"platforms\": (\"tpu\",)}\n    return cfg\n\n\nprobe_nested = nested()[\"export\"][\"platforms\"]\nprobe_walked = walked([\"export\"])[\"export\"][\"platforms\"]\nprobe_shallow = shallow()[\"export\"][\"platforms\"]\nprobe_read = copy.deepcopy(BASE)[\"export\"][\"platforms\"]\n";
+    for name in ["probe_nested", "probe_walked"] {
+        let probe = name_values(text, name);
+        assert!(!probe.contains("cpu"), "{name}: {probe}");
+        assert!(probe.contains("Unknown"), "{name}: {probe}");
+    }
+    let shallow = name_values(text, "probe_shallow");
+    assert!(
+        shallow.contains("Str(\"tpu\")") && !shallow.contains("cpu"),
+        "{shallow}"
+    );
+    let read = name_values(text, "probe_read");
+    assert!(read.contains("Str(\"cpu\")"), "{read}");
+}
+
+/// `d.update(overrides or {})` stores what `overrides` holds: nothing for
+/// the default `None`, its entry for a dict passed.
+#[test]
+fn an_update_with_a_dict_or_nothing_stores_its_entries() {
+    let text = "DEFAULTS = {\"backend\": \"mosaic_tpu\", \"rows\": 8}\n\n\ndef load(overrides=None):\n    config = dict(DEFAULTS)\n    config.update(overrides or {})\n    return config\n\n\ndef load_given(overrides=None):\n    config = dict(DEFAULTS)\n    config.update(overrides or {})\n    return config\n\n\nprobe_default = load()[\"backend\"]\nprobe_given = load_given({\"backend\": \"interpret\"})[\"backend\"]\n";
+    let default = name_values(text, "probe_default");
+    assert_eq!(
+        default,
+        "[ConstAlt { val: Str(\"mosaic_tpu\"), why: Fixed }]"
+    );
+    let given = name_values(text, "probe_given");
+    assert!(
+        given.contains("Str(\"interpret\")")
+            && !given.contains("mosaic")
+            && !given.contains("Unknown"),
+        "{given}"
+    );
+}
+
+/// A list held in a dict grows through the dict's name
+/// (`KERNELS["copy"].append(f)`, `setdefault`), and a list named again
+/// or given to a function of the module that changes it is not known.
+#[test]
+fn lists_change_through_entries_aliases_and_helpers() {
+    let text = "KERNELS = {\"copy\": [], \"scale\": []}\nKERNELS[\"copy\"].append(\"tpu\")\nKERNELS.setdefault(\"scale\", []).append(\"cpu\")\nprobe_entry = KERNELS[\"copy\"]\nprobe_setdefault = KERNELS[\"scale\"]\n\nTABLE = {\"a\": []}\nrows = TABLE[\"a\"]\nrows.append(\"tpu\")\nprobe_entry_alias = TABLE[\"a\"]\n\nxs = []\nys = xs\nys.append(\"tpu\")\nprobe_alias = xs\n\n\ndef fill(layers):\n    layers.append(\"tpu\")\n\n\nzs = []\nfill(zs)\nprobe_helper = zs\n\nws = []\nprint(ws)\nprobe_read_only = ws\n";
+    let entry = name_values(text, "probe_entry");
+    assert_eq!(
+        entry,
+        "[ConstAlt { val: Seq(List, [Str(\"tpu\")]), why: Fixed }]"
+    );
+    let setdefault = name_values(text, "probe_setdefault");
+    assert_eq!(
+        setdefault,
+        "[ConstAlt { val: Seq(List, [Str(\"cpu\")]), why: Fixed }]"
+    );
+    for name in ["probe_entry_alias", "probe_alias", "probe_helper"] {
+        let probe = name_values(text, name);
+        assert!(probe.contains("Unknown"), "{name}: {probe}");
+    }
+    let read_only = name_values(text, "probe_read_only");
+    assert_eq!(read_only, "[ConstAlt { val: Seq(List, []), why: Fixed }]");
+}
+
+/// A member of an enum of this module is an instance of its class.
+#[test]
+fn an_enum_member_is_an_instance_of_its_enum() {
+    let text = "import enum\n\n\nclass Backend(enum.Enum):\n    TPU = \"tpu\"\n    GPU = \"gpu\"\n\n\nprobe_own = isinstance(Backend.TPU, Backend)\nprobe_str = isinstance(Backend.TPU, str)\n";
+    assert_eq!(
+        name_values(text, "probe_own"),
+        "[ConstAlt { val: Bool(true), why: Fixed }]"
+    );
+    assert_eq!(
+        name_values(text, "probe_str"),
+        "[ConstAlt { val: Bool(false), why: Fixed }]"
+    );
+}

@@ -16,7 +16,7 @@
 
 use super::names::{self, ParamsFamily};
 use super::values::{AbstractMeshInfo, AbstractOrigin, MeshValue, ShardingUse};
-use super::{Args, Binding, Module, PathStore, ScopeId, ScopeKind, StoreRuns};
+use super::{Args, Binding, Module, Mutation, PathStore, ScopeId, ScopeKind, StoreRuns};
 use crate::syntax::Field;
 use crate::syntax::KindName;
 use crate::syntax::{string_value, text, unparenthesize};
@@ -2945,7 +2945,6 @@ impl<'m, 't> Flow<'m, 't> {
             | Val::Jitted(..)
             | Val::Partial { .. }
             | Val::Class(_)
-            | Val::EnumMember(..)
             | Val::Sharding(_)
             | Val::Spec(_)
             | Val::Array { .. }
@@ -2955,6 +2954,12 @@ impl<'m, 't> Flow<'m, 't> {
             | Val::InterpretParams
             | Val::Traced(..)
             | Val::Lowered(_) => is(false),
+            // A member of an enum of this module is an instance of its
+            // class (and of no builtin: no `str`/`int` mixin).
+            Val::EnumMember(class, _) => match test {
+                TypeTest::Class(_) => self.is_instance(&Val::Instance(*class, None), test),
+                _ => is(false),
+            },
             Val::Instance(class, _) => {
                 // A class of this module: its own bases, all of this module
                 // (a base from elsewhere may be any of the tested types).
@@ -3008,7 +3013,11 @@ impl<'m, 't> Flow<'m, 't> {
         depth: u32,
     ) -> Vec<Alt<'t>> {
         let m = self.m;
-        let Some(target) = super::assignment_target(list) else {
+        // (A dict's entry changes with the dict's name.)
+        let target = super::assignment_target(list).or_else(|| {
+            super::dict_entry_of(list, m.src).and_then(|(dict, _)| super::assignment_target(dict))
+        });
+        let Some(target) = target else {
             return vec![Alt::unknown()];
         };
         let (adds, elsewhere): (Vec<&super::ListAdd<'t>>, Vec<&super::ListAdd<'t>>) =
@@ -8133,7 +8142,7 @@ impl<'m, 't> Flow<'m, 't> {
                         };
                         match self.eval_depth(k, scope, depth + 1).as_slice() {
                             [Alt { val, .. }] if val.same(key) => {
-                                result = Lookup::Found(self.eval_depth(v, scope, depth + 1));
+                                result = Lookup::Found(self.entry_value(v, scope, read, depth));
                             }
                             [Alt {
                                 val: Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..),
@@ -8185,7 +8194,29 @@ impl<'m, 't> Flow<'m, 't> {
             if same_scope_as_read.is_some_and(|(r, _)| statement.end_byte() > r.start_byte()) {
                 continue;
             }
-            let keys = self.eval_depth(*k, *store_scope, depth + 1);
+            // `d.update(other)`: the entry `other` holds for the key.
+            let updated = (k.id() == v.id())
+                .then(|| self.updated_entry(*v, *store_scope, key, depth))
+                .flatten();
+            // `d.setdefault(key, default)`: another key's, or one the dict
+            // already holds (its entry stays), changes nothing here.
+            if k.id() == v.id() && updated.is_none() {
+                if let Some(set_key) = setdefault_key(*v, m.src) {
+                    let other = self
+                        .eval_depth(set_key, *store_scope, depth + 1)
+                        .iter()
+                        .all(|a| is_key_constant(&a.val) && !a.val.same(key));
+                    if other || matches!(result, Lookup::Found(_)) {
+                        continue;
+                    }
+                }
+            }
+            let (keys, values) = match updated {
+                Some(Lookup::Missing) => continue,
+                Some(Lookup::Unknown) => return Lookup::Unknown,
+                Some(Lookup::Found(values)) => (vec![Alt::fixed(key.clone())], Some(values)),
+                None => (self.eval_depth(*k, *store_scope, depth + 1), None),
+            };
             if keys.iter().any(|a| {
                 !matches!(
                     a.val,
@@ -8203,7 +8234,7 @@ impl<'m, 't> Flow<'m, 't> {
             if runs == StoreRuns::Maybe {
                 return Lookup::Unknown;
             }
-            let values = self.eval_depth(*v, *store_scope, depth + 1);
+            let values = values.unwrap_or_else(|| self.eval_depth(*v, *store_scope, depth + 1));
             let replaces = match (same_scope_as_read, replacing) {
                 (Some(_), Some(before)) => {
                     keys.len() == 1 && m.is_straight_line(before, *store_scope, statement)
@@ -8229,6 +8260,79 @@ impl<'m, 't> Flow<'m, 't> {
             return Lookup::Found(cap(stored));
         }
         result
+    }
+
+    /// The value `value` of a dict literal's entry, read at `read`: a list
+    /// there is changed through the dict's name (`KERNELS["copy"].append(f)`)
+    /// as a list bound to a name is through its name.
+    fn entry_value(
+        &self,
+        value: Node<'t>,
+        scope: ScopeId,
+        read: Option<(Node<'t>, ScopeId)>,
+        depth: u32,
+    ) -> Vec<Alt<'t>> {
+        if !is_list_literal(value, self.m.src) {
+            return self.eval_depth(value, scope, depth + 1);
+        }
+        let mutations = self.m.list_mutations(value);
+        if mutations.adds.is_empty() && !mutations.shrinks && !mutations.unknown {
+            return self.eval_depth(value, scope, depth + 1);
+        }
+        match read {
+            Some((read, _)) if !mutations.unknown => {
+                self.grown_list(value, scope, &mutations, read, depth)
+            }
+            _ => vec![Alt::unknown()],
+        }
+    }
+
+    /// What `call`, `d.update(other)` with one positional argument, stores
+    /// under `key`: `other`'s entry, found the same way for every value
+    /// `other` may have (`d.update(overrides or {})` with `overrides=None`
+    /// stores nothing); `None` for any other change (`d.update(k=v)`,
+    /// `setdefault`).
+    fn updated_entry(
+        &self,
+        call: Node<'t>,
+        scope: ScopeId,
+        key: &Val<'t>,
+        depth: u32,
+    ) -> Option<Lookup<'t>> {
+        let method = call.field("function")?;
+        if method.kind_name() != "attribute"
+            || method.field("attribute").map(|a| text(a, self.m.src)) != Some("update")
+        {
+            return None;
+        }
+        let args = self.m.args_of(call);
+        let [other] = args.positional.as_slice() else {
+            return None;
+        };
+        if args.has_splat || !args.keywords.is_empty() {
+            return None;
+        }
+        let (mut found, mut missing) = (Vec::new(), false);
+        for alt in self.eval_depth(*other, scope, depth + 1) {
+            if !alt.val.is_dict() {
+                return Some(Lookup::Unknown);
+            }
+            match self.lookup_key(&alt.val, key, depth + 1) {
+                Lookup::Found(values) => found.extend(
+                    values
+                        .into_iter()
+                        .filter_map(|v| v.under(&alt.why, &alt.choices)),
+                ),
+                Lookup::Missing => missing = true,
+                Lookup::Unknown => return Some(Lookup::Unknown),
+            }
+        }
+        // (Stored for some of `other`'s values only: not followed.)
+        Some(match (found.is_empty(), missing) {
+            (true, _) => Lookup::Missing,
+            (false, false) => Lookup::Found(found),
+            (false, true) => Lookup::Unknown,
+        })
     }
 
     fn eval_call(&self, call: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Alt<'t>> {
@@ -8646,8 +8750,13 @@ impl<'m, 't> Flow<'m, 't> {
                     // A copy changed afterwards is a dict of its own: its
                     // base's entries, then its stores (`raw = dict(DEFAULTS);
                     // raw["platform"] = "tpu"`).
-                    if m.assigned_name_is_mutated(call) {
-                        return vec![Alt::fixed(Val::Dict(call, scope))];
+                    // (A dict it holds changed through the copy is changed
+                    // in the original too, as the copy is shallow: not
+                    // followed.)
+                    match m.assigned_name_mutation(call) {
+                        Mutation::None => {}
+                        Mutation::Shallow => return vec![Alt::fixed(Val::Dict(call, scope))],
+                        Mutation::Deep => return vec![Alt::unknown()],
                     }
                     return map(self.eval_depth(args.positional[0], scope, depth + 1), |v| {
                         if v.is_dict() {
@@ -9364,9 +9473,15 @@ impl<'m, 't> Flow<'m, 't> {
             "copy.deepcopy" | "copy.copy" if args.positional.len() == 1 => {
                 let copied = self.eval_depth(args.positional[0], scope, depth + 1);
                 // A dict copied and then changed (`d = copy.copy(D); d[k] = v`)
-                // is not the one it copied.
-                if m.assigned_name_is_mutated(call) && copied.iter().any(|a| a.val.is_dict()) {
-                    return Some(vec![Alt::unknown()]);
+                // is not the one it copied: a copy whose own items are
+                // stored reads as `dict(D)` does, its base's entries then
+                // its stores; any other change is not followed.
+                if copied.iter().any(|a| a.val.is_dict()) {
+                    match m.assigned_name_mutation(call) {
+                        Mutation::None => {}
+                        Mutation::Shallow => return Some(vec![Alt::fixed(Val::Dict(call, scope))]),
+                        _ => return Some(vec![Alt::unknown()]),
+                    }
                 }
                 Some(copied)
             }
@@ -12756,7 +12871,7 @@ impl<'t> Module<'t> {
     /// text per model, shared) answers most names; only a name with more
     /// words than that is looked up in the tree (strings and comments do
     /// not count).
-    fn mentioned_more_than(&self, name: &str, known: usize) -> bool {
+    pub(crate) fn mentioned_more_than(&self, name: &str, known: usize) -> bool {
         // A model of a few statements (a unit of incremental analysis) is
         // searched for the name itself: counting every word of it costs more
         // than the few names asked for.
@@ -12830,7 +12945,7 @@ impl<'t> Module<'t> {
 
     /// The identifier nodes named `name` in the code this model covers, in
     /// the order of a depth-first walk that visits later siblings first.
-    fn identifiers_named(&self, name: &str) -> Vec<Node<'t>> {
+    pub(crate) fn identifiers_named(&self, name: &str) -> Vec<Node<'t>> {
         let index = self.identifiers_by_name.get_or_init(|| {
             let holders: Vec<Node<'t>> = match &self.statements {
                 Some(statements) => statements.clone(),
@@ -14630,4 +14745,28 @@ pub(crate) fn through_partial<'t>(stored: &Args<'t>, own: &Args<'t>) -> Args<'t>
         has_dict_splat: own.has_dict_splat || stored.has_dict_splat,
         has_list_splat: own.has_list_splat || stored.has_list_splat,
     }
+}
+
+/// The key argument of `call` when it is `d.setdefault(key, ...)`.
+fn setdefault_key<'t>(call: Node<'t>, src: &str) -> Option<Node<'t>> {
+    let method = call
+        .field("function")
+        .filter(|f| f.kind_name() == "attribute")?;
+    if method.field("attribute").map(|a| text(a, src)) != Some("setdefault") {
+        return None;
+    }
+    call.field("arguments")?.named_child(0).filter(|a| {
+        !matches!(
+            a.kind_name(),
+            "list_splat" | "dictionary_splat" | "keyword_argument"
+        )
+    })
+}
+
+/// A value a dict can be looked up by here.
+fn is_key_constant(v: &Val<'_>) -> bool {
+    matches!(
+        v,
+        Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..)
+    )
 }

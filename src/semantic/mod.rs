@@ -400,8 +400,8 @@ pub struct Module<'t> {
     /// no `global`), computed once per function.
     globals_declared: HashMap<ScopeId, Vec<String>>,
     has_global: bool,
-    /// `assigned_name_is_mutated` per copy call (by node id).
-    mutated_copies: std::cell::RefCell<HashMap<usize, bool>>,
+    /// `assigned_name_mutation` per copy call (by node id).
+    mutated_copies: std::cell::RefCell<HashMap<usize, Mutation>>,
     /// What a method reaches run on one object (`Module::receiver_branches`),
     /// by (method, constructor call's node id).
     pub(crate) receiver_branches:
@@ -607,61 +607,141 @@ impl<'t> Module<'t> {
         Some((text(target, self.src), range))
     }
 
-    /// The name `call` is assigned to (`raw = dict(DEFAULTS)`) is changed
-    /// in its scope afterwards: an item stored (`raw[k] = v`, `del raw[k]`
-    /// too), or one set by a method (`raw.update(...)`). A copy so changed
-    /// is not the dict it copied.
-    pub(crate) fn assigned_name_is_mutated(&self, call: Node<'t>) -> bool {
+    /// How the name `call` is assigned to (`raw = dict(DEFAULTS)`) is
+    /// changed in its scope afterwards. A copy so changed is not the dict
+    /// it copied.
+    pub(crate) fn assigned_name_mutation(&self, call: Node<'t>) -> Mutation {
         if let Some(known) = self.mutated_copies.borrow().get(&call.id()) {
             return *known;
         }
+        // (Provisional while it is found: `node = node[key]` in a walk
+        // asks about itself.)
+        self.mutated_copies
+            .borrow_mut()
+            .insert(call.id(), Mutation::None);
         let mutated = self.find_name_mutation(call);
         self.mutated_copies.borrow_mut().insert(call.id(), mutated);
         mutated
     }
 
-    fn find_name_mutation(&self, call: Node<'t>) -> bool {
+    fn find_name_mutation(&self, call: Node<'t>) -> Mutation {
         let Some((name, range)) = self.assigned_name_and_range(call) else {
-            return false;
+            return Mutation::None;
         };
-        let Some(body) = self.src.get(call.end_byte().max(range.start)..range.end) else {
-            return false;
+        let from = call.end_byte().max(range.start);
+        let Some(body) = self.src.get(from..range.end) else {
+            return Mutation::None;
         };
         let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '.';
-        let mut from = 0;
-        while let Some(at) = body.get(from..).and_then(|t| t.find(name)) {
-            let start = from + at;
-            from = start + name.len();
-            if body[..start].chars().next_back().is_some_and(is_word) {
+        let mut found = Mutation::None;
+        for (at, _) in body.match_indices(name) {
+            if body[..at].chars().next_back().is_some_and(is_word)
+                || body[at + name.len()..]
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_alphanumeric() || c == '_')
+            {
                 continue;
             }
-            let rest = body[from..].trim_start();
-            // (A key popped or cleared is gone: reading it raises.)
-            let mutated = [".update(", ".setdefault(", ".__setitem__("]
-                .iter()
-                .any(|m| rest.starts_with(m))
-                || (rest.starts_with('[') && {
-                    // `name[...] =` / `+=`, or `del name[...]`.
-                    let line_start = body[..start].rfind('\n').map_or(0, |i| i + 1);
-                    let before = body[line_start..start].trim();
-                    let line_end = body[from..].find('\n').map_or(body.len(), |i| from + i);
-                    let line = &body[from..line_end];
-                    before == "del"
-                        || line
-                            .find(']')
-                            .map(|i| line[i + 1..].trim_start())
-                            .is_some_and(|after| {
-                                after.starts_with('=') && !after.starts_with("==")
-                                    || after.len() > 1
-                                        && after[1..].starts_with('=')
-                                        && "+-*/|&".contains(&after[..1])
-                            })
-                });
-            if mutated {
-                return true;
+            let start = from + at;
+            let Some(ident) = self
+                .node_for_span(start..start + name.len())
+                .filter(|n| n.kind_name() == "identifier")
+            else {
+                continue;
+            };
+            found = found.max(self.mutation_through(ident));
+            if found == Mutation::Deep {
+                break;
             }
         }
-        false
+        found
+    }
+
+    /// What the use `ident` of a dict's name does to the dict: stores an
+    /// item (`d[k] = v`, `del d[k]`, `d[k] += v`, `d.update(...)`:
+    /// `Shallow`), changes a dict or list it holds (`d["a"]["b"] = v`,
+    /// `d["a"].append(v)`: `Deep`), or names it or one of its entries
+    /// again, and that name changes it (`node = d` or `node = d["a"]`, then
+    /// `node["b"] = v`, as a walk down computed keys does: `Deep`).
+    fn mutation_through(&self, ident: Node<'t>) -> Mutation {
+        const CHANGERS: [&str; 11] = [
+            "update",
+            "setdefault",
+            "__setitem__",
+            "__delitem__",
+            "pop",
+            "popitem",
+            "clear",
+            "append",
+            "extend",
+            "insert",
+            "remove",
+        ];
+        // Up the chain of items and attributes read from it.
+        let mut top = ident;
+        let mut items = 0;
+        while let Some(parent) = self.parent_of(top) {
+            let through = match parent.kind_name() {
+                "subscript" => parent.field("value"),
+                "attribute" => parent.field("object"),
+                _ => None,
+            };
+            if through.is_none_or(|n| n.id() != top.id()) {
+                break;
+            }
+            if parent.kind_name() == "attribute" {
+                let method = parent.field("attribute").map(|a| text(a, self.src));
+                let called = self
+                    .parent_of(parent)
+                    .is_some_and(|c| c.kind_name() == "call");
+                if called && method.is_some_and(|m| CHANGERS.contains(&m)) {
+                    return if items == 0 {
+                        Mutation::Shallow
+                    } else {
+                        Mutation::Deep
+                    };
+                }
+                // (Any other attribute is no dict's entry.)
+                return Mutation::None;
+            }
+            items += 1;
+            top = parent;
+        }
+        let Some(parent) = self.parent_of(top) else {
+            return Mutation::None;
+        };
+        let is_field = |field: &str| parent.field(field).is_some_and(|n| n.id() == top.id());
+        let changed = match parent.kind_name() {
+            "assignment" => {
+                if is_field("left") && items > 0 {
+                    true
+                } else if is_field("right") {
+                    // Named again: changed if the other name changes it.
+                    return match self.assigned_name_mutation(top) {
+                        Mutation::None => Mutation::None,
+                        _ => Mutation::Deep,
+                    };
+                } else {
+                    false
+                }
+            }
+            "augmented_assignment" => is_field("left"),
+            "delete_statement" => items > 0,
+            // `del d["a"], d["b"]`
+            "expression_list" => {
+                items > 0
+                    && self
+                        .parent_of(parent)
+                        .is_some_and(|p| p.kind_name() == "delete_statement")
+            }
+            _ => false,
+        };
+        match (changed, items) {
+            (false, _) => Mutation::None,
+            (true, 0 | 1) => Mutation::Shallow,
+            (true, _) => Mutation::Deep,
+        }
     }
 
     /// The stores `E.attr[key] = value` anywhere in this model's statements
@@ -1033,6 +1113,9 @@ impl<'t> Module<'t> {
     fn find_list_mutations(&self, list: Node<'t>) -> ListMutations<'t> {
         let mut out = ListMutations::default();
         let Some(target) = assigned_name(list) else {
+            if let Some((dict, key)) = dict_entry_of(list, self.src) {
+                self.find_entry_list_mutations(dict, key, &mut out);
+            }
             return out;
         };
         let name = text(target, self.src);
@@ -1082,7 +1165,172 @@ impl<'t> Module<'t> {
                 break;
             }
         }
+        // Named again or passed on (`ys = xs`, `fill(xs)`): changed there.
+        if !out.unknown && self.mentioned_more_than(name, sites.len() + 1) {
+            for ident in self.identifiers_named(name) {
+                let start = ident.start_byte();
+                if start < from || start >= range.end || sites.contains(&start) {
+                    continue;
+                }
+                let scope = self.innermost_scope_at(start);
+                let same = match self.binding_at(scope, name, ident) {
+                    Some(Binding::Value { value: v, .. }) => v.id() == list.id(),
+                    Some(Binding::Item { target: t, .. }) => t.id() == target.id(),
+                    _ => false,
+                };
+                if same && self.list_change_at(ident, None, false).is_some() {
+                    out.unknown = true;
+                    break;
+                }
+            }
+        }
         out
+    }
+
+    /// Whether a list named `name` is changed in `range` by that name
+    /// (`name.append(x)`, `name[i] = v`, `name += ys`, ...), whoever binds
+    /// it there.
+    fn list_name_changed(&self, name: &str, range: std::ops::Range<usize>) -> bool {
+        let sites = self
+            .mutation_sites()
+            .get(name)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        sites.iter().any(|&start| {
+            range.contains(&start)
+                && self
+                    .node_for_span(start..start + name.len())
+                    .filter(|n| n.kind_name() == "identifier")
+                    .and_then(|ident| self.parent_of(ident))
+                    .is_some_and(|parent| {
+                        let holds = |field: &str| {
+                            parent.field(field).is_some_and(|n| n.start_byte() == start)
+                        };
+                        match parent.kind_name() {
+                            "attribute" if holds("object") => {
+                                parent.field("attribute").is_some_and(|a| {
+                                    matches!(
+                                        text(a, self.src),
+                                        "append"
+                                            | "extend"
+                                            | "insert"
+                                            | "pop"
+                                            | "remove"
+                                            | "clear"
+                                            | "sort"
+                                            | "reverse"
+                                    )
+                                })
+                            }
+                            "subscript" if holds("value") => {
+                                self.parent_of(parent).is_some_and(|p| {
+                                    (matches!(p.kind_name(), "assignment" | "augmented_assignment")
+                                        && p.field("left").is_some_and(|l| l.id() == parent.id()))
+                                        || p.kind_name() == "delete_statement"
+                                })
+                            }
+                            "augmented_assignment" => holds("left"),
+                            _ => false,
+                        }
+                    })
+        })
+    }
+
+    /// The bytes of scope `id`: the whole text for the module.
+    fn scope_range(&self, id: ScopeId) -> std::ops::Range<usize> {
+        if id == MODULE_SCOPE {
+            0..self.src.len()
+        } else {
+            self.scopes[id].node.byte_range()
+        }
+    }
+
+    /// `find_list_mutations` of a list that is the entry `key` of the dict
+    /// literal `dict` bound to a name (`KERNELS = {"copy": []}`): changed
+    /// through that name, `KERNELS["copy"].append(fn)` or
+    /// `KERNELS.setdefault("copy", []).append(fn)`. A change through a key
+    /// that is no literal may be this entry's: unknown.
+    fn find_entry_list_mutations(&self, dict: Node<'t>, key: String, out: &mut ListMutations<'t>) {
+        let Some(target) = assigned_name(dict) else {
+            return;
+        };
+        let name = text(target, self.src);
+        let home = self.innermost_scope_at(target.start_byte());
+        let range = if home == MODULE_SCOPE {
+            0..self.src.len()
+        } else {
+            self.scopes[home].node.byte_range()
+        };
+        let from = dict.end_byte().max(range.start);
+        let sites = self
+            .mutation_sites()
+            .get(name)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        for &start in sites {
+            if start < from || start >= range.end {
+                continue;
+            }
+            let Some(ident) = self
+                .node_for_span(start..start + name.len())
+                .filter(|n| n.kind_name() == "identifier")
+            else {
+                continue;
+            };
+            let scope = self.innermost_scope_at(start);
+            let same = matches!(
+                self.binding_at(scope, name, ident),
+                Some(Binding::Value { value, .. }) if value.id() == dict.id()
+            );
+            let Some(parent) = self.parent_of(ident).filter(|_| same) else {
+                continue;
+            };
+            // The entry read: `NAME[key]`, or `NAME.setdefault(key, ...)`,
+            // which returns it.
+            let (entry, key_node) = match parent.kind_name() {
+                "subscript" if parent.field("value").is_some_and(|v| v.id() == ident.id()) => {
+                    (parent, parent.field("subscript"))
+                }
+                "attribute"
+                    if parent
+                        .field("attribute")
+                        .is_some_and(|a| text(a, self.src) == "setdefault") =>
+                {
+                    let Some(call) = self.parent_of(parent).filter(|c| c.kind_name() == "call")
+                    else {
+                        continue;
+                    };
+                    let first = call.field("arguments").and_then(|a| a.named_child(0));
+                    (call, first)
+                }
+                _ => continue,
+            };
+            match key_node.map(|k| crate::syntax::string_value(k, self.src)) {
+                Some(Some(k)) if k != key => continue,
+                Some(Some(_)) => {}
+                // A computed key may be this one.
+                _ => {
+                    if self.list_change_at(entry, None, false).is_some() {
+                        out.unknown = true;
+                        break;
+                    }
+                    continue;
+                }
+            }
+            let elsewhere = (scope != home).then_some(scope);
+            match self.list_change_at(entry, elsewhere, scope == home) {
+                Some(ListChange::Add(add)) => out.adds.push(add),
+                Some(ListChange::Shrink) => out.shrinks = true,
+                Some(ListChange::Unknown) => out.unknown = true,
+                None => {}
+            }
+            if out.adds.len() > 64 {
+                out.unknown = true;
+            }
+            if out.unknown {
+                break;
+            }
+        }
     }
 
     /// How the list `used` refers to (a name, or `E.attr`) is changed where
@@ -1142,6 +1390,51 @@ impl<'t> Module<'t> {
                         || p.kind_name() == "delete_statement"
                 });
                 written.then_some(ListChange::Unknown)
+            }
+            // `alias = xs`, then `alias.append(x)`: changed, not followed.
+            "assignment" if holds("right") => {
+                let alias = parent
+                    .field("left")
+                    .filter(|l| l.kind_name() == "identifier")?;
+                let home = self.innermost_scope_at(alias.start_byte());
+                let range = self.scope_range(home);
+                self.list_name_changed(text(alias, self.src), alias.end_byte()..range.end)
+                    .then_some(ListChange::Unknown)
+            }
+            // `fill(xs)` with `def fill(layers): layers.append(...)`: the
+            // function of this module changes what it is given.
+            "argument_list" | "keyword_argument" => {
+                let (call, keyword) = match parent.kind_name() {
+                    "keyword_argument" if holds("value") => (
+                        self.parent_of(self.parent_of(parent)?)?,
+                        parent.field("name").map(|n| text(n, self.src)),
+                    ),
+                    "argument_list" => (self.parent_of(parent)?, None),
+                    _ => return None,
+                };
+                let func = call
+                    .field("function")
+                    .filter(|f| f.kind_name() == "identifier")?;
+                let scope = self.innermost_scope_at(func.start_byte());
+                let Some(Binding::Def(def)) = self.binding_at(scope, text(func, self.src), func)
+                else {
+                    return None;
+                };
+                let def = *def;
+                if self.scopes[def].kind != ScopeKind::Function {
+                    return None;
+                }
+                let param = match keyword {
+                    Some(name) => name.to_owned(),
+                    None => {
+                        let args = Args::of(call, self.src);
+                        let at = args.positional.iter().position(|a| a.id() == used.id())?;
+                        self.scopes[def].params().get(at)?.0.clone()
+                    }
+                };
+                let body = self.scopes[def].node.field("body")?;
+                self.list_name_changed(&param, body.byte_range())
+                    .then_some(ListChange::Unknown)
             }
             "augmented_assignment" if holds("left") => {
                 let plus = parent
@@ -1871,17 +2164,28 @@ impl<'t> Module<'t> {
     fn resolve_keyed_calls(&mut self) {
         let keyed = std::mem::take(&mut self.keyed_calls);
         for (path, method, scope, call, value) in keyed {
-            let mut named = self
-                .scopes
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| {
-                    s.kind == ScopeKind::Function && s.class.is_some() && s.name == method
-                })
-                .map(|(id, _)| id)
-                .peekable();
-            let setter =
-                named.peek().is_some() && named.all(|id| self.key_setters.contains(&(id, 0, 1)));
+            // The receiver's own class's method when it is made by one
+            // class here (`settings = Settings()`); else every method of
+            // the name.
+            let named: Vec<ScopeId> = match self
+                .constructed_class(call, scope)
+                .and_then(|class| self.method(class, &method))
+            {
+                Some(own) => vec![own],
+                None => self
+                    .scopes
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| {
+                        s.kind == ScopeKind::Function && s.class.is_some() && s.name == method
+                    })
+                    .map(|(id, _)| id)
+                    .collect(),
+            };
+            let setter = !named.is_empty()
+                && named
+                    .iter()
+                    .all(|id| self.key_setters.contains(&(*id, 0, 1)));
             if setter {
                 self.path_stores
                     .entry(path)
@@ -1894,6 +2198,33 @@ impl<'t> Module<'t> {
                     .push((scope, call));
             }
         }
+    }
+
+    /// For `obj.m(...)` (`call`, in `scope`): the class of this module that
+    /// makes `obj` at every binding of the name (`obj = Settings()`).
+    fn constructed_class(&self, call: Node<'t>, scope: ScopeId) -> Option<ScopeId> {
+        let object = call
+            .field("function")?
+            .field("object")
+            .filter(|o| o.kind_name() == "identifier")?;
+        let bindings = self.lookup(scope, text(object, self.src))?;
+        let mut class = None;
+        for binding in bindings {
+            let Binding::Value { value, scope, .. } = binding else {
+                return None;
+            };
+            let maker = value
+                .field("function")
+                .filter(|f| value.kind_name() == "call" && f.kind_name() == "identifier")?;
+            let Some([Binding::Def(id)]) = self.lookup(*scope, text(maker, self.src)) else {
+                return None;
+            };
+            if self.scopes[*id].kind != ScopeKind::Class || class.is_some_and(|c| c != *id) {
+                return None;
+            }
+            class = Some(*id);
+        }
+        class
     }
 
     /// The class whose method `scope` is, when `object` is that method's
@@ -3856,6 +4187,18 @@ impl<'t> Matches<'t> {
     }
 }
 
+/// How a dict bound to a name is changed after it is made
+/// (`Module::assigned_name_mutation`), in order of how much it changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Mutation {
+    None,
+    /// Its own items are stored, deleted or updated.
+    Shallow,
+    /// A dict or list it holds is changed, or another name is bound to it
+    /// or to one of its entries.
+    Deep,
+}
+
 /// Positional and keyword arguments of a call.
 #[derive(Clone, Default)]
 pub struct Args<'t> {
@@ -3978,6 +4321,17 @@ fn subscripted(node: Node<'_>) -> Option<Node<'_>> {
     node.parent().filter(|p| {
         p.kind_name() == "subscript" && p.field("value").is_some_and(|v| v.id() == node.id())
     })
+}
+
+/// The dict literal holding `value` as the value of a pair whose key is a
+/// string literal, with that key.
+pub(crate) fn dict_entry_of<'t>(value: Node<'t>, src: &str) -> Option<(Node<'t>, String)> {
+    let pair = value.parent().filter(|p| {
+        p.kind_name() == "pair" && p.field("value").is_some_and(|v| v.id() == value.id())
+    })?;
+    let dict = pair.parent().filter(|d| d.kind_name() == "dictionary")?;
+    let key = crate::syntax::string_value(pair.field("key")?, src)?;
+    Some((dict, key))
 }
 
 /// `subscript = value` (an item store, `D[key] = value`): its key and value.
