@@ -517,6 +517,7 @@ pub fn run_rules_in<'t>(
 ) -> Vec<Finding> {
     // Before any requirement is built: contracts make some of them.
     module.set_contracts(scope);
+    module.set_checked_here();
     let mut certain = Vec::new();
     let mut qualified = Vec::new();
     let mut on_hosts = Vec::new();
@@ -843,6 +844,7 @@ pub fn debug_lowerings(text: &str, file: &Path) -> String {
     let Some(module) = module_of_trees(text, &trees) else {
         return String::new();
     };
+    module.set_checked_here();
     let resolver = crate::resolver::FsResolver::default();
     let line = |at: usize| text[..at.min(text.len())].matches('\n').count() + 1;
     let mut out = String::new();

@@ -1546,3 +1546,19 @@ fn an_enum_member_is_an_instance_of_its_enum() {
         "[ConstAlt { val: Bool(false), why: Fixed }]"
     );
 }
+
+/// `get_abstract_mesh()` in a helper is the mesh every call of it runs
+/// under (through callers of callers); with one call outside the `with`,
+/// it is not known.
+#[test]
+fn the_ambient_abstract_mesh_is_the_one_every_call_runs_under() {
+    let text = "import jax\nfrom jax.sharding import AbstractMesh\n\n\ndef ambient():\n    return jax.sharding.get_abstract_mesh()\n\n\ndef is_empty():\n    return ambient().empty\n\n\ndef plan():\n    return is_empty()\n\n\ndef mixed():\n    return jax.sharding.get_abstract_mesh().empty\n\n\nmesh = AbstractMesh((2, 4), (\"data\", \"model\"))\nwith jax.sharding.use_abstract_mesh(mesh):\n    probe_helpers = plan()\n    probe_mixed = mixed()\nprobe_outside = mixed()\n";
+    assert_eq!(
+        name_values(text, "probe_helpers"),
+        "[ConstAlt { val: Bool(false), why: Fixed }]"
+    );
+    for name in ["probe_mixed", "probe_outside"] {
+        let probe = name_values(text, name);
+        assert!(probe.contains("Unknown"), "{name}: {probe}");
+    }
+}

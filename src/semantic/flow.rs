@@ -8287,6 +8287,78 @@ impl<'m, 't> Flow<'m, 't> {
         }
     }
 
+    /// The abstract mesh in force at `node` on every way it runs: set by an
+    /// enclosing `with` in its scope, or the same at every call of the
+    /// function holding it (`with use_abstract_mesh(m): lower_apply(...)`
+    /// for a helper `lower_apply` calls), a known mesh certainly.
+    /// Only in the checked file's model: its calls are all the ways
+    /// there; an importer's call may run under no mesh.
+    fn context_abstract_mesh(&self, node: Node<'t>, scope: ScopeId) -> Option<AbstractMeshInfo> {
+        if !self.m.is_checked_here() {
+            return None;
+        }
+        let mut visits = 0;
+        self.context_abstract_mesh_within(node, scope, 0, &mut visits)
+    }
+
+    fn context_abstract_mesh_within(
+        &self,
+        node: Node<'t>,
+        scope: ScopeId,
+        depth: u32,
+        visits: &mut u32,
+    ) -> Option<AbstractMeshInfo> {
+        // (Each call site is asked once per way to it: a few levels of
+        // helpers, a few dozen sites in all.)
+        *visits += 1;
+        if *visits > 32 {
+            return None;
+        }
+        let m = self.m;
+        let here = m.context_meshes(node, scope);
+        if !matches!(here.as_slice(), [(super::lowering::ContextMesh::None, ..)]) {
+            // One mesh, whichever way (a loop over one mesh, its elements).
+            let mut found: Option<AbstractMeshInfo> = None;
+            for (mesh, why, _) in &here {
+                let super::lowering::ContextMesh::Abstract(info) = mesh else {
+                    return None;
+                };
+                let same = found.as_ref().is_none_or(|f| {
+                    f.repr == info.repr && f.device_platform == info.device_platform
+                });
+                if !why.certain() || info.repr.is_none() || info.current || !same {
+                    return None;
+                }
+                found = Some(info.clone());
+            }
+            return found;
+        }
+        if depth >= 6 {
+            return None;
+        }
+        let def = m.function_scope(scope)?;
+        let sites = m.def_call_sites(def);
+        if sites.is_empty() || sites.len() > 8 {
+            return None;
+        }
+        let mut found: Option<AbstractMeshInfo> = None;
+        for site in sites.iter() {
+            if !matches!(site.kind, SiteKind::Direct { .. }) {
+                return None;
+            }
+            let info =
+                self.context_abstract_mesh_within(site.call, site.scope, depth + 1, visits)?;
+            if found
+                .as_ref()
+                .is_some_and(|f| f.repr != info.repr || f.device_platform != info.device_platform)
+            {
+                return None;
+            }
+            found = Some(info);
+        }
+        found
+    }
+
     /// What `call`, `d.update(other)` with one positional argument, stores
     /// under `key`: `other`'s entry, found the same way for every value
     /// `other` may have (`d.update(overrides or {})` with `overrides=None`
@@ -9661,7 +9733,16 @@ impl<'m, 't> Flow<'m, 't> {
                     })
                     .collect(),
             ),
-            // The current abstract mesh: its device, if any, is not visible.
+            // The current abstract mesh: the one every way here runs under
+            // (`with use_abstract_mesh(m): helper()` for a call in `helper`),
+            // when that is one known abstract mesh.
+            "jax.sharding.get_abstract_mesh"
+                if !too_deep(depth) && self.context_abstract_mesh(call, scope).is_some() =>
+            {
+                self.context_abstract_mesh(call, scope)
+                    .map(|info| vec![Alt::fixed(Val::Mesh(MeshValue::Abstract(info)))])
+            }
+            // Else its device, if any, is not visible.
             "jax.sharding.get_abstract_mesh" => Some(vec![Alt::fixed(Val::Mesh(
                 MeshValue::Abstract(AbstractMeshInfo {
                     device_platform: Some(String::new()),
@@ -11187,6 +11268,28 @@ impl<'m, 't> Flow<'m, 't> {
             Val::Entries(known) if known.len() <= MAX_ALTS * 4 => {
                 for (key, values) in known.iter() {
                     entries.push((vec![Alt::fixed(key.val())], from_consts(values)));
+                }
+            }
+            // `**kwargs`: the keywords of the call no named parameter takes,
+            // in the call's order (a `**` unpacked into the call: not known).
+            Val::KwArgs {
+                call,
+                call_scope,
+                def,
+            } => {
+                let args = self.m.args_of(*call);
+                if args.has_dict_splat || args.keywords.len() > MAX_ALTS * 4 {
+                    return unknown(dict);
+                }
+                let params = self.m.scopes[*def].params();
+                for (name, value, _) in &args.keywords {
+                    if params.iter().any(|(p, _)| p == name) {
+                        continue;
+                    }
+                    entries.push((
+                        vec![Alt::fixed(Val::Str(name.to_owned()))],
+                        self.eval_depth(*value, *call_scope, depth + 1),
+                    ));
                 }
             }
             _ => return unknown(dict),

@@ -1785,7 +1785,7 @@ impl<'t> Module<'t> {
     }
 
     /// The function (not lambda or class) whose body holds `scope`.
-    fn function_scope(&self, scope: ScopeId) -> Option<ScopeId> {
+    pub(crate) fn function_scope(&self, scope: ScopeId) -> Option<ScopeId> {
         let mut current = Some(scope);
         while let Some(id) = current {
             match self.scopes[id].kind {

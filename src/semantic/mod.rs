@@ -507,6 +507,10 @@ pub struct Module<'t> {
     /// runs on (`runner.predict_fn()` with `runner` made there): `self` of
     /// a `Target::OnObject` made in `reach::FOREIGN_OBJECT`.
     pub(crate) foreign_receiver: std::cell::RefCell<Option<ForeignReceiver<'t>>>,
+    /// The model of the file being checked, not one read to answer an
+    /// importer (a summary, another module's call): what only this file's
+    /// own calls decide holds here (`Flow::context_abstract_mesh`).
+    checked_here: std::cell::Cell<bool>,
     /// `name.trace(...)`-style calls by receiver name (built on first use).
     staging_calls: std::cell::OnceCell<std::collections::HashMap<&'t str, Vec<usize>>>,
     /// How often each word occurs in the model's code (built on first use).
@@ -567,6 +571,18 @@ impl<'t> Module<'t> {
     }
 
     /// The top-level statements this model covers, in document order.
+    /// Marks this model as the checked file's (`checked_here`).
+    pub fn set_checked_here(&self) {
+        self.checked_here.set(true);
+    }
+
+    /// Whether this model is the checked file's, answering no importer.
+    pub(crate) fn is_checked_here(&self) -> bool {
+        self.checked_here.get()
+            && self.answering.borrow().is_none()
+            && self.foreign_receiver.borrow().is_none()
+    }
+
     pub fn top_level_statements(&self) -> Vec<Node<'t>> {
         if let Some(statements) = &self.statements {
             return statements.clone();
@@ -1807,6 +1823,7 @@ impl<'t> Module<'t> {
             call_tag: std::cell::RefCell::new(None),
             answering: std::cell::RefCell::new(None),
             foreign_receiver: std::cell::RefCell::new(None),
+            checked_here: std::cell::Cell::new(false),
             value_args: std::cell::OnceCell::new(),
             word_counts: std::cell::OnceCell::new(),
             covered_bytes: std::cell::OnceCell::new(),
