@@ -1128,36 +1128,16 @@ impl<'t> Module<'t> {
 
     fn find_list_mutations(&self, list: Node<'t>) -> ListMutations<'t> {
         let mut out = ListMutations::default();
-        let Some(target) = assigned_name(list) else {
+        let Some(uses) = self.changing_uses(list) else {
             if let Some((dict, key)) = dict_entry_of(list, self.src) {
                 self.find_entry_list_mutations(dict, key, &mut out);
             }
             return out;
         };
-        let name = text(target, self.src);
-        let home = self.innermost_scope_at(target.start_byte());
-        let range = if home == MODULE_SCOPE {
-            0..self.src.len()
-        } else {
-            self.scopes[home].node.byte_range()
-        };
-        let from = list.end_byte().max(range.start);
-        let sites = self
-            .mutation_sites()
-            .get(name)
-            .map(Vec::as_slice)
-            .unwrap_or_default();
-        for &start in sites {
-            if start < from || start >= range.end {
-                continue;
-            }
-            let end = start + name.len();
-            let Some(ident) = self
-                .node_for_span(start..end)
-                .filter(|n| n.kind_name() == "identifier")
-            else {
-                continue;
-            };
+        let (target, name, home) = (uses.target, uses.name, uses.home);
+        let (from, range) = (uses.from, uses.range.clone());
+        for &ident in &uses.idents {
+            let start = ident.start_byte();
             let scope = self.innermost_scope_at(start);
             let same = match self.binding_at(scope, name, ident) {
                 Some(Binding::Value { value: v, .. }) => v.id() == list.id(),
@@ -1182,6 +1162,11 @@ impl<'t> Module<'t> {
             }
         }
         // Named again or passed on (`ys = xs`, `fill(xs)`): changed there.
+        let sites = self
+            .mutation_sites()
+            .get(name)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
         if !out.unknown && self.mentioned_more_than(name, sites.len() + 1) {
             for ident in self.identifiers_named(name) {
                 let start = ident.start_byte();
@@ -1201,6 +1186,38 @@ impl<'t> Module<'t> {
             }
         }
         out
+    }
+
+    /// The uses of the name `value` is assigned to, after it in the
+    /// name's scope, that may change what it holds: written followed by
+    /// `.`, `[` or an operator (`mutation_sites`).
+    fn changing_uses(&self, value: Node<'t>) -> Option<ChangingUses<'t>> {
+        let target = assigned_name(value)?;
+        let name = text(target, self.src);
+        let home = self.innermost_scope_at(target.start_byte());
+        let range = self.scope_range(home);
+        let from = value.end_byte().max(range.start);
+        let sites = self
+            .mutation_sites()
+            .get(name)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        let idents = sites
+            .iter()
+            .filter(|&&start| start >= from && start < range.end)
+            .filter_map(|&start| {
+                self.node_for_span(start..start + name.len())
+                    .filter(|n| n.kind_name() == "identifier")
+            })
+            .collect();
+        Some(ChangingUses {
+            target,
+            name,
+            home,
+            range,
+            from,
+            idents,
+        })
     }
 
     /// Whether a list named `name` is changed in `range` by that name
@@ -1267,32 +1284,12 @@ impl<'t> Module<'t> {
     /// `KERNELS.setdefault("copy", []).append(fn)`. A change through a key
     /// that is no literal may be this entry's: unknown.
     fn find_entry_list_mutations(&self, dict: Node<'t>, key: String, out: &mut ListMutations<'t>) {
-        let Some(target) = assigned_name(dict) else {
+        let Some(uses) = self.changing_uses(dict) else {
             return;
         };
-        let name = text(target, self.src);
-        let home = self.innermost_scope_at(target.start_byte());
-        let range = if home == MODULE_SCOPE {
-            0..self.src.len()
-        } else {
-            self.scopes[home].node.byte_range()
-        };
-        let from = dict.end_byte().max(range.start);
-        let sites = self
-            .mutation_sites()
-            .get(name)
-            .map(Vec::as_slice)
-            .unwrap_or_default();
-        for &start in sites {
-            if start < from || start >= range.end {
-                continue;
-            }
-            let Some(ident) = self
-                .node_for_span(start..start + name.len())
-                .filter(|n| n.kind_name() == "identifier")
-            else {
-                continue;
-            };
+        let (name, home) = (uses.name, uses.home);
+        for &ident in &uses.idents {
+            let start = ident.start_byte();
             let scope = self.innermost_scope_at(start);
             let same = matches!(
                 self.binding_at(scope, name, ident),
@@ -4202,6 +4199,18 @@ impl<'t> Matches<'t> {
             });
         Matches(out)
     }
+}
+
+/// `Module::changing_uses`: the name's binding (`target`, `name`, its
+/// scope `home` and that scope's bytes `range`), where the value ends
+/// (`from`), and the identifiers after it that may change it.
+struct ChangingUses<'t> {
+    target: Node<'t>,
+    name: &'t str,
+    home: ScopeId,
+    range: std::ops::Range<usize>,
+    from: usize,
+    idents: Vec<Node<'t>>,
 }
 
 /// How a dict bound to a name is changed after it is made
