@@ -1562,3 +1562,13 @@ fn the_ambient_abstract_mesh_is_the_one_every_call_runs_under() {
         assert!(probe.contains("Unknown"), "{name}: {probe}");
     }
 }
+
+/// `dataclasses.replace` of an object a run-time default picks the class
+/// of: the default's object replaced, the other choices still not known.
+#[test]
+fn a_replace_keeps_the_default_object_of_a_run_time_choice() {
+    let text = "import dataclasses\nimport os\n\n\n@dataclasses.dataclass(frozen=True)\nclass Quiet:\n    log: bool = False\n\n\nclass Other:\n    pass\n\n\nCLASSES = {\"quiet\": Quiet, \"other\": Other}\nmade = CLASSES[os.environ.get(\"KIND\", \"quiet\")]()\nprobe = dataclasses.replace(made, log=True).log\n";
+    let probe = name_values(text, "probe");
+    assert!(probe.contains("Bool(true), why: Default("), "{probe}");
+    assert!(!probe.contains("Bool(false)"), "{probe}");
+}

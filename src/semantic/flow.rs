@@ -9303,9 +9303,12 @@ impl<'m, 't> Flow<'m, 't> {
         depth: u32,
     ) -> Option<Vec<Alt<'t>>> {
         let objects = self.eval_depth(object, scope, depth + 1);
+        // (An object not known, one of a run-time choice's, stays not
+        // known; the others are replaced.)
         if !objects
             .iter()
-            .all(|a| matches!(a.val, Val::Instance(..) | Val::Object(_)))
+            .all(|a| matches!(a.val, Val::Instance(..) | Val::Object(_) | Val::Unknown))
+            || objects.iter().all(|a| a.val.is_unknown())
         {
             return None;
         }
@@ -9313,7 +9316,10 @@ impl<'m, 't> Flow<'m, 't> {
         // and nested instances stay known): the replace call is their
         // constructor, read by `field` (its keywords, else the copied
         // object's fields).
-        if objects.iter().all(|a| matches!(a.val, Val::Instance(..))) {
+        if objects
+            .iter()
+            .all(|a| matches!(a.val, Val::Instance(..) | Val::Unknown))
+        {
             return Some(
                 objects
                     .into_iter()
