@@ -2539,17 +2539,9 @@ impl<'m, 't> Flow<'m, 't> {
         depth: u32,
     ) -> Vec<Alt<'t>> {
         match binding {
-            Binding::Value { value, scope, .. } if is_list_literal(*value, self.m.src) => {
-                let mutations = self.m.list_mutations(*value);
-                if mutations.unknown {
-                    return vec![Alt::unknown()];
-                }
-                if mutations.adds.is_empty() && !mutations.shrinks {
-                    return self.eval_depth(*value, *scope, depth + 1);
-                }
-                self.grown_list(*value, *scope, &mutations, node, depth)
+            Binding::Value { value, scope, .. } => {
+                self.value_read_at(*value, *scope, Some(node), depth)
             }
-            Binding::Value { value, scope, .. } => self.eval_depth(*value, *scope, depth + 1),
             Binding::Item {
                 value,
                 index,
@@ -7689,11 +7681,7 @@ impl<'m, 't> Flow<'m, 't> {
     /// Entry `key` of one dict value: a literal, `dict(...)`, imported
     /// entries, the `**kwargs` of a call, an instance's `__dict__`.
     fn lookup_key(&self, dict: &Val<'t>, key: &Val<'t>, depth: u32) -> Lookup<'t> {
-        if !matches!(
-            key,
-            Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..)
-        ) || too_deep(depth)
-        {
+        if !is_key_constant(key) || too_deep(depth) {
             return Lookup::Unknown;
         }
         match dict {
@@ -8091,10 +8079,7 @@ impl<'m, 't> Flow<'m, 't> {
         // (Taken first: the lookups evaluating entries and stores below are
         // not this read.)
         let read = self.subscript_read.take();
-        if !matches!(
-            key,
-            Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..)
-        ) {
+        if !is_key_constant(key) {
             return Lookup::Unknown;
         }
         let mut result = Lookup::Missing;
@@ -8142,7 +8127,12 @@ impl<'m, 't> Flow<'m, 't> {
                         };
                         match self.eval_depth(k, scope, depth + 1).as_slice() {
                             [Alt { val, .. }] if val.same(key) => {
-                                result = Lookup::Found(self.entry_value(v, scope, read, depth));
+                                result = Lookup::Found(self.value_read_at(
+                                    v,
+                                    scope,
+                                    read.map(|(r, _)| r),
+                                    depth,
+                                ));
                             }
                             [Alt {
                                 val: Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..),
@@ -8217,12 +8207,7 @@ impl<'m, 't> Flow<'m, 't> {
                 Some(Lookup::Found(values)) => (vec![Alt::fixed(key.clone())], Some(values)),
                 None => (self.eval_depth(*k, *store_scope, depth + 1), None),
             };
-            if keys.iter().any(|a| {
-                !matches!(
-                    a.val,
-                    Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..)
-                )
-            }) {
+            if keys.iter().any(|a| !is_key_constant(&a.val)) {
                 return Lookup::Unknown;
             }
             let matching: Vec<&Alt<'t>> = keys.iter().filter(|a| a.val.same(key)).collect();
@@ -8262,14 +8247,16 @@ impl<'m, 't> Flow<'m, 't> {
         result
     }
 
-    /// The value `value` of a dict literal's entry, read at `read`: a list
-    /// there is changed through the dict's name (`KERNELS["copy"].append(f)`)
-    /// as a list bound to a name is through its name.
-    fn entry_value(
+    /// `value` as a read at `read` sees it: a list literal changed after it
+    /// is made, through the name it is bound to (`xs.append(x)`) or the
+    /// name of the dict holding it (`KERNELS["copy"].append(f)`), has the
+    /// changes made before the read (`grown_list`); unknown when they are
+    /// not known, or when the read is not (`read` `None`).
+    fn value_read_at(
         &self,
         value: Node<'t>,
         scope: ScopeId,
-        read: Option<(Node<'t>, ScopeId)>,
+        read: Option<Node<'t>>,
         depth: u32,
     ) -> Vec<Alt<'t>> {
         if !is_list_literal(value, self.m.src) {
@@ -8280,7 +8267,7 @@ impl<'m, 't> Flow<'m, 't> {
             return self.eval_depth(value, scope, depth + 1);
         }
         match read {
-            Some((read, _)) if !mutations.unknown => {
+            Some(read) if !mutations.unknown => {
                 self.grown_list(value, scope, &mutations, read, depth)
             }
             _ => vec![Alt::unknown()],
@@ -9741,22 +9728,20 @@ impl<'m, 't> Flow<'m, 't> {
             ),
             // The current abstract mesh: the one every way here runs under
             // (`with use_abstract_mesh(m): helper()` for a call in `helper`),
-            // when that is one known abstract mesh.
-            "jax.sharding.get_abstract_mesh"
-                if !too_deep(depth) && self.context_abstract_mesh(call, scope).is_some() =>
-            {
-                self.context_abstract_mesh(call, scope)
-                    .map(|info| vec![Alt::fixed(Val::Mesh(MeshValue::Abstract(info)))])
+            // when that is one known abstract mesh; else one whose device,
+            // if any, is not visible.
+            "jax.sharding.get_abstract_mesh" => {
+                let info = (!too_deep(depth))
+                    .then(|| self.context_abstract_mesh(call, scope))
+                    .flatten()
+                    .unwrap_or(AbstractMeshInfo {
+                        device_platform: Some(String::new()),
+                        repr: None,
+                        has_explicit_axis: false,
+                        current: true,
+                    });
+                Some(vec![Alt::fixed(Val::Mesh(MeshValue::Abstract(info)))])
             }
-            // Else its device, if any, is not visible.
-            "jax.sharding.get_abstract_mesh" => Some(vec![Alt::fixed(Val::Mesh(
-                MeshValue::Abstract(AbstractMeshInfo {
-                    device_platform: Some(String::new()),
-                    repr: None,
-                    has_explicit_axis: false,
-                    current: true,
-                }),
-            ))]),
             "jax.make_mesh"
             | "jax.sharding.make_mesh"
             | "jax.sharding.Mesh"

@@ -198,6 +198,23 @@ pub struct ListMutations<'t> {
     pub adds: Vec<ListAdd<'t>>,
 }
 
+impl<'t> ListMutations<'t> {
+    /// Adds one change found; whether the contents are no longer known
+    /// (too many adds too), so that no more need be looked for.
+    fn take(&mut self, change: Option<ListChange<'t>>) -> bool {
+        match change {
+            Some(ListChange::Add(add)) => self.adds.push(add),
+            Some(ListChange::Shrink) => self.shrinks = true,
+            Some(ListChange::Unknown) => self.unknown = true,
+            None => {}
+        }
+        if self.adds.len() > 64 {
+            self.unknown = true;
+        }
+        self.unknown
+    }
+}
+
 /// One way a list grows: the call (or augmented assignment) `at`, whether
 /// `arg` is one element (`append`, `insert`) or a collection of them
 /// (`extend`, `+=`).
@@ -614,12 +631,7 @@ impl<'t> Module<'t> {
         value: Node<'t>,
     ) -> Option<(&'t str, std::ops::Range<usize>)> {
         let target = assigned_name(value)?;
-        let home = self.innermost_scope_at(target.start_byte());
-        let range = if home == MODULE_SCOPE {
-            0..self.src.len()
-        } else {
-            self.scopes[home].node.byte_range()
-        };
+        let range = self.scope_range(self.innermost_scope_at(target.start_byte()));
         Some((text(target, self.src), range))
     }
 
@@ -645,27 +657,11 @@ impl<'t> Module<'t> {
             return Mutation::None;
         };
         let from = call.end_byte().max(range.start);
-        let Some(body) = self.src.get(from..range.end) else {
-            return Mutation::None;
-        };
-        let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '.';
         let mut found = Mutation::None;
-        for (at, _) in body.match_indices(name) {
-            if body[..at].chars().next_back().is_some_and(is_word)
-                || body[at + name.len()..]
-                    .chars()
-                    .next()
-                    .is_some_and(|c| c.is_alphanumeric() || c == '_')
-            {
+        for ident in self.identifiers_named(name) {
+            if ident.start_byte() < from || ident.start_byte() >= range.end {
                 continue;
             }
-            let start = from + at;
-            let Some(ident) = self
-                .node_for_span(start..start + name.len())
-                .filter(|n| n.kind_name() == "identifier")
-            else {
-                continue;
-            };
             found = found.max(self.mutation_through(ident));
             if found == Mutation::Deep {
                 break;
@@ -943,12 +939,7 @@ impl<'t> Module<'t> {
                 else {
                     continue;
                 };
-                let home = self.innermost_scope_at(alias.start_byte());
-                let alias_range = if home == MODULE_SCOPE {
-                    0..self.src.len()
-                } else {
-                    self.scopes[home].node.byte_range()
-                };
+                let alias_range = self.scope_range(self.innermost_scope_at(alias.start_byte()));
                 let alias_name = text(alias, self.src);
                 if top.id() == ident.id() {
                     names.push((alias_name, alias_range, alias_value, prefix.clone()));
@@ -1148,16 +1139,7 @@ impl<'t> Module<'t> {
                 continue;
             }
             let elsewhere = (scope != home).then_some(scope);
-            match self.list_change_at(ident, elsewhere, scope == home) {
-                Some(ListChange::Add(add)) => out.adds.push(add),
-                Some(ListChange::Shrink) => out.shrinks = true,
-                Some(ListChange::Unknown) => out.unknown = true,
-                None => {}
-            }
-            if out.adds.len() > 64 {
-                out.unknown = true;
-            }
-            if out.unknown {
+            if out.take(self.list_change_at(ident, elsewhere, scope == home)) {
                 break;
             }
         }
@@ -1331,16 +1313,7 @@ impl<'t> Module<'t> {
                 }
             }
             let elsewhere = (scope != home).then_some(scope);
-            match self.list_change_at(entry, elsewhere, scope == home) {
-                Some(ListChange::Add(add)) => out.adds.push(add),
-                Some(ListChange::Shrink) => out.shrinks = true,
-                Some(ListChange::Unknown) => out.unknown = true,
-                None => {}
-            }
-            if out.adds.len() > 64 {
-                out.unknown = true;
-            }
-            if out.unknown {
+            if out.take(self.list_change_at(entry, elsewhere, scope == home)) {
                 break;
             }
         }
