@@ -2373,6 +2373,22 @@ impl<'t> Module<'t> {
                 out.concrete |= arg_use.concrete;
             }
         }
+        // Jits with shardings called inside: a concrete mesh there gives
+        // devices wherever it is; an abstract one counts where the call
+        // certainly runs.
+        for req in &lowering.reqs {
+            if let super::ReqKind::InnerJitShardings {
+                abstract_mesh,
+                concrete,
+                unknown,
+            } = req.kind
+            {
+                out.concrete |= concrete;
+                let certain = req.guards.is_empty() && req.why.certain();
+                out.abstract_mesh |= abstract_mesh && certain;
+                out.unknown |= unknown;
+            }
+        }
         match &lowering.context {
             ContextMesh::Abstract(_) => out.abstract_mesh = true,
             ContextMesh::Concrete => out.concrete = true,

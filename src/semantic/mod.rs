@@ -398,6 +398,8 @@ pub struct Module<'t> {
     /// square of its length.
     keys_settled_by: overlay::SettledKeys<'t>,
     state_writer_scopes: std::cell::OnceCell<std::collections::HashSet<ScopeId>>,
+    /// The defs some jit with shardings wraps (`reach::sharded_jit_defs`).
+    sharded_jit_defs: std::cell::OnceCell<Vec<ScopeId>>,
     /// Whether it imports names other modules of the workspace may define
     /// (`overlay::imports_workspace_names`).
     foreign_writers_imported: std::cell::OnceCell<bool>,
@@ -1743,6 +1745,7 @@ impl<'t> Module<'t> {
             method_calls: std::cell::RefCell::default(),
             keys_settled_by: std::cell::RefCell::default(),
             state_writer_scopes: std::cell::OnceCell::new(),
+            sharded_jit_defs: std::cell::OnceCell::new(),
             foreign_writers_imported: std::cell::OnceCell::new(),
             imported_helpers: std::cell::OnceCell::new(),
             guard_text: std::cell::OnceCell::new(),

@@ -208,6 +208,15 @@ pub enum ReqKind {
     /// An operation whose primitive has lowering rules only for JAX's known
     /// platforms (LAPACK-style linear algebra): an unknown platform name fails.
     PlatformSpecificOp { api: String },
+    /// A call of a jit with shardings inside the computation (`inner(x)`
+    /// with `inner = jax.jit(f, in_shardings=...)`): its shardings join the
+    /// device assignment of the jit that traces the call
+    /// (`dispatch.get_intermediate_shardings`). What its meshes are.
+    InnerJitShardings {
+        abstract_mesh: bool,
+        concrete: bool,
+        unknown: bool,
+    },
     /// Code the project declares for some platforms only (`contract.rs`):
     /// a `# jax-lsp: platforms=` comment (`contract` None, its `platforms`),
     /// or a contract of pyproject.toml by code (its platforms are the
@@ -810,6 +819,16 @@ impl<'t> Module<'t> {
                             None => true,
                         }
                     });
+                }
+                // A jit with shardings called here (`inner(x)`): its meshes
+                // are the computation's too.
+                let sharded = targets.iter().chain(&factory_made).any(|(t, _, _)| {
+                    matches!(t, Target::Local(def) if self.sharded_jit_defs().contains(def))
+                });
+                if sharded {
+                    if let Some(kind) = self.inner_jit_shardings(func, id) {
+                        facts.reqs.push(Requirement::at(call, kind, &guards));
+                    }
                 }
                 let edges = targets
                     .into_iter()
@@ -1489,6 +1508,102 @@ impl<'t> Module<'t> {
                 && p.field("left")
                     .is_some_and(|l| l.kind_name() == "identifier")
         })
+    }
+
+    /// The defs of this module that a jit with shardings wraps
+    /// (`jax.jit(f, in_shardings=...)`, `@partial(jax.jit,
+    /// out_shardings=...)`): only a call reaching one of them may call
+    /// such a jit (`inner_jit_shardings`).
+    pub(crate) fn sharded_jit_defs(&self) -> &[ScopeId] {
+        self.sharded_jit_defs.get_or_init(|| {
+            let mut out = Vec::new();
+            if !self.src.contains("_shardings") {
+                return out;
+            }
+            let sharded = |jitted: &super::values::Jitted<'t>| {
+                ["in_shardings", "out_shardings"]
+                    .iter()
+                    .any(|k| jitted.keyword(k).is_some())
+            };
+            // `jax.jit(f, in_shardings=...)`, `jit_fn(f)` of a name bound to
+            // `partial(jax.jit, out_shardings=...)`, with `**jit_kwargs`.
+            for site in &self.calls {
+                let Some(func) = site.node.field("function") else {
+                    continue;
+                };
+                // Read by the value flow only where the syntax names a jit:
+                // `jax.jit` itself, or a name bound to an expression that
+                // mentions one.
+                let maybe_jit = match func.kind_name() {
+                    "identifier" => match self.binding_at(site.scope, text(func, self.src), func) {
+                        Some(Binding::Value { value, .. }) => {
+                            text(*value, self.src).contains("jit")
+                        }
+                        _ => self.callee(site.node, site.scope).as_deref() == Some(names::JIT),
+                    },
+                    "attribute" => {
+                        self.callee(site.node, site.scope).as_deref() == Some(names::JIT)
+                    }
+                    _ => false,
+                };
+                let Some(first) = self.args_of(site.node).positional.first().copied() else {
+                    continue;
+                };
+                if !maybe_jit || self.is_decorator(site.node) {
+                    continue;
+                }
+                let Some(jitted) = self.eval_jitted(site.node, site.scope) else {
+                    continue;
+                };
+                if !sharded(&jitted) && !self.args_of(site.node).has_dict_splat {
+                    continue;
+                }
+                for target in self.resolve_ref(first, site.scope, 0) {
+                    if let Target::Local(def) = target {
+                        if !out.contains(&def) {
+                            out.push(def);
+                        }
+                    }
+                }
+            }
+            // `@partial(jax.jit, out_shardings=...)` on a def.
+            for (id, scope) in self.scopes.iter().enumerate() {
+                if scope.kind != ScopeKind::Function || scope.decorators().is_empty() {
+                    continue;
+                }
+                let outer = scope.parent.unwrap_or(0);
+                let Some(name) = scope.node.field("name") else {
+                    continue;
+                };
+                if self.eval_jitted(name, outer).is_some_and(|j| sharded(&j)) && !out.contains(&id)
+                {
+                    out.push(id);
+                }
+            }
+            out
+        })
+    }
+
+    /// What the meshes of the jit that `func` names are, when it is one with
+    /// shardings (`None` otherwise, and for a plain call of its function).
+    fn inner_jit_shardings(&self, func: Node<'t>, scope: ScopeId) -> Option<ReqKind> {
+        let jitted = self.eval_jitted(func, scope)?;
+        let mut use_ = super::values::ShardingUse::default();
+        if let Some(foreign) = &jitted.foreign {
+            use_.merge(foreign.shardings);
+        }
+        for key in ["in_shardings", "out_shardings"] {
+            for (node, at) in self.jit_keyword(&jitted, key) {
+                use_.merge(self.eval_sharding(node, at));
+            }
+        }
+        let kind = ReqKind::InnerJitShardings {
+            abstract_mesh: use_.abstract_mesh,
+            concrete: use_.concrete_mesh,
+            unknown: use_.unknown || use_.spec || use_.current_mesh,
+        };
+        (use_.abstract_mesh || use_.concrete_mesh || use_.unknown || use_.spec || use_.current_mesh)
+            .then_some(kind)
     }
 
     fn is_decorator(&self, node: Node<'t>) -> bool {
