@@ -12240,10 +12240,16 @@ impl<'t> Module<'t> {
             let Some(def) = self.kwargs_parameter_of(splat, scope) else {
                 return false;
             };
-            self.def_call_sites(def).iter().all(|site| match site.kind {
-                SiteKind::Direct { .. } => self.never_passes(site.call, site.scope, key, depth + 1),
-                _ => false,
-            })
+            // No call seen (a callable object's `__call__`, a function
+            // other modules call): its callers may pass anything.
+            let sites = self.def_call_sites(def);
+            !sites.is_empty()
+                && sites.iter().all(|site| match site.kind {
+                    SiteKind::Direct { .. } => {
+                        self.never_passes(site.call, site.scope, key, depth + 1)
+                    }
+                    _ => false,
+                })
         })
     }
 
@@ -12618,6 +12624,18 @@ impl<'t> Module<'t> {
                         kind: SiteKind::Direct { bound_self: true },
                     });
                 }
+            }
+        }
+        // `model(x)` of an instance: its `__call__` with `self` bound; a
+        // bound method called or staged through a value
+        // (`jax.jit(model.apply).trace(x)`).
+        if is_method && !through_class {
+            for (call, call_scope) in self.value_calls(def) {
+                out.push(CallSiteOf {
+                    call,
+                    scope: call_scope,
+                    kind: SiteKind::Direct { bound_self: true },
+                });
             }
         }
         if is_method || through_class {
@@ -13142,11 +13160,20 @@ impl<'t> Module<'t> {
     fn value_calls_of(&self, id: ScopeId) -> Vec<(Node<'t>, ScopeId, bool)> {
         let caches = self.caches();
         if let Some(index) = caches.value_calls.borrow().as_ref() {
+            // The first pass's index, read while the second pass runs: no
+            // answer found with it is kept.
+            if caches.value_calls_building.get() {
+                cut();
+            }
             return index.get(&id).cloned().unwrap_or_default();
         }
         // Asked again while building (an evaluation below needs an
-        // instance): no answer rather than recursion.
+        // instance): no answer rather than recursion; that call is looked
+        // at again with the first pass's index.
         if caches.value_calls_building.replace(true) {
+            caches
+                .value_calls_reentered
+                .set(caches.value_calls_reentered.get() + 1);
             cut();
             return Vec::new();
         }
@@ -13180,6 +13207,11 @@ impl<'t> Module<'t> {
                         .count()
                         + 1
         });
+        // Instances called (`model(x)`, `jax.jit(model).trace(x)`) run
+        // their class's `__call__`: read where some class has one.
+        let callable_class = (0..self.scopes.len()).any(|c| {
+            self.scopes[c].kind == ScopeKind::Class && self.method(c, "__call__").is_some()
+        });
         // `site` a call of `callee` (`certain`: the callee certainly is it).
         let add = |index: &mut HashMap<ScopeId, Vec<(Node<'t>, ScopeId, bool)>>,
                    callee: ScopeId,
@@ -13190,127 +13222,196 @@ impl<'t> Module<'t> {
                 calls.push((site.node, site.scope, certain));
             }
         };
-        for site in &self.calls {
-            let Some(func) = site.node.field("function") else {
-                continue;
-            };
-            // `jax.jit(IMPLS[k])(x)`, `jax.jit(fn).trace(x)`: the jitted
-            // value is called with these arguments.
-            let jitted = self.jitted_by_call(func, site.scope);
-            // `holder.jitted.trace(x)`, `make_step().lower(x)`: a jit kept in
-            // a field or returned traces its function with these arguments.
-            if jitted.is_none() {
-                let held = self.held_jit_staged(func, site.scope);
-                if !held.is_empty() {
-                    for f in held {
-                        add(&mut index, f, site, true);
+        // Two passes: a call whose callee's value needed the index (`layer`
+        // of `for layer in self.layers`, the instance made through a
+        // registry) is read again with the first pass's index.
+        let mut todo: Vec<usize> = (0..self.calls.len()).collect();
+        let mut retry: Vec<usize> = Vec::new();
+        for pass in 0..2 {
+            if pass == 1 {
+                if retry.is_empty() {
+                    break;
+                }
+                todo = std::mem::take(&mut retry);
+                *caches.value_calls.borrow_mut() = Some(std::rc::Rc::new(index.clone()));
+            }
+            for &at in &todo {
+                let site = &self.calls[at];
+                let Some(func) = site.node.field("function") else {
+                    continue;
+                };
+                // `jax.jit(IMPLS[k])(x)`, `jax.jit(fn).trace(x)`: the jitted
+                // value is called with these arguments.
+                let jitted = self.jitted_by_call(func, site.scope);
+                // `holder.jitted.trace(x)`, `make_step().lower(x)`: a jit kept in
+                // a field or returned traces its function with these arguments.
+                if jitted.is_none() {
+                    let held = self.held_jit_staged(func, site.scope);
+                    if !held.is_empty() {
+                        for f in held {
+                            add(&mut index, f, site, true);
+                        }
+                        continue;
+                    }
+                }
+                let func = jitted.unwrap_or(func);
+                // `args.func(args)` of `set_defaults(func=cmd)`: calls a def.
+                let through_namespace = func.kind_name() == "attribute"
+                    && func
+                        .field("attribute")
+                        .is_some_and(|a| !self.namespace_defaults(text(a, self.src)).is_empty());
+                let indirect = through_namespace
+                    || match func.kind_name() {
+                        // `OPS[k](...)`: a class constructed, or a function called
+                        // through a registry (`SAMPLERS["rmh"](logdensity)`).
+                        "subscript" => true,
+                        // `jax.jit(make(fn)).trace(x)`: what the factory returns.
+                        "call" => jitted.is_some(),
+                        // `impl = OPS[k]; impl(...)`, and `cls(...)` of a
+                        // parameter given the class (`make(Exporter)`).
+                        "identifier" if kept_as_value || function_kept || callable_class => {
+                            matches!(
+                                self.binding_at(site.scope, text(func, self.src), func),
+                                Some(
+                                    Binding::Value { .. }
+                                        | Binding::Param { .. }
+                                        | Binding::Loop { .. }
+                                        | Binding::Item { .. }
+                                )
+                            )
+                        }
+                        // `cfg.klass(cfg)`: a class (or function) kept in a field
+                        // (not a method's name: `obj.update(x)` is no construction).
+                        // `jax.jit(obj.method).trace(x)`: the method, on `obj`.
+                        "attribute" if jitted.is_some() => true,
+                        "attribute" if kept_as_value || function_kept || callable_class => func
+                            .field("attribute")
+                            .is_some_and(|a| self.may_hold_a_class(text(a, self.src))),
+                        _ => false,
+                    };
+                if !indirect {
+                    continue;
+                }
+                let reentered = caches.value_calls_reentered.get();
+                let alts = self.flow_with_budget(400).eval(func, site.scope);
+                if pass == 0 && caches.value_calls_reentered.get() != reentered {
+                    retry.push(at);
+                }
+                // `args.handler(args)`: whichever subcommand's handler the command
+                // line picks is called here, with these arguments: each handler's
+                // call site (it runs only when picked, and then from here).
+                if through_namespace {
+                    for alt in &alts {
+                        if let Val::Function(f) = alt.val {
+                            add(&mut index, f, site, true);
+                        }
                     }
                     continue;
                 }
-            }
-            let func = jitted.unwrap_or(func);
-            // `args.func(args)` of `set_defaults(func=cmd)`: calls a def.
-            let through_namespace = func.kind_name() == "attribute"
-                && func
-                    .field("attribute")
-                    .is_some_and(|a| !self.namespace_defaults(text(a, self.src)).is_empty());
-            let indirect = through_namespace
-                || match func.kind_name() {
-                    // `OPS[k](...)`: a class constructed, or a function called
-                    // through a registry (`SAMPLERS["rmh"](logdensity)`).
-                    "subscript" => true,
-                    // `jax.jit(make(fn)).trace(x)`: what the factory returns.
-                    "call" => jitted.is_some(),
-                    // `impl = OPS[k]; impl(...)`, and `cls(...)` of a
-                    // parameter given the class (`make(Exporter)`).
-                    "identifier" if kept_as_value || function_kept => matches!(
-                        self.binding_at(site.scope, text(func, self.src), func),
-                        Some(
-                            Binding::Value { .. }
-                                | Binding::Param { .. }
-                                | Binding::Loop { .. }
-                                | Binding::Item { .. }
-                        )
-                    ),
-                    // `cfg.klass(cfg)`: a class (or function) kept in a field
-                    // (not a method's name: `obj.update(x)` is no construction).
-                    "attribute" if kept_as_value || function_kept => func
-                        .field("attribute")
-                        .is_some_and(|a| self.may_hold_a_class(text(a, self.src))),
-                    _ => false,
+                // A run-time choice among classes: each may be constructed here.
+                // A function it picks from a table (`IMPLS[jax.default_backend()]`,
+                // or a name holding what the host picked) is called here whenever
+                // it is picked: a call site of each.
+                if !alts.iter().all(|a| a.why.certain()) {
+                    let picked_from_table = if func.kind_name() == "subscript" {
+                        !self.arguments_read_key(func, site.node)
+                    } else {
+                        // The arguments cannot read the host's pick.
+                        alts.iter()
+                            .all(|a| a.why.certain() || matches!(a.why, Why::Host(_)))
+                    };
+                    for alt in &alts {
+                        match alt.val {
+                            Val::Class(c) => add(&mut index, c, site, false),
+                            Val::Function(f) if picked_from_table => add(&mut index, f, site, true),
+                            // Whichever instance the run picks is called
+                            // with these arguments (they cannot read the
+                            // pick, made where it was constructed).
+                            Val::Instance(c, _)
+                                if callable_class
+                                    && (picked_from_table || func.kind_name() != "subscript") =>
+                            {
+                                if let Some(call) = self.method(c, "__call__") {
+                                    add(&mut index, call, site, true)
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                    continue;
+                }
+                // Several certain callees (`for name in NAMES: REGISTRY[name](x)`,
+                // each element runs): the call is a call site of each, unless its
+                // arguments read what picks the callee (`LOWER[p](p)` passes each
+                // def its own `p` only, which a site of all cannot say).
+                if alts.is_empty() {
+                    continue;
+                }
+                let apart = match func.kind_name() {
+                    "subscript" => self.arguments_read_key(func, site.node),
+                    // `for layer in self.layers: x = layer(x)`: each element
+                    // is called here, as long as the arguments read nothing
+                    // the loop picks with it (`for f, p in pairs: f(p)`).
+                    "identifier" => self.arguments_read_loop_targets(func, site),
+                    _ => true,
                 };
-            if !indirect {
-                continue;
-            }
-            let alts = self.flow_with_budget(400).eval(func, site.scope);
-            // `args.handler(args)`: whichever subcommand's handler the command
-            // line picks is called here, with these arguments: each handler's
-            // call site (it runs only when picked, and then from here).
-            if through_namespace {
+                if alts.len() > 1 && apart {
+                    continue;
+                }
+                // A wrapper forwarding what it is given (`fn(*args, **kwargs)`
+                // in a decorator, `fn` its parameter) is no call site of its
+                // own: the calls of the decorated name bind the function. A
+                // function taken from a loop, a table or a local name
+                // (`for f in self.fns: f(*args)`) is called here: its
+                // parameters are what the unpacking passes.
+                let forwards = self.args_of(site.node).has_splat
+                    && (func.kind_name() != "identifier"
+                        || matches!(
+                            self.binding_at(site.scope, text(func, self.src), func),
+                            Some(Binding::Param { .. })
+                        ));
+                let mut callees: Vec<ScopeId> = Vec::new();
                 for alt in &alts {
-                    if let Val::Function(f) = alt.val {
-                        add(&mut index, f, site, true);
+                    let called = match alt.val {
+                        Val::Class(c) if kept_as_value => Some(c),
+                        Val::Function(f) if func.kind_name() == "subscript" => Some(f),
+                        Val::Function(f) if function_kept && !forwards => Some(f),
+                        Val::Instance(c, _) if callable_class => self.method(c, "__call__"),
+                        // A bound method, called or staged: `self` is bound.
+                        Val::Method(method, _, _) => Some(method),
+                        _ => None,
+                    };
+                    if let Some(callee) = called.filter(|c| !callees.contains(c)) {
+                        callees.push(callee);
                     }
                 }
-                continue;
-            }
-            // A run-time choice among classes: each may be constructed here.
-            // A function it picks from a table (`IMPLS[jax.default_backend()]`,
-            // or a name holding what the host picked) is called here whenever
-            // it is picked: a call site of each.
-            if !alts.iter().all(|a| a.why.certain()) {
-                let picked_from_table = if func.kind_name() == "subscript" {
-                    !self.arguments_read_key(func, site.node)
-                } else {
-                    // The arguments cannot read the host's pick.
-                    alts.iter()
-                        .all(|a| a.why.certain() || matches!(a.why, Why::Host(_)))
-                };
-                for alt in &alts {
-                    match alt.val {
-                        Val::Class(c) => add(&mut index, c, site, false),
-                        Val::Function(f) if picked_from_table => add(&mut index, f, site, true),
-                        _ => {}
-                    }
+                for callee in callees {
+                    add(&mut index, callee, site, true);
                 }
-                continue;
-            }
-            // Several certain callees (`for name in NAMES: REGISTRY[name](x)`,
-            // each element runs): the call is a call site of each, unless its
-            // arguments read what picks the callee (`LOWER[p](p)` passes each
-            // def its own `p` only, which a site of all cannot say).
-            if alts.is_empty() {
-                continue;
-            }
-            if alts.len() > 1
-                && (func.kind_name() != "subscript" || self.arguments_read_key(func, site.node))
-            {
-                continue;
-            }
-            // A wrapper forwarding what it is given (`fn(*args, **kwargs)`
-            // in a decorator) is no call site of its own: the calls of the
-            // decorated name bind the function.
-            let forwards = self.args_of(site.node).has_splat;
-            let mut callees: Vec<ScopeId> = Vec::new();
-            for alt in &alts {
-                let called = match alt.val {
-                    Val::Class(c) if kept_as_value => Some(c),
-                    Val::Function(f) if func.kind_name() == "subscript" => Some(f),
-                    Val::Function(f) if function_kept && !forwards => Some(f),
-                    _ => None,
-                };
-                if let Some(callee) = called.filter(|c| !callees.contains(c)) {
-                    callees.push(callee);
-                }
-            }
-            for callee in callees {
-                add(&mut index, callee, site, true);
             }
         }
         let found = index.get(&id).cloned().unwrap_or_default();
         *caches.value_calls.borrow_mut() = Some(std::rc::Rc::new(index));
         caches.value_calls_building.set(false);
         found
+    }
+
+    /// Whether the arguments of the call at `site` read a name the loop
+    /// binding `func` binds beside it (true too when `func` is no loop's).
+    fn arguments_read_loop_targets(&self, func: Node<'t>, site: &super::CallSite<'t>) -> bool {
+        let Some(Binding::Loop { loop_node, .. }) =
+            self.binding_at(site.scope, text(func, self.src), func)
+        else {
+            return true;
+        };
+        let (Some(left), Some(arguments)) = (loop_node.field("left"), site.node.field("arguments"))
+        else {
+            return true;
+        };
+        let read = identifier_texts(arguments, self.src);
+        identifier_texts(left, self.src)
+            .iter()
+            .any(|name| read.contains(name))
     }
 
     /// Whether the arguments of `call` read what picks its callee from the
@@ -13375,8 +13476,19 @@ impl<'t> Module<'t> {
             return Vec::new();
         }
         let mut out = Vec::new();
+        let method = func.field("attribute").map_or("", |a| text(a, self.src));
         for alt in self.flow_with_budget(400).eval(object, scope) {
-            if let Val::Jitted(f, _, _) = alt.val {
+            let staged = match alt.val {
+                Val::Jitted(f, _, _) => Some(f),
+                // `jax.jit(model)` kept: the value flow holds the instance,
+                // whose `__call__` is staged (unless its class has a
+                // method of that name: then that is called).
+                Val::Instance(class, _) if self.method(class, method).is_none() => {
+                    self.method(class, "__call__")
+                }
+                _ => None,
+            };
+            if let Some(f) = staged {
                 if (alt.why.certain() || matches!(alt.why, Why::Host(_))) && !out.contains(&f) {
                     out.push(f);
                 }

@@ -57,6 +57,8 @@ pub(crate) struct ValueCaches<'t> {
     #[allow(clippy::type_complexity)]
     pub(crate) value_calls: RefCell<Option<Rc<HashMap<ScopeId, Vec<(Node<'t>, ScopeId, bool)>>>>>,
     pub(crate) value_calls_building: Cell<bool>,
+    /// How many times the index was asked for while being built.
+    pub(crate) value_calls_reentered: Cell<u32>,
     /// The values of a parameter read outside any call being evaluated
     /// (from every call site of its def), by (def, index, how asked), and
     /// of an expression, by (node id, scope, how asked): kept only when
@@ -77,6 +79,7 @@ impl ValueCaches<'_> {
             def_sites: RefCell::default(),
             value_calls: RefCell::new(None),
             value_calls_building: Cell::new(false),
+            value_calls_reentered: Cell::new(0),
             param_values: RefCell::default(),
             expr_values: RefCell::default(),
         }
