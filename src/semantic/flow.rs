@@ -29,6 +29,10 @@ pub(crate) type MethodCalls<'t> = std::collections::HashMap<&'t str, Vec<(Node<'
 
 /// The most alternatives one expression keeps; more become `Unknown`.
 pub const MAX_ALTS: usize = 12;
+
+/// How far up the tree a read looks for the closure around it, or for
+/// where a value goes (`Flow::value_kept`).
+const MAX_PARENT_HOPS: usize = 64;
 const MAX_DEPTH: u32 = 24;
 /// Evaluations started inside another one's (a branch decided by a call's
 /// arguments, an index being built): each starts its own `MAX_DEPTH`, so
@@ -2414,7 +2418,209 @@ impl<'m, 't> Flow<'m, 't> {
         for loop_node in self.loops_ended_before(binding, node) {
             alts = last_iteration(alts, loop_node);
         }
+        // Read in a closure made in a loop and kept past its iteration
+        // (`hooks.append(lambda s: lower(s, plat))`): Python reads the name
+        // when the closure is called, after the loop, so it holds what the
+        // last iteration bound; not known where the loop may `break`.
+        for (loop_node, sure) in self.loops_outlived_by_closure(binding, node) {
+            alts = if has_break(loop_node) || !sure {
+                map(alts, |_| Val::Unknown)
+            } else {
+                last_iteration(alts, loop_node)
+            };
+        }
         alts
+    }
+
+    /// The loops around `binding` that a function reading it at `node` may
+    /// run after: a closure made in the loop and kept beyond the iteration
+    /// that made it, or a def outside the loop (reading a global the loop
+    /// binds) named after it or by such a closure. With each, whether all
+    /// its calls come after (`false`: some may run in the loop).
+    fn loops_outlived_by_closure(
+        &self,
+        binding: &Binding<'t>,
+        node: Node<'t>,
+    ) -> Vec<(Node<'t>, bool)> {
+        let (anchor, own_loop) = match binding {
+            Binding::Value { target, .. } | Binding::Item { target, .. } => (*target, None),
+            Binding::Loop {
+                target, loop_node, ..
+            } => (*target, Some(*loop_node)),
+            _ => return Vec::new(),
+        };
+        let within = |inner: Node<'t>, outer: Node<'t>| {
+            outer.start_byte() <= inner.start_byte() && inner.end_byte() <= outer.end_byte()
+        };
+        // The innermost closure around the read; the name must be free in it.
+        let mut closure = None;
+        let mut at = node;
+        for _ in 0..MAX_PARENT_HOPS {
+            let Some(parent) = self.m.parent_of(at) else {
+                break;
+            };
+            if matches!(parent.kind_name(), "lambda" | "function_definition") {
+                // Defaults (`lambda s, plat=plat: ...`) are read when the
+                // closure is made: no late binding.
+                if parent.field("body").is_some_and(|b| b.id() == at.id()) {
+                    closure = Some(parent);
+                }
+                break;
+            }
+            at = parent;
+        }
+        let Some(closure) = closure.filter(|c| !within(anchor, *c)) else {
+            return Vec::new();
+        };
+        own_loop
+            .into_iter()
+            .chain(self.m.for_loops.iter().copied())
+            .filter(|l| within(anchor, *l))
+            .filter_map(|l| {
+                if within(closure, l) {
+                    return self.closure_kept(closure, l).then_some((l, true));
+                }
+                // A def of its own outside the loop: where it is named.
+                let name = closure.field("name")?;
+                let (mut during, mut after) = (false, false);
+                for mention in self.m.identifiers_named(text(name, self.m.src)) {
+                    if mention.id() == name.id() {
+                        continue;
+                    }
+                    if within(mention, l) && !self.read_in_kept_closure(mention, l) {
+                        during = true;
+                    } else {
+                        after = true;
+                    }
+                }
+                after.then_some((l, !during))
+            })
+            .collect()
+    }
+
+    /// Whether `node` lies in a closure made in `loop_node` and kept past
+    /// its iteration.
+    fn read_in_kept_closure(&self, node: Node<'t>, loop_node: Node<'t>) -> bool {
+        let mut at = node;
+        for _ in 0..MAX_PARENT_HOPS {
+            let Some(parent) = self.m.parent_of(at) else {
+                return false;
+            };
+            if parent.id() == loop_node.id() {
+                return false;
+            }
+            if matches!(parent.kind_name(), "lambda" | "function_definition")
+                && parent.field("body").is_some_and(|b| b.id() == at.id())
+                && self.closure_kept(parent, loop_node)
+            {
+                return true;
+            }
+            at = parent;
+        }
+        false
+    }
+
+    /// Whether the closure `closure` (a lambda or a def) made in `loop_node`
+    /// is kept past the iteration: stored in a container, a field or an
+    /// entry, added to a collection, yielded; not when it is only called
+    /// or handed to a call (`jax.jit(lambda x: ...)`) there.
+    fn closure_kept(&self, closure: Node<'t>, loop_node: Node<'t>) -> bool {
+        if closure.kind_name() == "lambda" {
+            return self.value_kept(closure, loop_node, 0);
+        }
+        let decorated = self
+            .m
+            .parent_of(closure)
+            .is_some_and(|p| p.kind_name() == "decorated_definition");
+        let Some(name) = closure.field("name") else {
+            return true;
+        };
+        decorated || self.name_kept(text(name, self.m.src), name, loop_node, 0)
+    }
+
+    /// Whether a read of `name` in `loop_node` (other than `except`) keeps
+    /// its value past the iteration.
+    fn name_kept(&self, name: &str, except: Node<'t>, loop_node: Node<'t>, hops: u32) -> bool {
+        self.m.identifiers_named(name).into_iter().any(|read| {
+            read.id() != except.id()
+                && loop_node.start_byte() <= read.start_byte()
+                && read.end_byte() <= loop_node.end_byte()
+                && self.value_kept(read, loop_node, hops + 1)
+        })
+    }
+
+    /// Whether the value of the expression `node` in `loop_node` is kept
+    /// past the iteration (see `closure_kept`).
+    fn value_kept(&self, node: Node<'t>, loop_node: Node<'t>, hops: u32) -> bool {
+        if hops > 3 {
+            return true;
+        }
+        let mut at = node;
+        for _ in 0..MAX_PARENT_HOPS {
+            let Some(parent) = self.m.parent_of(at) else {
+                return false;
+            };
+            match parent.kind_name() {
+                "parenthesized_expression"
+                | "keyword_argument"
+                | "conditional_expression"
+                | "boolean_operator" => at = parent,
+                // Called at once: `(lambda: ...)()`.
+                "call" => return false,
+                "argument_list" => {
+                    let Some(call) = self.m.parent_of(parent) else {
+                        return false;
+                    };
+                    let stores = call
+                        .field("function")
+                        .filter(|f| f.kind_name() == "attribute")
+                        .and_then(|f| f.field("attribute"))
+                        .is_some_and(|a| {
+                            matches!(
+                                text(a, self.m.src),
+                                "append"
+                                    | "extend"
+                                    | "insert"
+                                    | "add"
+                                    | "appendleft"
+                                    | "setdefault"
+                                    | "update"
+                            )
+                        });
+                    if stores {
+                        return true;
+                    }
+                    // What the call made of it (`jax.jit(lambda ...)`) may
+                    // be kept in turn.
+                    at = call;
+                }
+                "list"
+                | "tuple"
+                | "set"
+                | "dictionary"
+                | "pair"
+                | "list_comprehension"
+                | "set_comprehension"
+                | "dictionary_comprehension"
+                | "generator_expression"
+                | "yield"
+                | "expression_list"
+                | "list_splat" => return true,
+                "assignment" | "augmented_assignment" => {
+                    if parent.field("right").is_none_or(|r| r.id() != at.id()) {
+                        return false;
+                    }
+                    return match parent.field("left") {
+                        Some(left) if left.kind_name() == "identifier" => {
+                            self.name_kept(text(left, self.m.src), left, loop_node, hops)
+                        }
+                        _ => true,
+                    };
+                }
+                _ => return false,
+            }
+        }
+        true
     }
 
     /// The element a first-match loop returns (see `return_guards_in_loop`):
