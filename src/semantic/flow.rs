@@ -11894,6 +11894,14 @@ impl<'m, 't> Flow<'m, 't> {
 }
 
 /// The identifiers in `node`'s text (attribute names too), each once.
+/// Whether `reader` reads a name that `names` holds.
+fn reads_a_name_of(reader: Node<'_>, names: Node<'_>, src: &str) -> bool {
+    let read = identifier_texts(reader, src);
+    identifier_texts(names, src)
+        .iter()
+        .any(|name| read.contains(name))
+}
+
 fn identifier_texts<'s>(node: Node<'_>, src: &'s str) -> Vec<&'s str> {
     let mut out: Vec<&str> = Vec::new();
     let mut cursor = node.walk();
@@ -13610,28 +13618,20 @@ impl<'t> Module<'t> {
         else {
             return true;
         };
-        let (Some(left), Some(arguments)) = (loop_node.field("left"), site.node.field("arguments"))
-        else {
-            return true;
-        };
-        let read = identifier_texts(arguments, self.src);
-        identifier_texts(left, self.src)
-            .iter()
-            .any(|name| read.contains(name))
+        match (loop_node.field("left"), site.node.field("arguments")) {
+            (Some(left), Some(arguments)) => reads_a_name_of(arguments, left, self.src),
+            _ => true,
+        }
     }
 
     /// Whether the arguments of `call` read what picks its callee from the
     /// table `subscript` (`LOWER[p](p)` passes each def its own `p` only,
     /// which a call site of all of them cannot say).
     fn arguments_read_key(&self, subscript: Node<'t>, call: Node<'t>) -> bool {
-        let (Some(key), Some(arguments)) = (subscript.field("subscript"), call.field("arguments"))
-        else {
-            return true;
-        };
-        let read = identifier_texts(arguments, self.src);
-        identifier_texts(key, self.src)
-            .iter()
-            .any(|k| read.contains(k))
+        match (subscript.field("subscript"), call.field("arguments")) {
+            (Some(key), Some(arguments)) => reads_a_name_of(arguments, key, self.src),
+            _ => true,
+        }
     }
 
     /// The function a call of `func` runs when `func` jits it:
