@@ -6210,13 +6210,28 @@ impl<'m, 't> Flow<'m, 't> {
         // (the call, the function, its stores into the parameter)
         type ParamStores<'t> = (Node<'t>, ScopeId, Vec<(Node<'t>, Node<'t>)>);
         let mut last: Option<ParamStores<'t>> = None;
+        // A call whose function hands the object on to one that stores
+        // the attribute (`walk(tree, tv)` calling `visit(n, tv)`): what
+        // it stores is not followed, so a read after it is not known.
+        let mut handed_on: Option<Node<'t>> = None;
         for (call, arg) in passing {
             let passes = |a: Node<'t>| a.id() == arg.id();
             if let Some((def, in_def)) =
                 self.stores_into_receiving_parameter(call, scope, &passes, attr)
             {
                 last = Some((call, def, in_def));
+            } else if self.hands_on_to_a_store(call, scope, &passes, attr, 0) {
+                handed_on = Some(call);
             }
+        }
+        if let Some(call) = handed_on.filter(|c| {
+            last.as_ref()
+                .is_none_or(|(l, _, _)| l.start_byte() < c.start_byte())
+        }) {
+            return match read {
+                Some((node, s)) if s == scope && node.end_byte() <= call.start_byte() => None,
+                _ => Some(vec![Alt::unknown()]),
+            };
         }
         let (call, def, stores) = last?;
         // A read before the store: in the function, or where the object
@@ -6236,16 +6251,59 @@ impl<'m, 't> Flow<'m, 't> {
         self.parameter_store_value(call, scope, made, def, &stores, depth)
     }
 
-    /// For `call` of a function of this module: the function and its
-    /// stores `param.attr = v` (target, value) into the parameters that
-    /// receive an argument `passes` picks. `None` without any.
-    fn stores_into_receiving_parameter(
+    /// Whether `call` of a function of this module passes what `passes`
+    /// picks to a parameter that the function hands on, in a call of its
+    /// own, to a function that stores `attr` into it (or hands it on in
+    /// turn, a few calls deep).
+    fn hands_on_to_a_store(
         &self,
         call: Node<'t>,
         scope: ScopeId,
         passes: &dyn Fn(Node<'t>) -> bool,
         attr: &str,
-    ) -> Option<(ScopeId, Vec<(Node<'t>, Node<'t>)>)> {
+        depth: u32,
+    ) -> bool {
+        if depth > 3 {
+            return false;
+        }
+        let m = self.m;
+        let Some((def, receiving)) = self.receiving_parameters(call, scope, passes) else {
+            return false;
+        };
+        m.scopes[def].calls.iter().any(|&i| {
+            let inner = m.calls[i].node;
+            let receives = |r: &str| receiving.iter().any(|n| n == r);
+            let hands = |a: Node<'t>| match a.kind_name() {
+                "identifier" => receives(text(a, m.src)),
+                "list_splat" => receives("*"),
+                "dictionary_splat" => receives("**"),
+                _ => false,
+            };
+            let args = m.args_of(inner);
+            let hands_any = args
+                .positional
+                .iter()
+                .chain(args.keywords.iter().map(|(_, v, _)| v))
+                .copied()
+                .chain(splat_arguments(inner))
+                .any(hands);
+            hands_any
+                && (self
+                    .stores_into_receiving_parameter(inner, def, &hands, attr)
+                    .is_some()
+                    || self.hands_on_to_a_store(inner, def, &hands, attr, depth + 1))
+        })
+    }
+
+    /// For `call` of a function of this module (called by its name): the
+    /// function and the names of its parameters that receive an argument
+    /// `passes` picks.
+    fn receiving_parameters(
+        &self,
+        call: Node<'t>,
+        scope: ScopeId,
+        passes: &dyn Fn(Node<'t>) -> bool,
+    ) -> Option<(ScopeId, Vec<String>)> {
         let m = self.m;
         let func = call
             .field("function")
@@ -6259,19 +6317,54 @@ impl<'m, 't> Flow<'m, 't> {
         }
         let args = m.args_of(call);
         let params = m.scopes[def].params();
-        let receiving = args
+        let named = |n: &str| n != "*" && n != "/";
+        // Past the named positions, or by a name no parameter has, an
+        // argument lands in `*args` ("*") or `**kwargs` ("**").
+        let mut receiving: Vec<String> = args
             .positional
             .iter()
             .enumerate()
             .filter(|(_, a)| passes(**a))
-            .filter_map(|(p, _)| params.get(p).map(|(n, _)| n.as_str()))
-            .chain(
-                args.keywords
-                    .iter()
-                    .filter(|(_, v, _)| passes(*v))
-                    .map(|(n, _, _)| n.as_str()),
-            );
+            .map(|(p, _)| match params.get(p) {
+                Some((n, _)) if named(n) => n.clone(),
+                _ => "*".to_owned(),
+            })
+            .collect();
+        receiving.extend(
+            args.keywords
+                .iter()
+                .filter(|(_, v, _)| passes(*v))
+                .map(|(n, _, _)| {
+                    if params.iter().any(|(p, _)| p == n) {
+                        n.clone()
+                    } else {
+                        "**".to_owned()
+                    }
+                }),
+        );
+        // `f(*args)` / `f(**kwargs)` handing on what it received: any
+        // parameter may get it.
+        if splat_arguments(call).any(|s| passes(s)) {
+            receiving.extend(params.iter().map(|(n, _)| n.clone()).filter(|n| named(n)));
+            receiving.extend(["*".to_owned(), "**".to_owned()]);
+        }
+        Some((def, receiving))
+    }
+
+    /// For `call` of a function of this module: the function and its
+    /// stores `param.attr = v` (target, value) into the parameters that
+    /// receive an argument `passes` picks. `None` without any.
+    fn stores_into_receiving_parameter(
+        &self,
+        call: Node<'t>,
+        scope: ScopeId,
+        passes: &dyn Fn(Node<'t>) -> bool,
+        attr: &str,
+    ) -> Option<(ScopeId, Vec<(Node<'t>, Node<'t>)>)> {
+        let m = self.m;
+        let (def, receiving) = self.receiving_parameters(call, scope, passes)?;
         let mut in_def = Vec::new();
+        let receiving = receiving.iter().map(String::as_str);
         for param in receiving {
             if let Some(stores) = m.path_stores.get(&format!("{param}.{attr}")) {
                 in_def.extend(
@@ -15181,4 +15274,17 @@ fn is_key_constant(v: &Val<'_>) -> bool {
         v,
         Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..)
     )
+}
+
+/// The `*expr` and `**expr` arguments of `call`.
+fn splat_arguments<'t>(call: Node<'t>) -> impl Iterator<Item = Node<'t>> {
+    let list = call
+        .field("arguments")
+        .filter(|l| l.kind_name() == "argument_list");
+    list.into_iter().flat_map(|l| {
+        let mut cursor = l.walk();
+        l.named_children(&mut cursor)
+            .filter(|a| matches!(a.kind_name(), "list_splat" | "dictionary_splat"))
+            .collect::<Vec<_>>()
+    })
 }
