@@ -6344,7 +6344,7 @@ impl<'m, 't> Flow<'m, 't> {
         );
         // `f(*args)` / `f(**kwargs)` handing on what it received: any
         // parameter may get it.
-        if splat_arguments(call).any(|s| passes(s)) {
+        if splat_arguments(call).any(passes) {
             receiving.extend(params.iter().map(|(n, _)| n.clone()).filter(|n| named(n)));
             receiving.extend(["*".to_owned(), "**".to_owned()]);
         }
