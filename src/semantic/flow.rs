@@ -3381,7 +3381,9 @@ impl<'m, 't> Flow<'m, 't> {
         applied: &[(&super::ListAdd<'t>, super::StoreRuns, Option<Node<'t>>)],
         depth: u32,
     ) -> Option<Vec<Vec<Alt<'t>>>> {
-        const MAX_UNROLLED: usize = 16;
+        // As long as the longest `range` the flow spells out: a list built
+        // in `for _ in range(num_layers)` is a list of that many items.
+        const MAX_UNROLLED: usize = MAX_RANGE_LEN;
         let as_part = |add: &super::ListAdd<'t>, vals: Vec<Alt<'t>>| {
             if add.one {
                 map(vals, |v| Val::Seq(SeqKind::List, vec![v.clone()]))
@@ -6869,9 +6871,16 @@ impl<'m, 't> Flow<'m, 't> {
                     methods.dedup();
                     let instance = Alt::fixed(Val::Instance(class, ctor));
                     for method in methods {
+                        // Read for one call of a factory the object was made
+                        // in (its `made_here` choice): that call's values.
+                        let way = self.read_way.borrow().clone();
                         let decide = || {
                             m.build_branches_by(method, &|c| {
-                                super::reach::truth_of(self.eval(c, method))
+                                let mut alts = self.eval(c, method);
+                                if alts.iter().any(|a| compatible(&a.choices, &way)) {
+                                    alts.retain(|a| compatible(&a.choices, &way));
+                                }
+                                super::reach::truth_of(alts)
                             })
                             .dead
                         };
@@ -8785,7 +8794,7 @@ impl<'m, 't> Flow<'m, 't> {
                         } else {
                             (start - stop - step - 1).max(0) / -step
                         };
-                        if len > 64 {
+                        if len > MAX_RANGE_LEN as i64 {
                             return Val::Unknown;
                         }
                         Val::Seq(
@@ -11270,7 +11279,7 @@ impl<'m, 't> Flow<'m, 't> {
         let iterated = self.eval_depth(for_clause.field("right")?, scope, depth + 1);
         // A default beside run-time choices: the default's items.
         let configured = iterated.iter().any(|a| matches!(a.why, Why::Default(_)));
-        let other_runs = configured && iterated.iter().any(|a| !known(&a.why));
+        let iterated_other_runs = configured && iterated.iter().any(|a| !known(&a.why));
         let iterated: Vec<Alt<'t>> = iterated
             .into_iter()
             .filter(|a| !configured || known(&a.why))
@@ -11281,7 +11290,7 @@ impl<'m, 't> Flow<'m, 't> {
                 val: Val::Seq(_, items),
                 why,
                 ..
-            }] if known(why) && items.len() <= MAX_ALTS => (items.len(), why.clone()),
+            }] if known(why) && items.len() <= MAX_RANGE_LEN => (items.len(), why.clone()),
             // Over an enum class: its members.
             [Alt {
                 val: Val::Class(class),
@@ -11291,6 +11300,18 @@ impl<'m, 't> Flow<'m, 't> {
             _ => return None,
         };
         let body = comp.field("body").filter(|b| b.kind_name() != "pair")?;
+        let filters = self.comprehension_filters(comp, scope, depth);
+        let bodies = self.eval_depth(body, scope, depth + 1);
+        // A body or filter that run-time configuration with a default
+        // decides (`CLASSES[os.environ.get("K", "a")]()`): the items of a
+        // plain run, as for a configured sequence.
+        let configured_by_default = |alts: &[Alt<'t>]| {
+            alts.iter().any(|a| matches!(a.why, Why::Default(_)))
+                && alts.iter().any(|a| !known(&a.why))
+        };
+        let other_runs = iterated_other_runs
+            || configured_by_default(&bodies)
+            || filters.iter().any(|f| configured_by_default(f));
         let point = comp.id();
         let index_of = |a: &Alt<'t>| a.choices.iter().find(|(p, _)| *p == point).map(|(_, i)| *i);
         // A function element's choices other than this loop's (the factory
@@ -11320,8 +11341,6 @@ impl<'m, 't> Flow<'m, 't> {
                 _ => None,
             }
         };
-        let filters = self.comprehension_filters(comp, scope, depth);
-        let bodies = self.eval_depth(body, scope, depth + 1);
         let mut items = Vec::new();
         let mut choices = Vec::new();
         for i in 0..n {
@@ -12291,6 +12310,9 @@ fn python_int_op(op: &str, a: i64, b: i64) -> Option<i64> {
 }
 
 /// Every consistent combination of one alternative per part.
+/// The longest `range(...)` spelled out as its ints.
+const MAX_RANGE_LEN: usize = 64;
+
 fn product<'t>(parts: &[Vec<Alt<'t>>], f: impl Fn(Vec<Val<'t>>) -> Val<'t>) -> Vec<Alt<'t>> {
     let mut acc: Vec<(Vec<Val<'t>>, Why, Vec<Choice>)> = vec![(Vec::new(), Why::Fixed, Vec::new())];
     for part in parts {
