@@ -3704,7 +3704,7 @@ impl<'m, 't> Flow<'m, 't> {
     }
 
     /// `f` run with `def`'s parameters bound to `given` (and `receiver`).
-    fn with_given<R>(
+    pub(crate) fn with_given<R>(
         &self,
         def: ScopeId,
         given: &[Vec<Alt<'t>>],

@@ -136,6 +136,11 @@ pub struct CallBranches {
     /// Bodies whose condition the host decides for the call, with the
     /// hosts it holds on.
     pub by_host: Vec<(std::ops::Range<usize>, Vec<String>)>,
+    /// For a method run on a known object: the `pallas_call` requirements
+    /// (by scope) whose values that object decides (`self.params` of an
+    /// object made with "gpu"), in place of the ones of the same call that
+    /// every object of the class gives.
+    pub object_reqs: Vec<(ScopeId, Requirement)>,
 }
 
 /// The choice lists of the ways something runs (one list per way).
@@ -1644,6 +1649,20 @@ impl<'t> Module<'t> {
         splat_from: Option<(Node<'t>, ScopeId)>,
         guards: Vec<Guard>,
     ) -> Vec<Requirement> {
+        let flow = self.flow();
+        self.pallas_requirement_in(&flow, call, keywords, has_splat, splat_from, guards)
+    }
+
+    /// `pallas_requirement_kw` evaluated by `flow` (one with a call bound).
+    fn pallas_requirement_in(
+        &self,
+        flow: &flow::Flow<'_, 't>,
+        call: Node<'t>,
+        keywords: Vec<(String, Node<'t>, ScopeId)>,
+        has_splat: bool,
+        splat_from: Option<(Node<'t>, ScopeId)>,
+        guards: Vec<Guard>,
+    ) -> Vec<Requirement> {
         let keyword = |name: &str| {
             keywords
                 .iter()
@@ -1652,14 +1671,13 @@ impl<'t> Module<'t> {
                 .map(|(_, v, s)| (*v, *s))
         };
         let mut params_at = keyword("compiler_params");
-        let flow = self.flow();
         // The params each alternative is (a run-time choice: not known).
         let params_of_alts = |alts: Vec<flow::Alt<'t>>| -> Vec<(CompilerParams, Why, Vec<Choice>)> {
             alts.into_iter()
                 .map(|a| {
                     let value = match (&a.why, &a.val) {
                         (w, _) if w.is_choice() => CompilerParams::Unknown,
-                        (_, Val::ParamRef(slot)) => self.param_slot(&flow, slot),
+                        (_, Val::ParamRef(slot)) => self.param_slot(flow, slot),
                         (_, v) => params_of(v),
                     };
                     (value, a.why, a.choices)
@@ -1851,6 +1869,18 @@ impl<'t> Module<'t> {
         scope: ScopeId,
         guards: &[Guard],
     ) -> Option<Vec<Requirement>> {
+        self.partial_pallas_call_in(&self.flow(), call, args, scope, guards)
+    }
+
+    /// `partial_pallas_call` evaluated by `flow` (one with a call bound).
+    fn partial_pallas_call_in(
+        &self,
+        flow: &flow::Flow<'_, 't>,
+        call: Node<'t>,
+        args: &Args<'t>,
+        scope: ScopeId,
+        guards: &[Guard],
+    ) -> Option<Vec<Requirement>> {
         let func = call.field("function")?;
         if !matches!(func.kind_name(), "identifier" | "attribute") {
             return None;
@@ -1872,7 +1902,8 @@ impl<'t> Module<'t> {
             .map(|(n, v, _)| (n.clone(), *v, vscope))
             .chain(args.keywords.iter().map(|(n, v, _)| (n.clone(), *v, scope)))
             .collect();
-        Some(self.pallas_requirement_kw(
+        Some(self.pallas_requirement_in(
+            flow,
             call,
             keywords,
             stored.has_splat || args.has_splat,
@@ -3758,11 +3789,88 @@ impl<'t> Module<'t> {
         let node = self.call_node(scope, call)?;
         let receiver = flow::Alt::fixed(Val::Instance(class, Some((node, scope))));
         let given = self.unknown_arguments(method);
-        let branches = std::rc::Rc::new(self.call_branches(method, &given, Some(receiver)));
+        let mut branches = self.call_branches(method, &given, Some(receiver.clone()));
+        branches.object_reqs = self.pallas_requirements_on_object(method, &given, receiver);
+        let branches = std::rc::Rc::new(branches);
         self.receiver_branches
             .borrow_mut()
             .insert((method, call), branches.clone());
         Some(branches)
+    }
+
+    /// The `pallas_call` requirements of `method` (and its closures) that
+    /// are not known for every object of its class but are for `receiver`:
+    /// each call's requirements evaluated with `self` bound to it, kept
+    /// only when all of them are then certain and known.
+    fn pallas_requirements_on_object(
+        &self,
+        method: ScopeId,
+        given: &[Vec<flow::Alt<'t>>],
+        receiver: flow::Alt<'t>,
+    ) -> Vec<(ScopeId, Requirement)> {
+        let mut out = Vec::new();
+        for (id, scope) in self.scopes.iter().enumerate() {
+            if scope.kind != ScopeKind::Function || !self.scope_within(id, method) {
+                continue;
+            }
+            let mut spans: Vec<Span> = Vec::new();
+            for req in &self.facts_of(id).reqs {
+                if let ReqKind::PallasCall { .. } = req.kind {
+                    if !pallas_requirement_known(req) && !spans.contains(&req.span) {
+                        spans.push(req.span.clone());
+                    }
+                }
+            }
+            for span in spans {
+                let Some(call) = scope
+                    .calls
+                    .iter()
+                    .map(|&i| self.calls[i].node)
+                    .find(|n| n.byte_range() == span)
+                else {
+                    continue;
+                };
+                // `pl.pallas_call(...)`, or a call of a name bound to a
+                // `functools.partial` of it.
+                let direct = self.callee(call, id).as_deref() == Some(names::PALLAS_CALL);
+                let Some(guards) = self
+                    .facts_of(id)
+                    .reqs
+                    .iter()
+                    .find(|r| r.span == span)
+                    .map(|r| r.guards.clone())
+                else {
+                    continue;
+                };
+                let args = self.args_of(call);
+                let keywords = args
+                    .keywords
+                    .iter()
+                    .map(|(n, v, _)| (n.clone(), *v, id))
+                    .collect();
+                let splat_from = args.has_dict_splat.then_some((call, id));
+                let flow = self.flow_with_budget(400);
+                let reqs = flow.with_given(method, given, Some(receiver.clone()), || {
+                    if direct {
+                        self.pallas_requirement_in(
+                            &flow,
+                            call,
+                            keywords,
+                            args.has_splat,
+                            splat_from,
+                            guards,
+                        )
+                    } else {
+                        self.partial_pallas_call_in(&flow, call, &args, id, &guards)
+                            .unwrap_or_default()
+                    }
+                });
+                if !reqs.is_empty() && reqs.iter().all(pallas_requirement_known) {
+                    out.extend(reqs.into_iter().map(|r| (id, r)));
+                }
+            }
+        }
+        out
     }
 
     /// A decorated def is called through what its decorators return: the
@@ -3905,7 +4013,19 @@ impl<'t> Module<'t> {
             let decided = on_object.as_deref().or(decided);
             {
                 {
-                    for req in &self.facts_of(id).reqs {
+                    // On a known object: the requirements it decides, in
+                    // place of the class's.
+                    let object_reqs: Vec<&Requirement> = on_object
+                        .as_deref()
+                        .into_iter()
+                        .flat_map(|d| d.object_reqs.iter())
+                        .filter(|(scope, _)| *scope == id)
+                        .map(|(_, r)| r)
+                        .collect();
+                    let replaced =
+                        |req: &Requirement| object_reqs.iter().any(|r| r.span == req.span);
+                    let generic = self.facts_of(id).reqs.iter().filter(|r| !replaced(r));
+                    for req in generic.chain(object_reqs.iter().copied()) {
                         let Some(choices) = flow::merge_choices(&req.choices, &path) else {
                             continue;
                         };
@@ -4533,4 +4653,18 @@ fn always_exits(block: Node<'_>) -> bool {
         .filter(|c| c.kind_name() != "comment")
         .last();
     last.is_some_and(|s| matches!(s.kind_name(), "return_statement" | "raise_statement"))
+}
+
+/// Whether a `pallas_call` requirement's values are certain and known.
+fn pallas_requirement_known(req: &Requirement) -> bool {
+    match &req.kind {
+        ReqKind::PallasCall {
+            params, interpret, ..
+        } => {
+            req.why.certain()
+                && *params != CompilerParams::Unknown
+                && *interpret != Interpret::Unknown
+        }
+        _ => true,
+    }
 }
