@@ -422,9 +422,12 @@ pub struct Module<'t> {
     /// `assigned_name_mutation` per copy call (by node id).
     mutated_copies: std::cell::RefCell<HashMap<usize, Mutation>>,
     /// What a method reaches run on one object (`Module::receiver_branches`),
-    /// by (method, constructor call's node id).
-    pub(crate) receiver_branches:
-        std::cell::RefCell<HashMap<(ScopeId, usize), std::rc::Rc<reach::CallBranches>>>,
+    /// by (method, constructor call's node id, the calls of the functions
+    /// it was made in that the walk's path pins).
+    #[allow(clippy::type_complexity)]
+    pub(crate) receiver_branches: std::cell::RefCell<
+        HashMap<(ScopeId, usize, Vec<flow::Choice>), std::rc::Rc<reach::CallBranches>>,
+    >,
     /// How each list literal bound to a name grows (by the literal's node id).
     list_mutations: std::cell::RefCell<HashMap<usize, std::rc::Rc<ListMutations<'t>>>>,
     /// The `@contextmanager` generators whose meshes are being worked out.

@@ -2880,7 +2880,14 @@ impl<'t> Module<'t> {
         let found = self.resolve_ref_by_syntax(func, scope, 0);
         let func = unparenthesize(func);
         if !found.is_empty() || !self.callee_read_by_flow(func, scope) {
-            return self.through_partials(func, scope, unchosen(found));
+            let found = if found.iter().any(|t| self.made_in_a_function(t))
+                && self.callee_read_by_flow(func, scope)
+            {
+                self.factory_made_choices(func, scope, found)
+            } else {
+                unchosen(found)
+            };
+            return self.through_partials(func, scope, found);
         }
         // What `resolve_ref` would give (`flow_targets`), else each alternative.
         // A closure a factory made reads what the call that made it was
@@ -2901,6 +2908,48 @@ impl<'t> Module<'t> {
             }
         }
         self.through_partials(func, scope, out)
+    }
+
+    /// Whether `target` is a method run on an object constructed inside a
+    /// function of this module (a factory's `return Block(backend)`).
+    fn made_in_a_function(&self, target: &Target) -> bool {
+        matches!(target, Target::OnObject(_, _, made_in, _)
+            if *made_in != FOREIGN_OBJECT && self.scopes[*made_in].kind == ScopeKind::Function)
+    }
+
+    /// The syntax's targets, each method on an object a factory made with
+    /// the choices of the factory's call that made it (its `made_here`),
+    /// where the value flow says every value of the callee is that method
+    /// certainly, on known calls: the edge is then on those calls' paths,
+    /// so the object is read as those calls made it (`receiver_branches`).
+    fn factory_made_choices(
+        &self,
+        func: Node<'t>,
+        scope: ScopeId,
+        found: Vec<Target>,
+    ) -> Vec<(Target, Vec<flow::Choice>)> {
+        let alts = self.flow_with_budget(200).eval(func, scope);
+        let mut out = Vec::new();
+        for target in found {
+            let chosen: Vec<Vec<flow::Choice>> = alts
+                .iter()
+                .filter(|a| a.why.certain() && !a.choices.is_empty())
+                .flat_map(|a| self.alt_targets(a))
+                .filter(|(t, _)| *t == target)
+                .map(|(_, choices)| choices)
+                .collect();
+            if self.made_in_a_function(&target) && !chosen.is_empty() && chosen.len() == alts.len()
+            {
+                for choices in chosen {
+                    if !out.iter().any(|(t, c)| *t == target && *c == choices) {
+                        out.push((target.clone(), choices));
+                    }
+                }
+            } else {
+                out.push((target, Vec::new()));
+            }
+        }
+        out
     }
 
     /// Targets found without the partial that holds them (`RUNS["tpu"](x)`
@@ -3758,7 +3807,7 @@ impl<'t> Module<'t> {
         }));
         self.receiver_branches
             .borrow_mut()
-            .retain(|(_, call), _| *call != FOREIGN_CALL);
+            .retain(|(_, call, _), _| *call != FOREIGN_CALL);
         Target::OnObject(target, class, FOREIGN_OBJECT, FOREIGN_CALL)
     }
 
@@ -3768,9 +3817,34 @@ impl<'t> Module<'t> {
         class: ScopeId,
         scope: ScopeId,
         call: usize,
+        path: &[Choice],
     ) -> Option<std::rc::Rc<CallBranches>> {
+        // An object a factory of this module made (`Block(backend)` in
+        // `build(backend)`): the path's choice of that factory's call (its
+        // `made_here`, see `factory_made_choices`) tells which call's
+        // values made it.
+        let made_on: Vec<Choice> = match scope {
+            FOREIGN_OBJECT => Vec::new(),
+            _ => path
+                .iter()
+                .filter(|(point, _)| {
+                    let mut s = Some(scope);
+                    while let Some(at) = s {
+                        if self.scopes[at].kind == ScopeKind::Function
+                            && self.scopes[at].node.id() == *point
+                        {
+                            return true;
+                        }
+                        s = self.scopes[at].parent;
+                    }
+                    false
+                })
+                .copied()
+                .collect(),
+        };
+        let key = (method, call, made_on);
         // (Cached with `call` 0: `set_foreign_receiver` clears those.)
-        if let Some(found) = self.receiver_branches.borrow().get(&(method, call)) {
+        if let Some(found) = self.receiver_branches.borrow().get(&key) {
             return Some(found.clone());
         }
         if scope == FOREIGN_OBJECT {
@@ -3783,18 +3857,21 @@ impl<'t> Module<'t> {
                 std::rc::Rc::new(self.call_branches(method, &given, Some(receiver.object)));
             self.receiver_branches
                 .borrow_mut()
-                .insert((method, call), branches.clone());
+                .insert(key, branches.clone());
             return Some(branches);
         }
         let node = self.call_node(scope, call)?;
-        let receiver = flow::Alt::fixed(Val::Instance(class, Some((node, scope))));
+        let receiver = flow::Alt {
+            choices: key.2.clone(),
+            ..flow::Alt::fixed(Val::Instance(class, Some((node, scope))))
+        };
         let given = self.unknown_arguments(method);
         let mut branches = self.call_branches(method, &given, Some(receiver.clone()));
         branches.object_reqs = self.pallas_requirements_on_object(method, &given, receiver);
         let branches = std::rc::Rc::new(branches);
         self.receiver_branches
             .borrow_mut()
-            .insert((method, call), branches.clone());
+            .insert(key, branches.clone());
         Some(branches)
     }
 
@@ -4008,7 +4085,7 @@ impl<'t> Module<'t> {
             // A closure reads the `self` of the method it is in.
             let receiver_method = self.enclosing_method(id).unwrap_or(id);
             let on_object = object.and_then(|(made_in, made_by)| {
-                self.receiver_branches(receiver_method, self_class?, made_in, made_by)
+                self.receiver_branches(receiver_method, self_class?, made_in, made_by, &path)
             });
             let decided = on_object.as_deref().or(decided);
             {
