@@ -1626,13 +1626,25 @@ impl<'t> Module<'t> {
         scope: ScopeId,
         guards: Vec<Guard>,
     ) -> Vec<Requirement> {
+        self.pallas_requirement_of_call(&self.flow(), call, args, scope, guards)
+    }
+
+    /// `pallas_requirement` evaluated by `flow` (one with a call bound).
+    fn pallas_requirement_of_call(
+        &self,
+        flow: &flow::Flow<'_, 't>,
+        call: Node<'t>,
+        args: &Args<'t>,
+        scope: ScopeId,
+        guards: Vec<Guard>,
+    ) -> Vec<Requirement> {
         let keywords = args
             .keywords
             .iter()
             .map(|(n, v, _)| (n.clone(), *v, scope))
             .collect();
         let splat_from = args.has_dict_splat.then_some((call, scope));
-        self.pallas_requirement_kw(call, keywords, args.has_splat, splat_from, guards)
+        self.pallas_requirement_in(flow, call, keywords, args.has_splat, splat_from, guards)
     }
 
     /// A `pallas_call` requirement from keyword arguments that may come from
@@ -1641,19 +1653,6 @@ impl<'t> Module<'t> {
     /// `splat_from`: a call (and its scope) whose `**kwargs` may carry the
     /// params the keywords lack (`pl.pallas_call(k, **kwargs)` in a wrapper:
     /// what each caller of the wrapper passes).
-    fn pallas_requirement_kw(
-        &self,
-        call: Node<'t>,
-        keywords: Vec<(String, Node<'t>, ScopeId)>,
-        has_splat: bool,
-        splat_from: Option<(Node<'t>, ScopeId)>,
-        guards: Vec<Guard>,
-    ) -> Vec<Requirement> {
-        let flow = self.flow();
-        self.pallas_requirement_in(&flow, call, keywords, has_splat, splat_from, guards)
-    }
-
-    /// `pallas_requirement_kw` evaluated by `flow` (one with a call bound).
     fn pallas_requirement_in(
         &self,
         flow: &flow::Flow<'_, 't>,
@@ -2879,10 +2878,9 @@ impl<'t> Module<'t> {
             |targets: Vec<Target>| targets.into_iter().map(|t| (t, Vec::new())).collect();
         let found = self.resolve_ref_by_syntax(func, scope, 0);
         let func = unparenthesize(func);
-        if !found.is_empty() || !self.callee_read_by_flow(func, scope) {
-            let found = if found.iter().any(|t| self.made_in_a_function(t))
-                && self.callee_read_by_flow(func, scope)
-            {
+        let read_by_flow = self.callee_read_by_flow(func, scope);
+        if !found.is_empty() || !read_by_flow {
+            let found = if read_by_flow && found.iter().any(|t| self.made_in_a_function(t)) {
                 self.factory_made_choices(func, scope, found)
             } else {
                 unchosen(found)
@@ -3890,15 +3888,17 @@ impl<'t> Module<'t> {
             if scope.kind != ScopeKind::Function || !self.scope_within(id, method) {
                 continue;
             }
-            let mut spans: Vec<Span> = Vec::new();
+            // Each call's guards, once per call with an unknown value.
+            let mut unknown: Vec<(Span, Vec<Guard>)> = Vec::new();
             for req in &self.facts_of(id).reqs {
-                if let ReqKind::PallasCall { .. } = req.kind {
-                    if !pallas_requirement_known(req) && !spans.contains(&req.span) {
-                        spans.push(req.span.clone());
-                    }
+                if matches!(req.kind, ReqKind::PallasCall { .. })
+                    && !pallas_requirement_known(req)
+                    && !unknown.iter().any(|(span, _)| *span == req.span)
+                {
+                    unknown.push((req.span.clone(), req.guards.clone()));
                 }
             }
-            for span in spans {
+            for (span, guards) in unknown {
                 let Some(call) = scope
                     .calls
                     .iter()
@@ -3907,36 +3907,13 @@ impl<'t> Module<'t> {
                 else {
                     continue;
                 };
-                // `pl.pallas_call(...)`, or a call of a name bound to a
-                // `functools.partial` of it.
-                let direct = self.callee(call, id).as_deref() == Some(names::PALLAS_CALL);
-                let Some(guards) = self
-                    .facts_of(id)
-                    .reqs
-                    .iter()
-                    .find(|r| r.span == span)
-                    .map(|r| r.guards.clone())
-                else {
-                    continue;
-                };
                 let args = self.args_of(call);
-                let keywords = args
-                    .keywords
-                    .iter()
-                    .map(|(n, v, _)| (n.clone(), *v, id))
-                    .collect();
-                let splat_from = args.has_dict_splat.then_some((call, id));
                 let flow = self.flow_with_budget(400);
                 let reqs = flow.with_given(method, given, Some(receiver.clone()), || {
-                    if direct {
-                        self.pallas_requirement_in(
-                            &flow,
-                            call,
-                            keywords,
-                            args.has_splat,
-                            splat_from,
-                            guards,
-                        )
+                    // `pl.pallas_call(...)`, or a call of a name bound to a
+                    // `functools.partial` of it.
+                    if self.callee(call, id).as_deref() == Some(names::PALLAS_CALL) {
+                        self.pallas_requirement_of_call(&flow, call, &args, id, guards)
                     } else {
                         self.partial_pallas_call_in(&flow, call, &args, id, &guards)
                             .unwrap_or_default()
