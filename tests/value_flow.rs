@@ -1572,3 +1572,159 @@ fn a_replace_keeps_the_default_object_of_a_run_time_choice() {
     assert!(probe.contains("Bool(true), why: Default("), "{probe}");
     assert!(!probe.contains("Bool(false)"), "{probe}");
 }
+
+/// `d[a, b]` is the tuple key `(a, b)`, as `d[(a, b)]` is: another tuple
+/// with the same first item is another key.
+#[test]
+fn a_subscript_of_several_indices_is_a_tuple_key() {
+    let text = "T = {}\nT[\"a\", 1] = (\"cpu\",)\nT[\"a\", 2] = (\"tpu\",)\nfirst = T[\"a\", 1]\nL = {(\"x\", \"gpu\"): \"cuda\", (\"x\", \"tpu\"): \"tpu\"}\n\n\ndef pick(op, backend):\n    return L[(op, backend)]\n\n\npicked = pick(\"x\", \"gpu\")\ngot = L.get((\"x\", \"tpu\"))\nhas = (\"x\", \"gpu\") in L\n";
+    let first = name_values(text, "first");
+    assert!(
+        first.contains("Str(\"cpu\")") && !first.contains("tpu"),
+        "{first}"
+    );
+    let picked = name_values(text, "picked");
+    assert!(
+        picked.contains("Str(\"cuda\")") && !picked.contains("tpu"),
+        "{picked}"
+    );
+    assert!(name_values(text, "got").contains("Str(\"tpu\")"));
+    assert!(name_values(text, "has").contains("Bool(true)"));
+}
+
+/// `dict(pairs)`: the last pair of a key gives its entry, whether the
+/// pairs are a list, a generator or `zip(keys, values)`.
+#[test]
+fn a_dict_of_pairs_has_their_entries() {
+    let text = "PAIRS = [(\"a\", \"cuda\"), (\"b\", 2), (\"a\", \"tpu\")]\nlisted = dict(PAIRS)[\"a\"]\ngenerated = dict(p for p in PAIRS)[\"b\"]\nzipped = dict(zip([\"x\", \"y\"], [\"cpu\", \"tpu\"]))[\"y\"]\n";
+    let listed = name_values(text, "listed");
+    assert!(
+        listed.contains("Str(\"tpu\")") && !listed.contains("cuda"),
+        "{listed}"
+    );
+    assert!(name_values(text, "generated").contains("Int(2)"));
+    let zipped = name_values(text, "zipped");
+    assert!(
+        zipped.contains("Str(\"tpu\")") && !zipped.contains("cpu"),
+        "{zipped}"
+    );
+}
+
+/// A `dict` subclass whose `__init__` fills it (`super().__init__(...)`,
+/// `self[k] = v` over the argument's items) holds what that `__init__`
+/// stores for the constructor call; `__getattr__` reading `self[k]` too.
+#[test]
+fn a_dict_subclass_holds_what_its_init_stores() {
+    let text = "class Config(dict):\n    def __init__(self, initial=None, **kwargs):\n        super().__init__()\n        for k, v in dict(initial or {}, **kwargs).items():\n            self[k] = v\n\n    def __getattr__(self, name):\n        return self[name]\n\n\nclass Passed(dict):\n    def __init__(self, d=None, **kw):\n        super().__init__(d or {}, **kw)\n\n\nlooped = Config({\"platforms\": \"tpu\", \"debug\": False})[\"platforms\"]\nattr = Config(platforms=\"cuda\").platforms\npassed = Passed(platforms=\"cpu\")[\"platforms\"]\nfetched = Passed({\"p\": \"tpu\"}).get(\"p\")\n";
+    let looped = name_values(text, "looped");
+    assert!(
+        looped.contains("Str(\"tpu\")") && !looped.contains("Bool"),
+        "{looped}"
+    );
+    assert!(name_values(text, "attr").contains("Str(\"cuda\")"));
+    assert!(name_values(text, "passed").contains("Str(\"cpu\")"));
+    assert!(name_values(text, "fetched").contains("Str(\"tpu\")"));
+}
+
+/// A key stored on every pass of a loop holds, after the loop, what the
+/// last pass stored (not each pass's value as if all stayed).
+#[test]
+fn a_key_stored_in_a_loop_holds_the_last_pass() {
+    let text = "cfg = {}\nfor p in [\"tpu\", \"cpu\"]:\n    cfg[\"platform\"] = p\nafter = cfg[\"platform\"]\n\n\nclass Cfg(dict):\n    def __init__(self):\n        super().__init__()\n        for p in (\"cuda\", \"tpu\"):\n            self[\"platform\"] = p\n\n\nmade = Cfg()[\"platform\"]\n";
+    let after = name_values(text, "after");
+    assert!(
+        after.contains("Str(\"cpu\")") && !after.contains("tpu"),
+        "{after}"
+    );
+    let made = name_values(text, "made");
+    assert!(
+        made.contains("Str(\"tpu\")") && !made.contains("cuda"),
+        "{made}"
+    );
+}
+
+/// A list stored as a dict's entry and grown through it (`D["k"] = []`,
+/// then `D["k"].append(x)`) is not the empty list it was stored as.
+#[test]
+fn a_list_stored_as_an_entry_keeps_what_is_appended() {
+    let text = "D = {}\nD[\"k\"] = []\nD[\"k\"].append(\"tpu\")\nnamed = D[\"k\"]\n\n\nclass Registry:\n    def __init__(self):\n        self.by_name = {}\n\n    def add(self, name, fn):\n        self.by_name[name] = []\n        self.by_name[name].append(fn)\n\n\nreg = Registry()\nreg.add(\"norm\", \"triton\")\nheld = reg.by_name[\"norm\"]\n";
+    let named = name_values(text, "named");
+    assert!(named.contains("Str(\"tpu\")"), "{named}");
+    let held = name_values(text, "held");
+    assert!(!held.contains("Seq(List, [])"), "{held}");
+}
+
+/// Two parsers with one option each: which one parsed is not followed,
+/// so neither default is the plain run's.
+#[test]
+fn an_option_of_two_parsers_has_no_plain_run_default() {
+    let text = "import argparse\n\n\ndef local_parser():\n    ap = argparse.ArgumentParser()\n    ap.add_argument(\"--platform\", default=\"tpu\")\n    return ap\n\n\ndef export_parser():\n    ap = argparse.ArgumentParser()\n    ap.add_argument(\"--platform\", default=\"cpu\")\n    return ap\n\n\nargs = export_parser().parse_args()\nprobe = args.platform\n";
+    let probe = name_values(text, "probe");
+    assert!(!probe.contains("Default"), "{probe}");
+    assert!(probe.contains("Choice"), "{probe}");
+}
+
+/// An object handed to a helper that calls what a parameter holds (a
+/// visitor) may be changed by it: a field that function stores is no
+/// longer the constructor's.
+#[test]
+fn a_field_a_visitor_may_store_is_not_the_constructors() {
+    let text = "class Tagged:\n    def __init__(self):\n        self.value = None\n\n\ndef walk(node, visit):\n    visit(node)\n\n\ndef set_tagged(tagged, value):\n    def visitor(n):\n        n.value = value\n\n    walk(tagged, visitor)\n\n\nt = Tagged()\nset_tagged(t, \"cpu\")\nprobe = t.value\n";
+    let probe = name_values(text, "probe");
+    assert!(!probe.contains("val: None, why: Fixed"), "{probe}");
+}
+
+/// Folds of known iterables: `sorted` of a dict's keys, `max`/`min`/`sum`
+/// /`any`/`all` of one iterable, `math.prod`, `itertools.product`,
+/// `str.find`/`index`.
+#[test]
+fn folds_of_known_iterables_are_computed() {
+    let text = "import itertools\nimport math\n\nD = {\"b\": 1, \"a\": 2}\nkeys = sorted(D)\nbiggest = max([3, 7, 5])\nsmallest = min([\"tpu\", \"cpu\"])\ntotal = sum((1, 2, 3))\nsome = any([False, True])\nevery = all([1, 0])\ncells = math.prod((2, 4))\npairs = list(itertools.product([\"a\", \"b\"], [1]))\nat = \"ij\".index(\"j\")\nmissing = \"ij\".find(\"k\")\n";
+    let keys = name_values(text, "keys");
+    assert!(
+        keys.contains("Seq(List, [Str(\"a\"), Str(\"b\")])"),
+        "{keys}"
+    );
+    for (name, want) in [
+        ("biggest", "Int(7)"),
+        ("smallest", "Str(\"cpu\")"),
+        ("total", "Int(6)"),
+        ("some", "Bool(true)"),
+        ("every", "Bool(false)"),
+        ("cells", "Int(8)"),
+        ("at", "Int(1)"),
+        ("missing", "Int(-1)"),
+    ] {
+        let got = name_values(text, name);
+        assert!(got.contains(want), "{name}: {got}");
+    }
+    let pairs = name_values(text, "pairs");
+    assert!(
+        pairs.contains("Seq(Tuple, [Str(\"a\"), Int(1)]), Seq(Tuple, [Str(\"b\"), Int(1)])"),
+        "{pairs}"
+    );
+}
+
+/// Float arithmetic as Python does it: true division of ints, `**`,
+/// `round` to even, `int` toward zero, comparisons with ints; a step count
+/// computed from a duration decides `steps <= 0`.
+#[test]
+fn floats_are_computed_as_python_does() {
+    let text = "C0 = 299_792_458.0\ntime = 10.0\ndt = 0.5\nsteps = int(round(time / dt))\nnone_left = steps <= 0\nhalf = 1 / 2\nroot = 2 ** 0.5\ninverse = 2 ** -1\neven = round(2.5)\ntoward_zero = int(-3.9)\nsame = 1.0 == 1\nmixed = max([1.5, 2])\nfloored = -7.5 % 2\nspeed = C0 * 2\n";
+    for (name, want) in [
+        ("steps", "Int(20)"),
+        ("none_left", "Bool(false)"),
+        ("half", "Float(0.5)"),
+        ("root", "Float(1.414"),
+        ("inverse", "Float(0.5)"),
+        ("even", "Int(2)"),
+        ("toward_zero", "Int(-3)"),
+        ("same", "Bool(true)"),
+        ("mixed", "Int(2)"),
+        ("floored", "Float(0.5)"),
+        ("speed", "Float(599584916.0)"),
+    ] {
+        let got = name_values(text, name);
+        assert!(got.contains(want), "{name}: {got}");
+    }
+}

@@ -349,6 +349,9 @@ pub enum Val<'t> {
     Seq(SeqKind, Vec<Val<'t>>),
     Bool(bool),
     Int(i64),
+    /// A `float` (a learning rate, a duration): arithmetic and comparisons
+    /// that decide a branch (`if steps * dt <= 0:`).
+    Float(f64),
     None,
     /// A Pallas `CompilerParams` object of a backend.
     Params(ParamsFamily),
@@ -536,6 +539,15 @@ impl Val<'_> {
     }
 
     /// The value of an `int`.
+    /// The value of an `int` or a `float`, as a float.
+    fn number(&self) -> Option<f64> {
+        match self {
+            Val::Int(i) => Some(*i as f64),
+            Val::Float(f) => Some(*f),
+            _ => None,
+        }
+    }
+
     fn int(&self) -> Option<i64> {
         match self {
             Val::Int(i) => Some(*i),
@@ -549,6 +561,7 @@ impl Val<'_> {
             Val::Bool(b) => Some(*b),
             Val::None => Some(false),
             Val::Int(i) => Some(*i != 0),
+            Val::Float(f) => Some(*f != 0.0),
             Val::Str(s) => Some(!s.is_empty()),
             Val::Seq(_, items) => Some(!items.is_empty()),
             Val::Members(_, members) => members.iter().any(|m| m.why.certain()).then_some(true),
@@ -605,6 +618,10 @@ impl Val<'_> {
             (Val::Str(a), Val::Str(b)) => a == b,
             (Val::Bool(a), Val::Bool(b)) => a == b,
             (Val::Int(a), Val::Int(b)) => a == b,
+            // `1 == 1.0` in Python.
+            (Val::Float(_), Val::Float(_) | Val::Int(_)) | (Val::Int(_), Val::Float(_)) => {
+                self.number() == other.number()
+            }
             (Val::None, Val::None) => true,
             (Val::Params(a), Val::Params(b)) => a == b,
             (Val::EnumMember(c, a), Val::EnumMember(d, b)) => c == d && a == b,
@@ -636,6 +653,7 @@ impl Val<'_> {
             Val::Split(s) => Const::Split(s.clone()),
             Val::Bool(b) => Const::Bool(*b),
             Val::Int(i) => Const::Int(*i),
+            Val::Float(f) => Const::Float(*f),
             Val::None => Const::None,
             Val::Params(f) => Const::Params(*f),
             Val::InterpretParams => Const::InterpretParams,
@@ -693,6 +711,7 @@ pub enum Const {
     Split(String),
     Bool(bool),
     Int(i64),
+    Float(f64),
     None,
     Params(ParamsFamily),
     InterpretParams,
@@ -784,6 +803,7 @@ impl Const {
             Const::Split(s) => Val::Split(s.clone()),
             Const::Bool(b) => Val::Bool(*b),
             Const::Int(i) => Val::Int(*i),
+            Const::Float(f) => Val::Float(*f),
             Const::None => Val::None,
             Const::Params(f) => Val::Params(*f),
             Const::InterpretParams => Val::InterpretParams,
@@ -884,6 +904,11 @@ const STR_METHODS: &[&str] = &[
     "isspace",
     "islower",
     "isupper",
+    "find",
+    "rfind",
+    "index",
+    "rindex",
+    "count",
 ];
 
 /// `str.splitlines()`: lines without their ends (`\n`, `\r\n`, `\r` and
@@ -1062,6 +1087,24 @@ fn str_method<'t>(s: &Val<'t>, method: &str, given: &[Val<'t>]) -> Val<'t> {
                     }
                 }
                 _ => Val::Seq(SeqKind::Tuple, vec![Val::AnyStr, Val::AnyStr, Val::AnyStr]),
+            }
+        }
+        // A position (in characters), or a count. `index` of a missing
+        // part raises: no value.
+        "find" | "rfind" | "index" | "rindex" | "count" if given.len() == 1 => {
+            let (Some(t), Val::Str(part)) = (text, &given[0]) else {
+                return Val::AnyInt;
+            };
+            let at = |byte: usize| t[..byte].chars().count() as i64;
+            let found = match method {
+                "find" | "index" => t.find(part.as_str()).map(at),
+                "count" => return Val::Int(t.matches(part.as_str()).count() as i64),
+                _ => t.rfind(part.as_str()).map(at),
+            };
+            match (found, method) {
+                (Some(i), _) => Val::Int(i),
+                (None, "find" | "rfind") => Val::Int(-1),
+                (None, _) => Val::Unknown,
             }
         }
         // A bool.
@@ -1514,6 +1557,26 @@ impl<'t> Module<'t> {
 
 impl<'m, 't> Flow<'m, 't> {
     pub fn eval(&self, node: Node<'t>, scope: ScopeId) -> Vec<Alt<'t>> {
+        self.eval_at_site(node, scope, || self.eval_depth(node, scope, 0))
+    }
+
+    /// The key `subscript` reads (`eval` of its index, or the tuple of its
+    /// indices: `d[a, b]`).
+    pub fn eval_subscript_key(&self, subscript: Node<'t>, scope: ScopeId) -> Vec<Alt<'t>> {
+        let Some(first) = subscript.field("subscript") else {
+            return vec![Alt::unknown()];
+        };
+        self.eval_at_site(subscript, scope, || {
+            self.eval_index(subscript, first, scope, 0)
+        })
+    }
+
+    fn eval_at_site(
+        &self,
+        node: Node<'t>,
+        scope: ScopeId,
+        eval: impl FnOnce() -> Vec<Alt<'t>>,
+    ) -> Vec<Alt<'t>> {
         let Some(_nested) = NestedEval::enter() else {
             cut();
             return vec![Alt::unknown()];
@@ -1522,12 +1585,9 @@ impl<'m, 't> Flow<'m, 't> {
         // answered under the module-level state the site runs in
         // (`overlay.rs`: `with kernel_target("gpu"):` around it).
         if self.bound.borrow().is_empty() && !self.m.state_in_force() {
-            return settle_hosts(
-                self.m
-                    .under_state_at(node, scope, || self.eval_depth(node, scope, 0)),
-            );
+            return settle_hosts(self.m.under_state_at(node, scope, eval));
         }
-        settle_hosts(self.eval_depth(node, scope, 0))
+        settle_hosts(eval())
     }
 
     fn spend(&self) -> bool {
@@ -1590,6 +1650,7 @@ impl<'m, 't> Flow<'m, 't> {
                 .parse()
                 .map(Val::Int)
                 .unwrap_or(Val::Unknown)),
+            "float" => one(python_float(text(node, m.src)).map_or(Val::Unknown, Val::Float)),
             "true" => one(Val::Bool(true)),
             "false" => one(Val::Bool(false)),
             "none" => one(Val::None),
@@ -1777,6 +1838,8 @@ impl<'m, 't> Flow<'m, 't> {
                 map(self.eval_depth(arg, scope, depth + 1), |v| match (op, v) {
                     ("-", Val::Int(i)) => i.checked_neg().map(Val::Int).unwrap_or(Val::Unknown),
                     ("+", Val::Int(i)) => Val::Int(*i),
+                    ("-", Val::Float(f)) => Val::Float(-f),
+                    ("+", Val::Float(f)) => Val::Float(*f),
                     _ => Val::Unknown,
                 })
             }
@@ -1785,7 +1848,7 @@ impl<'m, 't> Flow<'m, 't> {
                     return one(Val::Unknown);
                 };
                 let op = node.field("operator").map(|o| text(o, m.src)).unwrap_or("");
-                if !matches!(op, "+" | "-" | "*" | "//" | "%") {
+                if !matches!(op, "+" | "-" | "*" | "//" | "%" | "/" | "**") {
                     return one(Val::Unknown);
                 }
                 let parts = vec![
@@ -1800,11 +1863,23 @@ impl<'m, 't> Flow<'m, 't> {
                     ("+", Val::Str(_) | Val::AnyStr, Val::Str(_) | Val::AnyStr) => Val::AnyStr,
                     // Integer arithmetic (a step count, a size): Python's
                     // floor division and modulo, `Unknown` on overflow.
-                    (_, Val::Int(a), Val::Int(b)) => python_int_op(op, *a, *b)
-                        .map(Val::Int)
-                        .unwrap_or(Val::Unknown),
+                    // (A negative power of an int is a float.)
+                    (_, Val::Int(a), Val::Int(b)) if op != "/" && (op != "**" || *b >= 0) => {
+                        python_int_op(op, *a, *b)
+                            .map(Val::Int)
+                            .unwrap_or(Val::Unknown)
+                    }
+                    // Float arithmetic, and `/` (true division) of ints.
+                    (_, Val::Int(_) | Val::Float(_), Val::Int(_) | Val::Float(_)) => {
+                        match (vals[0].number(), vals[1].number()) {
+                            (Some(a), Some(b)) => {
+                                python_float_op(op, a, b).map_or(Val::Unknown, Val::Float)
+                            }
+                            _ => Val::Unknown,
+                        }
+                    }
                     (_, Val::Int(_) | Val::AnyInt, Val::Int(_) | Val::AnyInt)
-                        if op != "//" && op != "%" =>
+                        if op != "//" && op != "%" && op != "/" =>
                     {
                         Val::AnyInt
                     }
@@ -2009,6 +2084,7 @@ impl<'m, 't> Flow<'m, 't> {
                 Val::Str(_)
                     | Val::Bool(_)
                     | Val::Int(_)
+                    | Val::Float(_)
                     | Val::None
                     | Val::Seq(..)
                     | Val::EnumMember(..)
@@ -2078,6 +2154,17 @@ impl<'m, 't> Flow<'m, 't> {
                     ">" => x > y,
                     _ => x >= y,
                 }),
+                (Val::Int(_) | Val::Float(_), Val::Int(_) | Val::Float(_)) => {
+                    match (a.number(), b.number()) {
+                        (Some(x), Some(y)) => Val::Bool(match op {
+                            "<" => x < y,
+                            "<=" => x <= y,
+                            ">" => x > y,
+                            _ => x >= y,
+                        }),
+                        _ => Val::Unknown,
+                    }
+                }
                 _ => Val::Unknown,
             },
             "in" | "not in" => {
@@ -2087,9 +2174,7 @@ impl<'m, 't> Flow<'m, 't> {
                         Val::Seq(_, items),
                     ) if items.iter().all(known) => Some(items.iter().any(|i| i.same(a))),
                     // A key of a dict whose entries are known.
-                    (Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..), dict)
-                        if dict.is_dict() =>
-                    {
+                    (key, dict) if is_key_constant(key) && dict.is_dict() => {
                         match self.lookup_key(dict, a, depth + 1) {
                             Lookup::Found(_) => Some(true),
                             Lookup::Missing => Some(false),
@@ -2703,6 +2788,33 @@ impl<'m, 't> Flow<'m, 't> {
             return vec![Alt::unknown()];
         }
         cap(kept)
+    }
+
+    /// The `for` loops of `scope` around `node` that a read at `read` is
+    /// not in (a read not known is taken as after them).
+    fn loops_around(
+        &self,
+        node: Node<'t>,
+        scope: ScopeId,
+        read: Option<Node<'t>>,
+    ) -> Vec<Node<'t>> {
+        let Some(top) = self.m.scopes.get(scope).map(|s| s.node) else {
+            return Vec::new();
+        };
+        let inside = |outer: Node<'t>, inner: Node<'t>| {
+            outer.start_byte() <= inner.start_byte() && inner.end_byte() <= outer.end_byte()
+        };
+        self.m
+            .for_loops
+            .iter()
+            .copied()
+            .filter(|l| {
+                inside(*l, node)
+                    && inside(top, *l)
+                    && self.m.innermost_scope_at(l.start_byte()) == scope
+                    && read.is_none_or(|r| !inside(*l, r))
+            })
+            .collect()
     }
 
     /// The `for` loops holding `binding` (in its scope) that end before
@@ -6293,7 +6405,56 @@ impl<'m, 't> Flow<'m, 't> {
                 && (self
                     .stores_into_receiving_parameter(inner, def, &hands, attr)
                     .is_some()
-                    || self.hands_on_to_a_store(inner, def, &hands, attr, depth + 1))
+                    || self.hands_on_to_a_store(inner, def, &hands, attr, depth + 1)
+                    || (self.calls_a_parameter(inner, def) && self.parameter_store_written(attr)))
+        })
+    }
+
+    /// Whether `call`, in `def`, calls what a parameter of `def` holds
+    /// (`visit(node)` in `def walk(node, visit)`): any function passed in.
+    fn calls_a_parameter(&self, call: Node<'t>, def: ScopeId) -> bool {
+        let m = self.m;
+        call.field("function")
+            .filter(|f| f.kind_name() == "identifier")
+            .is_some_and(|f| {
+                matches!(
+                    m.binding_at(def, text(f, m.src), f),
+                    Some(Binding::Param { .. })
+                )
+            })
+    }
+
+    /// Whether some function of the module stores attribute `attr` into
+    /// an object it is given other than its receiver (`def vis(n): n.value
+    /// = v`): one a call through a parameter may run.
+    fn parameter_store_written(&self, attr: &str) -> bool {
+        let m = self.m;
+        whole_words(m.src, attr).any(|at| {
+            let Some(store) = m
+                .node_for_span(at..at + attr.len())
+                .and_then(|ident| m.parent_of(ident))
+                .filter(|a| a.kind_name() == "attribute")
+                .filter(|a| {
+                    m.parent_of(*a).is_some_and(|p| {
+                        p.kind_name() == "assignment"
+                            && p.field("left").is_some_and(|l| l.id() == a.id())
+                    })
+                })
+            else {
+                return false;
+            };
+            let Some(object) = store
+                .field("object")
+                .filter(|o| o.kind_name() == "identifier")
+            else {
+                return false;
+            };
+            let scope = m.innermost_scope_at(object.start_byte());
+            matches!(
+                m.binding_at(scope, text(object, m.src), object),
+                Some(Binding::Param { index, scope: s, .. })
+                    if *index > 0 || m.scopes[*s].class.is_none()
+            )
         })
     }
 
@@ -7093,7 +7254,17 @@ impl<'m, 't> Flow<'m, 't> {
         depth: u32,
     ) -> Option<Vec<Alt<'t>>> {
         let dicts = self.eval_as_dicts(func.field("object")?, scope, depth);
-        if dicts.is_empty() || !dicts.iter().all(|a| a.val.is_dict()) {
+        // (An instance of a `dict` subclass of this module filled by its
+        // own `__init__` is read as `init_dict_lookup` reads it, unless
+        // it has a `get` of its own.)
+        let m = self.m;
+        let dict_like = |v: &Val<'t>| {
+            v.is_dict()
+                || matches!(v, Val::Instance(class, _) if m.is_dict_subclass(*class)
+                    && m.method(*class, "get").is_none()
+                    && m.method(*class, "__getitem__").is_none())
+        };
+        if dicts.is_empty() || !dicts.iter().all(|a| dict_like(&a.val)) {
             return None;
         }
         let keys = self.eval_depth(*args.positional.first()?, scope, depth + 1);
@@ -7103,10 +7274,7 @@ impl<'m, 't> Flow<'m, 't> {
         };
         let mut out = Vec::new();
         for (dict, key, why, choices) in pairs(&[dicts, keys]) {
-            if !matches!(
-                key,
-                Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..)
-            ) {
+            if !is_key_constant(&key) {
                 out.push(Alt::unknown());
                 continue;
             }
@@ -7190,12 +7358,9 @@ impl<'m, 't> Flow<'m, 't> {
                 _ => return None,
             }
             let (k, v) = (pair.field("key")?, pair.field("value")?);
-            match self.eval_depth(k, scope, depth + 1).as_slice() {
+            match self.eval_key(k, scope, depth + 1).as_slice() {
                 [Alt { val, .. }] if val.same(key) => return Some(Some(v)),
-                [Alt {
-                    val: Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..),
-                    ..
-                }] => {}
+                [Alt { val, .. }] if is_key_constant(val) => {}
                 _ => return None,
             }
         }
@@ -7206,13 +7371,10 @@ impl<'m, 't> Flow<'m, 't> {
             if runs == StoreRuns::Never {
                 continue;
             }
-            match self.eval_depth(*k, *store_scope, depth + 1).as_slice() {
+            match self.eval_key(*k, *store_scope, depth + 1).as_slice() {
                 [Alt { val, .. }] if val.same(key) && runs == StoreRuns::Maybe => return None,
                 [Alt { val, .. }] if val.same(key) => found = Some(*v),
-                [Alt {
-                    val: Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..),
-                    ..
-                }] => {}
+                [Alt { val, .. }] if is_key_constant(val) => {}
                 _ => return None,
             }
         }
@@ -7821,6 +7983,40 @@ impl<'m, 't> Flow<'m, 't> {
         Some(built)
     }
 
+    /// The key of `subscript`: its index, or the tuple of its indices
+    /// (`d[a, b]`); `first` is its first index.
+    fn eval_index(
+        &self,
+        subscript: Node<'t>,
+        first: Node<'t>,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Vec<Alt<'t>> {
+        let indices = crate::syntax::subscript_indices(subscript);
+        if indices.len() < 2 {
+            return self.eval_depth(first, scope, depth);
+        }
+        let parts: Vec<Vec<Alt<'t>>> = indices
+            .iter()
+            .map(|i| or_unknown(self.eval_depth(*i, scope, depth + 1)))
+            .collect();
+        product(&parts, |vals| Val::Seq(SeqKind::Tuple, vals))
+    }
+
+    /// The value of a store's key node: an expression, or the subscript
+    /// `d[a, b]` itself, whose key is the tuple of its indices
+    /// (`super::item_store`).
+    fn eval_key(&self, key: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Alt<'t>> {
+        let stored_into = key.kind_name() == "subscript"
+            && self.m.parent_of(key).is_some_and(|p| {
+                p.kind_name() == "assignment" && p.field("left").is_some_and(|l| l.id() == key.id())
+            });
+        match key.field("subscript").filter(|_| stored_into) {
+            Some(first) => self.eval_index(key, first, scope, depth),
+            None => self.eval_depth(key, scope, depth),
+        }
+    }
+
     fn eval_subscript(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Alt<'t>> {
         let m = self.m;
         let (Some(value), Some(index)) = (node.field("value"), node.field("subscript")) else {
@@ -7835,7 +8031,7 @@ impl<'m, 't> Flow<'m, 't> {
         }
         let parts = vec![
             self.eval_as_dicts(value, scope, depth),
-            self.eval_depth(index, scope, depth + 1),
+            self.eval_index(node, index, scope, depth + 1),
         ];
         let mut out = Vec::new();
         for (base, key, why, choices) in pairs(&parts) {
@@ -7868,7 +8064,11 @@ impl<'m, 't> Flow<'m, 't> {
                     });
                     out.extend(found.into_iter().filter_map(|a| a.under(&why, &choices)));
                 }
-                (dict, _) if dict.is_dict() => {
+                (dict, _)
+                    if dict.is_dict()
+                        || matches!(dict, Val::Instance(class, _)
+                            if m.is_dict_subclass(*class) && m.method(*class, "__getitem__").is_none()) =>
+                {
                     self.subscript_read.set(Some((node, scope)));
                     let lookup =
                         self.reading_under(&choices, || self.lookup_key(dict, &key, depth));
@@ -7908,6 +8108,23 @@ impl<'m, 't> Flow<'m, 't> {
                     why,
                     choices,
                 }),
+            }
+        }
+        cap(out)
+    }
+
+    /// The values of `node` as something iterated (`sorted(d)`, `max(xs)`):
+    /// a dict as the list of its keys, a comprehension as its items when
+    /// they can be told.
+    fn iterated(&self, node: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Alt<'t>> {
+        let alts = self.eval_depth(node, scope, depth + 1);
+        let alts = self.expand_comprehensions(alts, SeqKind::List, depth + 1);
+        let mut out = Vec::new();
+        for a in alts {
+            if a.val.is_dict() {
+                out.extend(self.dict_view(a, "keys", depth + 1));
+            } else {
+                out.push(a);
             }
         }
         cap(out)
@@ -8035,6 +8252,9 @@ impl<'m, 't> Flow<'m, 't> {
                     None => self.splat_argument(*call, *call_scope, name, depth),
                 }
             }
+            Val::Instance(class, ctor) if self.m.is_dict_subclass(*class) => {
+                self.init_dict_lookup(*class, *ctor, key, depth)
+            }
             Val::InstanceDict(class, ctor) => match key {
                 Val::Str(name) => Lookup::Found(self.field(*class, *ctor, name, depth + 1)),
                 _ => Lookup::Unknown,
@@ -8115,14 +8335,35 @@ impl<'m, 't> Flow<'m, 't> {
         key: &Val<'t>,
         depth: u32,
     ) -> Lookup<'t> {
-        let dicts = self.eval_as_dicts(expr, scope, depth);
+        self.mapping_lookup(expr, scope, key, depth, false)
+    }
+
+    /// `splat_lookup`, and with `pairs` also of an iterable of pairs (the
+    /// argument of `dict(...)`: `dict(zip(names, values))`, `dict((k, v)
+    /// for ...)`), whose last pair with the key gives its entry.
+    fn mapping_lookup(
+        &self,
+        expr: Node<'t>,
+        scope: ScopeId,
+        key: &Val<'t>,
+        depth: u32,
+        pairs: bool,
+    ) -> Lookup<'t> {
+        let mut dicts = self.eval_as_dicts(expr, scope, depth);
+        if pairs {
+            dicts = self.expand_comprehensions(dicts, SeqKind::List, depth + 1);
+        }
         if dicts.is_empty() {
             return Lookup::Unknown;
         }
         let mut found = Vec::new();
         let mut missing = 0;
         for d in &dicts {
-            match self.reading_under(&d.choices, || self.lookup_key(&d.val, key, depth + 1)) {
+            let lookup = match &d.val {
+                Val::Seq(_, items) if pairs => pairs_lookup(items, key),
+                dict => self.reading_under(&d.choices, || self.lookup_key(dict, key, depth + 1)),
+            };
+            match lookup {
                 Lookup::Found(alts) => {
                     found.extend(alts.into_iter().filter_map(|a| a.under(&d.why, &d.choices)))
                 }
@@ -8383,7 +8624,6 @@ impl<'m, 't> Flow<'m, 't> {
         key: &Val<'t>,
         depth: u32,
     ) -> Lookup<'t> {
-        let m = self.m;
         // (Taken first: the lookups evaluating entries and stores below are
         // not this read.)
         let read = self.subscript_read.take();
@@ -8392,39 +8632,7 @@ impl<'m, 't> Flow<'m, 't> {
         }
         let mut result = Lookup::Missing;
         if dict.kind_name() == "call" {
-            // `dict(base, k=v, **more)`
-            let args = m.args_of(dict);
-            if args.positional.len() > 1 {
-                return Lookup::Unknown;
-            }
-            if let Some(base) = args.positional.first() {
-                result = self.splat_lookup(*base, scope, key, depth);
-            }
-            let Some(list) = dict.field("arguments") else {
-                return Lookup::Unknown;
-            };
-            let mut cursor = list.walk();
-            for arg in list.named_children(&mut cursor) {
-                match arg.kind_name() {
-                    "keyword_argument" => {
-                        let matches = matches!(key, Val::Str(k) if arg.field("name").is_some_and(|n| text(n, m.src) == k));
-                        if let (true, Some(v)) = (matches, arg.field("value")) {
-                            result = Lookup::Found(self.eval_depth(v, scope, depth + 1));
-                        }
-                    }
-                    "dictionary_splat" => {
-                        let Some(expr) = arg.named_child(0) else {
-                            return Lookup::Unknown;
-                        };
-                        match self.splat_lookup(unparenthesize(expr), scope, key, depth) {
-                            Lookup::Missing => {}
-                            other => result = other,
-                        }
-                    }
-                    "list_splat" => return Lookup::Unknown,
-                    _ => {}
-                }
-            }
+            result = self.dict_call_lookup(dict, scope, key, depth, 0);
         } else {
             let mut cursor = dict.walk();
             for pair in dict.named_children(&mut cursor) {
@@ -8433,7 +8641,7 @@ impl<'m, 't> Flow<'m, 't> {
                         let (Some(k), Some(v)) = (pair.field("key"), pair.field("value")) else {
                             return Lookup::Unknown;
                         };
-                        match self.eval_depth(k, scope, depth + 1).as_slice() {
+                        match self.eval_key(k, scope, depth + 1).as_slice() {
                             [Alt { val, .. }] if val.same(key) => {
                                 result = Lookup::Found(self.value_read_at(
                                     v,
@@ -8442,10 +8650,7 @@ impl<'m, 't> Flow<'m, 't> {
                                     depth,
                                 ));
                             }
-                            [Alt {
-                                val: Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..),
-                                ..
-                            }] => {}
+                            [Alt { val, .. }] if is_key_constant(val) => {}
                             _ => result = Lookup::Unknown,
                         }
                     }
@@ -8464,6 +8669,274 @@ impl<'m, 't> Flow<'m, 't> {
                 }
             }
         }
+        self.lookup_after_stores(dict, result, read, key, depth)
+    }
+
+    /// Entry `key` of an instance of a `dict` subclass of this module whose
+    /// own `__init__` fills it (`super().__init__(d or {}, **kw)`, `for k,
+    /// v in d.items(): self[k] = ...`: ml_collections-, EasyDict-style
+    /// configs), that `__init__` bound to the constructor call: what its
+    /// `dict` initialisations pass, then its item stores into `self`, in
+    /// order; then the stores made through the name the instance is given.
+    /// Unknown when `__init__` changes `self` some other way, or may not.
+    fn init_dict_lookup(
+        &self,
+        class: ScopeId,
+        ctor: Option<(Node<'t>, ScopeId)>,
+        key: &Val<'t>,
+        depth: u32,
+    ) -> Lookup<'t> {
+        let m = self.m;
+        let read = self.subscript_read.take();
+        let (Some(init), Some((call, call_scope))) = (m.method(class, "__init__"), ctor) else {
+            return Lookup::Unknown;
+        };
+        if too_deep(depth) || !is_key_constant(key) {
+            return Lookup::Unknown;
+        }
+        // `super().__init__` must be `dict`'s: no base here has its own.
+        let Some(owner) = m.scopes[init].class else {
+            return Lookup::Unknown;
+        };
+        if m.base_classes(owner)
+            .into_iter()
+            .any(|base| m.method(base, "__init__").is_some())
+        {
+            return Lookup::Unknown;
+        }
+        let Some(changes) = self.init_dict_changes(init, class) else {
+            return Lookup::Unknown;
+        };
+        let receiver = Alt::fixed(Val::Instance(class, ctor));
+        let frames = [(init, call, call_scope, Some(receiver))];
+        let made = self.in_frames(&frames, &|| {
+            let mut result = Lookup::Missing;
+            for change in &changes {
+                match *change {
+                    InitDictChange::Init(init_call, skip) => {
+                        match self.dict_call_lookup(init_call, init, key, depth + 1, skip) {
+                            Lookup::Missing => {}
+                            other => result = other,
+                        }
+                    }
+                    InitDictChange::Store(k, v) => {
+                        let keys = self.eval_key(k, init, depth + 1);
+                        if keys.iter().any(|a| !is_key_constant(&a.val)) {
+                            return Lookup::Unknown;
+                        }
+                        let matching: Vec<&Alt<'t>> =
+                            keys.iter().filter(|a| a.val.same(key)).collect();
+                        if matching.is_empty() {
+                            continue;
+                        }
+                        let values = self.value_read_at(v, init, None, depth);
+                        let mut stored: Vec<Alt<'t>> = matching
+                            .iter()
+                            .flat_map(|k| {
+                                values
+                                    .iter()
+                                    .cloned()
+                                    .filter_map(|value| value.under(&k.why, &k.choices))
+                            })
+                            .collect();
+                        // In a loop, the last pass storing the key wins.
+                        for loop_node in self.loops_around(v, init, None) {
+                            if has_break(loop_node) {
+                                return Lookup::Unknown;
+                            }
+                            stored = last_iteration(stored, loop_node);
+                        }
+                        // Stored certainly (the key of an element that is
+                        // certainly there): it replaces what was there;
+                        // else either may be the entry.
+                        let every = matching.iter().all(|k| k.why.certain());
+                        result = match (every, result) {
+                            (true, _) | (false, Lookup::Missing) => Lookup::Found(cap(stored)),
+                            (false, Lookup::Found(before)) => Lookup::Found(cap(before
+                                .into_iter()
+                                .chain(stored)
+                                .map(|mut a| {
+                                    a.why = Why::Choice;
+                                    a
+                                })
+                                .collect())),
+                            (false, Lookup::Unknown) => Lookup::Unknown,
+                        };
+                    }
+                }
+            }
+            result
+        });
+        let Some(made) = made else {
+            return Lookup::Unknown;
+        };
+        self.lookup_after_stores(call, made, read, key, depth)
+    }
+
+    /// How `init`, the `__init__` of a `dict` subclass (`class` or a base),
+    /// fills `self`, in order: `dict` initialisations (`super().__init__(...)`,
+    /// `dict.__init__(self, ...)`, `self.update(...)`) and item stores
+    /// (`self[k] = v`), each certain to run. `None` when it may change
+    /// `self` some other way (`self.pop(...)`, passing `self` on, a store
+    /// under a condition, an attribute store a `__setattr__` may make an
+    /// item).
+    fn init_dict_changes(&self, init: ScopeId, class: ScopeId) -> Option<Vec<InitDictChange<'t>>> {
+        let m = self.m;
+        let def = m.scopes[init].node;
+        let (me, _) = m.scopes[init].params().first()?;
+        let sets_items =
+            m.method(class, "__setattr__").is_some() || m.attribute(class, "__setattr__").is_some();
+        let body = def.field("body")?;
+        let mut changes: Vec<InitDictChange<'t>> = Vec::new();
+        let mut stack = vec![body];
+        let certain = |node: Node<'t>| m.store_runs(node, init, def) == StoreRuns::Certainly;
+        while let Some(node) = stack.pop() {
+            match node.kind_name() {
+                "function_definition" | "class_definition" | "lambda" => {
+                    // A closure that may change `self` later.
+                    if mentions_name(node, me, m.src) {
+                        return None;
+                    }
+                    continue;
+                }
+                // `super().__init__(...)`: `dict`'s (no base here has one).
+                "call" if is_super_init(node, m.src) => {
+                    if !certain(node) {
+                        return None;
+                    }
+                    changes.push(InitDictChange::Init(node, 0));
+                }
+                "identifier" if text(node, m.src) == me => {
+                    let parent = m.parent_of(node)?;
+                    let holds =
+                        |field: &str| parent.field(field).is_some_and(|n| n.id() == node.id());
+                    match parent.kind_name() {
+                        "subscript" if holds("value") => {
+                            let up = m.parent_of(parent)?;
+                            match up.kind_name() {
+                                "assignment"
+                                    if up.field("left").is_some_and(|l| l.id() == parent.id()) =>
+                                {
+                                    let (k, v) = super::item_store(parent)?;
+                                    if !certain(parent) {
+                                        return None;
+                                    }
+                                    changes.push(InitDictChange::Store(k, v));
+                                }
+                                "augmented_assignment" | "delete_statement" => return None,
+                                // A read.
+                                _ => {}
+                            }
+                        }
+                        "attribute" if holds("object") => {
+                            let name = parent.field("attribute").map(|a| text(a, m.src))?;
+                            let assigned = m.parent_of(parent).is_some_and(|p| {
+                                p.kind_name() == "assignment"
+                                    && p.field("left").is_some_and(|l| l.id() == parent.id())
+                            });
+                            match name {
+                                "update" => {
+                                    let call =
+                                        m.parent_of(parent).filter(|c| c.kind_name() == "call")?;
+                                    if !certain(call) {
+                                        return None;
+                                    }
+                                    changes.push(InitDictChange::Init(call, 0));
+                                }
+                                "setdefault" | "pop" | "popitem" | "clear" | "__setitem__"
+                                | "__delitem__" | "__init__" => return None,
+                                _ if assigned && sets_items => return None,
+                                _ => {}
+                            }
+                        }
+                        "argument_list" => {
+                            let call = m.parent_of(parent)?;
+                            let function = call.field("function").map(|f| text(f, m.src));
+                            let first = parent.named_child(0).is_some_and(|a| a.id() == node.id());
+                            match function {
+                                // `super(Config, self).__init__(...)`.
+                                Some("super") => {}
+                                // `dict.__init__(self, ...)`.
+                                Some("dict.__init__") if first && certain(call) => {
+                                    changes.push(InitDictChange::Init(call, 1));
+                                }
+                                _ => return None,
+                            }
+                        }
+                        _ => return None,
+                    }
+                }
+                _ => {}
+            }
+            let mut cursor = node.walk();
+            stack.extend(node.named_children(&mut cursor));
+        }
+        changes.sort_by_key(|c| match c {
+            InitDictChange::Init(n, _) | InitDictChange::Store(n, _) => n.start_byte(),
+        });
+        Some(changes)
+    }
+
+    /// Entry `key` of the dict a call with `dict`'s arguments makes
+    /// (`dict(base, k=v, **more)`, `super().__init__(base, k=v)`), the
+    /// first `skip` positional arguments left out (`dict.__init__(self, ...)`).
+    fn dict_call_lookup(
+        &self,
+        call: Node<'t>,
+        scope: ScopeId,
+        key: &Val<'t>,
+        depth: u32,
+        skip: usize,
+    ) -> Lookup<'t> {
+        let m = self.m;
+        let mut result = Lookup::Missing;
+        let args = m.args_of(call);
+        if args.positional.len() > skip + 1 {
+            return Lookup::Unknown;
+        }
+        if let Some(base) = args.positional.get(skip) {
+            result = self.mapping_lookup(*base, scope, key, depth, true);
+        }
+        let Some(list) = call.field("arguments") else {
+            return Lookup::Unknown;
+        };
+        let mut cursor = list.walk();
+        for arg in list.named_children(&mut cursor) {
+            match arg.kind_name() {
+                "keyword_argument" => {
+                    let matches = matches!(key, Val::Str(k) if arg.field("name").is_some_and(|n| text(n, m.src) == k));
+                    if let (true, Some(v)) = (matches, arg.field("value")) {
+                        result = Lookup::Found(self.eval_depth(v, scope, depth + 1));
+                    }
+                }
+                "dictionary_splat" => {
+                    let Some(expr) = arg.named_child(0) else {
+                        return Lookup::Unknown;
+                    };
+                    match self.splat_lookup(unparenthesize(expr), scope, key, depth) {
+                        Lookup::Missing => {}
+                        other => result = other,
+                    }
+                }
+                "list_splat" => return Lookup::Unknown,
+                _ => {}
+            }
+        }
+        result
+    }
+
+    /// Entry `key` of the dict `dict` made, as a read at `read` sees it:
+    /// `made` (what the dict held when made), then the stores into it.
+    fn lookup_after_stores(
+        &self,
+        dict: Node<'t>,
+        made: Lookup<'t>,
+        read: Option<(Node<'t>, ScopeId)>,
+        key: &Val<'t>,
+        depth: u32,
+    ) -> Lookup<'t> {
+        let m = self.m;
+        let result = made;
         // `D[k] = v` stores into it; a store whose key has several
         // alternatives (a registration decorator's name) gives the value
         // made the same way as the matching key.
@@ -8513,7 +8986,7 @@ impl<'m, 't> Flow<'m, 't> {
                 Some(Lookup::Missing) => continue,
                 Some(Lookup::Unknown) => return Lookup::Unknown,
                 Some(Lookup::Found(values)) => (vec![Alt::fixed(key.clone())], Some(values)),
-                None => (self.eval_depth(*k, *store_scope, depth + 1), None),
+                None => (self.eval_key(*k, *store_scope, depth + 1), None),
             };
             if keys.iter().any(|a| !is_key_constant(&a.val)) {
                 return Lookup::Unknown;
@@ -8527,7 +9000,11 @@ impl<'m, 't> Flow<'m, 't> {
             if runs == StoreRuns::Maybe {
                 return Lookup::Unknown;
             }
-            let values = values.unwrap_or_else(|| self.eval_depth(*v, *store_scope, depth + 1));
+            // (A list stored, as it is when read: `D["k"] = []` then
+            // `D["k"].append(f)`.)
+            let values = values.unwrap_or_else(|| {
+                self.value_read_at(*v, *store_scope, read.map(|(r, _)| r), depth)
+            });
             let replaces = match (same_scope_as_read, replacing) {
                 (Some(_), Some(before)) => {
                     keys.len() == 1 && m.is_straight_line(before, *store_scope, statement)
@@ -8540,14 +9017,24 @@ impl<'m, 't> Flow<'m, 't> {
             if same_scope_as_read.is_some() && keys.len() == 1 {
                 replacing = Some(statement);
             }
-            for k in matching {
-                stored.extend(
+            let mut this: Vec<Alt<'t>> = matching
+                .iter()
+                .flat_map(|k| {
                     values
                         .iter()
                         .cloned()
-                        .filter_map(|value| value.under(&k.why, &k.choices)),
-                );
+                        .filter_map(|value| value.under(&k.why, &k.choices))
+                })
+                .collect();
+            // Stored on each pass of a loop the read comes after: the last
+            // pass's value is what stays (`for p in PLATFORMS: cfg["p"] = p`).
+            for loop_node in self.loops_around(statement, *store_scope, read.map(|(r, _)| r)) {
+                if has_break(loop_node) {
+                    return Lookup::Unknown;
+                }
+                this = last_iteration(this, loop_node);
             }
+            stored.extend(this);
         }
         if !stored.is_empty() {
             return Lookup::Found(cap(stored));
@@ -8836,7 +9323,7 @@ impl<'m, 't> Flow<'m, 't> {
                             .keywords
                             .iter()
                             .any(|(k, _, _)| k != "key" && k != "reverse");
-                    return map(self.eval_depth(args.positional[0], scope, depth + 1), |v| {
+                    return map(self.iterated(args.positional[0], scope, depth), |v| {
                         let items: Vec<Val<'t>> = match v {
                             Val::Seq(_, items) => items.clone(),
                             Val::Str(s) | Val::Split(s) => {
@@ -9064,6 +9551,43 @@ impl<'m, 't> Flow<'m, 't> {
                         return cap(out);
                     }
                 }
+                // Folds of one known iterable: `max(sizes)`, `sum(counts)`,
+                // `any(flags)`, `all(...)` (`max(xs, key=...)` not).
+                "max" | "min" | "sum" | "any" | "all"
+                    if args.positional.len() == 1
+                        && args.keywords.is_empty()
+                        && !args.has_splat =>
+                {
+                    let items = self.iterated(args.positional[0], scope, depth);
+                    return map(items, |v| match v {
+                        Val::Seq(_, items) => fold_items(func_text, items),
+                        _ => Val::Unknown,
+                    });
+                }
+                // `round(x)` / `abs(x)` of a float: Python rounds halves to
+                // even.
+                "round" | "abs"
+                    if args.positional.len() == 1
+                        && args.keywords.is_empty()
+                        && !args.has_splat
+                        && self
+                            .eval_depth(args.positional[0], scope, depth + 1)
+                            .iter()
+                            .any(|a| matches!(a.val, Val::Float(_))) =>
+                {
+                    return map(
+                        self.eval_depth(args.positional[0], scope, depth + 1),
+                        |v| match (func_text, v) {
+                            ("round", Val::Float(f)) if f.abs() < 9.0e18 => {
+                                Val::Int(f.round_ties_even() as i64)
+                            }
+                            ("round", Val::Int(i)) => Val::Int(*i),
+                            ("abs", Val::Float(f)) => Val::Float(f.abs()),
+                            ("abs", Val::Int(i)) => i.checked_abs().map_or(Val::Unknown, Val::Int),
+                            _ => Val::Unknown,
+                        },
+                    );
+                }
                 // `max(1, n)`, `min(n, 8)`, `abs(n)`, `round(n)` of ints.
                 "max" | "min" | "abs" | "round"
                     if !args.positional.is_empty()
@@ -9113,7 +9637,11 @@ impl<'m, 't> Flow<'m, 't> {
                         .collect();
                 }
                 // `dict(d)` copies d.
-                "dict" if args.positional.len() == 1 && args.keywords.is_empty() => {
+                "dict"
+                    if args.positional.len() == 1
+                        && args.keywords.is_empty()
+                        && !args.has_splat =>
+                {
                     // A copy changed afterwards is a dict of its own: its
                     // base's entries, then its stores (`raw = dict(DEFAULTS);
                     // raw["platform"] = "tpu"`).
@@ -9125,13 +9653,15 @@ impl<'m, 't> Flow<'m, 't> {
                         Mutation::Shallow => return vec![Alt::fixed(Val::Dict(call, scope))],
                         Mutation::Deep => return vec![Alt::unknown()],
                     }
-                    return map(self.eval_depth(args.positional[0], scope, depth + 1), |v| {
-                        if v.is_dict() {
-                            v.clone()
-                        } else {
-                            Val::Unknown
-                        }
-                    });
+                    // `dict(pairs)`: read through the call (`mapping_lookup`).
+                    return map(
+                        self.eval_depth(args.positional[0], scope, depth + 1),
+                        |v| match v {
+                            v if v.is_dict() => v.clone(),
+                            Val::Seq(..) | Val::Comprehension(..) => Val::Dict(call, scope),
+                            _ => Val::Unknown,
+                        },
+                    );
                 }
                 "dict" => return vec![Alt::fixed(Val::Dict(call, scope))],
                 // `type(obj)` of an instance of a class of this module: that
@@ -9163,12 +9693,34 @@ impl<'m, 't> Flow<'m, 't> {
                         |v| match v {
                             Val::Int(i) => Val::Int(*i),
                             Val::Bool(b) => Val::Int(i64::from(*b)),
+                            // Toward zero.
+                            Val::Float(f) if f.abs() < 9.0e18 => Val::Int(f.trunc() as i64),
                             Val::Str(text) => text
                                 .trim()
                                 .replace('_', "")
                                 .parse::<i64>()
                                 .map_or(Val::AnyInt, Val::Int),
                             _ => Val::AnyInt,
+                        },
+                    );
+                }
+                // `float(x)` of a known number or numeral.
+                "float"
+                    if args.positional.len() == 1
+                        && args.keywords.is_empty()
+                        && !args.has_splat =>
+                {
+                    return map(
+                        self.eval_depth(args.positional[0], scope, depth + 1),
+                        |v| match v {
+                            Val::Int(_) | Val::Float(_) => {
+                                v.number().map_or(Val::Unknown, Val::Float)
+                            }
+                            Val::Bool(b) => Val::Float(f64::from(u8::from(*b))),
+                            Val::Str(text) => {
+                                python_float(text.trim()).map_or(Val::Unknown, Val::Float)
+                            }
+                            _ => Val::Unknown,
                         },
                     );
                 }
@@ -9837,6 +10389,55 @@ impl<'m, 't> Flow<'m, 't> {
                 Some(vec![Alt::fixed(Val::Devices(backend))])
             }
             "argparse.ArgumentParser" => Some(vec![Alt::fixed(Val::ArgParser(None))]),
+            // `math.prod(shape)` of known ints.
+            "math.prod" if args.positional.len() == 1 && args.keywords.is_empty() => {
+                let items = self.iterated(args.positional[0], scope, depth);
+                Some(map(items, |v| match v {
+                    Val::Seq(_, items) => items
+                        .iter()
+                        .try_fold(1i64, |acc, i| acc.checked_mul(i.int()?))
+                        .map_or(Val::Unknown, Val::Int),
+                    _ => Val::Unknown,
+                }))
+            }
+            // `itertools.product(a, b)` of known sequences: its tuples, in
+            // order (a loop takes each in turn).
+            "itertools.product"
+                if !args.positional.is_empty() && !args.has_splat && args.keywords.is_empty() =>
+            {
+                let parts: Vec<Vec<Alt<'t>>> = args
+                    .positional
+                    .iter()
+                    .map(|a| or_unknown(self.iterated(*a, scope, depth)))
+                    .collect();
+                Some(product(&parts, |vals| {
+                    let mut rows: Vec<Vec<Val<'t>>> = vec![Vec::new()];
+                    for v in &vals {
+                        let Val::Seq(_, items) = v else {
+                            return Val::Unknown;
+                        };
+                        rows = rows
+                            .iter()
+                            .flat_map(|row| {
+                                items.iter().map(move |i| {
+                                    let mut row = row.clone();
+                                    row.push(i.clone());
+                                    row
+                                })
+                            })
+                            .collect();
+                        if rows.len() > MAX_RANGE_LEN {
+                            return Val::Unknown;
+                        }
+                    }
+                    Val::Seq(
+                        SeqKind::List,
+                        rows.into_iter()
+                            .map(|r| Val::Seq(SeqKind::Tuple, r))
+                            .collect(),
+                    )
+                }))
+            }
             // A configuration parsed from a constant JSON text.
             // A copy holds what the original holds.
             // `functools.update_wrapper(wrapper, fun)` returns `wrapper`.
@@ -10567,6 +11168,8 @@ impl<'m, 't> Flow<'m, 't> {
     /// `nargs` and `type` applied the way argparse applies them.
     fn argparse_default(&self, dest: &str, depth: u32) -> Vec<Alt<'t>> {
         let m = self.m;
+        let mut parsers = 0;
+        let mut all: Vec<Alt<'t>> = Vec::new();
         for site in m.call_sites_named(&["add_argument"]) {
             let args = m.args_of(site.node);
             let flags: Vec<String> = args
@@ -10642,7 +11245,24 @@ impl<'m, 't> Flow<'m, 't> {
                     choices: Vec::new(),
                 }),
             }
-            return cap(out);
+            parsers += 1;
+            all.extend(out);
+        }
+        match parsers {
+            0 => {}
+            1 => return cap(all),
+            // Parsers of one option each (`--platform` in two commands'
+            // parsers): which one parsed is not followed, so no default is
+            // the plain run's.
+            _ => {
+                return cap(all
+                    .into_iter()
+                    .map(|a| Alt {
+                        why: Why::Choice,
+                        ..a
+                    })
+                    .collect())
+            }
         }
         // `sub.set_defaults(func=cmd_aot)`: an attribute no argument
         // defines; a subcommand's handler is its `args.func(args)`.
@@ -11076,18 +11696,12 @@ impl<'m, 't> Flow<'m, 't> {
             return Ok(None);
         };
         let parts = [
-            self.eval_depth(k, scope, depth + 1),
+            self.eval_key(k, scope, depth + 1),
             self.eval_depth(v, scope, depth + 1),
         ];
         let mut all = pairs(&parts);
         all.retain(|(.., choices)| compatible(choices, &self.read_way.borrow()));
-        let constant = |k: &Val<'t>| {
-            matches!(
-                k,
-                Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..)
-            )
-        };
-        if !constant(key) || !all.iter().all(|(k, ..)| constant(k)) {
+        if !is_key_constant(key) || !all.iter().all(|(k, ..)| is_key_constant(k)) {
             return Err(all);
         }
         Ok(Some(
@@ -11483,21 +12097,31 @@ impl<'m, 't> Flow<'m, 't> {
                 if node.kind_name() == "call" {
                     // `dict(k=v, ...)`: its keywords, in order.
                     let args = self.m.args_of(*node);
-                    if args.has_splat
-                        || !args.positional.is_empty()
-                        || args.keywords.len() > MAX_ALTS * 4
-                        || !node.field("function").is_some_and(|f| {
-                            text(f, self.m.src) == "dict"
-                                && self.m.lookup(*dscope, "dict").is_none()
-                        })
-                    {
+                    let is_dict = node.field("function").is_some_and(|f| {
+                        text(f, self.m.src) == "dict" && self.m.lookup(*dscope, "dict").is_none()
+                    });
+                    if !is_dict || args.keywords.len() > MAX_ALTS * 4 {
                         return unknown(dict);
                     }
-                    for (name, v, _) in args.keywords {
-                        entries.push((
-                            vec![Alt::fixed(Val::Str(name.to_owned()))],
-                            self.eval_depth(v, *dscope, depth + 1),
-                        ));
+                    // `dict(base, **more, k=v)`: its entries when their
+                    // keys are known (values as module summaries keep them).
+                    if args.has_splat || !args.positional.is_empty() {
+                        match self.dict_entries(*node, *dscope, 0, depth + 1) {
+                            Some(known) if known.len() <= MAX_ALTS * 4 => {
+                                for (key, values) in known.iter() {
+                                    entries
+                                        .push((vec![Alt::fixed(key.val())], from_consts(values)));
+                                }
+                            }
+                            _ => return unknown(dict),
+                        }
+                    } else {
+                        for (name, v, _) in args.keywords {
+                            entries.push((
+                                vec![Alt::fixed(Val::Str(name.to_owned()))],
+                                self.eval_depth(v, *dscope, depth + 1),
+                            ));
+                        }
                     }
                 }
                 let mut cursor = node.walk();
@@ -11524,7 +12148,7 @@ impl<'m, 't> Flow<'m, 't> {
                 for (key, value, store_scope) in stores.iter() {
                     let straight =
                         *store_scope == *dscope && self.m.is_straight_line(*value, *dscope, *node);
-                    let key_alts = self.eval_depth(*key, *store_scope, depth + 1);
+                    let key_alts = self.eval_key(*key, *store_scope, depth + 1);
                     // Stored by another function (`def add(name, fn):
                     // REG[name] = fn`): an entry for each call of it, in no
                     // known order, as an element pushed onto a list
@@ -11697,13 +12321,20 @@ impl<'m, 't> Flow<'m, 't> {
                 StoreRuns::Maybe => return None,
                 StoreRuns::Certainly => {}
             }
-            let key = match self.eval_depth(*k, scope, at + 1).as_slice() {
+            let key = match self.eval_key(*k, scope, at + 1).as_slice() {
                 [Alt { val, .. }] if matches!(val, Val::Str(_) | Val::Int(_) | Val::Bool(_)) => {
                     val.detached()
                 }
                 _ => return None,
             };
-            let alts = self.eval_depth(*v, scope, at + 1);
+            let mut alts = self.value_read_at(*v, scope, None, at);
+            // In a loop: what its last pass stores stays.
+            for loop_node in self.loops_around(*v, scope, None) {
+                if has_break(loop_node) {
+                    return None;
+                }
+                alts = last_iteration(alts, loop_node);
+            }
             put_entry(&mut out, key, self.detach(&alts, depth + 1));
         }
         (out.len() <= 64).then_some(out)
@@ -12289,6 +12920,31 @@ fn map<'t>(alts: Vec<Alt<'t>>, f: impl Fn(&Val<'t>) -> Val<'t>) -> Vec<Alt<'t>> 
 /// `a op b` of Python ints (`+ - * // %`, floor division and a modulo
 /// with the divisor's sign); `None` on overflow, a zero divisor or another
 /// operator.
+/// A Python float literal's value (`2.5e-4`, `1_000.0`, `1.`); `None` for
+/// an imaginary one (`1j`).
+fn python_float(literal: &str) -> Option<f64> {
+    let digits = literal.replace('_', "");
+    let value: f64 = digits.parse().ok()?;
+    value.is_finite().then_some(value)
+}
+
+/// `a op b` of floats as Python computes it (`//` and `%` floor); `None`
+/// where Python raises (division by zero) or the result is not finite.
+fn python_float_op(op: &str, a: f64, b: f64) -> Option<f64> {
+    let value = match op {
+        "+" => a + b,
+        "-" => a - b,
+        "*" => a * b,
+        "/" if b != 0.0 => a / b,
+        "//" if b != 0.0 => (a / b).floor(),
+        "%" if b != 0.0 => a - b * (a / b).floor(),
+        // (A negative base to a fractional power is complex in Python.)
+        "**" if a >= 0.0 || b.fract() == 0.0 => a.powf(b),
+        _ => return None,
+    };
+    value.is_finite().then_some(value)
+}
+
 fn python_int_op(op: &str, a: i64, b: i64) -> Option<i64> {
     let floor_div = || {
         let q = a.checked_div(b)?;
@@ -12305,6 +12961,7 @@ fn python_int_op(op: &str, a: i64, b: i64) -> Option<i64> {
         "*" => a.checked_mul(b),
         "//" => floor_div(),
         "%" => a.checked_sub(b.checked_mul(floor_div()?)?),
+        "**" => a.checked_pow(u32::try_from(b).ok()?),
         _ => None,
     }
 }
@@ -15013,11 +15670,33 @@ mod tests {
             ("*", 1600, 2, Some(3200)),
             ("*", i64::MAX, 2, None),
             ("//", i64::MIN, -1, None),
-            ("**", 2, 3, None),
+            ("**", 2, 3, Some(8)),
+            ("**", 2, -1, None),
+            ("**", 10, 40, None),
         ];
         for (op, a, b, want) in cases {
             assert_eq!(python_int_op(op, a, b), want, "{a} {op} {b}");
         }
+    }
+
+    #[test]
+    fn float_ops_compute_what_python_does() {
+        let cases = [
+            ("/", 1.0, 4.0, Some(0.25)),
+            ("//", -7.5, 2.0, Some(-4.0)),
+            ("%", -7.5, 2.0, Some(0.5)),
+            ("%", 7.5, -2.0, Some(-0.5)),
+            ("/", 1.0, 0.0, None),
+            ("**", -8.0, 0.5, None),
+            ("**", 4.0, 0.5, Some(2.0)),
+            ("*", 1e308, 10.0, None),
+        ];
+        for (op, a, b, want) in cases {
+            assert_eq!(python_float_op(op, a, b), want, "{a} {op} {b}");
+        }
+        assert_eq!(python_float("2.5e-4"), Some(2.5e-4));
+        assert_eq!(python_float("1_000.0"), Some(1000.0));
+        assert_eq!(python_float("1j"), None);
     }
 
     #[test]
@@ -15292,10 +15971,157 @@ fn setdefault_key<'t>(call: Node<'t>, src: &str) -> Option<Node<'t>> {
 
 /// A value a dict can be looked up by here.
 fn is_key_constant(v: &Val<'_>) -> bool {
-    matches!(
-        v,
-        Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..)
-    )
+    match v {
+        Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..) => true,
+        // `D[("matmul", "tpu")]`, `D["matmul", "tpu"]`.
+        Val::Seq(SeqKind::Tuple, items) => items.iter().all(is_key_constant),
+        _ => false,
+    }
+}
+
+/// `max`, `min`, `sum`, `any` or `all` of known items: ints (and bools,
+/// which are ints), or strings for `max`/`min`; for `any`/`all`, items of a
+/// known truth value.
+fn fold_items<'t>(fold: &str, items: &[Val<'t>]) -> Val<'t> {
+    let ints: Option<Vec<i64>> = items
+        .iter()
+        .map(|i| match i {
+            Val::Int(n) => Some(*n),
+            Val::Bool(b) => Some(*b as i64),
+            _ => None,
+        })
+        .collect();
+    let strs: Option<Vec<&str>> = items
+        .iter()
+        .map(|i| match i {
+            Val::Str(s) => Some(s.as_str()),
+            _ => None,
+        })
+        .collect();
+    match fold {
+        "any" | "all" => {
+            let truths: Option<Vec<bool>> = items.iter().map(Val::truthy).collect();
+            match truths {
+                Some(t) if fold == "any" => Val::Bool(t.iter().any(|b| *b)),
+                Some(t) => Val::Bool(t.iter().all(|b| *b)),
+                None => Val::Unknown,
+            }
+        }
+        "sum" if items.iter().any(|i| matches!(i, Val::Float(_))) => items
+            .iter()
+            .map(Val::number)
+            .sum::<Option<f64>>()
+            .filter(|f| f.is_finite())
+            .map_or(Val::Unknown, Val::Float),
+        "sum" => match ints {
+            Some(ints) => ints
+                .iter()
+                .try_fold(0i64, |acc, n| acc.checked_add(*n))
+                .map_or(Val::Unknown, Val::Int),
+            None => Val::Unknown,
+        },
+        // (`max([])` raises: no value.)
+        _ => {
+            let pick_max = fold == "max";
+            let floats: Option<Vec<f64>> = items.iter().map(Val::number).collect();
+            let has_float = items.iter().any(|i| matches!(i, Val::Float(_)));
+            if let (true, Some(floats)) = (has_float, floats) {
+                // The first of equal ones, as Python keeps it.
+                let mut best: Option<usize> = None;
+                for (i, f) in floats.iter().enumerate() {
+                    let better = best.is_none_or(|b| {
+                        if pick_max {
+                            *f > floats[b]
+                        } else {
+                            *f < floats[b]
+                        }
+                    });
+                    if better {
+                        best = Some(i);
+                    }
+                }
+                return best.map_or(Val::Unknown, |b| items[b].clone());
+            }
+            match (ints, strs) {
+                (Some(ints), _) if !ints.is_empty() => {
+                    let found = if pick_max {
+                        ints.iter().max()
+                    } else {
+                        ints.iter().min()
+                    };
+                    found.map_or(Val::Unknown, |n| Val::Int(*n))
+                }
+                (_, Some(strs)) if !strs.is_empty() => {
+                    let found = if pick_max {
+                        strs.iter().max()
+                    } else {
+                        strs.iter().min()
+                    };
+                    found.map_or(Val::Unknown, |s| Val::Str((*s).to_owned()))
+                }
+                _ => Val::Unknown,
+            }
+        }
+    }
+}
+
+/// A way the `__init__` of a `dict` subclass fills `self`
+/// (`Flow::init_dict_changes`).
+#[derive(Clone, Copy)]
+enum InitDictChange<'t> {
+    /// A call taking `dict`'s arguments after the first `usize` positional
+    /// ones: `super().__init__(...)`, `dict.__init__(self, ...)`,
+    /// `self.update(...)`.
+    Init(Node<'t>, usize),
+    /// `self[key] = value`: the key node (`item_store`) and the value.
+    Store(Node<'t>, Node<'t>),
+}
+
+/// `super().__init__(...)` or `super(Cls, self).__init__(...)`.
+fn is_super_init(call: Node<'_>, src: &str) -> bool {
+    call.field("function")
+        .filter(|f| f.kind_name() == "attribute")
+        .filter(|f| {
+            f.field("attribute")
+                .is_some_and(|a| text(a, src) == "__init__")
+        })
+        .and_then(|f| f.field("object"))
+        .filter(|o| o.kind_name() == "call")
+        .and_then(|o| o.field("function"))
+        .is_some_and(|f| text(f, src) == "super")
+}
+
+/// Whether `name` is written as an identifier anywhere in `node`.
+fn mentions_name(node: Node<'_>, name: &str, src: &str) -> bool {
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        if n.kind_name() == "identifier" && text(n, src) == name {
+            return true;
+        }
+        let mut cursor = n.walk();
+        stack.extend(n.named_children(&mut cursor));
+    }
+    false
+}
+
+/// Entry `key` of the dict made of the pairs `items` (`dict(pairs)`): the
+/// last pair with that key; unknown when an item is no pair of a known key.
+fn pairs_lookup<'t>(items: &[Val<'t>], key: &Val<'t>) -> Lookup<'t> {
+    let mut found = None;
+    for item in items {
+        match item {
+            Val::Seq(_, pair) if pair.len() == 2 && is_key_constant(&pair[0]) => {
+                if pair[0].same(key) {
+                    found = Some(pair[1].clone());
+                }
+            }
+            _ => return Lookup::Unknown,
+        }
+    }
+    match found {
+        Some(val) => Lookup::Found(vec![Alt::fixed(val)]),
+        None => Lookup::Missing,
+    }
 }
 
 /// The `*expr` and `**expr` arguments of `call`.

@@ -929,8 +929,7 @@ impl<'t> Module<'t> {
                 let mut top = ident;
                 let mut keys: Option<Vec<String>> = Some(prefix.clone());
                 while let Some(up) = subscripted(top) {
-                    let key = up
-                        .field("subscript")
+                    let key = crate::syntax::single_index(up)
                         .and_then(|k| crate::syntax::string_value(k, self.src));
                     match (&mut keys, key) {
                         (Some(keys), Some(key)) => keys.push(key),
@@ -1013,10 +1012,12 @@ impl<'t> Module<'t> {
             // key that is not a literal may be it: the store counts).
             let mut on_path = true;
             for want in path {
-                let key = subscript
-                    .field("subscript")
-                    .map(|k| crate::syntax::string_value(k, self.src));
-                if matches!(&key, Some(Some(k)) if k != want) {
+                // (`d[a, b]`'s key, a tuple, is no string of the path.)
+                let indices = crate::syntax::subscript_indices(subscript);
+                let key = indices
+                    .first()
+                    .map(|k| crate::syntax::string_value(*k, self.src));
+                if indices.len() > 1 || matches!(&key, Some(Some(k)) if k != want) {
                     on_path = false;
                     break;
                 }
@@ -1127,6 +1128,17 @@ impl<'t> Module<'t> {
         let Some(uses) = self.changing_uses(list) else {
             if let Some((dict, key)) = dict_entry_of(list, self.src) {
                 self.find_entry_list_mutations(dict, key, &mut out);
+            } else if let Some(target) =
+                assignment_target(list).filter(|t| t.kind_name() == "subscript")
+            {
+                // `D["k"] = []`: changed as the entry of the dict `D` names
+                // is (`D["k"].append(x)`); stored into an entry reached
+                // another way (`self.d[k] = []`), changed by any change
+                // of an item (`...].append(x)`), which is not followed.
+                match self.stored_entry_of(target) {
+                    Some((dict, key)) => self.find_entry_list_mutations(dict, key, &mut out),
+                    None => out.unknown = self.changes_an_item_list(),
+                }
             }
             return out;
         };
@@ -1270,6 +1282,44 @@ impl<'t> Module<'t> {
     /// through that name, `KERNELS["copy"].append(fn)` or
     /// `KERNELS.setdefault("copy", []).append(fn)`. A change through a key
     /// that is no literal may be this entry's: unknown.
+    /// Whether the module changes, in place, a list it reads as an item
+    /// (`d[k].append(x)`, `d[k] += xs`).
+    fn changes_an_item_list(&self) -> bool {
+        const CHANGES: [&str; 11] = [
+            "].append(",
+            "].extend(",
+            "].insert(",
+            "].remove(",
+            "].pop(",
+            "].clear(",
+            "].sort(",
+            "].reverse(",
+            "] +=",
+            "] *=",
+            "].__iadd__(",
+        ];
+        CHANGES.iter().any(|c| self.src.contains(c))
+    }
+
+    /// The dict display a store target `NAME["key"]` stores into (the one
+    /// `NAME` is bound to there), with the key.
+    fn stored_entry_of(&self, target: Node<'t>) -> Option<(Node<'t>, String)> {
+        if target.kind_name() != "subscript" {
+            return None;
+        }
+        let base = target
+            .field("value")
+            .filter(|b| b.kind_name() == "identifier")?;
+        let key = crate::syntax::string_value(crate::syntax::single_index(target)?, self.src)?;
+        let scope = self.innermost_scope_at(base.start_byte());
+        match self.binding_at(scope, text(base, self.src), base)? {
+            Binding::Value { value, .. } if value.kind_name() == "dictionary" => {
+                Some((*value, key))
+            }
+            _ => None,
+        }
+    }
+
     fn find_entry_list_mutations(&self, dict: Node<'t>, key: String, out: &mut ListMutations<'t>) {
         let Some(uses) = self.changing_uses(dict) else {
             return;
@@ -1289,7 +1339,7 @@ impl<'t> Module<'t> {
             // which returns it.
             let (entry, key_node) = match parent.kind_name() {
                 "subscript" if parent.field("value").is_some_and(|v| v.id() == ident.id()) => {
-                    (parent, parent.field("subscript"))
+                    (parent, crate::syntax::single_index(parent))
                 }
                 "attribute"
                     if parent
@@ -4373,7 +4423,14 @@ fn item_store(subscript: Node<'_>) -> Option<(Node<'_>, Node<'_>)> {
     let assignment = subscript.parent().filter(|p| {
         p.kind_name() == "assignment" && p.field("left").is_some_and(|l| l.id() == subscript.id())
     })?;
-    Some((subscript.field("subscript")?, assignment.field("right")?))
+    // `d[a, b] = v`: the key is the tuple, given as the subscript itself
+    // (no string; `Flow::eval_key` reads its indices).
+    let key = match crate::syntax::subscript_indices(subscript).as_slice() {
+        [one] => *one,
+        [] => return None,
+        _ => subscript,
+    };
+    Some((key, assignment.field("right")?))
 }
 
 /// `cache[key]`, made by `make` the first time it is asked for (a per-node

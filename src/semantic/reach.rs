@@ -3219,8 +3219,8 @@ impl<'t> Module<'t> {
         let node = unparenthesize(node);
         let mut found: Vec<(Target, Vec<flow::Choice>)> = Vec::new();
         if node.kind_name() == "subscript" {
-            if let (Some(base), Some(index)) = (node.field("value"), node.field("subscript")) {
-                let keys = flow.eval(index, scope);
+            if let Some(base) = node.field("value") {
+                let keys = flow.eval_subscript_key(node, scope);
                 for b in flow.eval(base, scope).iter().filter(|a| a.why.certain()) {
                     let super::flow::Val::Dict(dict, dict_scope) = b.val else {
                         continue;

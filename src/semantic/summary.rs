@@ -949,7 +949,7 @@ impl<'t> Module<'t> {
             let (Some(dict), Some(key)) = (
                 left.field("value")
                     .filter(|_| left.kind_name() == "subscript"),
-                left.field("subscript"),
+                crate::syntax::single_index(left),
             ) else {
                 continue;
             };

@@ -167,6 +167,24 @@ pub fn in_comment_or_string(tree: &Tree, offset: usize) -> bool {
     false
 }
 
+/// The indices of a subscript: one for `d[k]`, several for `d[a, b]`
+/// (the tuple `(a, b)`, whose elements tree-sitter gives as separate
+/// `subscript` fields).
+pub fn subscript_indices<'t>(subscript: Node<'t>) -> Vec<Node<'t>> {
+    let mut cursor = subscript.walk();
+    subscript
+        .children_by_field_name("subscript", &mut cursor)
+        .collect()
+}
+
+/// The index of `d[k]`; `None` for `d[a, b]`, whose key is a tuple.
+pub fn single_index<'t>(subscript: Node<'t>) -> Option<Node<'t>> {
+    match subscript_indices(subscript).as_slice() {
+        [one] => Some(*one),
+        _ => None,
+    }
+}
+
 /// The source text of a node ("" if the range is not valid UTF-8 boundaries,
 /// which tree-sitter never produces for valid UTF-8 input).
 pub fn text<'a>(node: Node<'_>, src: &'a str) -> &'a str {
