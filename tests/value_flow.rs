@@ -1728,3 +1728,35 @@ fn floats_are_computed_as_python_does() {
         assert!(got.contains(want), "{name}: {got}");
     }
 }
+
+/// `cfg.platforms = v` on a `dict` subclass whose `__setattr__` stores the
+/// item (ml_collections' `ConfigDict`) is a store of the key; the last one
+/// before a read is what it reads, `.get` included.
+#[test]
+fn an_attribute_store_through_an_item_setattr_is_an_item_store() {
+    let text = "class Config(dict):\n    def __setattr__(self, name, value):\n        self[name] = value\n\n    def __getattr__(self, name):\n        return self[name]\n\n\ncfg = Config()\ncfg.platforms = \"tpu\"\nitem = cfg[\"platforms\"]\nattr = cfg.platforms\ncfg.platforms = \"cpu\"\nfetched = cfg.get(\"platforms\")\n\n\nclass AttrDict(dict):\n    __setattr__ = dict.__setitem__\n\n\nd = AttrDict(p=1)\nd.p = 2\nreplaced = d[\"p\"]\n";
+    for (name, want, not_want) in [
+        ("item", "Str(\"tpu\")", "cpu"),
+        ("attr", "Str(\"tpu\")", "cpu"),
+        ("fetched", "Str(\"cpu\")", "tpu"),
+        ("replaced", "Int(2)", "Int(1)"),
+    ] {
+        let got = name_values(text, name);
+        assert!(
+            got.contains(want) && !got.contains(not_want),
+            "{name}: {got}"
+        );
+    }
+}
+
+/// `d.get(k)` reads what `d` holds where the call is: a store replaced
+/// before it is not read.
+#[test]
+fn get_reads_the_last_store_before_the_call() {
+    let text = "D = {}\nD[\"k\"] = \"tpu\"\nD[\"k\"] = \"cpu\"\nfetched = D.get(\"k\")\nD[\"k\"] = \"cuda\"\n";
+    let got = name_values(text, "fetched");
+    assert!(
+        got.contains("Str(\"cpu\")") && !got.contains("tpu") && !got.contains("cuda"),
+        "{got}"
+    );
+}

@@ -7278,7 +7278,13 @@ impl<'m, 't> Flow<'m, 't> {
                 out.push(Alt::unknown());
                 continue;
             }
-            let found = match self.reading_under(&choices, || self.lookup_key(&dict, &key, depth)) {
+            // Read where the call is (a store after it, or replaced before
+            // it, is not what it reads).
+            self.subscript_read
+                .set(self.m.parent_of(func).map(|call| (call, scope)));
+            let lookup = self.reading_under(&choices, || self.lookup_key(&dict, &key, depth));
+            self.subscript_read.set(None);
+            let found = match lookup {
                 Lookup::Found(alts) => Some(alts),
                 Lookup::Missing => Some(default()),
                 Lookup::Unknown => None,
@@ -7303,13 +7309,21 @@ impl<'m, 't> Flow<'m, 't> {
     ) -> Option<std::rc::Rc<super::DictStores<'t>>> {
         let named = self.m.dict_stores(dict);
         let held = self.m.attribute_dict_stores(dict);
-        if held.is_empty() {
+        // `cfg.platforms = v` on an object whose `__setattr__` stores the
+        // item: a store of the key "platforms".
+        let by_attribute = if self.sets_items_by_attribute(dict, depth) {
+            self.m.attribute_stores_through_name(dict)
+        } else {
+            Vec::new()
+        };
+        if held.is_empty() && by_attribute.is_empty() {
             return Some(named);
         }
         if too_deep(depth) {
             return None;
         }
         let mut out: super::DictStores<'t> = (*named).clone();
+        out.extend(by_attribute);
         for store in held.iter() {
             let holders = self.m.subclasses(store.owner);
             let objects = self.eval_depth(store.object, store.scope, depth + 1);
@@ -8007,6 +8021,13 @@ impl<'m, 't> Flow<'m, 't> {
     /// `d[a, b]` itself, whose key is the tuple of its indices
     /// (`super::item_store`).
     fn eval_key(&self, key: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Alt<'t>> {
+        // `cfg.platforms = v` as an item store
+        // (`Module::attribute_stores_through_name`): the key is the name.
+        if self.m.parent_of(key).is_some_and(|a| {
+            a.kind_name() == "attribute" && a.field("attribute").is_some_and(|n| n.id() == key.id())
+        }) {
+            return vec![Alt::fixed(Val::Str(text(key, self.m.src).to_owned()))];
+        }
         let stored_into = key.kind_name() == "subscript"
             && self.m.parent_of(key).is_some_and(|p| {
                 p.kind_name() == "assignment" && p.field("left").is_some_and(|l| l.id() == key.id())
@@ -8232,7 +8253,11 @@ impl<'m, 't> Flow<'m, 't> {
                 // An object whose class stores attributes as items
                 // (ml_collections' `ConfigDict.__setattr__`): `obj.key = v`
                 // anywhere may have set or replaced the entry.
-                None if self.attribute_store_may_set(*node, key, depth) => Lookup::Unknown,
+                None if !self.sets_items_by_attribute(*node, depth)
+                    && self.attribute_store_may_set(*node, key, depth) =>
+                {
+                    Lookup::Unknown
+                }
                 None => self.literal_lookup(*node, *scope, key, depth),
             },
             Val::KwArgs {
@@ -8261,6 +8286,67 @@ impl<'m, 't> Flow<'m, 't> {
             },
             _ => Lookup::Unknown,
         }
+    }
+
+    /// `dict` is the construction (`Config()`, bound to a name) of a class
+    /// of this module whose `__setattr__` stores the item: `__setattr__ =
+    /// dict.__setitem__`, or a method whose body certainly runs
+    /// `self[name] = value` of its own parameters.
+    fn sets_items_by_attribute(&self, dict: Node<'t>, depth: u32) -> bool {
+        let m = self.m;
+        if dict.kind_name() != "call" || too_deep(depth) {
+            return false;
+        }
+        let Some(func) = dict.field("function") else {
+            return false;
+        };
+        let scope = m.innermost_scope_at(dict.start_byte());
+        let classes: Vec<ScopeId> = self
+            .eval_depth(func, scope, depth + 1)
+            .iter()
+            .filter_map(|a| match a.val {
+                Val::Class(class) => Some(class),
+                _ => None,
+            })
+            .collect();
+        let [class] = classes.as_slice() else {
+            return false;
+        };
+        if !m.is_dict_subclass(*class) {
+            return false;
+        }
+        if let Some(method) = m.method(*class, "__setattr__") {
+            let def = m.scopes[method].node;
+            let params = m.scopes[method].params();
+            let [(me, _), (name, _), (value, _)] = params else {
+                return false;
+            };
+            let Some(body) = def.field("body") else {
+                return false;
+            };
+            let mut cursor = body.walk();
+            return body.named_children(&mut cursor).any(|statement| {
+                let Some(assignment) = statement.named_child(0).filter(|a| {
+                    statement.kind_name() == "expression_statement" && a.kind_name() == "assignment"
+                }) else {
+                    return false;
+                };
+                let (Some(left), Some(right)) =
+                    (assignment.field("left"), assignment.field("right"))
+                else {
+                    return false;
+                };
+                left.kind_name() == "subscript"
+                    && left.field("value").is_some_and(|o| text(o, m.src) == me)
+                    && crate::syntax::single_index(left).is_some_and(|k| text(k, m.src) == name)
+                    && text(right, m.src) == value
+            });
+        }
+        m.attribute(*class, "__setattr__").is_some_and(|bindings| {
+            bindings.iter().all(|b| {
+                matches!(b, Binding::Value { value, .. } if text(*value, m.src) == "dict.__setitem__")
+            })
+        })
     }
 
     /// `dict` is the construction of a class that defines `__setattr__` or

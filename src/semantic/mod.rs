@@ -994,6 +994,39 @@ impl<'t> Module<'t> {
         out
     }
 
+    /// The attribute stores `NAME.attr = v` through the name `made` (an
+    /// object's construction) is bound to: for an object whose class's
+    /// `__setattr__` stores items (`Flow::sets_items_by_attribute`), its
+    /// item stores, each as (the attribute's name node, value, scope).
+    pub(crate) fn attribute_stores_through_name(&self, made: Node<'t>) -> DictStores<'t> {
+        let mut out = Vec::new();
+        let Some((name, range)) = self.assigned_name_and_range(made) else {
+            return out;
+        };
+        for (ident, scope) in self.uses_of_assigned(name, ".", range, made) {
+            let Some(attribute) = self.parent_of(ident).filter(|a| {
+                a.kind_name() == "attribute"
+                    && a.field("object").is_some_and(|o| o.id() == ident.id())
+            }) else {
+                continue;
+            };
+            let Some(assignment) = self.parent_of(attribute).filter(|p| {
+                p.kind_name() == "assignment"
+                    && p.field("left").is_some_and(|l| l.id() == attribute.id())
+            }) else {
+                continue;
+            };
+            if let (Some(attr), Some(value)) =
+                (attribute.field("attribute"), assignment.field("right"))
+            {
+                if out.len() < 64 {
+                    out.push((attr, value, scope));
+                }
+            }
+        }
+        out
+    }
+
     /// `find_dict_stores` through one name of the dict (`outer`, bound to
     /// `name` in `range`), down `path`.
     fn named_dict_stores(
