@@ -1760,3 +1760,16 @@ fn get_reads_the_last_store_before_the_call() {
         "{got}"
     );
 }
+
+/// A loop element a guard `if cond: continue` certainly skips does not
+/// reach the statements after it (an empty line is skipped before it is
+/// split into a key and a value).
+#[test]
+fn an_element_a_continue_guard_skips_reaches_nothing_after_it() {
+    let text = "def load(lines):\n    cfg = {}\n    for line in lines:\n        if not line or line.startswith(\"#\"):\n            continue\n        key, value = line.split(\":\", 1)\n        cfg[key] = value.strip()\n    return cfg\n\n\nhardware = load([\"\", \"# comment\", \"hw: tpu\"])[\"hw\"]\n";
+    let got = name_values(text, "hardware");
+    assert!(
+        got.contains("Str(\"tpu\")") && !got.contains("Unknown"),
+        "{got}"
+    );
+}

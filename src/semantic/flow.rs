@@ -2817,6 +2817,68 @@ impl<'m, 't> Flow<'m, 't> {
             .collect()
     }
 
+    /// The elements of `loop_node` that a guard `if cond: continue`, a
+    /// statement of its body before the one holding `read`, certainly
+    /// skips: those for which every value of `cond` is certainly true.
+    fn skipped_elements(&self, loop_node: Node<'t>, read: Node<'t>, depth: u32) -> Vec<usize> {
+        let m = self.m;
+        let Some(body) = loop_node.field("body") else {
+            return Vec::new();
+        };
+        // The statement of the body holding the read.
+        let mut at = read;
+        while let Some(parent) = m.parent_of(at) {
+            if parent.id() == body.id() {
+                break;
+            }
+            if parent.id() == loop_node.id() {
+                return Vec::new();
+            }
+            at = parent;
+        }
+        if m.parent_of(at).is_none_or(|p| p.id() != body.id()) {
+            return Vec::new();
+        }
+        let scope = m.innermost_scope_at(loop_node.start_byte());
+        let id = loop_node.id();
+        let mut skipped: Vec<usize> = Vec::new();
+        let mut cursor = body.walk();
+        for statement in body.named_children(&mut cursor) {
+            if statement.start_byte() >= at.start_byte() {
+                break;
+            }
+            let continues = statement
+                .field("consequence")
+                .is_some_and(|c| text(c, m.src).trim() == "continue");
+            let guard = statement.kind_name() == "if_statement"
+                && statement.field("alternative").is_none()
+                && continues;
+            if !guard {
+                continue;
+            }
+            let Some(condition) = statement.field("condition") else {
+                continue;
+            };
+            let values = self.eval_depth(condition, scope, depth + 1);
+            let element = |a: &Alt<'t>| a.choices.iter().find(|(p, _)| *p == id).map(|(_, i)| *i);
+            let mut by_element: Vec<(usize, bool)> = Vec::new();
+            for a in &values {
+                let Some(i) = element(a) else {
+                    // Not decided per element: no element is known skipped.
+                    by_element.clear();
+                    break;
+                };
+                let sure = a.why.certain() && a.val.truthy() == Some(true);
+                match by_element.iter_mut().find(|(j, _)| *j == i) {
+                    Some((_, all)) => *all &= sure,
+                    None => by_element.push((i, sure)),
+                }
+            }
+            skipped.extend(by_element.into_iter().filter(|(_, s)| *s).map(|(i, _)| i));
+        }
+        skipped
+    }
+
     /// The `for` loops holding `binding` (in its scope) that end before
     /// `node` reads it: there the name holds what the last iteration bound.
     /// Not a loop that may `break`, whose last iteration is not known.
@@ -2962,6 +3024,17 @@ impl<'m, 't> Flow<'m, 't> {
                             choices: alt.choices.clone(),
                         }),
                     }
+                }
+                // Read after `if cond: continue` in the loop's body: the
+                // elements the guard certainly skips do not get here.
+                let skipped = self.skipped_elements(*loop_node, node, depth);
+                if !skipped.is_empty() {
+                    let id = loop_node.id();
+                    out.retain(|a| {
+                        !a.choices
+                            .iter()
+                            .any(|(p, i)| *p == id && skipped.contains(i))
+                    });
                 }
                 // Read in a `return` in the loop: one element is returned,
                 // the first whose guards hold (`for b in Backend: if b.value
