@@ -1773,3 +1773,29 @@ fn an_element_a_continue_guard_skips_reaches_nothing_after_it() {
         "{got}"
     );
 }
+
+/// A store whose value is a conditional expression with its first arm
+/// dead (`int(v) if False else v`) still runs: the dead arm starts where
+/// the expression does, but does not hold all of it.
+#[test]
+fn a_store_of_a_conditional_with_a_dead_first_arm_runs() {
+    let text = "DEBUG = False\nc = {}\nc[\"k\"] = len(\"q\") if DEBUG else \"e\"\nstored = c[\"k\"]\nhas = \"k\" in c\n";
+    let stored = name_values(text, "stored");
+    assert!(stored.contains("Str(\"e\")"), "{stored}");
+    let has = name_values(text, "has");
+    assert!(has.contains("Bool(true)"), "{has}");
+}
+
+/// A guard `if not line: continue` prunes the element for values derived
+/// from the loop variable after it too (a name rebound from it first).
+#[test]
+fn a_continue_guard_prunes_values_derived_from_the_element() {
+    let text = "def load(text=\"\\n# c\\nhw: 'tpu'\\nn: 4\"):\n    config = {}\n    for line in text.splitlines():\n        line = line.split(\"#\", 1)[0].strip()\n        if not line:\n            continue\n        key, value = line.split(\":\", 1)\n        value = value.strip().strip(\"'\")\n        config[key] = int(value) if value.isdigit() else value\n    return config\n\n\nhardware = load()[\"hw\"]\nsize = load()[\"n\"]\n";
+    let hardware = name_values(text, "hardware");
+    assert!(
+        hardware.contains("Str(\"tpu\")") && !hardware.contains("Unknown"),
+        "{hardware}"
+    );
+    let size = name_values(text, "size");
+    assert!(size.contains("Int(4)"), "{size}");
+}

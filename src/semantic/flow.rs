@@ -2500,6 +2500,23 @@ impl<'m, 't> Flow<'m, 't> {
 
     fn eval_binding(&self, binding: &Binding<'t>, node: Node<'t>, depth: u32) -> Vec<Alt<'t>> {
         let mut alts = self.eval_binding_in_loop(binding, node, depth);
+        // Read after `if cond: continue` in the body of a loop around it:
+        // what the elements the guard certainly skips give does not get
+        // here (`if not line: continue`, then `key, value = line.split(...)`).
+        for loop_node in self.loops_holding(node) {
+            let id = loop_node.id();
+            if !alts.iter().any(|a| a.choices.iter().any(|(p, _)| *p == id)) {
+                continue;
+            }
+            let skipped = self.skipped_elements(loop_node, node, depth);
+            if !skipped.is_empty() {
+                alts.retain(|a| {
+                    !a.choices
+                        .iter()
+                        .any(|(p, i)| *p == id && skipped.contains(i))
+                });
+            }
+        }
         for loop_node in self.loops_ended_before(binding, node) {
             alts = last_iteration(alts, loop_node);
         }
@@ -2817,6 +2834,24 @@ impl<'m, 't> Flow<'m, 't> {
             .collect()
     }
 
+    /// The `for` loops of the function (or module) holding `node` whose
+    /// body holds it, innermost first.
+    fn loops_holding(&self, node: Node<'t>) -> Vec<Node<'t>> {
+        let mut out = Vec::new();
+        let mut at = node;
+        while let Some(parent) = self.m.parent_of(at) {
+            match parent.kind_name() {
+                "function_definition" | "lambda" | "class_definition" => break,
+                "for_statement" if parent.field("body").is_some_and(|b| b.id() == at.id()) => {
+                    out.push(parent)
+                }
+                _ => {}
+            }
+            at = parent;
+        }
+        out
+    }
+
     /// The elements of `loop_node` that a guard `if cond: continue`, a
     /// statement of its body before the one holding `read`, certainly
     /// skips: those for which every value of `cond` is certainly true.
@@ -3024,17 +3059,6 @@ impl<'m, 't> Flow<'m, 't> {
                             choices: alt.choices.clone(),
                         }),
                     }
-                }
-                // Read after `if cond: continue` in the loop's body: the
-                // elements the guard certainly skips do not get here.
-                let skipped = self.skipped_elements(*loop_node, node, depth);
-                if !skipped.is_empty() {
-                    let id = loop_node.id();
-                    out.retain(|a| {
-                        !a.choices
-                            .iter()
-                            .any(|(p, i)| *p == id && skipped.contains(i))
-                    });
                 }
                 // Read in a `return` in the loop: one element is returned,
                 // the first whose guards hold (`for b in Backend: if b.value
@@ -3811,7 +3835,12 @@ impl<'m, 't> Flow<'m, 't> {
         let live: Vec<Option<Node<'t>>> = returned
             .iter()
             .filter(|r| {
-                !r.is_some_and(|n| branches.dead.iter().any(|d| d.contains(&n.start_byte())))
+                !r.is_some_and(|n| {
+                    branches
+                        .dead
+                        .iter()
+                        .any(|d| d.contains(&n.start_byte()) && n.end_byte() <= d.end)
+                })
             })
             .copied()
             .collect();
@@ -15787,7 +15816,12 @@ pub(crate) fn returned_values<'t>(m: &Module<'t>, def: ScopeId) -> Vec<Option<No
     let branches = m.branch_ranges(def);
     let live: Vec<Option<Node<'t>>> = all
         .iter()
-        .filter(|r| !branches.dead.iter().any(|d| d.contains(&r.start_byte())))
+        .filter(|r| {
+            !branches
+                .dead
+                .iter()
+                .any(|d| d.contains(&r.start_byte()) && r.end_byte() <= d.end)
+        })
         .copied()
         .map(Some)
         .collect();

@@ -3651,7 +3651,13 @@ impl<'t> Module<'t> {
     pub fn store_runs(&self, node: Node<'t>, scope: ScopeId, since: Node<'t>) -> StoreRuns {
         let branches = self.branch_ranges(scope);
         let at = node.start_byte();
-        if branches.dead.iter().any(|d| d.contains(&at)) {
+        // (Dead when a dead range holds all of it: the dead arm of a
+        // conditional expression starts where the expression does.)
+        if branches
+            .dead
+            .iter()
+            .any(|d| d.contains(&at) && node.end_byte() <= d.end)
+        {
             return StoreRuns::Never;
         }
         let scope_node = self.scopes[scope].node;

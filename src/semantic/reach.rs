@@ -639,7 +639,10 @@ impl<'t> Module<'t> {
         let branches = self.branch_ranges(id);
         let is_dead = |node: Node<'t>| {
             let at = node.start_byte();
-            branches.dead.iter().any(|r| r.contains(&at))
+            branches
+                .dead
+                .iter()
+                .any(|r| r.contains(&at) && node.end_byte() <= r.end)
         };
         let caller_decides = |node: Node<'t>| {
             let at = node.start_byte();
