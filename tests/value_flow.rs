@@ -1799,3 +1799,19 @@ fn a_continue_guard_prunes_values_derived_from_the_element() {
     let size = name_values(text, "size");
     assert!(size.contains("Int(4)"), "{size}");
 }
+
+/// `**opts` after a loop storing `opts[k]` on each pass passes the last
+/// pass's value; inside the loop, each pass's own.
+#[test]
+fn a_splat_after_a_storing_loop_passes_the_last_pass() {
+    let text = "import jax\n\n\ndef f(x):\n    return x\n\n\nafter = {}\nfor platform in [\"cpu\", \"tpu\"]:\n    after[\"lowering_platforms\"] = (platform,)\nlowered = jax.jit(f).trace(1.0).lower(**after)\n";
+    let dump = debug_lowerings(text);
+    let line = dump
+        .lines()
+        .filter(|l| l.starts_with("line 11 "))
+        .collect::<Vec<_>>();
+    assert_eq!(line.len(), 1, "{dump}");
+    assert!(line[0].contains("Tuple([\"tpu\"])"), "{dump}");
+    let after = name_values(text, "after");
+    assert!(after.contains("Str(\"tpu\")") && !after.contains("cpu"), "{after}");
+}

@@ -2815,19 +2815,17 @@ impl<'m, 't> Flow<'m, 't> {
         scope: ScopeId,
         read: Option<Node<'t>>,
     ) -> Vec<Node<'t>> {
-        let Some(top) = self.m.scopes.get(scope).map(|s| s.node) else {
-            return Vec::new();
-        };
         let inside = |outer: Node<'t>, inner: Node<'t>| {
             outer.start_byte() <= inner.start_byte() && inner.end_byte() <= outer.end_byte()
         };
+        // (The loop's own scope is `scope`: a scope's node is not always all
+        // of it, a module's being its first statement in a unit.)
         self.m
             .for_loops
             .iter()
             .copied()
             .filter(|l| {
                 inside(*l, node)
-                    && inside(top, *l)
                     && self.m.innermost_scope_at(l.start_byte()) == scope
                     && read.is_none_or(|r| !inside(*l, r))
             })
@@ -7707,6 +7705,28 @@ impl<'m, 't> Flow<'m, 't> {
                             &Val::Str(key.to_owned()),
                             depth + 1,
                         ) {
+                            // Stored on each pass of a loop the call comes
+                            // after: the last pass's value, which the store
+                            // alone cannot say (`lookup_after_stores` can).
+                            Some(Some(value))
+                                if !self
+                                    .loops_around(
+                                        value,
+                                        m.innermost_scope_at(value.start_byte()),
+                                        Some(call),
+                                    )
+                                    .is_empty() =>
+                            {
+                                self.subscript_read.set(Some((call, scope)));
+                                let lookup =
+                                    self.lookup_key(&d.val, &Val::Str(key.to_owned()), depth + 1);
+                                self.subscript_read.set(None);
+                                match lookup {
+                                    Lookup::Found(alts) if !alts.is_empty() => Passed::Values(alts),
+                                    Lookup::Missing => Passed::Absent,
+                                    _ => Passed::Unknown,
+                                }
+                            }
                             Some(Some(value)) => match self.m.parent_of(value) {
                                 Some(holder) => Passed::At {
                                     holder,
@@ -8932,7 +8952,7 @@ impl<'m, 't> Flow<'m, 't> {
                             if has_break(loop_node) {
                                 return Lookup::Unknown;
                             }
-                            stored = last_iteration(stored, loop_node);
+                            stored = last_pass(stored, loop_node);
                         }
                         // Stored certainly (the key of an element that is
                         // certainly there): it replaces what was there;
@@ -9220,7 +9240,7 @@ impl<'m, 't> Flow<'m, 't> {
                 if has_break(loop_node) {
                     return Lookup::Unknown;
                 }
-                this = last_iteration(this, loop_node);
+                this = last_pass(this, loop_node);
             }
             stored.extend(this);
         }
@@ -12521,7 +12541,7 @@ impl<'m, 't> Flow<'m, 't> {
                 if has_break(loop_node) {
                     return None;
                 }
-                alts = last_iteration(alts, loop_node);
+                alts = last_pass(alts, loop_node);
             }
             put_entry(&mut out, key, self.detach(&alts, depth + 1));
         }
@@ -13049,6 +13069,23 @@ fn last_iteration<'t>(alts: Vec<Alt<'t>>, loop_node: Node<'t>) -> Vec<Alt<'t>> {
             a.choices.retain(|(p, _)| *p != id);
             if matches!(&a.why, Why::Each(n) if *n == note) {
                 a.why = Why::Fixed;
+            }
+            a
+        })
+        .collect()
+}
+
+/// What a store made on each pass of `loop_node` leaves after it: the last
+/// pass's alternatives (`last_iteration`); one that is each element's but
+/// keeps no element choice cannot be told from the others, so it is only a
+/// run-time choice.
+fn last_pass<'t>(alts: Vec<Alt<'t>>, loop_node: Node<'t>) -> Vec<Alt<'t>> {
+    let note = loop_note(loop_node);
+    last_iteration(alts, loop_node)
+        .into_iter()
+        .map(|mut a| {
+            if matches!(&a.why, Why::Each(n) if *n == note) {
+                a.why = Why::Choice;
             }
             a
         })

@@ -3509,6 +3509,17 @@ impl<'t> Module<'t> {
                     StoreRuns::Maybe => return None,
                     StoreRuns::Certainly => {}
                 }
+                // Stored on each pass of a loop the call comes after: the
+                // call passes the last pass's value, which a keyword
+                // pointing at the store cannot say.
+                let in_loop_before = self.for_loops.iter().any(|l| {
+                    l.byte_range().contains(&value.start_byte())
+                        && !l.byte_range().contains(&call.start_byte())
+                        && self.innermost_scope_at(l.start_byte()) == scope
+                });
+                if in_loop_before {
+                    return None;
+                }
                 let key = crate::syntax::string_value(*key, self.src)?;
                 let holder = self.parent_of(*value).unwrap_or(*value);
                 out.retain(|(k, _, _)| *k != key);
