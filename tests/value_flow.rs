@@ -1813,5 +1813,8 @@ fn a_splat_after_a_storing_loop_passes_the_last_pass() {
     assert_eq!(line.len(), 1, "{dump}");
     assert!(line[0].contains("Tuple([\"tpu\"])"), "{dump}");
     let after = name_values(text, "after");
-    assert!(after.contains("Str(\"tpu\")") && !after.contains("cpu"), "{after}");
+    assert!(
+        after.contains("Str(\"tpu\")") && !after.contains("cpu"),
+        "{after}"
+    );
 }
