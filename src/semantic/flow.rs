@@ -538,7 +538,6 @@ impl Val<'_> {
         }
     }
 
-    /// The value of an `int`.
     /// The value of an `int` or a `float`, as a float.
     fn number(&self) -> Option<f64> {
         match self {
@@ -548,6 +547,7 @@ impl Val<'_> {
         }
     }
 
+    /// The value of an `int`.
     fn int(&self) -> Option<i64> {
         match self {
             Val::Int(i) => Some(*i),
@@ -1563,12 +1563,7 @@ impl<'m, 't> Flow<'m, 't> {
     /// The key `subscript` reads (`eval` of its index, or the tuple of its
     /// indices: `d[a, b]`).
     pub fn eval_subscript_key(&self, subscript: Node<'t>, scope: ScopeId) -> Vec<Alt<'t>> {
-        let Some(first) = subscript.field("subscript") else {
-            return vec![Alt::unknown()];
-        };
-        self.eval_at_site(subscript, scope, || {
-            self.eval_index(subscript, first, scope, 0)
-        })
+        self.eval_at_site(subscript, scope, || self.eval_index(subscript, scope, 0))
     }
 
     fn eval_at_site(
@@ -2503,7 +2498,14 @@ impl<'m, 't> Flow<'m, 't> {
         // Read after `if cond: continue` in the body of a loop around it:
         // what the elements the guard certainly skips give does not get
         // here (`if not line: continue`, then `key, value = line.split(...)`).
-        for loop_node in self.loops_holding(node) {
+        // (Only a value made per element carries a loop's choice: most
+        // reads walk no ancestors here.)
+        let loops = if alts.iter().any(|a| !a.choices.is_empty()) {
+            self.loops_holding(node)
+        } else {
+            Vec::new()
+        };
+        for loop_node in loops {
             let id = loop_node.id();
             if !alts.iter().any(|a| a.choices.iter().any(|(p, _)| *p == id)) {
                 continue;
@@ -2807,29 +2809,24 @@ impl<'m, 't> Flow<'m, 't> {
         cap(kept)
     }
 
-    /// The `for` loops of `scope` around `node` that a read at `read` is
-    /// not in (a read not known is taken as after them).
-    fn loops_around(
+    /// What a store at `node` (in `scope`) of the values `stored` leaves for
+    /// a read at `read` (not known: after it): in each `for` loop around
+    /// the store that the read is not in, the last pass's values
+    /// (`last_pass`). `None` where such a loop may `break`.
+    fn after_passes(
         &self,
+        mut stored: Vec<Alt<'t>>,
         node: Node<'t>,
         scope: ScopeId,
         read: Option<Node<'t>>,
-    ) -> Vec<Node<'t>> {
-        let inside = |outer: Node<'t>, inner: Node<'t>| {
-            outer.start_byte() <= inner.start_byte() && inner.end_byte() <= outer.end_byte()
-        };
-        // (The loop's own scope is `scope`: a scope's node is not always all
-        // of it, a module's being its first statement in a unit.)
-        self.m
-            .for_loops
-            .iter()
-            .copied()
-            .filter(|l| {
-                inside(*l, node)
-                    && self.m.innermost_scope_at(l.start_byte()) == scope
-                    && read.is_none_or(|r| !inside(*l, r))
-            })
-            .collect()
+    ) -> Option<Vec<Alt<'t>>> {
+        for loop_node in self.m.loops_around(node, scope, read) {
+            if has_break(loop_node) {
+                return None;
+            }
+            stored = last_pass(stored, loop_node);
+        }
+        Some(stored)
     }
 
     /// The `for` loops of the function (or module) holding `node` whose
@@ -6529,20 +6526,7 @@ impl<'m, 't> Flow<'m, 't> {
     /// = v`): one a call through a parameter may run.
     fn parameter_store_written(&self, attr: &str) -> bool {
         let m = self.m;
-        whole_words(m.src, attr).any(|at| {
-            let Some(store) = m
-                .node_for_span(at..at + attr.len())
-                .and_then(|ident| m.parent_of(ident))
-                .filter(|a| a.kind_name() == "attribute")
-                .filter(|a| {
-                    m.parent_of(*a).is_some_and(|p| {
-                        p.kind_name() == "assignment"
-                            && p.field("left").is_some_and(|l| l.id() == a.id())
-                    })
-                })
-            else {
-                return false;
-            };
+        self.attribute_stores_named(attr).any(|store| {
             let Some(object) = store
                 .field("object")
                 .filter(|o| o.kind_name() == "identifier")
@@ -7380,10 +7364,9 @@ impl<'m, 't> Flow<'m, 't> {
             }
             // Read where the call is (a store after it, or replaced before
             // it, is not what it reads).
-            self.subscript_read
-                .set(self.m.parent_of(func).map(|call| (call, scope)));
-            let lookup = self.reading_under(&choices, || self.lookup_key(&dict, &key, depth));
-            self.subscript_read.set(None);
+            let read = self.m.parent_of(func).map(|call| (call, scope));
+            let lookup =
+                self.reading_under(&choices, || self.lookup_read_at(read, &dict, &key, depth));
             let found = match lookup {
                 Lookup::Found(alts) => Some(alts),
                 Lookup::Missing => Some(default()),
@@ -7709,7 +7692,7 @@ impl<'m, 't> Flow<'m, 't> {
                             // after: the last pass's value, which the store
                             // alone cannot say (`lookup_after_stores` can).
                             Some(Some(value))
-                                if !self
+                                if !m
                                     .loops_around(
                                         value,
                                         m.innermost_scope_at(value.start_byte()),
@@ -7717,11 +7700,13 @@ impl<'m, 't> Flow<'m, 't> {
                                     )
                                     .is_empty() =>
                             {
-                                self.subscript_read.set(Some((call, scope)));
-                                let lookup =
-                                    self.lookup_key(&d.val, &Val::Str(key.to_owned()), depth + 1);
-                                self.subscript_read.set(None);
-                                match lookup {
+                                let key = Val::Str(key.to_owned());
+                                match self.lookup_read_at(
+                                    Some((call, scope)),
+                                    &d.val,
+                                    &key,
+                                    depth + 1,
+                                ) {
                                     Lookup::Found(alts) if !alts.is_empty() => Passed::Values(alts),
                                     Lookup::Missing => Passed::Absent,
                                     _ => Passed::Unknown,
@@ -8120,17 +8105,13 @@ impl<'m, 't> Flow<'m, 't> {
     }
 
     /// The key of `subscript`: its index, or the tuple of its indices
-    /// (`d[a, b]`); `first` is its first index.
-    fn eval_index(
-        &self,
-        subscript: Node<'t>,
-        first: Node<'t>,
-        scope: ScopeId,
-        depth: u32,
-    ) -> Vec<Alt<'t>> {
+    /// (`d[a, b]`).
+    fn eval_index(&self, subscript: Node<'t>, scope: ScopeId, depth: u32) -> Vec<Alt<'t>> {
         let indices = crate::syntax::subscript_indices(subscript);
-        if indices.len() < 2 {
-            return self.eval_depth(first, scope, depth);
+        match indices.as_slice() {
+            [] => return vec![Alt::unknown()],
+            [one] => return self.eval_depth(*one, scope, depth),
+            _ => {}
         }
         let parts: Vec<Vec<Alt<'t>>> = indices
             .iter()
@@ -8154,9 +8135,10 @@ impl<'m, 't> Flow<'m, 't> {
             && self.m.parent_of(key).is_some_and(|p| {
                 p.kind_name() == "assignment" && p.field("left").is_some_and(|l| l.id() == key.id())
             });
-        match key.field("subscript").filter(|_| stored_into) {
-            Some(first) => self.eval_index(key, first, scope, depth),
-            None => self.eval_depth(key, scope, depth),
+        if stored_into {
+            self.eval_index(key, scope, depth)
+        } else {
+            self.eval_depth(key, scope, depth)
         }
     }
 
@@ -8174,7 +8156,7 @@ impl<'m, 't> Flow<'m, 't> {
         }
         let parts = vec![
             self.eval_as_dicts(value, scope, depth),
-            self.eval_index(node, index, scope, depth + 1),
+            self.eval_index(node, scope, depth + 1),
         ];
         let mut out = Vec::new();
         for (base, key, why, choices) in pairs(&parts) {
@@ -8212,10 +8194,9 @@ impl<'m, 't> Flow<'m, 't> {
                         || matches!(dict, Val::Instance(class, _)
                             if m.is_dict_subclass(*class) && m.method(*class, "__getitem__").is_none()) =>
                 {
-                    self.subscript_read.set(Some((node, scope)));
-                    let lookup =
-                        self.reading_under(&choices, || self.lookup_key(dict, &key, depth));
-                    self.subscript_read.set(None);
+                    let lookup = self.reading_under(&choices, || {
+                        self.lookup_read_at(Some((node, scope)), dict, &key, depth)
+                    });
                     let found = match lookup {
                         Lookup::Found(alts) if !alts.is_empty() => alts,
                         _ => vec![Alt::unknown()],
@@ -8346,6 +8327,21 @@ impl<'m, 't> Flow<'m, 't> {
         })
     }
 
+    /// `lookup_key` as a read at `read` sees the dict (`subscript_read`: a
+    /// store after it, or replaced before it, is not what it reads).
+    fn lookup_read_at(
+        &self,
+        read: Option<(Node<'t>, ScopeId)>,
+        dict: &Val<'t>,
+        key: &Val<'t>,
+        depth: u32,
+    ) -> Lookup<'t> {
+        self.subscript_read.set(read);
+        let lookup = self.lookup_key(dict, key, depth);
+        self.subscript_read.set(None);
+        lookup
+    }
+
     /// Entry `key` of one dict value: a literal, `dict(...)`, imported
     /// entries, the `**kwargs` of a call, an instance's `__dict__`.
     fn lookup_key(&self, dict: &Val<'t>, key: &Val<'t>, depth: u32) -> Lookup<'t> {
@@ -8419,18 +8415,7 @@ impl<'m, 't> Flow<'m, 't> {
         if dict.kind_name() != "call" || too_deep(depth) {
             return false;
         }
-        let Some(func) = dict.field("function") else {
-            return false;
-        };
-        let scope = m.innermost_scope_at(dict.start_byte());
-        let classes: Vec<ScopeId> = self
-            .eval_depth(func, scope, depth + 1)
-            .iter()
-            .filter_map(|a| match a.val {
-                Val::Class(class) => Some(class),
-                _ => None,
-            })
-            .collect();
+        let classes = self.classes_constructed(dict, depth);
         let [class] = classes.as_slice() else {
             return false;
         };
@@ -8483,42 +8468,17 @@ impl<'m, 't> Flow<'m, 't> {
         if dict.kind_name() != "call" || too_deep(depth) {
             return false;
         }
-        let Some(func) = dict.field("function") else {
-            return false;
-        };
-        // The class constructed, however the call names it (`ConfigDict()`,
-        // `CLASSES["config"]()`).
-        let scope = m.innermost_scope_at(dict.start_byte());
-        let stores_items = |class: ScopeId| {
+        let stores_items = |class: &ScopeId| {
             ["__setattr__", "__setitem__"]
                 .iter()
-                .any(|hook| m.method(class, hook).is_some() || m.attribute(class, hook).is_some())
+                .any(|hook| m.method(*class, hook).is_some() || m.attribute(*class, hook).is_some())
         };
-        let classes: Vec<ScopeId> = self
-            .eval_depth(func, scope, depth + 1)
-            .iter()
-            .filter_map(|a| match a.val {
-                Val::Class(class) if stores_items(class) => Some(class),
-                _ => None,
-            })
-            .collect();
+        let mut classes = self.classes_constructed(dict, depth);
+        classes.retain(stores_items);
         if classes.is_empty() {
             return false;
         }
-        whole_words(m.src, key).any(|at| {
-            let Some(store) = m
-                .node_for_span(at..at + key.len())
-                .and_then(|ident| self.m.parent_of(ident))
-                .filter(|a| a.kind_name() == "attribute")
-                .filter(|a| {
-                    self.m.parent_of(*a).is_some_and(|p| {
-                        p.kind_name() == "assignment"
-                            && p.field("left").is_some_and(|l| l.id() == a.id())
-                    })
-                })
-            else {
-                return false;
-            };
+        self.attribute_stores_named(key).any(|store| {
             let Some(object) = store.field("object") else {
                 return false;
             };
@@ -8530,6 +8490,39 @@ impl<'m, 't> Flow<'m, 't> {
                         classes.contains(c) && ctor.is_none_or(|(call, _)| call.id() == dict.id())
                     }
                     _ => false,
+                })
+        })
+    }
+
+    /// The classes of this module the call `call` constructs, however it
+    /// names them (`ConfigDict()`, `CLASSES["config"]()`).
+    fn classes_constructed(&self, call: Node<'t>, depth: u32) -> Vec<ScopeId> {
+        let Some(func) = call.field("function") else {
+            return Vec::new();
+        };
+        let scope = self.m.innermost_scope_at(call.start_byte());
+        self.eval_depth(func, scope, depth + 1)
+            .iter()
+            .filter_map(|a| match a.val {
+                Val::Class(class) => Some(class),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The attribute nodes `obj.attr` of the module that are assignment
+    /// targets (`obj.attr = v`), any `obj`.
+    fn attribute_stores_named<'a>(&'a self, attr: &'a str) -> impl Iterator<Item = Node<'t>> + 'a {
+        let m = self.m;
+        whole_words(m.src, attr).filter_map(move |at| {
+            m.node_for_span(at..at + attr.len())
+                .and_then(|ident| m.parent_of(ident))
+                .filter(|a| a.kind_name() == "attribute")
+                .filter(|a| {
+                    m.parent_of(*a).is_some_and(|p| {
+                        p.kind_name() == "assignment"
+                            && p.field("left").is_some_and(|l| l.id() == a.id())
+                    })
                 })
         })
     }
@@ -8938,22 +8931,12 @@ impl<'m, 't> Flow<'m, 't> {
                             continue;
                         }
                         let values = self.value_read_at(v, init, None, depth);
-                        let mut stored: Vec<Alt<'t>> = matching
-                            .iter()
-                            .flat_map(|k| {
-                                values
-                                    .iter()
-                                    .cloned()
-                                    .filter_map(|value| value.under(&k.why, &k.choices))
-                            })
-                            .collect();
                         // In a loop, the last pass storing the key wins.
-                        for loop_node in self.loops_around(v, init, None) {
-                            if has_break(loop_node) {
-                                return Lookup::Unknown;
-                            }
-                            stored = last_pass(stored, loop_node);
-                        }
+                        let Some(stored) =
+                            self.after_passes(under_keys(&matching, &values), v, init, None)
+                        else {
+                            return Lookup::Unknown;
+                        };
                         // Stored certainly (the key of an element that is
                         // certainly there): it replaces what was there;
                         // else either may be the entry.
@@ -9002,13 +8985,13 @@ impl<'m, 't> Flow<'m, 't> {
             match node.kind_name() {
                 "function_definition" | "class_definition" | "lambda" => {
                     // A closure that may change `self` later.
-                    if mentions_name(node, me, m.src) {
+                    if identifier_texts(node, m.src).contains(&me.as_str()) {
                         return None;
                     }
                     continue;
                 }
                 // `super().__init__(...)`: `dict`'s (no base here has one).
-                "call" if is_super_init(node, m.src) => {
+                "call" if super::is_super_init(node, m.src) => {
                     if !certain(node) {
                         return None;
                     }
@@ -9225,23 +9208,16 @@ impl<'m, 't> Flow<'m, 't> {
             if same_scope_as_read.is_some() && keys.len() == 1 {
                 replacing = Some(statement);
             }
-            let mut this: Vec<Alt<'t>> = matching
-                .iter()
-                .flat_map(|k| {
-                    values
-                        .iter()
-                        .cloned()
-                        .filter_map(|value| value.under(&k.why, &k.choices))
-                })
-                .collect();
             // Stored on each pass of a loop the read comes after: the last
             // pass's value is what stays (`for p in PLATFORMS: cfg["p"] = p`).
-            for loop_node in self.loops_around(statement, *store_scope, read.map(|(r, _)| r)) {
-                if has_break(loop_node) {
-                    return Lookup::Unknown;
-                }
-                this = last_pass(this, loop_node);
-            }
+            let Some(this) = self.after_passes(
+                under_keys(&matching, &values),
+                statement,
+                *store_scope,
+                read.map(|(r, _)| r),
+            ) else {
+                return Lookup::Unknown;
+            };
             stored.extend(this);
         }
         if !stored.is_empty() {
@@ -9772,16 +9748,12 @@ impl<'m, 't> Flow<'m, 't> {
                         _ => Val::Unknown,
                     });
                 }
-                // `round(x)` / `abs(x)` of a float: Python rounds halves to
-                // even.
+                // `round(x)` / `abs(x)` of an int or a float (Python rounds
+                // halves to even).
                 "round" | "abs"
                     if args.positional.len() == 1
                         && args.keywords.is_empty()
-                        && !args.has_splat
-                        && self
-                            .eval_depth(args.positional[0], scope, depth + 1)
-                            .iter()
-                            .any(|a| matches!(a.val, Val::Float(_))) =>
+                        && !args.has_splat =>
                 {
                     return map(
                         self.eval_depth(args.positional[0], scope, depth + 1),
@@ -9796,20 +9768,16 @@ impl<'m, 't> Flow<'m, 't> {
                         },
                     );
                 }
-                // `max(1, n)`, `min(n, 8)`, `abs(n)`, `round(n)` of ints.
-                "max" | "min" | "abs" | "round"
-                    if !args.positional.is_empty()
+                // `max(1, n)`, `min(n, 8)` of ints.
+                "max" | "min"
+                    if args.positional.len() >= 2
                         && args.keywords.is_empty()
-                        && !args.has_splat
-                        && (args.positional.len() >= 2 || matches!(func_text, "abs" | "round"))
-                        && (func_text != "round" || args.positional.len() == 1) =>
+                        && !args.has_splat =>
                 {
                     return self.with_int_args(&args, scope, depth, |ints| {
                         match (func_text, ints) {
                             ("max", Some(all)) => all.iter().max().copied().map(Val::Int),
                             ("min", Some(all)) => all.iter().min().copied().map(Val::Int),
-                            ("abs", Some([one])) => one.checked_abs().map(Val::Int),
-                            ("round", Some([one])) => Some(Val::Int(*one)),
                             _ => None,
                         }
                         .unwrap_or(Val::Unknown)
@@ -12535,14 +12503,9 @@ impl<'m, 't> Flow<'m, 't> {
                 }
                 _ => return None,
             };
-            let mut alts = self.value_read_at(*v, scope, None, at);
             // In a loop: what its last pass stores stays.
-            for loop_node in self.loops_around(*v, scope, None) {
-                if has_break(loop_node) {
-                    return None;
-                }
-                alts = last_pass(alts, loop_node);
-            }
+            let alts =
+                self.after_passes(self.value_read_at(*v, scope, None, at), *v, scope, None)?;
             put_entry(&mut out, key, self.detach(&alts, depth + 1));
         }
         (out.len() <= 64).then_some(out)
@@ -13075,6 +13038,21 @@ fn last_iteration<'t>(alts: Vec<Alt<'t>>, loop_node: Node<'t>) -> Vec<Alt<'t>> {
         .collect()
 }
 
+/// The values a store of `values` under the keys `matching` (the
+/// alternatives of its key that are the key read) gives: each value as
+/// the key it is stored under was made (its choices, its certainty).
+fn under_keys<'t>(matching: &[&Alt<'t>], values: &[Alt<'t>]) -> Vec<Alt<'t>> {
+    matching
+        .iter()
+        .flat_map(|k| {
+            values
+                .iter()
+                .cloned()
+                .filter_map(|value| value.under(&k.why, &k.choices))
+        })
+        .collect()
+}
+
 /// What a store made on each pass of `loop_node` leaves after it: the last
 /// pass's alternatives (`last_iteration`); one that is each element's but
 /// keeps no element choice cannot be told from the others, so it is only a
@@ -13142,9 +13120,6 @@ fn map<'t>(alts: Vec<Alt<'t>>, f: impl Fn(&Val<'t>) -> Val<'t>) -> Vec<Alt<'t>> 
         .collect())
 }
 
-/// `a op b` of Python ints (`+ - * // %`, floor division and a modulo
-/// with the divisor's sign); `None` on overflow, a zero divisor or another
-/// operator.
 /// A Python float literal's value (`2.5e-4`, `1_000.0`, `1.`); `None` for
 /// an imaginary one (`1j`).
 fn python_float(literal: &str) -> Option<f64> {
@@ -13170,6 +13145,9 @@ fn python_float_op(op: &str, a: f64, b: f64) -> Option<f64> {
     value.is_finite().then_some(value)
 }
 
+/// `a op b` of Python ints (`+ - * // % **`, floor division and a modulo
+/// with the divisor's sign); `None` on overflow, a zero divisor, a
+/// negative power (a float) or another operator.
 fn python_int_op(op: &str, a: i64, b: i64) -> Option<i64> {
     let floor_div = || {
         let q = a.checked_div(b)?;
@@ -16305,33 +16283,6 @@ enum InitDictChange<'t> {
     Init(Node<'t>, usize),
     /// `self[key] = value`: the key node (`item_store`) and the value.
     Store(Node<'t>, Node<'t>),
-}
-
-/// `super().__init__(...)` or `super(Cls, self).__init__(...)`.
-fn is_super_init(call: Node<'_>, src: &str) -> bool {
-    call.field("function")
-        .filter(|f| f.kind_name() == "attribute")
-        .filter(|f| {
-            f.field("attribute")
-                .is_some_and(|a| text(a, src) == "__init__")
-        })
-        .and_then(|f| f.field("object"))
-        .filter(|o| o.kind_name() == "call")
-        .and_then(|o| o.field("function"))
-        .is_some_and(|f| text(f, src) == "super")
-}
-
-/// Whether `name` is written as an identifier anywhere in `node`.
-fn mentions_name(node: Node<'_>, name: &str, src: &str) -> bool {
-    let mut stack = vec![node];
-    while let Some(n) = stack.pop() {
-        if n.kind_name() == "identifier" && text(n, src) == name {
-            return true;
-        }
-        let mut cursor = n.walk();
-        stack.extend(n.named_children(&mut cursor));
-    }
-    false
 }
 
 /// Entry `key` of the dict made of the pairs `items` (`dict(pairs)`): the

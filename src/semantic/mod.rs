@@ -994,6 +994,31 @@ impl<'t> Module<'t> {
         out
     }
 
+    /// The `for` loops of `scope` around `node` that a read at `read` is
+    /// not in (a read not known is taken as after them): a store at `node`
+    /// made on each of their passes leaves the last pass's value.
+    pub(crate) fn loops_around(
+        &self,
+        node: Node<'t>,
+        scope: ScopeId,
+        read: Option<Node<'t>>,
+    ) -> Vec<Node<'t>> {
+        let inside = |outer: Node<'t>, inner: Node<'t>| {
+            outer.start_byte() <= inner.start_byte() && inner.end_byte() <= outer.end_byte()
+        };
+        // (The loop's own scope is `scope`: a scope's node is not always all
+        // of it, a module's being its first statement in a unit.)
+        self.for_loops
+            .iter()
+            .copied()
+            .filter(|l| {
+                inside(*l, node)
+                    && self.innermost_scope_at(l.start_byte()) == scope
+                    && read.is_none_or(|r| !inside(*l, r))
+            })
+            .collect()
+    }
+
     /// The attribute stores `NAME.attr = v` through the name `made` (an
     /// object's construction) is bound to: for an object whose class's
     /// `__setattr__` stores items (`Flow::sets_items_by_attribute`), its
@@ -1310,11 +1335,6 @@ impl<'t> Module<'t> {
         }
     }
 
-    /// `find_list_mutations` of a list that is the entry `key` of the dict
-    /// literal `dict` bound to a name (`KERNELS = {"copy": []}`): changed
-    /// through that name, `KERNELS["copy"].append(fn)` or
-    /// `KERNELS.setdefault("copy", []).append(fn)`. A change through a key
-    /// that is no literal may be this entry's: unknown.
     /// Whether the module changes, in place, a list it reads as an item
     /// (`d[k].append(x)`, `d[k] += xs`).
     fn changes_an_item_list(&self) -> bool {
@@ -1353,6 +1373,11 @@ impl<'t> Module<'t> {
         }
     }
 
+    /// `find_list_mutations` of a list that is the entry `key` of the dict
+    /// literal `dict` bound to a name (`KERNELS = {"copy": []}`): changed
+    /// through that name, `KERNELS["copy"].append(fn)` or
+    /// `KERNELS.setdefault("copy", []).append(fn)`. A change through a key
+    /// that is no literal may be this entry's: unknown.
     fn find_entry_list_mutations(&self, dict: Node<'t>, key: String, out: &mut ListMutations<'t>) {
         let Some(uses) = self.changing_uses(dict) else {
             return;
@@ -3512,12 +3537,7 @@ impl<'t> Module<'t> {
                 // Stored on each pass of a loop the call comes after: the
                 // call passes the last pass's value, which a keyword
                 // pointing at the store cannot say.
-                let in_loop_before = self.for_loops.iter().any(|l| {
-                    l.byte_range().contains(&value.start_byte())
-                        && !l.byte_range().contains(&call.start_byte())
-                        && self.innermost_scope_at(l.start_byte()) == scope
-                });
-                if in_loop_before {
+                if !self.loops_around(*value, scope, Some(call)).is_empty() {
                     return None;
                 }
                 let key = crate::syntax::string_value(*key, self.src)?;
@@ -4029,23 +4049,11 @@ impl<'t> Module<'t> {
             ) {
                 continue;
             }
-            if node.kind_name() == "call" {
-                let is_super_init = node
-                    .field("function")
-                    .filter(|f| f.kind_name() == "attribute")
-                    .filter(|f| {
-                        f.field("attribute")
-                            .is_some_and(|a| text(a, self.src) == "__init__")
-                    })
-                    .and_then(|f| f.field("object"))
-                    .filter(|o| o.kind_name() == "call")
-                    .and_then(|o| o.field("function"))
-                    .is_some_and(|f| text(f, self.src) == "super");
-                if is_super_init
-                    && found.is_none_or(|f: Node<'t>| node.start_byte() < f.start_byte())
-                {
-                    found = Some(node);
-                }
+            if node.kind_name() == "call"
+                && is_super_init(node, self.src)
+                && found.is_none_or(|f: Node<'t>| node.start_byte() < f.start_byte())
+            {
+                found = Some(node);
             }
             let mut cursor = node.walk();
             stack.extend(node.named_children(&mut cursor));
@@ -4467,6 +4475,20 @@ fn updated_pairs<'t>(call: Node<'t>, method: &str) -> Option<Vec<(Node<'t>, Node
         }
     }
     Some(out)
+}
+
+/// `super().__init__(...)` or `super(Cls, self).__init__(...)`.
+pub(crate) fn is_super_init(call: Node<'_>, src: &str) -> bool {
+    call.field("function")
+        .filter(|f| f.kind_name() == "attribute")
+        .filter(|f| {
+            f.field("attribute")
+                .is_some_and(|a| text(a, src) == "__init__")
+        })
+        .and_then(|f| f.field("object"))
+        .filter(|o| o.kind_name() == "call")
+        .and_then(|o| o.field("function"))
+        .is_some_and(|f| text(f, src) == "super")
 }
 
 fn item_store(subscript: Node<'_>) -> Option<(Node<'_>, Node<'_>)> {
