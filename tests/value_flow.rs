@@ -1818,3 +1818,16 @@ fn a_splat_after_a_storing_loop_passes_the_last_pass() {
         "{after}"
     );
 }
+
+/// A module-level name bound in a loop holds the last element after it,
+/// also when a def comes first (the module's scope node in a unit is its
+/// first statement, not all of it).
+#[test]
+fn a_name_bound_in_a_module_loop_after_a_def_holds_the_last_element() {
+    let text = "import jax\n\n\ndef f(x):\n    return x\n\n\nfor p in [\"cpu\", \"tpu\"]:\n    plat = p\nafter = plat\n";
+    let after = name_values(text, "after");
+    assert!(
+        after.contains("Str(\"tpu\")") && !after.contains("cpu"),
+        "{after}"
+    );
+}

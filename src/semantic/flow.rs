@@ -2919,26 +2919,15 @@ impl<'m, 't> Flow<'m, 't> {
             | Binding::Loop { target, scope, .. } => (*target, *scope),
             _ => return Vec::new(),
         };
-        let Some(top) = self.m.scopes.get(scope).map(|s| s.node) else {
-            return Vec::new();
-        };
         if node.start_byte() < anchor.end_byte() {
             return Vec::new();
         }
-        // A loop of the binding's scope (inside its node, around the
-        // binding), ended before the read.
+        // A loop of the binding's scope around the binding, ended before
+        // the read.
         self.m
-            .for_loops
-            .iter()
-            .copied()
-            .filter(|l| {
-                l.start_byte() <= anchor.start_byte()
-                    && anchor.end_byte() <= l.end_byte()
-                    && l.end_byte() <= node.start_byte()
-                    && top.start_byte() <= l.start_byte()
-                    && l.end_byte() <= top.end_byte()
-                    && !has_break(*l)
-            })
+            .loops_around(anchor, scope, Some(node))
+            .into_iter()
+            .filter(|l| l.end_byte() <= node.start_byte() && !has_break(*l))
             .collect()
     }
 
