@@ -1831,3 +1831,97 @@ fn a_name_bound_in_a_module_loop_after_a_def_holds_the_last_element() {
         "{after}"
     );
 }
+
+/// `try: v = int(v) except ValueError: pass` is decided by the value:
+/// text that does not convert takes the handler (the name keeps the
+/// text), text that does takes the body.
+#[test]
+fn a_try_around_a_conversion_is_decided_by_the_value() {
+    let text = "def conv(v):\n    try:\n        v = int(v)\n    except (TypeError, ValueError) as e:\n        pass\n    return v\n\n\ndef conv_return(v):\n    try:\n        return float(v)\n    except ValueError:\n        return v\n\n\nA = conv(\"tpu\")\nB = conv(\"3\")\nC = conv_return(\"tpu\")\nD = conv_return(\"2.5\")\n";
+    assert_eq!(
+        name_values(text, "A"),
+        "[ConstAlt { val: Str(\"tpu\"), why: Fixed }]"
+    );
+    assert_eq!(
+        name_values(text, "B"),
+        "[ConstAlt { val: Int(3), why: Fixed }]"
+    );
+    assert_eq!(
+        name_values(text, "C"),
+        "[ConstAlt { val: Str(\"tpu\"), why: Fixed }]"
+    );
+    assert_eq!(
+        name_values(text, "D"),
+        "[ConstAlt { val: Float(2.5), why: Fixed }]"
+    );
+}
+
+/// A handler that names another exception, a value from the environment,
+/// or an import: not decided, both ways stay run-time choices.
+#[test]
+fn a_try_is_not_decided_when_the_handler_or_value_is_not_known() {
+    let text = "import os\n\n\ndef conv(v):\n    try:\n        v = int(v)\n    except KeyError:\n        v = \"k\"\n    except ValueError:\n        v = \"bad\"\n    return v\n\n\ndef conv_custom(v):\n    try:\n        v = int(v)\n    except MyError:\n        v = \"mine\"\n    except ValueError:\n        v = \"bad\"\n    return v\n\n\nclass MyError(ValueError):\n    pass\n\n\nA = conv(\"tpu\")\nB = conv_custom(\"tpu\")\nC = conv(os.environ[\"P\"])\ntry:\n    import triton\n    HAS = True\nexcept ImportError:\n    HAS = False\nD = HAS\n";
+    assert_eq!(
+        name_values(text, "A"),
+        "[ConstAlt { val: Str(\"bad\"), why: Fixed }]"
+    );
+    let b = name_values(text, "B");
+    assert!(
+        b.contains("mine") && b.contains("bad") && b.contains("Choice"),
+        "{b}"
+    );
+    let c = name_values(text, "C");
+    assert!(c.contains("bad") && c.contains("Choice"), "{c}");
+    let d = name_values(text, "D");
+    assert!(
+        d.contains("true") && d.contains("false") && d.contains("Choice"),
+        "{d}"
+    );
+}
+
+/// In a loop over constant lines, an `if` or `try` around a binding is
+/// decided per line: each line's value is the one its own path made, as
+/// certain as the line is (a config text coerced field by field).
+#[test]
+fn branches_in_a_loop_are_decided_per_element() {
+    let text = "def load(text):\n    out = {}\n    for line in text.strip().splitlines():\n        key, _, value = line.partition(\":\")\n        value = value.strip()\n        if \".\" in value:\n            value = float(value)\n        else:\n            try:\n                value = int(value)\n            except ValueError:\n                pass\n        out[key.strip()] = value\n    return out\n\n\nCFG = load(\"a: 0.5\\nb: tpu\\nc: 8\\n\")\nA = CFG[\"a\"]\nB = CFG[\"b\"]\nC = CFG[\"c\"]\n";
+    let a = name_values(text, "A");
+    assert!(
+        a.contains("Float(0.5)") && !a.contains("Str") && !a.contains("Choice"),
+        "{a}"
+    );
+    let b = name_values(text, "B");
+    assert!(
+        b.contains("Str(\"tpu\")") && !b.contains("Unknown") && !b.contains("Choice"),
+        "{b}"
+    );
+    let c = name_values(text, "C");
+    assert!(
+        c.contains("Int(8)") && !c.contains("Str") && !c.contains("Choice"),
+        "{c}"
+    );
+}
+
+/// A binding in one branch of an `if` never reaches a read in another.
+#[test]
+fn a_binding_in_one_branch_does_not_reach_a_read_in_another() {
+    let text = "import sys\nx = \"cpu\"\nif len(sys.argv) > 1:\n    x = \"tpu\"\nelse:\n    y = x\nA = y\n";
+    assert_eq!(
+        name_values(text, "A"),
+        "[ConstAlt { val: Str(\"cpu\"), why: Fixed }]"
+    );
+}
+
+/// A dict a function fills and returns: a later straight-line store of a
+/// key (or `update` with the call's keywords) replaces the earlier one for
+/// the caller's read, as it does for a read in the function itself.
+#[test]
+fn a_returned_dict_holds_the_last_store_of_a_key() {
+    let text = "def parse(**overrides):\n    config = {}\n    config[\"hardware\"] = \"tpu\"\n    config.update(overrides)\n    return config\n\n\ndef build():\n    cfg = {}\n    cfg[\"p\"] = \"tpu\"\n    cfg[\"p\"] = \"cpu\"\n    return cfg\n\n\nA = parse(hardware=\"cpu\")[\"hardware\"]\nB = build()[\"p\"]\n";
+    let a = name_values(text, "A");
+    assert!(a.contains("Str(\"cpu\")") && !a.contains("tpu"), "{a}");
+    assert_eq!(
+        name_values(text, "B"),
+        "[ConstAlt { val: Str(\"cpu\"), why: Fixed }]"
+    );
+}

@@ -2168,6 +2168,8 @@ impl<'m, 't> Flow<'m, 't> {
                         Val::Str(_) | Val::Int(_) | Val::Bool(_) | Val::EnumMember(..),
                         Val::Seq(_, items),
                     ) if items.iter().all(known) => Some(items.iter().any(|i| i.same(a))),
+                    // A substring (`"." in value`).
+                    (Val::Str(part), Val::Str(whole)) => Some(whole.contains(part.as_str())),
                     // A key of a dict whose entries are known.
                     (key, dict) if is_key_constant(key) && dict.is_dict() => {
                         match self.lookup_key(dict, a, depth + 1) {
@@ -2321,9 +2323,18 @@ impl<'m, 't> Flow<'m, 't> {
                 let start = value_start(b);
                 branches.dead.iter().any(|r| r.contains(&start))
             };
+            // (Not one in another branch of an `if` or `try` holding the
+            // read: `if c: v = float(v) else: v = int(v)` reads the first
+            // `v` in the `else`.)
+            let exclusive = |b: &Binding<'t>| match b {
+                Binding::Value { target, .. }
+                | Binding::Item { target, .. }
+                | Binding::Loop { target, .. } => m.in_exclusive_branches(*target, at),
+                _ => false,
+            };
             let before: Vec<&Binding<'t>> = found
                 .iter()
-                .filter(|b| b.position() < at.start_byte() && !in_dead(b))
+                .filter(|b| b.position() < at.start_byte() && !in_dead(b) && !exclusive(b))
                 .collect();
             // From the last straight-line binding on.
             let start = before
@@ -2381,6 +2392,13 @@ impl<'m, 't> Flow<'m, 't> {
         if candidates.is_empty() || candidates.len() > MAX_ALTS {
             return vec![Alt::unknown()];
         }
+        if let Some((at, at_scope)) = anchor.filter(|_| same_scope) {
+            if let Some(joined) =
+                self.join_by_ways(&candidates, at, at_scope, &branches.taken, depth)
+            {
+                return cap(joined);
+            }
+        }
         let mut out = Vec::new();
         for b in candidates {
             out.extend(self.eval_binding(b, node, depth).into_iter().map(|mut a| {
@@ -2391,6 +2409,242 @@ impl<'m, 't> Flow<'m, 't> {
         cap(out)
     }
 
+    /// The bindings that may reach a read, joined on each way the
+    /// conditions deciding them are chosen: in a loop over constants, the
+    /// `if` or `try` around a binding is decided per element (`if "." in
+    /// v: v = float(v)`, `try: v = int(v) except ValueError: pass`), so each
+    /// element reads the value of the last binding that ran for it, as
+    /// certain as the element is. `None` (join them as run-time choices)
+    /// when a binding's condition is not known on some way, or its
+    /// statement is not a plain statement of the guarded body.
+    fn join_by_ways(
+        &self,
+        candidates: &[&Binding<'t>],
+        read: Node<'t>,
+        scope: ScopeId,
+        taken: &[std::ops::Range<usize>],
+        depth: u32,
+    ) -> Option<Vec<Alt<'t>>> {
+        let m = self.m;
+        if depth > MAX_DEPTH / 2 {
+            return None;
+        }
+        // Each binding's ways to run: `None` when it runs whenever the
+        // read does (the first, straight-line binding).
+        let mut tables: Vec<Option<RunTable>> = Vec::with_capacity(candidates.len());
+        for (i, b) in candidates.iter().enumerate() {
+            let target = match b {
+                Binding::Value { target, .. } | Binding::Item { target, .. } => Some(*target),
+                _ => None,
+            };
+            match target {
+                Some(t) if m.runs_before(t, scope, read, taken) => tables.push(None),
+                Some(t) => tables.push(Some(self.run_table(t, scope, read, depth)?)),
+                None if i == 0 => tables.push(None),
+                None => return None,
+            }
+        }
+        if tables.iter().skip(1).any(Option::is_none) || tables.iter().all(Option::is_none) {
+            return None;
+        }
+        let mut out = Vec::new();
+        for (i, b) in candidates.iter().enumerate() {
+            for alt in self.eval_binding(b, read, depth) {
+                let mut ways = vec![(alt.choices.clone(), alt.why.clone())];
+                if let Some(own) = &tables[i] {
+                    ways = constrained(ways, own, true);
+                }
+                for later in tables[i + 1..].iter().flatten() {
+                    ways = constrained(ways, later, false);
+                }
+                if out.len() + ways.len() > MAX_ALTS {
+                    return None;
+                }
+                out.extend(ways.into_iter().map(|(choices, why)| Alt {
+                    val: alt.val.clone(),
+                    why,
+                    choices,
+                }));
+            }
+        }
+        Some(out)
+    }
+
+    /// The ways a binding's statement at `target` runs, relative to the
+    /// read `read` after it: the guards between them, each an `if` body (its
+    /// condition's values; an `else` with no `elif`: the negation), a `try`
+    /// body's statement or `else` (the body's deciding statement
+    /// completes) or a handler (it raises what the handler catches).
+    fn run_table(
+        &self,
+        target: Node<'t>,
+        scope: ScopeId,
+        read: Node<'t>,
+        depth: u32,
+    ) -> Option<RunTable> {
+        let m = self.m;
+        let value_of = |e: Node<'t>| self.eval_depth(e, scope, depth + 1);
+        let scope_node = m.scopes[scope].node;
+        let mut guard: Option<RunTable> = None;
+        let mut child = target;
+        let mut current = m.parent_of(target);
+        while let Some(parent) = current {
+            if parent.id() == scope_node.id()
+                || (parent.start_byte() <= read.start_byte()
+                    && read.end_byte() <= parent.end_byte())
+            {
+                break;
+            }
+            let found = match parent.kind_name() {
+                "if_statement" => {
+                    let condition = parent.field("condition")?;
+                    let in_body = parent
+                        .field("consequence")
+                        .is_some_and(|c| c.id() == child.id());
+                    let mut cursor = parent.walk();
+                    let has_elif = parent
+                        .children_by_field_name("alternative", &mut cursor)
+                        .any(|a| a.kind_name() == "elif_clause");
+                    if !in_body && (child.kind_name() != "else_clause" || has_elif) {
+                        return None;
+                    }
+                    let mut table = Vec::new();
+                    for alt in value_of(condition) {
+                        table.push((alt.choices, alt.why, alt.val.truthy()? == in_body));
+                    }
+                    Some(table)
+                }
+                "try_statement" => {
+                    Some(self.try_run_table(parent, child, target, scope, &value_of)?)
+                }
+                "elif_clause"
+                | "for_statement"
+                | "while_statement"
+                | "match_statement"
+                | "case_clause"
+                | "function_definition"
+                | "class_definition"
+                | "lambda"
+                | "conditional_expression"
+                | "boolean_operator" => return None,
+                _ => None,
+            };
+            if let Some(table) = found {
+                // Nested guards: it runs on the ways all of them hold.
+                let table = match guard {
+                    None => table,
+                    Some(outer) => conjoined(&outer, &table),
+                };
+                if table.is_empty() || table.len() > MAX_ALTS {
+                    return None;
+                }
+                guard = Some(table);
+            }
+            child = parent;
+            current = m.parent_of(parent);
+        }
+        guard
+    }
+
+    /// When the clause `child` of the `try` statement `node` runs: its
+    /// body's statements before and after the deciding one certainly
+    /// complete, the deciding one completes or raises on each way
+    /// (`Module::outcome_table`); the body's statements from it on and the
+    /// `else` run on the ways it completes, the handler that catches what
+    /// it raises on the others.
+    fn try_run_table(
+        &self,
+        node: Node<'t>,
+        child: Node<'t>,
+        target: Node<'t>,
+        scope: ScopeId,
+        value_of: &dyn Fn(Node<'t>) -> Vec<Alt<'t>>,
+    ) -> Option<RunTable> {
+        use super::reach::Outcome;
+        let m = self.m;
+        let body = node.field("body")?;
+        let mut handlers = Vec::new();
+        let mut cursor = node.walk();
+        for clause in node.named_children(&mut cursor) {
+            match clause.kind_name() {
+                "except_clause" if clause.child(1).is_some_and(|t| t.kind() == "*") => return None,
+                "except_clause" => handlers.push(clause),
+                "else_clause" | "finally_clause" | "block" | "comment" => {}
+                _ => return None,
+            }
+        }
+        let mut cursor = body.walk();
+        let statements: Vec<Node<'t>> = body
+            .named_children(&mut cursor)
+            .filter(|c| c.kind_name() != "comment")
+            .collect();
+        let mut deciding = None;
+        for statement in &statements {
+            match m.statement_outcome(*statement, scope, value_of) {
+                Outcome::Completes => {}
+                _ if deciding.is_some() => return None,
+                _ => deciding = Some(*statement),
+            }
+        }
+        let deciding = deciding?;
+        let value = match deciding.kind_name() {
+            "expression_statement" => {
+                let expr = deciding.named_child(0)?;
+                match expr.kind_name() {
+                    "assignment" if expr.field("left")?.kind_name() == "identifier" => {
+                        expr.field("right")?
+                    }
+                    "assignment" => return None,
+                    _ => expr,
+                }
+            }
+            _ => return None,
+        };
+        let outcomes = m.outcome_table(value, scope, value_of)?;
+        // What no handler catches leaves the function: the reads after the
+        // `try` are not reached that way (not decided here).
+        if outcomes.iter().any(|(_, _, o)| match o {
+            Outcome::Raises(exception) => {
+                super::reach::catching_handler(&handlers, exception, m.src).is_none()
+            }
+            _ => false,
+        }) {
+            return None;
+        }
+        let runs_when = |completes: bool, handler: Option<Node<'t>>| -> Option<RunTable> {
+            outcomes
+                .iter()
+                .map(|(choices, why, outcome)| {
+                    let runs = match outcome {
+                        Outcome::Completes => completes,
+                        Outcome::Raises(exception) => match handler {
+                            Some(h) => {
+                                super::reach::catching_handler(&handlers, exception, m.src)?.id()
+                                    == h.id()
+                            }
+                            None => false,
+                        },
+                        _ => return None,
+                    };
+                    Some((choices.clone(), why.clone(), runs))
+                })
+                .collect()
+        };
+        match child.kind_name() {
+            // A statement of the body: before the deciding one it runs
+            // whenever the `try` does (no guard).
+            "block" if child.id() == body.id() => {
+                if target.start_byte() < deciding.start_byte() {
+                    Some(vec![(Vec::new(), Why::Fixed, true)])
+                } else {
+                    runs_when(true, None)
+                }
+            }
+            "else_clause" => runs_when(true, None),
+            "except_clause" => runs_when(false, Some(child)),
+            _ => None,
+        }
+    }
     /// A def decorated by a function of this module that returns a jit of
     /// what it is given (`def wrapper(fun): return jax.jit(fun, ...)`, then
     /// `@wrapper`): that jit, of this def. `None` for any other decorator.
@@ -3813,9 +4067,7 @@ impl<'m, 't> Flow<'m, 't> {
         if returned.len() < 2 || self.bound.borrow().len() > 6 {
             return returned;
         }
-        let branches = m.build_branches_by(def, &|condition| {
-            super::reach::truth_of(self.eval(condition, def))
-        });
+        let branches = m.build_branches_by(def, &|expr| self.eval(expr, def));
         let live: Vec<Option<Node<'t>>> = returned
             .iter()
             .filter(|r| {
@@ -7114,7 +7366,7 @@ impl<'m, 't> Flow<'m, 't> {
                                 if alts.iter().any(|a| compatible(&a.choices, &way)) {
                                     alts.retain(|a| compatible(&a.choices, &way));
                                 }
-                                super::reach::truth_of(alts)
+                                alts
                             })
                             .dead
                         };
@@ -8083,9 +8335,7 @@ impl<'m, 't> Flow<'m, 't> {
             return Some(found.clone());
         }
         self.deciding_given.borrow_mut().push((frame, scope));
-        let built = std::rc::Rc::new(m.build_branches_by(scope, &|condition| {
-            super::reach::truth_of(self.eval(condition, scope))
-        }));
+        let built = std::rc::Rc::new(m.build_branches_by(scope, &|expr| self.eval(expr, scope)));
         self.deciding_given.borrow_mut().pop();
         self.given_branches
             .borrow_mut()
@@ -9124,9 +9374,13 @@ impl<'m, 't> Flow<'m, 't> {
         let Some(stores) = self.dict_stores(dict, depth) else {
             return Lookup::Unknown;
         };
-        // The last store of the key so far that certainly ran in the read's
-        // own scope, straight-line before it: a later one there replaces it.
-        let mut replacing: Option<Node<'t>> = None;
+        // The last store of the key so far that certainly ran, straight-line
+        // before the read when in the read's own scope: a later one there
+        // replaces it. In another scope (the dict a call returns), a later
+        // straight-line store of the same scope does, when every store so
+        // far is of that scope (its body ran whole before the read).
+        let mut replacing: Option<(Node<'t>, ScopeId)> = None;
+        let mut scopes_stored: Vec<ScopeId> = Vec::new();
         for (k, v, store_scope) in stores.iter() {
             let runs = m.store_runs(*v, *store_scope, dict);
             if runs == StoreRuns::Never {
@@ -9185,18 +9439,30 @@ impl<'m, 't> Flow<'m, 't> {
             let values = values.unwrap_or_else(|| {
                 self.value_read_at(*v, *store_scope, read.map(|(r, _)| r), depth)
             });
+            let whole_body = |node: Node<'t>| {
+                m.is_straight_line(node, *store_scope, m.scopes[*store_scope].node)
+            };
             let replaces = match (same_scope_as_read, replacing) {
-                (Some(_), Some(before)) => {
+                (Some(_), Some((before, _))) => {
                     keys.len() == 1 && m.is_straight_line(before, *store_scope, statement)
+                }
+                (None, Some((before, before_scope))) => {
+                    before_scope == *store_scope
+                        && scopes_stored.iter().all(|s| s == store_scope)
+                        && keys.len() == 1
+                        && whole_body(before)
+                        && whole_body(statement)
+                        && !named_between(m.src, before, statement)
                 }
                 _ => false,
             };
             if replaces {
                 stored.clear();
             }
-            if same_scope_as_read.is_some() && keys.len() == 1 {
-                replacing = Some(statement);
+            if keys.len() == 1 && (same_scope_as_read.is_some() || whole_body(statement)) {
+                replacing = Some((statement, *store_scope));
             }
+            scopes_stored.push(*store_scope);
             // Stored on each pass of a loop the read comes after: the last
             // pass's value is what stays (`for p in PLATFORMS: cfg["p"] = p`).
             let Some(this) = self.after_passes(
@@ -16304,5 +16570,81 @@ fn splat_arguments<'t>(call: Node<'t>) -> impl Iterator<Item = Node<'t>> {
         l.named_children(&mut cursor)
             .filter(|a| matches!(a.kind_name(), "list_splat" | "dictionary_splat"))
             .collect::<Vec<_>>()
+    })
+}
+
+/// The ways a binding runs: each way's choices, why it holds, and whether
+/// the binding's statement runs on it (`Flow::run_table`).
+type RunTable = Vec<(Vec<Choice>, Why, bool)>;
+
+/// Two guards' tables as one: each pair of entries that agree, running
+/// when both do.
+fn conjoined(a: &RunTable, b: &RunTable) -> RunTable {
+    let mut out = Vec::new();
+    for (choices, why, runs) in a {
+        for (other, other_why, other_runs) in b {
+            if let Some(merged) = merge_choices(choices, other) {
+                out.push((merged, why.and(other_why), *runs && *other_runs));
+            }
+        }
+    }
+    out
+}
+
+/// `ways` narrowed to those on which the guard `table` says `runs`: each
+/// way merged with every entry of the table it agrees with.
+fn constrained(
+    ways: Vec<(Vec<Choice>, Why)>,
+    table: &RunTable,
+    runs: bool,
+) -> Vec<(Vec<Choice>, Why)> {
+    let mut out = Vec::new();
+    for (choices, why) in ways {
+        for (entry, entry_why, entry_runs) in table {
+            if *entry_runs != runs {
+                continue;
+            }
+            if let Some(merged) = merge_choices(&choices, entry) {
+                out.push((merged, why.and(entry_why)));
+            }
+        }
+    }
+    out
+}
+
+/// Whether the dict that `before` and `after` (two straight-line stores
+/// into it, `d[k] = v` or `d.update(...)`) change is named in the code
+/// between them: passed on or read there, a reader may see the first
+/// store's value (so the second does not simply replace it).
+fn named_between(src: &str, before: Node<'_>, after: Node<'_>) -> bool {
+    let receiver = |statement: Node<'_>| -> Option<String> {
+        let mut node = statement;
+        for _ in 0..4 {
+            node = match node.kind_name() {
+                "identifier" => return Some(text(node, src).to_owned()),
+                "assignment" => node.field("left")?,
+                "subscript" => node.field("value")?,
+                "call" => node.field("function")?,
+                "attribute" => node.field("object")?,
+                "expression_statement" => node.named_child(0)?,
+                _ => return None,
+            };
+        }
+        None
+    };
+    let Some(name) = receiver(after) else {
+        return true;
+    };
+    let Some(between) = src.get(before.end_byte()..after.start_byte()) else {
+        return true;
+    };
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    between.match_indices(name.as_str()).any(|(at, _)| {
+        let start_ok = between[..at].chars().next_back().is_none_or(|c| !word(c));
+        let end_ok = between[at + name.len()..]
+            .chars()
+            .next()
+            .is_none_or(|c| !word(c));
+        start_ok && end_ok
     })
 }

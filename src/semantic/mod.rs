@@ -3705,6 +3705,9 @@ impl<'t> Module<'t> {
                 {
                     return StoreRuns::Maybe
                 }
+                "except_clause"
+                    if child.kind_name() == "block"
+                        && branches.taken.contains(&child.byte_range()) => {}
                 "while_statement"
                 | "except_clause"
                 | "conditional_expression"
@@ -3922,6 +3925,78 @@ impl<'t> Module<'t> {
         })
     }
 
+    /// Whether `node` and `other` are in bodies of one statement of which at
+    /// most one runs each time it does: two branches of an `if` or `match`,
+    /// two handlers of a `try`, or a handler and its `else`. A binding in
+    /// one never reaches a read in the other.
+    pub(crate) fn in_exclusive_branches(&self, node: Node<'t>, other: Node<'t>) -> bool {
+        let holds = |n: Node<'t>, x: Node<'t>| {
+            n.start_byte() <= x.start_byte() && x.end_byte() <= n.end_byte()
+        };
+        // The body of a branch clause (not its condition or pattern).
+        let body_of = |clause: Node<'t>| -> Option<Node<'t>> {
+            match clause.kind_name() {
+                "block" => Some(clause),
+                "elif_clause" | "case_clause" => clause.field("consequence"),
+                "else_clause" => clause.field("body"),
+                "except_clause" => {
+                    let mut cursor = clause.walk();
+                    let block = clause
+                        .named_children(&mut cursor)
+                        .find(|c| c.kind_name() == "block");
+                    block
+                }
+                _ => None,
+            }
+        };
+        let mut current = self.parent_of(node);
+        while let Some(parent) = current {
+            if holds(parent, other) {
+                let branches: Vec<Node<'t>> = match parent.kind_name() {
+                    "if_statement" => {
+                        let mut cursor = parent.walk();
+                        parent
+                            .field("consequence")
+                            .into_iter()
+                            .chain(parent.children_by_field_name("alternative", &mut cursor))
+                            .collect()
+                    }
+                    // (A `match`'s cases are in its body block.)
+                    "block"
+                        if self
+                            .parent_of(parent)
+                            .is_some_and(|m| m.kind_name() == "match_statement") =>
+                    {
+                        let mut cursor = parent.walk();
+                        parent
+                            .named_children(&mut cursor)
+                            .filter(|c| c.kind_name() == "case_clause")
+                            .collect()
+                    }
+                    "try_statement" => {
+                        let mut cursor = parent.walk();
+                        parent
+                            .named_children(&mut cursor)
+                            .filter(|c| matches!(c.kind_name(), "except_clause" | "else_clause"))
+                            .collect()
+                    }
+                    _ => return false,
+                };
+                let body_holding = |x: Node<'t>| {
+                    branches
+                        .iter()
+                        .position(|b| body_of(*b).is_some_and(|body| holds(body, x)))
+                };
+                return match (body_holding(node), body_holding(other)) {
+                    (Some(a), Some(b)) => a != b,
+                    _ => false,
+                };
+            }
+            current = self.parent_of(parent);
+        }
+        false
+    }
+
     /// True if `node` is not inside a conditional or loop of its scope that
     /// does not also contain `use_node`.
     pub(crate) fn is_straight_line(
@@ -3952,10 +4027,30 @@ impl<'t> Module<'t> {
             }
             let holds_use = parent.start_byte() <= use_node.start_byte()
                 && use_node.end_byte() <= parent.end_byte();
+            // Another branch of the statement holding the use: never runs
+            // before it.
+            if holds_use
+                && !(child.start_byte() <= use_node.start_byte()
+                    && use_node.end_byte() <= child.end_byte())
+                && matches!(
+                    parent.kind_name(),
+                    "if_statement" | "try_statement" | "block"
+                )
+                && self.in_exclusive_branches(node, use_node)
+            {
+                return false;
+            }
             // (A `match` passes on to its `case` clauses, decided as `if`s.)
+            // (A decided `try` passes on to its body and clauses, taken
+            // when they certainly run.)
             let in_taken_body = (matches!(
                 parent.kind_name(),
-                "if_statement" | "elif_clause" | "else_clause" | "case_clause"
+                "if_statement"
+                    | "elif_clause"
+                    | "else_clause"
+                    | "case_clause"
+                    | "try_statement"
+                    | "except_clause"
             ) && (child.kind_name() != "block"
                 || taken.contains(&child.byte_range())))
                 || (parent.kind_name() == "match_statement" && child.kind_name() == "block")

@@ -1103,9 +1103,9 @@ impl<'t> Module<'t> {
             if scope.kind != ScopeKind::Function || !self.scope_within(id, def) {
                 continue;
             }
-            let branches = self.build_branches_by(id, &|condition| {
+            let branches = self.build_branches_by(id, &|expr| {
                 let flow = self.flow_for_conditions(200);
-                truth_of(flow.eval_given(def, given, receiver.clone(), condition, id))
+                flow.eval_given(def, given, receiver.clone(), expr, id)
             });
             out.dead.extend(branches.dead);
             out.holds.extend(branches.holds);
@@ -2041,15 +2041,20 @@ impl<'t> Module<'t> {
     }
 
     fn build_branches(&self, scope: ScopeId) -> Branches {
-        self.build_branches_by(scope, &|condition| self.constant_truth(condition, scope))
+        self.build_branches_by(scope, &|expr| {
+            self.flow_for_conditions(200).eval(expr, scope)
+        })
     }
 
-    /// The branches of `scope`, each condition's truth given by `truth_of`.
+    /// The branches of `scope`, each expression's values (a condition, what
+    /// a `try` body may raise on) given by `value_of`.
     pub(crate) fn build_branches_by(
         &self,
         scope: ScopeId,
-        truth_of: &dyn Fn(Node<'t>) -> Truth,
+        value_of: &dyn Fn(Node<'t>) -> Vec<flow::Alt<'t>>,
     ) -> Branches {
+        let truth = |condition: Node<'t>| truth_of(value_of(condition));
+        let truth_of: &dyn Fn(Node<'t>) -> Truth = &truth;
         let mut out = Vec::new();
         let mut holds = Vec::new();
         let mut by_caller_when = Vec::new();
@@ -2262,8 +2267,16 @@ impl<'t> Module<'t> {
                             .filter(|c| c.kind_name() != "comment"),
                     );
                 }
-                "block" | "while_statement" | "with_statement" | "try_statement"
-                | "except_clause" | "finally_clause" | "else_clause" => {
+                "try_statement" => {
+                    self.decide_try(node, scope, value_of, truth_of, &mut out, &mut taken_bodies);
+                    let mut cursor = node.walk();
+                    stack.extend(
+                        node.named_children(&mut cursor)
+                            .filter(|c| c.kind_name() != "comment"),
+                    );
+                }
+                "block" | "while_statement" | "with_statement" | "except_clause"
+                | "finally_clause" | "else_clause" => {
                     let mut cursor = node.walk();
                     stack.extend(
                         node.named_children(&mut cursor)
@@ -2289,6 +2302,250 @@ impl<'t> Module<'t> {
             self.expression_branches(statement, truth_of, &mut branches);
         }
         branches
+    }
+
+    /// A `try` decided by what its body's values do: when every statement
+    /// of the body certainly completes (or certainly returns), its handlers
+    /// never run; when one certainly raises an exception (`int("tpu")`)
+    /// after the ones before it complete, the rest of the body and the
+    /// `else` never run and the first handler naming the exception runs.
+    /// Undecided (nothing added) when a statement may or may not raise, or
+    /// no handler is known to catch what it raises.
+    fn decide_try(
+        &self,
+        node: Node<'t>,
+        scope: ScopeId,
+        value_of: &dyn Fn(Node<'t>) -> Vec<flow::Alt<'t>>,
+        truth_of: &dyn Fn(Node<'t>) -> Truth,
+        dead: &mut Vec<std::ops::Range<usize>>,
+        taken: &mut Vec<std::ops::Range<usize>>,
+    ) {
+        let Some(body) = node.field("body") else {
+            return;
+        };
+        let mut handlers = Vec::new();
+        let mut otherwise = None;
+        let mut cursor = node.walk();
+        for clause in node.named_children(&mut cursor) {
+            match clause.kind_name() {
+                // `except*` handles exception groups: not decided.
+                "except_clause" if clause.child(1).is_some_and(|t| t.kind() == "*") => return,
+                "except_clause" => handlers.push(clause),
+                "else_clause" => otherwise = clause.field("body"),
+                "finally_clause" | "block" | "comment" => {}
+                // `except*` and anything newer: not decided.
+                _ => return,
+            }
+        }
+        if handlers.is_empty() {
+            return;
+        }
+        let mut cursor = body.walk();
+        let statements: Vec<Node<'t>> = body
+            .named_children(&mut cursor)
+            .filter(|c| c.kind_name() != "comment")
+            .collect();
+        for statement in statements {
+            match self.statement_outcome(statement, scope, value_of) {
+                Outcome::Completes => {}
+                Outcome::Returns => {
+                    dead.extend(handlers.iter().map(|h| h.byte_range()));
+                    dead.extend(otherwise.map(|o| o.byte_range()));
+                    dead.extend(self.rest_of_block(node));
+                    taken.push(body.byte_range());
+                    return;
+                }
+                Outcome::Raises(exception) => {
+                    let Some(handler) = catching_handler(&handlers, exception, self.src) else {
+                        return;
+                    };
+                    dead.push(statement.start_byte()..body.end_byte());
+                    dead.extend(otherwise.map(|o| o.byte_range()));
+                    dead.extend(
+                        handlers
+                            .iter()
+                            .filter(|h| h.id() != handler.id())
+                            .map(|h| h.byte_range()),
+                    );
+                    taken.push(body.byte_range());
+                    let mut cursor = handler.walk();
+                    let block = handler
+                        .named_children(&mut cursor)
+                        .find(|c| c.kind_name() == "block");
+                    if let Some(block) = block {
+                        taken.push(block.byte_range());
+                        if self.block_exits(block, scope, truth_of, 0) {
+                            dead.extend(self.rest_of_block(node));
+                        }
+                    }
+                    return;
+                }
+                Outcome::Unknown => return,
+            }
+        }
+        dead.extend(handlers.iter().map(|h| h.byte_range()));
+        taken.push(body.byte_range());
+        taken.extend(otherwise.map(|o| o.byte_range()));
+    }
+
+    /// What running `statement` certainly does, as far as a `try` around it
+    /// is concerned: only simple statements whose every part is known
+    /// (`v = int(v)`, `return float(s)`, `pass`) are decided.
+    pub(crate) fn statement_outcome(
+        &self,
+        statement: Node<'t>,
+        scope: ScopeId,
+        value_of: &dyn Fn(Node<'t>) -> Vec<flow::Alt<'t>>,
+    ) -> Outcome {
+        match statement.kind_name() {
+            "pass_statement" => Outcome::Completes,
+            "return_statement" => match statement.named_child(0) {
+                None => Outcome::Returns,
+                Some(value) => match self.expression_outcome(value, scope, value_of) {
+                    Outcome::Completes => Outcome::Returns,
+                    other => other,
+                },
+            },
+            "expression_statement" => {
+                let Some(expr) = statement.named_child(0) else {
+                    return Outcome::Unknown;
+                };
+                if statement.named_child_count() != 1 {
+                    return Outcome::Unknown;
+                }
+                if expr.kind_name() != "assignment" {
+                    return self.expression_outcome(expr, scope, value_of);
+                }
+                // A plain name bound: nothing but the value can raise.
+                match (expr.field("left"), expr.field("right")) {
+                    (Some(left), Some(right)) if left.kind_name() == "identifier" => {
+                        self.expression_outcome(right, scope, value_of)
+                    }
+                    _ => Outcome::Unknown,
+                }
+            }
+            _ => Outcome::Unknown,
+        }
+    }
+
+    /// What evaluating `expr` certainly does: complete (a constant, a name
+    /// with known values, `int(x)`/`float(x)` of values that all convert)
+    /// or raise `ValueError` (`int(x)` of strings that all fail to).
+    fn expression_outcome(
+        &self,
+        expr: Node<'t>,
+        scope: ScopeId,
+        value_of: &dyn Fn(Node<'t>) -> Vec<flow::Alt<'t>>,
+    ) -> Outcome {
+        let Some(table) = self.outcome_table(expr, scope, value_of) else {
+            return Outcome::Unknown;
+        };
+        let mut outcomes = table.iter().map(|(_, _, o)| *o);
+        match outcomes.next() {
+            Some(first) if outcomes.all(|o| o == first) => first,
+            _ => Outcome::Unknown,
+        }
+    }
+
+    /// What evaluating `expr` does on each way its values are chosen (a
+    /// loop's element, a call site: the choices of each): completes, or
+    /// raises (`int(x)` of a string that does not convert). `None` when
+    /// some way is not known. `a if c else b` is `a`'s on the ways `c`
+    /// holds, `b`'s on the others.
+    pub(crate) fn outcome_table(
+        &self,
+        expr: Node<'t>,
+        scope: ScopeId,
+        value_of: &dyn Fn(Node<'t>) -> Vec<flow::Alt<'t>>,
+    ) -> Option<Vec<(Vec<Choice>, Why, Outcome)>> {
+        let completes = || Some(vec![(Vec::new(), Why::Fixed, Outcome::Completes)]);
+        let expr = unparenthesize(expr);
+        match expr.kind_name() {
+            // (An f-string's interpolations may raise.)
+            "string" => {
+                let mut cursor = expr.walk();
+                let interpolates = expr
+                    .named_children(&mut cursor)
+                    .any(|c| c.kind_name() == "interpolation");
+                if interpolates {
+                    None
+                } else {
+                    completes()
+                }
+            }
+            "integer" | "float" | "true" | "false" | "none" => completes(),
+            // A name read completes when it is bound (its values known).
+            "identifier" => {
+                let alts = value_of(expr);
+                (!alts.is_empty() && alts.iter().all(|a| !matches!(a.val, Val::Unknown)))
+                    .then(|| vec![(Vec::new(), Why::Fixed, Outcome::Completes)])
+            }
+            "conditional_expression" => {
+                let mut cursor = expr.walk();
+                let parts: Vec<Node<'t>> = expr
+                    .named_children(&mut cursor)
+                    .filter(|c| c.kind_name() != "comment")
+                    .collect();
+                let [then, condition, otherwise] = parts[..] else {
+                    return None;
+                };
+                let tables = [
+                    self.outcome_table(otherwise, scope, value_of)?,
+                    self.outcome_table(then, scope, value_of)?,
+                ];
+                let mut out = Vec::new();
+                for test in value_of(condition) {
+                    let holds = test.val.truthy()?;
+                    for (choices, why, outcome) in &tables[usize::from(holds)] {
+                        if let Some(choices) = flow::merge_choices(&test.choices, choices) {
+                            out.push((choices, test.why.and(why), *outcome));
+                        }
+                    }
+                }
+                (!out.is_empty() && out.len() <= flow::MAX_ALTS).then_some(out)
+            }
+            "call" => {
+                let (Some(function), Some(args)) =
+                    (expr.field("function"), expr.field("arguments"))
+                else {
+                    return None;
+                };
+                let name = text(function, self.src);
+                let converts = match name {
+                    "int" => Conversion::Int,
+                    "float" => Conversion::Float,
+                    _ => return None,
+                };
+                // The builtin, not a name this module binds.
+                if function.kind_name() != "identifier" || self.lookup(scope, name).is_some() {
+                    return None;
+                }
+                let mut cursor = args.walk();
+                let given: Vec<Node<'t>> = args
+                    .named_children(&mut cursor)
+                    .filter(|c| c.kind_name() != "comment")
+                    .collect();
+                let [argument] = given[..] else {
+                    return None;
+                };
+                if matches!(
+                    argument.kind_name(),
+                    "keyword_argument" | "list_splat" | "dictionary_splat"
+                ) || self.expression_outcome(argument, scope, value_of) != Outcome::Completes
+                {
+                    return None;
+                }
+                let out: Vec<_> = value_of(argument)
+                    .into_iter()
+                    .map(|a| {
+                        let outcome = converts.outcome(&a.val);
+                        (outcome != Outcome::Unknown).then_some((a.choices, a.why, outcome))
+                    })
+                    .collect::<Option<_>>()?;
+                (!out.is_empty()).then_some(out)
+            }
+            _ => None,
+        }
     }
 
     /// The branches inside one simple statement, decided as an `if`'s are:
@@ -2544,13 +2801,6 @@ impl<'t> Module<'t> {
             _ => false,
         }
     }
-
-    /// The truth value a condition has on every path, if it has one; or
-    /// that the callers decide it (a parameter of a function only other
-    /// modules call, or call sites that disagree).
-    fn constant_truth(&self, condition: Node<'t>, scope: ScopeId) -> Truth {
-        truth_of(self.flow_for_conditions(200).eval(condition, scope))
-    }
 }
 
 /// The guard under which an alternative that is not certain still runs:
@@ -2564,7 +2814,9 @@ fn guard_of_why(why: &Why) -> Option<Guard> {
     }
 }
 
-/// What the alternatives of a condition say of it (see `constant_truth`).
+/// What the alternatives of a condition say of it: the truth value it has
+/// on every path, if it has one; or that the callers decide it (a parameter
+/// of a function only other modules call, or call sites that disagree).
 pub(crate) fn truth_of(mut alts: Vec<flow::Alt<'_>>) -> Truth {
     if alts.iter().any(|a| matches!(a.val, Val::ParamRef(_))) {
         return Truth::CallerDecides(None);
@@ -4723,5 +4975,250 @@ fn pallas_requirement_known(req: &Requirement) -> bool {
                 && *interpret != Interpret::Unknown
         }
         _ => true,
+    }
+}
+
+/// What a statement of a `try` body certainly does (`Module::decide_try`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    Completes,
+    /// A `return` whose value completes: the function leaves.
+    Returns,
+    /// Raises the builtin exception named.
+    Raises(&'static str),
+    Unknown,
+}
+
+/// A builtin conversion whose failure a `try` catches.
+#[derive(Clone, Copy)]
+enum Conversion {
+    Int,
+    Float,
+}
+
+impl Conversion {
+    /// `int(value)` / `float(value)`: completes, raises `ValueError`, or
+    /// not known. Text is decided by Python's grammar for the two (ASCII
+    /// text only; blanks around, a sign, `_` between digits).
+    fn outcome(self, value: &Val<'_>) -> Outcome {
+        match value {
+            Val::Int(_) | Val::Bool(_) | Val::AnyInt => Outcome::Completes,
+            Val::Float(f) => match self {
+                Conversion::Float => Outcome::Completes,
+                Conversion::Int if f.is_finite() => Outcome::Completes,
+                Conversion::Int => Outcome::Unknown,
+            },
+            Val::Str(text) => {
+                // Python strips more than ASCII blanks (`\x1c`..`\x1f`, and
+                // Unicode spaces and digits count): not decided here.
+                if !text.is_ascii() || text.bytes().any(|b| (0x1c..=0x1f).contains(&b)) {
+                    return Outcome::Unknown;
+                }
+                let t = text.trim_matches(|c: char| c.is_ascii_whitespace() || c == '\x0b');
+                let unsigned = t.strip_prefix(['+', '-']).unwrap_or(t);
+                let converts = match self {
+                    Conversion::Int => is_digit_run(unsigned),
+                    Conversion::Float => is_float_text(unsigned),
+                };
+                if converts {
+                    Outcome::Completes
+                } else {
+                    Outcome::Raises("ValueError")
+                }
+            }
+            _ => Outcome::Unknown,
+        }
+    }
+}
+
+/// Digits with single `_` between them (`1_000`), as `int()` reads them.
+fn is_digit_run(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .split('_')
+            .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// An unsigned float as `float()` reads it: `inf`, `infinity`, `nan` in
+/// any case, or digits with an optional fraction and exponent (`1.`,
+/// `.5`, `2e-3`).
+fn is_float_text(text: &str) -> bool {
+    if ["inf", "infinity", "nan"]
+        .iter()
+        .any(|w| text.eq_ignore_ascii_case(w))
+    {
+        return true;
+    }
+    let (mantissa, exponent) = match text.find(['e', 'E']) {
+        Some(at) => (&text[..at], Some(&text[at + 1..])),
+        None => (text, None),
+    };
+    let mantissa_ok = match mantissa.split_once('.') {
+        Some((whole, fraction)) => {
+            (!whole.is_empty() || !fraction.is_empty())
+                && (whole.is_empty() || is_digit_run(whole))
+                && (fraction.is_empty() || is_digit_run(fraction))
+        }
+        None => is_digit_run(mantissa),
+    };
+    let exponent_ok =
+        exponent.is_none_or(|e| is_digit_run(e.strip_prefix(['+', '-']).unwrap_or(e)));
+    mantissa_ok && exponent_ok
+}
+
+/// The first of `handlers` that catches the builtin `exception`: `None`
+/// when one before it may catch it too, or none is known to.
+pub(crate) fn catching_handler<'t>(
+    handlers: &[Node<'t>],
+    exception: &str,
+    src: &str,
+) -> Option<Node<'t>> {
+    // The builtin classes `exception` is an instance of.
+    let catches = |name: &str| match exception {
+        "ValueError" => matches!(name, "ValueError" | "Exception" | "BaseException"),
+        _ => false,
+    };
+    // Builtin classes that certainly do not catch it.
+    let misses = |name: &str| {
+        matches!(
+            name,
+            "KeyError"
+                | "IndexError"
+                | "LookupError"
+                | "TypeError"
+                | "AttributeError"
+                | "ImportError"
+                | "ModuleNotFoundError"
+                | "NameError"
+                | "OSError"
+                | "IOError"
+                | "FileNotFoundError"
+                | "RuntimeError"
+                | "NotImplementedError"
+                | "AssertionError"
+                | "ZeroDivisionError"
+                | "ArithmeticError"
+                | "OverflowError"
+                | "StopIteration"
+                | "KeyboardInterrupt"
+                | "SystemExit"
+                | "UnicodeError"
+                | "UnicodeDecodeError"
+                | "UnicodeEncodeError"
+        )
+    };
+    for handler in handlers {
+        let mut cursor = handler.walk();
+        let types: Vec<Node<'t>> = handler
+            .children_by_field_name("value", &mut cursor)
+            .collect();
+        // A bare `except:` catches everything.
+        let first = match types[..] {
+            [] => return Some(*handler),
+            [one] => one,
+            // `except A, B:` (not Python 3).
+            _ => return None,
+        };
+        // `except (A, B) as e` / `except A as e` (an `as_pattern`): each
+        // class named.
+        let mut first = unparenthesize(first);
+        if first.kind_name() == "as_pattern" {
+            match first.named_child(0) {
+                Some(class) => first = unparenthesize(class),
+                None => return None,
+            }
+        }
+        let names: Vec<Node<'t>> = match first.kind_name() {
+            "tuple" => {
+                let mut c = first.walk();
+                first.named_children(&mut c).collect()
+            }
+            _ => vec![first],
+        };
+        let mut caught = false;
+        for name in names {
+            if name.kind_name() != "identifier" {
+                return None;
+            }
+            let name = text(name, src);
+            if catches(name) {
+                caught = true;
+            } else if !misses(name) {
+                return None;
+            }
+        }
+        if caught {
+            return Some(*handler);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Conversion, Outcome, Val};
+
+    /// Each text with what Python 3.12 does for `int(text)` and
+    /// `float(text)` (true: converts; false: `ValueError`), run there.
+    #[test]
+    fn conversions_follow_python() {
+        let cases: &[(&str, bool, bool)] = &[
+            ("3", true, true),
+            (" 3 ", true, true),
+            ("+3", true, true),
+            ("-3", true, true),
+            ("1_000", true, true),
+            ("1__0", false, false),
+            ("_1", false, false),
+            ("1_", false, false),
+            ("3.0", false, true),
+            ("", false, false),
+            ("  ", false, false),
+            ("tpu", false, false),
+            ("v0", false, false),
+            ("0x10", false, false),
+            ("1e3", false, true),
+            ("1.", false, true),
+            (".", false, false),
+            (".5", false, true),
+            ("5.", false, true),
+            ("1e", false, false),
+            ("1e+5", false, true),
+            ("1.5e-3", false, true),
+            ("inf", false, true),
+            ("-Infinity", false, true),
+            ("nan", false, true),
+            ("NaN", false, true),
+            ("in", false, false),
+            ("1_0.5", false, true),
+            ("1._5", false, false),
+            ("e5", false, false),
+            ("12a", false, false),
+            ("\t7\n", true, true),
+            ("\x0b8", true, true),
+        ];
+        let expect = |converts: bool| {
+            if converts {
+                Outcome::Completes
+            } else {
+                Outcome::Raises("ValueError")
+            }
+        };
+        for (text, int, float) in cases {
+            let value = Val::Str((*text).to_owned());
+            assert_eq!(
+                Conversion::Int.outcome(&value),
+                expect(*int),
+                "int({text:?})"
+            );
+            assert_eq!(
+                Conversion::Float.outcome(&value),
+                expect(*float),
+                "float({text:?})"
+            );
+        }
+        // Not ASCII: Python reads other digits and spaces; not decided.
+        let value = Val::Str("٣".to_owned());
+        assert_eq!(Conversion::Int.outcome(&value), Outcome::Unknown);
     }
 }

@@ -1430,14 +1430,8 @@ impl<'t> Module<'t> {
                 // joins the stores before it, one that certainly runs
                 // replaces them (`if devices is not None: self.mesh = Mesh(...)
                 // else: self.mesh = AbstractMesh(...)`).
-                let branches = self.build_branches_by(init, &|condition| {
-                    super::reach::truth_of(flow.eval_given(
-                        init,
-                        &given,
-                        Some(super::flow::Alt::unknown()),
-                        condition,
-                        init,
-                    ))
+                let branches = self.build_branches_by(init, &|expr| {
+                    flow.eval_given(init, &given, Some(super::flow::Alt::unknown()), expr, init)
                 });
                 let init_node = self.scopes[init].node;
                 // The stores of the `__init__` that runs: an inherited one's
