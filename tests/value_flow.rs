@@ -1925,3 +1925,27 @@ fn a_returned_dict_holds_the_last_store_of_a_key() {
         "[ConstAlt { val: Str(\"cpu\"), why: Fixed }]"
     );
 }
+
+/// A config factory taking `**overrides`, called from several places: each
+/// call's dict holds that call's keywords over the defaults (`update`, a
+/// `{**a, **b}` display, `dict(a, **b)`), not every call's.
+#[test]
+fn a_factorys_overrides_are_read_per_call() {
+    let text = "DEFAULTS = {\"platform\": \"tpu\", \"steps\": 10}\n\n\ndef make_config(**overrides):\n    cfg = dict(DEFAULTS)\n    cfg.update(overrides)\n    return cfg\n\n\ndef make_display(**overrides):\n    return {**DEFAULTS, **overrides}\n\n\ndef make_call(**overrides):\n    return dict(DEFAULTS, **overrides)\n\n\nA = make_config()[\"platform\"]\nB = make_config(platform=\"cpu\")[\"platform\"]\nC = make_display()[\"platform\"]\nD = make_display(platform=\"cpu\")[\"platform\"]\nE = make_call()[\"platform\"]\nF = make_call(platform=\"cpu\")[\"platform\"]\n";
+    for (name, want, other) in [
+        ("A", "tpu", "cpu"),
+        ("B", "cpu", "tpu"),
+        ("C", "tpu", "cpu"),
+        ("D", "cpu", "tpu"),
+        ("E", "tpu", "cpu"),
+        ("F", "cpu", "tpu"),
+    ] {
+        let got = name_values(text, name);
+        assert!(
+            got.contains(&format!("Str(\"{want}\")"))
+                && !got.contains(other)
+                && !got.contains("Unknown"),
+            "{name}: {got}"
+        );
+    }
+}

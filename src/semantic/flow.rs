@@ -8793,6 +8793,12 @@ impl<'m, 't> Flow<'m, 't> {
         if pairs {
             dicts = self.expand_comprehensions(dicts, SeqKind::List, depth + 1);
         }
+        // Read for one call of the function that made the dict holding it
+        // (`made_here` in `read_way`): that call's `**kwargs` only.
+        {
+            let way = self.read_way.borrow();
+            dicts.retain(|d| compatible(&d.choices, &way));
+        }
         if dicts.is_empty() {
             return Lookup::Unknown;
         }
@@ -9606,7 +9612,13 @@ impl<'m, 't> Flow<'m, 't> {
             return None;
         }
         let (mut found, mut missing) = (Vec::new(), false);
+        // Read for one call of the function that made the dict (its
+        // `made_here` choice): what that call passes, not every call's.
+        let way = self.read_way.borrow().clone();
         for alt in self.eval_depth(*other, scope, depth + 1) {
+            if !compatible(&alt.choices, &way) {
+                continue;
+            }
             if !alt.val.is_dict() {
                 return Some(Lookup::Unknown);
             }
