@@ -2562,22 +2562,12 @@ impl<'m, 't> Flow<'m, 't> {
     ) -> Option<RunTable> {
         use super::reach::Outcome;
         let m = self.m;
-        let body = node.field("body")?;
-        let mut handlers = Vec::new();
-        let mut cursor = node.walk();
-        for clause in node.named_children(&mut cursor) {
-            match clause.kind_name() {
-                "except_clause" if clause.child(1).is_some_and(|t| t.kind() == "*") => return None,
-                "except_clause" => handlers.push(clause),
-                "else_clause" | "finally_clause" | "block" | "comment" => {}
-                _ => return None,
-            }
-        }
-        let mut cursor = body.walk();
-        let statements: Vec<Node<'t>> = body
-            .named_children(&mut cursor)
-            .filter(|c| c.kind_name() != "comment")
-            .collect();
+        let super::reach::TryParts {
+            body,
+            handlers,
+            statements,
+            ..
+        } = super::reach::try_parts(node)?;
         let mut deciding = None;
         for statement in &statements {
             match m.statement_outcome(*statement, scope, value_of) {

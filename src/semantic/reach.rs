@@ -2320,31 +2320,18 @@ impl<'t> Module<'t> {
         dead: &mut Vec<std::ops::Range<usize>>,
         taken: &mut Vec<std::ops::Range<usize>>,
     ) {
-        let Some(body) = node.field("body") else {
+        let Some(TryParts {
+            body,
+            handlers,
+            otherwise,
+            statements,
+        }) = try_parts(node)
+        else {
             return;
         };
-        let mut handlers = Vec::new();
-        let mut otherwise = None;
-        let mut cursor = node.walk();
-        for clause in node.named_children(&mut cursor) {
-            match clause.kind_name() {
-                // `except*` handles exception groups: not decided.
-                "except_clause" if clause.child(1).is_some_and(|t| t.kind() == "*") => return,
-                "except_clause" => handlers.push(clause),
-                "else_clause" => otherwise = clause.field("body"),
-                "finally_clause" | "block" | "comment" => {}
-                // `except*` and anything newer: not decided.
-                _ => return,
-            }
-        }
         if handlers.is_empty() {
             return;
         }
-        let mut cursor = body.walk();
-        let statements: Vec<Node<'t>> = body
-            .named_children(&mut cursor)
-            .filter(|c| c.kind_name() != "comment")
-            .collect();
         for statement in statements {
             match self.statement_outcome(statement, scope, value_of) {
                 Outcome::Completes => {}
@@ -4976,6 +4963,46 @@ fn pallas_requirement_known(req: &Requirement) -> bool {
         }
         _ => true,
     }
+}
+
+/// A `try` statement's parts, as deciding it needs them.
+pub(crate) struct TryParts<'t> {
+    pub body: Node<'t>,
+    /// Its `except` clauses, in order.
+    pub handlers: Vec<Node<'t>>,
+    /// The body of its `else`.
+    pub otherwise: Option<Node<'t>>,
+    /// The body's statements (not comments).
+    pub statements: Vec<Node<'t>>,
+}
+
+/// `node`'s parts; `None` for an `except*` (exception groups) or any
+/// clause not known here.
+pub(crate) fn try_parts(node: Node<'_>) -> Option<TryParts<'_>> {
+    let body = node.field("body")?;
+    let mut handlers = Vec::new();
+    let mut otherwise = None;
+    let mut cursor = node.walk();
+    for clause in node.named_children(&mut cursor) {
+        match clause.kind_name() {
+            "except_clause" if clause.child(1).is_some_and(|t| t.kind() == "*") => return None,
+            "except_clause" => handlers.push(clause),
+            "else_clause" => otherwise = clause.field("body"),
+            "finally_clause" | "block" | "comment" => {}
+            _ => return None,
+        }
+    }
+    let mut cursor = body.walk();
+    let statements = body
+        .named_children(&mut cursor)
+        .filter(|c| c.kind_name() != "comment")
+        .collect();
+    Some(TryParts {
+        body,
+        handlers,
+        otherwise,
+        statements,
+    })
 }
 
 /// What a statement of a `try` body certainly does (`Module::decide_try`).
