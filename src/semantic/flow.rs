@@ -2429,23 +2429,32 @@ impl<'m, 't> Flow<'m, 't> {
         if depth > MAX_DEPTH / 2 {
             return None;
         }
-        // Each binding's ways to run: `None` when it runs whenever the
-        // read does (the first, straight-line binding).
-        let mut tables: Vec<Option<RunTable>> = Vec::with_capacity(candidates.len());
+        // Only the first binding may run whenever the read does (straight
+        // line); each later one is a plain binding under guards. Told apart
+        // before any guard is evaluated.
+        let mut guarded: Vec<Option<Node<'t>>> = Vec::with_capacity(candidates.len());
         for (i, b) in candidates.iter().enumerate() {
             let target = match b {
                 Binding::Value { target, .. } | Binding::Item { target, .. } => Some(*target),
                 _ => None,
             };
-            match target {
-                Some(t) if m.runs_before(t, scope, read, taken) => tables.push(None),
-                Some(t) => tables.push(Some(self.run_table(t, scope, read, depth)?)),
-                None if i == 0 => tables.push(None),
-                None => return None,
+            let straight = target.is_none_or(|t| m.runs_before(t, scope, read, taken));
+            match (straight, i) {
+                (true, 0) => guarded.push(None),
+                (true, _) => return None,
+                (false, _) => guarded.push(target),
             }
         }
-        if tables.iter().skip(1).any(Option::is_none) || tables.iter().all(Option::is_none) {
+        if guarded.iter().all(Option::is_none) {
             return None;
+        }
+        // Each binding's ways to run: `None` for the straight-line one.
+        let mut tables: Vec<Option<RunTable>> = Vec::with_capacity(candidates.len());
+        for target in guarded {
+            tables.push(match target {
+                Some(t) => Some(self.run_table(t, scope, read, depth)?),
+                None => None,
+            });
         }
         let mut out = Vec::new();
         for (i, b) in candidates.iter().enumerate() {
@@ -2489,10 +2498,7 @@ impl<'m, 't> Flow<'m, 't> {
         let mut child = target;
         let mut current = m.parent_of(target);
         while let Some(parent) = current {
-            if parent.id() == scope_node.id()
-                || (parent.start_byte() <= read.start_byte()
-                    && read.end_byte() <= parent.end_byte())
-            {
+            if parent.id() == scope_node.id() || super::encloses(parent, read) {
                 break;
             }
             let found = match parent.kind_name() {

@@ -1003,18 +1003,15 @@ impl<'t> Module<'t> {
         scope: ScopeId,
         read: Option<Node<'t>>,
     ) -> Vec<Node<'t>> {
-        let inside = |outer: Node<'t>, inner: Node<'t>| {
-            outer.start_byte() <= inner.start_byte() && inner.end_byte() <= outer.end_byte()
-        };
         // (The loop's own scope is `scope`: a scope's node is not always all
         // of it, a module's being its first statement in a unit.)
         self.for_loops
             .iter()
             .copied()
             .filter(|l| {
-                inside(*l, node)
+                encloses(*l, node)
                     && self.innermost_scope_at(l.start_byte()) == scope
-                    && read.is_none_or(|r| !inside(*l, r))
+                    && read.is_none_or(|r| !encloses(*l, r))
             })
             .collect()
     }
@@ -3930,8 +3927,48 @@ impl<'t> Module<'t> {
     /// two handlers of a `try`, or a handler and its `else`. A binding in
     /// one never reaches a read in the other.
     pub(crate) fn in_exclusive_branches(&self, node: Node<'t>, other: Node<'t>) -> bool {
-        let holds = |n: Node<'t>, x: Node<'t>| {
-            n.start_byte() <= x.start_byte() && x.end_byte() <= n.end_byte()
+        let mut current = self.parent_of(node);
+        while let Some(parent) = current {
+            if encloses(parent, other) {
+                return self.exclusive_at(parent, node, other);
+            }
+            current = self.parent_of(parent);
+        }
+        false
+    }
+
+    /// `in_exclusive_branches` where `parent` is the lowest node holding
+    /// both `node` and `other`.
+    fn exclusive_at(&self, parent: Node<'t>, node: Node<'t>, other: Node<'t>) -> bool {
+        let branches: Vec<Node<'t>> = match parent.kind_name() {
+            "if_statement" => {
+                let mut cursor = parent.walk();
+                parent
+                    .field("consequence")
+                    .into_iter()
+                    .chain(parent.children_by_field_name("alternative", &mut cursor))
+                    .collect()
+            }
+            // (A `match`'s cases are in its body block.)
+            "block"
+                if self
+                    .parent_of(parent)
+                    .is_some_and(|m| m.kind_name() == "match_statement") =>
+            {
+                let mut cursor = parent.walk();
+                parent
+                    .named_children(&mut cursor)
+                    .filter(|c| c.kind_name() == "case_clause")
+                    .collect()
+            }
+            "try_statement" => {
+                let mut cursor = parent.walk();
+                parent
+                    .named_children(&mut cursor)
+                    .filter(|c| matches!(c.kind_name(), "except_clause" | "else_clause"))
+                    .collect()
+            }
+            _ => return false,
         };
         // The body of a branch clause (not its condition or pattern).
         let body_of = |clause: Node<'t>| -> Option<Node<'t>> {
@@ -3939,62 +3976,19 @@ impl<'t> Module<'t> {
                 "block" => Some(clause),
                 "elif_clause" | "case_clause" => clause.field("consequence"),
                 "else_clause" => clause.field("body"),
-                "except_clause" => {
-                    let mut cursor = clause.walk();
-                    let block = clause
-                        .named_children(&mut cursor)
-                        .find(|c| c.kind_name() == "block");
-                    block
-                }
+                "except_clause" => reach::except_block(clause),
                 _ => None,
             }
         };
-        let mut current = self.parent_of(node);
-        while let Some(parent) = current {
-            if holds(parent, other) {
-                let branches: Vec<Node<'t>> = match parent.kind_name() {
-                    "if_statement" => {
-                        let mut cursor = parent.walk();
-                        parent
-                            .field("consequence")
-                            .into_iter()
-                            .chain(parent.children_by_field_name("alternative", &mut cursor))
-                            .collect()
-                    }
-                    // (A `match`'s cases are in its body block.)
-                    "block"
-                        if self
-                            .parent_of(parent)
-                            .is_some_and(|m| m.kind_name() == "match_statement") =>
-                    {
-                        let mut cursor = parent.walk();
-                        parent
-                            .named_children(&mut cursor)
-                            .filter(|c| c.kind_name() == "case_clause")
-                            .collect()
-                    }
-                    "try_statement" => {
-                        let mut cursor = parent.walk();
-                        parent
-                            .named_children(&mut cursor)
-                            .filter(|c| matches!(c.kind_name(), "except_clause" | "else_clause"))
-                            .collect()
-                    }
-                    _ => return false,
-                };
-                let body_holding = |x: Node<'t>| {
-                    branches
-                        .iter()
-                        .position(|b| body_of(*b).is_some_and(|body| holds(body, x)))
-                };
-                return match (body_holding(node), body_holding(other)) {
-                    (Some(a), Some(b)) => a != b,
-                    _ => false,
-                };
-            }
-            current = self.parent_of(parent);
+        let body_holding = |x: Node<'t>| {
+            branches
+                .iter()
+                .position(|b| body_of(*b).is_some_and(|body| encloses(body, x)))
+        };
+        match (body_holding(node), body_holding(other)) {
+            (Some(a), Some(b)) => a != b,
+            _ => false,
         }
-        false
     }
 
     /// True if `node` is not inside a conditional or loop of its scope that
@@ -4025,18 +4019,10 @@ impl<'t> Module<'t> {
             if parent.id() == scope_node.id() {
                 return true;
             }
-            let holds_use = parent.start_byte() <= use_node.start_byte()
-                && use_node.end_byte() <= parent.end_byte();
-            // Another branch of the statement holding the use: never runs
-            // before it.
-            if holds_use
-                && !(child.start_byte() <= use_node.start_byte()
-                    && use_node.end_byte() <= child.end_byte())
-                && matches!(
-                    parent.kind_name(),
-                    "if_statement" | "try_statement" | "block"
-                )
-                && self.in_exclusive_branches(node, use_node)
+            let holds_use = encloses(parent, use_node);
+            // Another branch of the statement holding the use (`parent` is
+            // the lowest node holding both): never runs before it.
+            if holds_use && !encloses(child, use_node) && self.exclusive_at(parent, node, use_node)
             {
                 return false;
             }
@@ -4570,6 +4556,11 @@ fn updated_pairs<'t>(call: Node<'t>, method: &str) -> Option<Vec<(Node<'t>, Node
         }
     }
     Some(out)
+}
+
+/// Whether `inner` lies within `outer` (by bytes).
+pub(crate) fn encloses(outer: Node<'_>, inner: Node<'_>) -> bool {
+    outer.start_byte() <= inner.start_byte() && inner.end_byte() <= outer.end_byte()
 }
 
 /// `super().__init__(...)` or `super(Cls, self).__init__(...)`.

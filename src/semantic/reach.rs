@@ -2355,11 +2355,7 @@ impl<'t> Module<'t> {
                             .map(|h| h.byte_range()),
                     );
                     taken.push(body.byte_range());
-                    let mut cursor = handler.walk();
-                    let block = handler
-                        .named_children(&mut cursor)
-                        .find(|c| c.kind_name() == "block");
-                    if let Some(block) = block {
+                    if let Some(block) = except_block(handler) {
                         taken.push(block.byte_range());
                         if self.block_exits(block, scope, truth_of, 0) {
                             dead.extend(self.rest_of_block(node));
@@ -2464,8 +2460,11 @@ impl<'t> Module<'t> {
             // A name read completes when it is bound (its values known).
             "identifier" => {
                 let alts = value_of(expr);
-                (!alts.is_empty() && alts.iter().all(|a| !matches!(a.val, Val::Unknown)))
-                    .then(|| vec![(Vec::new(), Why::Fixed, Outcome::Completes)])
+                if !alts.is_empty() && alts.iter().all(|a| !a.val.is_unknown()) {
+                    completes()
+                } else {
+                    None
+                }
             }
             "conditional_expression" => {
                 let mut cursor = expr.walk();
@@ -5003,6 +5002,15 @@ pub(crate) fn try_parts(node: Node<'_>) -> Option<TryParts<'_>> {
         otherwise,
         statements,
     })
+}
+
+/// The body of an `except` clause (its only block).
+pub(crate) fn except_block(clause: Node<'_>) -> Option<Node<'_>> {
+    let mut cursor = clause.walk();
+    let block = clause
+        .named_children(&mut cursor)
+        .find(|c| c.kind_name() == "block");
+    block
 }
 
 /// What a statement of a `try` body certainly does (`Module::decide_try`).
