@@ -1949,3 +1949,12 @@ fn a_factorys_overrides_are_read_per_call() {
         );
     }
 }
+
+#[test]
+fn a_list_a_function_grows_is_not_its_first_binding_alone() {
+    // Two module-level bindings of `STACK`: the function's append may
+    // change either; the read after its call is not the literal's last item.
+    let text = "STACK = [\"cpu\"]\n\n\ndef grow(name):\n    STACK.append(name)\n\n\nfor name in [\"cuda\"]:\n    grow(name)\nLAST = STACK[-1]\nSTACK = [\"tpu\"]\n";
+    let got = name_values(text, "LAST");
+    assert!(!got.contains("Str(\"cpu\")"), "{got}");
+}

@@ -1199,15 +1199,33 @@ impl<'t> Module<'t> {
         };
         let (target, name, home) = (uses.target, uses.name, uses.home);
         let (from, range) = (uses.from, uses.range.clone());
+        // Whether `ident` (in `scope`) may name this list: its binding, or,
+        // read in another scope while the name has several bindings (`STACK
+        // = [...]` twice at module level, `STACK.append(x)` in a function),
+        // any of them.
+        let may_name_list =
+            |ident: Node<'t>, scope: ScopeId| match self.binding_at(scope, name, ident) {
+                Some(Binding::Value { value: v, .. }) => v.id() == list.id(),
+                Some(Binding::Item { target: t, .. }) => t.id() == target.id(),
+                Some(_) => false,
+                None => {
+                    scope != home
+                        && match (self.lookup(scope, name), self.bindings_in(home, name)) {
+                            (Some(found), Some(own)) if std::ptr::eq(found, own) => {
+                                found.iter().any(|b| match b {
+                                    Binding::Value { value: v, .. } => v.id() == list.id(),
+                                    Binding::Item { target: t, .. } => t.id() == target.id(),
+                                    _ => false,
+                                })
+                            }
+                            _ => false,
+                        }
+                }
+            };
         for &ident in &uses.idents {
             let start = ident.start_byte();
             let scope = self.innermost_scope_at(start);
-            let same = match self.binding_at(scope, name, ident) {
-                Some(Binding::Value { value: v, .. }) => v.id() == list.id(),
-                Some(Binding::Item { target: t, .. }) => t.id() == target.id(),
-                _ => false,
-            };
-            if !same {
+            if !may_name_list(ident, scope) {
                 continue;
             }
             let elsewhere = (scope != home).then_some(scope);
@@ -1228,12 +1246,8 @@ impl<'t> Module<'t> {
                     continue;
                 }
                 let scope = self.innermost_scope_at(start);
-                let same = match self.binding_at(scope, name, ident) {
-                    Some(Binding::Value { value: v, .. }) => v.id() == list.id(),
-                    Some(Binding::Item { target: t, .. }) => t.id() == target.id(),
-                    _ => false,
-                };
-                if same && self.list_change_at(ident, None, false).is_some() {
+                if may_name_list(ident, scope) && self.list_change_at(ident, None, false).is_some()
+                {
                     out.unknown = true;
                     break;
                 }
