@@ -1951,6 +1951,37 @@ fn a_factorys_overrides_are_read_per_call() {
 }
 
 #[test]
+fn a_context_stack_top_is_what_the_manager_in_force_pushed() {
+    let managers = "import contextlib\n\nSTACK = [\"cpu\"]\n\n\n@contextlib.contextmanager\ndef target(name):\n    STACK.append(name)\n    try:\n        yield\n    finally:\n        STACK.pop()\n\n\nclass Scope:\n    active = []\n\n    def __init__(self, platform):\n        self.platform = platform\n\n    def __enter__(self):\n        Scope.active.append(self)\n        return self\n\n    def __exit__(self, *exc):\n        Scope.active.pop()\n\n\ndef push(name):\n    STACK.append(name)\n\n\n";
+    // (Each text under at most `MAX_OVERLAYS` states: past that, sites
+    // read the module plainly.)
+    let nested = format!("{managers}with target(\"cuda\"):\n    INSIDE = STACK[-1]\n    with target(\"tpu\"):\n        NESTED = STACK[-1]\n    STACK.pop()\n    POPPED = STACK[-1]\nAFTER = STACK[-1]\n");
+    let others = format!("{managers}with Scope(\"tpu\"):\n    SCOPED = Scope.active[-1].platform\nwith target(\"cuda\"):\n    STACK = [\"cpu\"]\n    REBOUND = STACK[-1]\npush(\"tpu\")\nPUSHED = STACK[-1]\n");
+    for (text, name, want) in [
+        (&nested, "INSIDE", Some("cuda")),
+        (&nested, "NESTED", Some("tpu")),
+        (&nested, "POPPED", None),
+        (&nested, "AFTER", None),
+        (&others, "SCOPED", Some("tpu")),
+        (&others, "REBOUND", Some("cpu")),
+        (&others, "PUSHED", Some("tpu")),
+    ] {
+        let got = name_values(text, name);
+        match want {
+            Some(want) => assert!(
+                got.contains(&format!("Str(\"{want}\")")) && got.matches("Str(").count() == 1,
+                "{name}: {got}"
+            ),
+            // Not known: no pushed name read as certain.
+            None => assert!(
+                !got.contains("Str(\"cuda\")") && !got.contains("Str(\"tpu\")"),
+                "{name}: {got}"
+            ),
+        }
+    }
+}
+
+#[test]
 fn a_list_a_function_grows_is_not_its_first_binding_alone() {
     // Two module-level bindings of `STACK`: the function's append may
     // change either; the read after its call is not the literal's last item.

@@ -8389,6 +8389,12 @@ impl<'m, 't> Flow<'m, 't> {
         if index.kind_name() == "slice" {
             return self.eval_slice(value, index, scope, depth);
         }
+        // `_STACK[-1]` under a manager that pushed onto it (`overlay.rs`).
+        if text(index, m.src) == "-1" && matches!(value.kind_name(), "identifier" | "attribute") {
+            if let Some(alts) = m.overlay_top(scope, text(value, m.src)) {
+                return alts;
+            }
+        }
         let parts = vec![
             self.eval_as_dicts(value, scope, depth),
             self.eval_index(node, scope, depth + 1),

@@ -86,6 +86,20 @@ impl ValueCaches<'_> {
     }
 }
 
+/// The methods of a list that change its items (`Key::Top`).
+const LIST_MUTATORS: &[&str] = &[
+    "append",
+    "pop",
+    "extend",
+    "insert",
+    "remove",
+    "clear",
+    "reverse",
+    "sort",
+    "__setitem__",
+    "__delitem__",
+];
+
 /// A piece of module-level state.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Key {
@@ -98,6 +112,12 @@ pub enum Key {
     /// same in every model of the module's text, so another module can
     /// name it).
     Var(usize),
+    /// The last item of a module-level list, a global or an attribute path
+    /// (`_STACK`, `_state.stack`), that code grows with `append`: a
+    /// context stack (`_STACK.append(frame)` entering a manager, popped on
+    /// leaving), read as `_STACK[-1]`. The rest of the list stays as the
+    /// module reads it.
+    Top(String),
 }
 
 /// The state a lowering runs under: values of some keys.
@@ -126,6 +146,14 @@ impl<'t> Overlay<'t> {
             return;
         }
         self.settled.push(key.clone());
+        // A list and its last item are one piece of state: a push nearer
+        // the lowering leaves the whole list as the module reads it (its
+        // length is not known), a rebinding nearer leaves no pushed top.
+        for coupled in coupled_keys(&key) {
+            if !self.settled.contains(&coupled) {
+                self.settled.push(coupled);
+            }
+        }
         // A value the analysis cannot tell leaves the key as the module
         // reads it (a run-time choice), not unknown.
         if alts.is_empty() || alts.iter().any(|a| a.val.is_unknown()) {
@@ -153,6 +181,9 @@ impl<'t> Overlay<'t> {
         }
         self.foreign_settled
             .push((set.file.clone(), set.key.clone()));
+        for coupled in coupled_keys(&set.key) {
+            self.foreign_settled.push((set.file.clone(), coupled));
+        }
         if set.values.is_empty() {
             return;
         }
@@ -166,8 +197,10 @@ impl<'t> Overlay<'t> {
     fn settle_target(&mut self, key: StoreKey<'t>) {
         match key {
             StoreKey::Key(key) => {
-                if !self.settled.contains(&key) {
-                    self.settled.push(key);
+                for key in coupled_keys(&key).into_iter().chain([key]) {
+                    if !self.settled.contains(&key) {
+                        self.settled.push(key);
+                    }
                 }
             }
             StoreKey::Named { root, .. } => self.settled_roots.push(root),
@@ -195,6 +228,17 @@ fn key_root(key: &Key) -> String {
         Key::Name(name) => name.clone(),
         Key::Path(path) => path.split('.').next().unwrap_or(path).to_owned(),
         Key::Var(id) => format!("#{id}"),
+        Key::Top(path) => path.split('.').next().unwrap_or(path).to_owned(),
+    }
+}
+
+/// The keys that name the same list as `key`: the list itself and its
+/// pushed last item (`Key::Top`).
+fn coupled_keys(key: &Key) -> Vec<Key> {
+    match key {
+        Key::Top(path) => vec![Key::Name(path.clone()), Key::Path(path.clone())],
+        Key::Name(path) | Key::Path(path) => vec![Key::Top(path.clone())],
+        Key::Var(_) => Vec::new(),
     }
 }
 
@@ -277,6 +321,16 @@ impl<'t> Module<'t> {
     pub(crate) fn overlay_path(&self, scope: ScopeId, path: &str) -> Option<Vec<Alt<'t>>> {
         let layer = self.active_layer()?;
         let alts = layer.overlay.get(&Key::Path(path.to_owned()))?;
+        let root = path.split('.').next().unwrap_or(path);
+        self.is_module_name(scope, root).then_some(alts)
+    }
+
+    /// The last item the state in force pushed on the module-level list
+    /// `path` (a global or an attribute path), read in `scope` as
+    /// `path[-1]`.
+    pub(crate) fn overlay_top(&self, scope: ScopeId, path: &str) -> Option<Vec<Alt<'t>>> {
+        let layer = self.active_layer()?;
+        let alts = layer.overlay.get(&Key::Top(path.to_owned()))?;
         let root = path.split('.').next().unwrap_or(path);
         self.is_module_name(scope, root).then_some(alts)
     }
@@ -401,6 +455,7 @@ impl<'t> Module<'t> {
                     .call_sites_named(&["setattr"])
                     .iter()
                     .any(|site| site.scope != MODULE_SCOPE)
+                || !self.state_list_growers().is_empty()
                 || names_state()
         })
     }
@@ -628,8 +683,27 @@ impl<'t> Module<'t> {
                     .map(|site| site.scope)
                     .filter(|s| *s != MODULE_SCOPE),
             );
+            out.extend(self.state_list_growers());
             out
         })
+    }
+
+    /// The functions that push onto a module-level list (`_STACK.append(x)`,
+    /// see `Key::Top`).
+    fn state_list_growers(&self) -> Vec<ScopeId> {
+        self.call_sites_named(&["append"])
+            .into_iter()
+            .filter(|site| site.scope != MODULE_SCOPE)
+            .filter(|site| {
+                site.node
+                    .field("function")
+                    .filter(|f| f.kind_name() == "attribute")
+                    .and_then(|f| f.field("object"))
+                    .and_then(|object| self.state_list(object, site.scope))
+                    .is_some()
+            })
+            .map(|site| site.scope)
+            .collect()
     }
 
     /// The steps from `node` up to `top` (the node of its scope) where state
@@ -1135,6 +1209,26 @@ impl<'t> Module<'t> {
                 };
                 Some((key, Some(value)))
             }
+            // `_STACK.append(frame)`: the list's last item is `frame`; any
+            // other change of its items leaves that not known.
+            "attribute"
+                if func
+                    .field("attribute")
+                    .is_some_and(|a| LIST_MUTATORS.contains(&text(a, self.src)))
+                    && self.state_list(func.field("object")?, def).is_some() =>
+            {
+                let path = self.state_list(func.field("object")?, def)?;
+                let value = match (
+                    text(func.field("attribute")?, self.src),
+                    &args.positional[..],
+                ) {
+                    ("append", [value]) if args.keywords.is_empty() && !args.has_splat => {
+                        Some(*value)
+                    }
+                    _ => None,
+                };
+                Some((StoreKey::Key(Key::Top(path)), value))
+            }
             "attribute" if func.field("attribute").map(|a| text(a, self.src)) == Some("set") => {
                 let object = func.field("object")?;
                 let value = *args.positional.first()?;
@@ -1149,6 +1243,26 @@ impl<'t> Module<'t> {
             }
             _ => None,
         }
+    }
+
+    /// The path of a module-level list `object` names in `def` (`_STACK`,
+    /// `_state.stack`): a module-level name, or an attribute path rooted at
+    /// one.
+    fn state_list(&self, object: Node<'t>, def: ScopeId) -> Option<String> {
+        let mut root = object;
+        while root.kind_name() == "attribute" {
+            root = root.field("object")?;
+        }
+        if root.kind_name() != "identifier" || !self.is_module_name(def, text(root, self.src)) {
+            return None;
+        }
+        // The module's own variables, not an imported module's
+        // (`sys.path.append(p)`).
+        let own = self
+            .bindings_in(MODULE_SCOPE, text(root, self.src))?
+            .iter()
+            .all(|b| !matches!(b, Binding::Import(_)));
+        own.then(|| text(object, self.src).to_owned())
     }
 
     /// Every key code in `node` may set (values not read): assignment
