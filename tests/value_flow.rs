@@ -1989,3 +1989,33 @@ fn a_list_a_function_grows_is_not_its_first_binding_alone() {
     let got = name_values(text, "LAST");
     assert!(!got.contains("Str(\"cpu\")"), "{got}");
 }
+
+#[test]
+fn a_setter_called_twice_leaves_its_last_store() {
+    let setter = "class Config:\n    def __init__(self):\n        self.values = {}\n\n    def set(self, name, val):\n        self.values[name] = val\n\n\nconfig = Config()\nconfig.set(\"plat\", \"tpu\")\nBETWEEN = config.values[\"plat\"]\nconfig.set(\"plat\", \"cpu\")\nLAST = config.values[\"plat\"]\nconfig.set(\"other\", \"x\")\nSTILL = config.values[\"plat\"]\n\n\ndef reader():\n    return config.values[\"plat\"]\n\n\nREAD = reader()\n";
+    for (name, want, other) in [
+        ("BETWEEN", "tpu", "cpu"),
+        ("LAST", "cpu", "tpu"),
+        ("STILL", "cpu", "tpu"),
+        ("READ", "cpu", "tpu"),
+    ] {
+        let got = name_values(setter, name);
+        assert!(
+            got.contains(&format!("Str(\"{want}\"), why: Fixed")) && !got.contains(other),
+            "{name}: {got}"
+        );
+    }
+    // A call in a function that may run at any time: which store the read
+    // sees is not known, and no value is certain.
+    let elsewhere = format!("{setter}\n\ndef later():\n    config.set(\"plat\", \"cuda\")\n");
+    let got = name_values(&elsewhere, "LAST");
+    assert!(!got.contains("Fixed") && !got.contains("Each"), "{got}");
+    // Two objects of the class, each set once: neither store is certain
+    // for a read of one of them (the stores are not told apart by object).
+    let two = "class Config:\n    def __init__(self):\n        self.values = {}\n\n    def set(self, name, val):\n        self.values[name] = val\n\n\nc1 = Config()\nc2 = Config()\nc1.set(\"plat\", \"tpu\")\nc2.set(\"plat\", \"cpu\")\nA = c1.values[\"plat\"]\n";
+    let got = name_values(two, "A");
+    assert!(
+        !got.contains("Str(\"cpu\"), why: Fixed") && !got.contains("Each"),
+        "{got}"
+    );
+}

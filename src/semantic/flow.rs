@@ -9481,12 +9481,191 @@ impl<'m, 't> Flow<'m, 't> {
             ) else {
                 return Lookup::Unknown;
             };
-            stored.extend(this);
+            stored.extend(self.after_calls(this, dict, *k, *store_scope, read));
         }
         if !stored.is_empty() {
             return Lookup::Found(cap(stored));
         }
         result
+    }
+
+    /// What a store in a function, made on each of its calls (`set(self,
+    /// name, val): self.values[name] = val`, called twice with one key),
+    /// leaves for a read: the calls run one after another, so the read sees
+    /// the last of them that ran before it. When every call is straight-line
+    /// code of the read's own scope, that is the last one before the read
+    /// (as certain as the call); otherwise which one is not known, and each
+    /// is only a run-time choice.
+    fn after_calls(
+        &self,
+        alts: Vec<Alt<'t>>,
+        dict: Node<'t>,
+        key: Node<'t>,
+        store_scope: ScopeId,
+        read: Option<(Node<'t>, ScopeId)>,
+    ) -> Vec<Alt<'t>> {
+        let m = self.m;
+        let Some(def) = m.function_scope(store_scope) else {
+            return alts;
+        };
+        // A dict each call makes anew (`config = {}` in the function): a
+        // read of one call's dict is on that call's way already.
+        if super::encloses(m.scopes[def].node, dict) {
+            return alts;
+        }
+        let point = m.scopes[def].node.id();
+        let call_of = |a: &Alt<'t>| a.choices.iter().find(|(p, _)| *p == point).map(|(_, c)| *c);
+        let mut calls: Vec<usize> = alts.iter().filter_map(call_of).collect();
+        calls.sort_unstable();
+        calls.dedup();
+        if calls.len() < 2 {
+            return alts;
+        }
+        let sites = m.def_call_sites(def);
+        let site_of = |id: usize| sites.iter().find(|s| s.call.id() == id);
+        // A read in a function being evaluated for a call (`settings.get(k)`
+        // reading `self._values[k]`) happens when that call does.
+        let calls_scope = calls
+            .first()
+            .and_then(|&id| site_of(id))
+            .map(|site| site.scope);
+        let read = read.map(|(mut at, mut at_scope)| {
+            for frame in self.bound.borrow().iter().rev() {
+                if Some(at_scope) == calls_scope {
+                    break;
+                }
+                if frame.call.kind_name() == "call" && m.scope_within(at_scope, frame.def) {
+                    (at, at_scope) = (frame.call, frame.call_scope);
+                }
+            }
+            (at, at_scope)
+        });
+        let one_target = self.calls_store_into_one_dict(def, key, store_scope, &calls, &site_of);
+        let ordered = read.filter(|_| one_target).and_then(|(read, read_scope)| {
+            let mut before = Vec::new();
+            for &id in &calls {
+                let site = site_of(id)?;
+                if site.scope != read_scope || !m.is_straight_line(site.call, read_scope, read) {
+                    return None;
+                }
+                if site.call.end_byte() <= read.start_byte() {
+                    before.push(site.call);
+                }
+            }
+            Some(before)
+        });
+        match ordered {
+            Some(before) => {
+                // (None before the read: no call's store is seen.)
+                let Some(last) = before.iter().max_by_key(|c| c.start_byte()).copied() else {
+                    return alts.into_iter().filter(|a| call_of(a).is_none()).collect();
+                };
+                let note = format!("for the call at line {}", line_of(last));
+                alts.into_iter()
+                    .filter(|a| call_of(a).is_none_or(|c| c == last.id()))
+                    .map(|mut a| {
+                        a.choices.retain(|(p, _)| *p != point);
+                        if matches!(&a.why, Why::Each(n) if *n == note) {
+                            a.why = Why::Fixed;
+                        }
+                        a
+                    })
+                    .collect()
+            }
+            None => alts
+                .into_iter()
+                .map(|mut a| {
+                    if call_of(&a).is_some() && matches!(a.why, Why::Each(_)) {
+                        a.why = Why::Choice;
+                    }
+                    a
+                })
+                .collect(),
+        }
+    }
+
+    /// Whether every call of `def` among `calls` stores into the same dict
+    /// with the store `key` is the key of: a module-level dict (`REG[k] =
+    /// v`), or one held by the receiver (`self.values[k] = v`) when every
+    /// call's receiver is the same object (`config.set(...)` twice, not
+    /// `c1.set(...)` and `c2.set(...)`).
+    fn calls_store_into_one_dict<'s>(
+        &self,
+        def: ScopeId,
+        key: Node<'t>,
+        store_scope: ScopeId,
+        calls: &[usize],
+        site_of: &dyn Fn(usize) -> Option<&'s CallSiteOf<'t>>,
+    ) -> bool
+    where
+        't: 's,
+    {
+        let m = self.m;
+        let Some(object) = m
+            .parent_of(key)
+            .filter(|t| t.kind_name() == "subscript")
+            .and_then(|t| t.field("value"))
+        else {
+            return false;
+        };
+        let mut root = object;
+        while root.kind_name() == "attribute" {
+            match root.field("object") {
+                Some(o) => root = o,
+                None => return false,
+            }
+        }
+        if root.kind_name() != "identifier" {
+            return false;
+        }
+        let name = text(root, m.src);
+        let global = match (
+            m.lookup(store_scope, name),
+            m.bindings_in(super::MODULE_SCOPE, name),
+        ) {
+            (Some(found), Some(module)) => std::ptr::eq(found, module),
+            _ => false,
+        };
+        if global {
+            return true;
+        }
+        let is_self = m.scopes[def]
+            .params()
+            .first()
+            .is_some_and(|(p, _)| p == name)
+            && m.scopes[def]
+                .parent
+                .is_some_and(|c| m.scopes[c].kind == ScopeKind::Class);
+        if !is_self {
+            return false;
+        }
+        let mut receiver: Option<usize> = None;
+        for &id in calls {
+            let Some(site) = site_of(id) else {
+                return false;
+            };
+            let Some(object) = site
+                .call
+                .field("function")
+                .filter(|f| f.kind_name() == "attribute")
+                .and_then(|f| f.field("object"))
+            else {
+                return false;
+            };
+            let made = match &self.eval_depth(object, site.scope, 1)[..] {
+                [Alt {
+                    val: Val::Instance(_, Some((ctor, _))),
+                    why,
+                    ..
+                }] if why.certain() => ctor.id(),
+                _ => return false,
+            };
+            if receiver.is_some_and(|r| r != made) {
+                return false;
+            }
+            receiver = Some(made);
+        }
+        true
     }
 
     /// `value` as a read at `read` sees it: a list literal changed after it
