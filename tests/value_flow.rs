@@ -2019,3 +2019,15 @@ fn a_setter_called_twice_leaves_its_last_store() {
         "{got}"
     );
 }
+
+#[test]
+fn a_local_of_a_managers_name_does_not_hide_its_calls() {
+    // `configured(settings=None): settings = ...` binds a local, not the
+    // manager: the manager's `**overrides` are still its calls'.
+    let text = "import contextlib\n\n_CFG = {\"platforms\": (\"cpu\",)}\n\n\n@contextlib.contextmanager\ndef settings(**overrides):\n    global _CFG\n    saved = _CFG\n    _CFG = {**_CFG, **overrides}\n    try:\n        yield\n    finally:\n        _CFG = saved\n\n\ndef configured(settings=None):\n    settings = {} if settings is None else settings\n    return settings\n\n\nwith settings(platforms=\"tpu\"):\n    P = _CFG[\"platforms\"]\n";
+    let got = name_values(text, "P");
+    assert!(
+        got.contains("Str(\"tpu\")") && !got.contains("Unknown") && !got.contains("Choice"),
+        "{got}"
+    );
+}

@@ -14682,11 +14682,21 @@ impl<'t> Module<'t> {
                             .is_some_and(|pp| pp.kind() == "parameters")
                             && p.named_child(0).is_some_and(|c| c.id() == n.id()))
                 });
+                // A name whose bindings there do not hold the def is another
+                // variable (`settings = Settings() if settings is None else
+                // settings` in a function whose parameter is `settings`).
+                let scope = self.scope_at(n);
+                let may_be_def = self.lookup(scope, name).is_none_or(|found| {
+                    found
+                        .iter()
+                        .any(|b| matches!(b, Binding::Def(id) if *id == def))
+                });
                 !declares_param
+                    && may_be_def
                     && !is_member_name(n)
                     && !is_method_name(n)
                     && !self
-                        .binding_at(self.scope_at(n), name, n)
+                        .binding_at(scope, name, n)
                         .is_some_and(|b| !matches!(b, Binding::Def(id) if *id == def))
             })
             .count()
