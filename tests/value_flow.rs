@@ -1992,12 +1992,13 @@ fn a_list_a_function_grows_is_not_its_first_binding_alone() {
 
 #[test]
 fn a_setter_called_twice_leaves_its_last_store() {
-    let setter = "class Config:\n    def __init__(self):\n        self.values = {}\n\n    def set(self, name, val):\n        self.values[name] = val\n\n\nconfig = Config()\nconfig.set(\"plat\", \"tpu\")\nBETWEEN = config.values[\"plat\"]\nconfig.set(\"plat\", \"cpu\")\nLAST = config.values[\"plat\"]\nconfig.set(\"other\", \"x\")\nSTILL = config.values[\"plat\"]\n\n\ndef reader():\n    return config.values[\"plat\"]\n\n\nREAD = reader()\n";
+    let setter = "class Config:\n    def __init__(self):\n        self.values = {}\n\n    def set(self, name, val):\n        self.values[name] = val\n\n\nconfig = Config()\nconfig.set(\"plat\", \"tpu\")\nBETWEEN = config.values[\"plat\"]\nconfig.set(\"plat\", \"cpu\")\nLAST = config.values[\"plat\"]\nconfig.set(\"other\", \"x\")\nSTILL = config.values[\"plat\"]\n\n\ndef reader():\n    return config.values[\"plat\"]\n\n\nREAD = reader()\n\n\nclass Defaults:\n    plat = config.values[\"plat\"]\n\n\nCLASS_BODY = Defaults.plat\n";
     for (name, want, other) in [
         ("BETWEEN", "tpu", "cpu"),
         ("LAST", "cpu", "tpu"),
         ("STILL", "cpu", "tpu"),
         ("READ", "cpu", "tpu"),
+        ("CLASS_BODY", "cpu", "tpu"),
     ] {
         let got = name_values(setter, name);
         assert!(

@@ -110,6 +110,10 @@ impl Drop for NestedEval {
 const MAX_FOREIGN_NESTING: u32 = 3;
 /// Partials of partials followed to the function they wrap.
 const MAX_PARTIAL_CHAIN: usize = 4;
+/// How many enclosing class bodies and once-called functions a read is
+/// followed out of, to the scope of the calls whose stores it is ordered
+/// against (`Flow::after_calls`).
+const MAX_READ_HOPS: usize = 4;
 /// Evaluation steps per top-level question (a lowering's platforms, a
 /// pallas_call's params): generated or adversarial code stays cheap.
 const BUDGET: u32 = 3000;
@@ -9536,6 +9540,31 @@ impl<'m, 't> Flow<'m, 't> {
                 }
                 if frame.call.kind_name() == "call" && m.scope_within(at_scope, frame.def) {
                     (at, at_scope) = (frame.call, frame.call_scope);
+                }
+            }
+            // Not being evaluated for a call: a class body runs where the
+            // class is defined, a function where its one call is (`f()`,
+            // or `jax.jit(f).trace(x)` staging it).
+            for _ in 0..MAX_READ_HOPS {
+                if Some(at_scope) == calls_scope {
+                    break;
+                }
+                let scope = &m.scopes[at_scope];
+                match scope.kind {
+                    ScopeKind::Class => match scope.parent {
+                        Some(parent) => (at, at_scope) = (scope.node, parent),
+                        None => break,
+                    },
+                    ScopeKind::Function => {
+                        let sites = m.def_call_sites(at_scope);
+                        match &sites[..] {
+                            [site] if matches!(site.kind, SiteKind::Direct { .. }) => {
+                                (at, at_scope) = (site.call, site.scope)
+                            }
+                            _ => break,
+                        }
+                    }
+                    _ => break,
                 }
             }
             (at, at_scope)
