@@ -9485,7 +9485,7 @@ impl<'m, 't> Flow<'m, 't> {
             ) else {
                 return Lookup::Unknown;
             };
-            stored.extend(self.after_calls(this, dict, *k, *store_scope, read));
+            stored.extend(self.after_calls(this, dict, *k, *store_scope, read, depth));
         }
         if !stored.is_empty() {
             return Lookup::Found(cap(stored));
@@ -9507,6 +9507,7 @@ impl<'m, 't> Flow<'m, 't> {
         key: Node<'t>,
         store_scope: ScopeId,
         read: Option<(Node<'t>, ScopeId)>,
+        depth: u32,
     ) -> Vec<Alt<'t>> {
         let m = self.m;
         let Some(def) = m.function_scope(store_scope) else {
@@ -9569,7 +9570,8 @@ impl<'m, 't> Flow<'m, 't> {
             }
             (at, at_scope)
         });
-        let one_target = self.calls_store_into_one_dict(def, key, store_scope, &calls, &site_of);
+        let one_target =
+            self.calls_store_into_one_dict(def, key, store_scope, &calls, &site_of, depth);
         let ordered = read.filter(|_| one_target).and_then(|(read, read_scope)| {
             let mut before = Vec::new();
             for &id in &calls {
@@ -9625,6 +9627,7 @@ impl<'m, 't> Flow<'m, 't> {
         store_scope: ScopeId,
         calls: &[usize],
         site_of: &dyn Fn(usize) -> Option<&'s CallSiteOf<'t>>,
+        depth: u32,
     ) -> bool
     where
         't: 's,
@@ -9637,25 +9640,11 @@ impl<'m, 't> Flow<'m, 't> {
         else {
             return false;
         };
-        let mut root = object;
-        while root.kind_name() == "attribute" {
-            match root.field("object") {
-                Some(o) => root = o,
-                None => return false,
-            }
-        }
-        if root.kind_name() != "identifier" {
+        let Some(root) = super::attribute_root(object) else {
             return false;
-        }
-        let name = text(root, m.src);
-        let global = match (
-            m.lookup(store_scope, name),
-            m.bindings_in(super::MODULE_SCOPE, name),
-        ) {
-            (Some(found), Some(module)) => std::ptr::eq(found, module),
-            _ => false,
         };
-        if global {
+        let name = text(root, m.src);
+        if m.is_module_name(store_scope, name) {
             return true;
         }
         let is_self = m.scopes[def]
@@ -9681,7 +9670,7 @@ impl<'m, 't> Flow<'m, 't> {
             else {
                 return false;
             };
-            let made = match &self.eval_depth(object, site.scope, 1)[..] {
+            let made = match &self.eval_depth(object, site.scope, depth + 1)[..] {
                 [Alt {
                     val: Val::Instance(_, Some((ctor, _))),
                     why,

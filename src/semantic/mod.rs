@@ -1203,20 +1203,19 @@ impl<'t> Module<'t> {
         // read in another scope while the name has several bindings (`STACK
         // = [...]` twice at module level, `STACK.append(x)` in a function),
         // any of them.
+        let is_list = |b: &Binding<'t>| match b {
+            Binding::Value { value: v, .. } => v.id() == list.id(),
+            Binding::Item { target: t, .. } => t.id() == target.id(),
+            _ => false,
+        };
         let may_name_list =
             |ident: Node<'t>, scope: ScopeId| match self.binding_at(scope, name, ident) {
-                Some(Binding::Value { value: v, .. }) => v.id() == list.id(),
-                Some(Binding::Item { target: t, .. }) => t.id() == target.id(),
-                Some(_) => false,
+                Some(b) => is_list(b),
                 None => {
                     scope != home
                         && match (self.lookup(scope, name), self.bindings_in(home, name)) {
                             (Some(found), Some(own)) if std::ptr::eq(found, own) => {
-                                found.iter().any(|b| match b {
-                                    Binding::Value { value: v, .. } => v.id() == list.id(),
-                                    Binding::Item { target: t, .. } => t.id() == target.id(),
-                                    _ => false,
-                                })
+                                found.iter().any(is_list)
                             }
                             _ => false,
                         }
@@ -4570,6 +4569,16 @@ fn updated_pairs<'t>(call: Node<'t>, method: &str) -> Option<Vec<(Node<'t>, Node
         }
     }
     Some(out)
+}
+
+/// The name an attribute path is read from (`_state` of `_state.stack`);
+/// `None` for a path through anything but attributes.
+pub(crate) fn attribute_root(node: Node<'_>) -> Option<Node<'_>> {
+    let mut root = node;
+    while root.kind_name() == "attribute" {
+        root = root.field("object")?;
+    }
+    (root.kind_name() == "identifier").then_some(root)
 }
 
 /// Whether `inner` lies within `outer` (by bytes).

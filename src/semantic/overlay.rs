@@ -226,9 +226,8 @@ impl<'t> Overlay<'t> {
 fn key_root(key: &Key) -> String {
     match key {
         Key::Name(name) => name.clone(),
-        Key::Path(path) => path.split('.').next().unwrap_or(path).to_owned(),
+        Key::Path(path) | Key::Top(path) => path.split('.').next().unwrap_or(path).to_owned(),
         Key::Var(id) => format!("#{id}"),
-        Key::Top(path) => path.split('.').next().unwrap_or(path).to_owned(),
     }
 }
 
@@ -319,20 +318,21 @@ impl<'t> Module<'t> {
     /// The value the state in force gives the attribute path `path` of a
     /// module-level object, read in `scope`.
     pub(crate) fn overlay_path(&self, scope: ScopeId, path: &str) -> Option<Vec<Alt<'t>>> {
-        let layer = self.active_layer()?;
-        let alts = layer.overlay.get(&Key::Path(path.to_owned()))?;
-        let root = path.split('.').next().unwrap_or(path);
-        self.is_module_name(scope, root).then_some(alts)
+        self.overlay_rooted(scope, Key::Path(path.to_owned()))
     }
 
     /// The last item the state in force pushed on the module-level list
     /// `path` (a global or an attribute path), read in `scope` as
     /// `path[-1]`.
     pub(crate) fn overlay_top(&self, scope: ScopeId, path: &str) -> Option<Vec<Alt<'t>>> {
-        let layer = self.active_layer()?;
-        let alts = layer.overlay.get(&Key::Top(path.to_owned()))?;
-        let root = path.split('.').next().unwrap_or(path);
-        self.is_module_name(scope, root).then_some(alts)
+        self.overlay_rooted(scope, Key::Top(path.to_owned()))
+    }
+
+    /// The value the state in force gives `key`, when its root read in
+    /// `scope` is the module-level variable.
+    fn overlay_rooted(&self, scope: ScopeId, key: Key) -> Option<Vec<Alt<'t>>> {
+        let alts = self.active_layer()?.overlay.get(&key)?;
+        self.is_module_name(scope, &key_root(&key)).then_some(alts)
     }
 
     /// The value the state in force gives the context variable made by the
@@ -344,7 +344,7 @@ impl<'t> Module<'t> {
     }
 
     /// True if `name` read in `scope` is the module-level variable.
-    fn is_module_name(&self, scope: ScopeId, name: &str) -> bool {
+    pub(crate) fn is_module_name(&self, scope: ScopeId, name: &str) -> bool {
         match (
             self.lookup(scope, name),
             self.bindings_in(MODULE_SCOPE, name),
@@ -455,7 +455,7 @@ impl<'t> Module<'t> {
                     .call_sites_named(&["setattr"])
                     .iter()
                     .any(|site| site.scope != MODULE_SCOPE)
-                || !self.state_list_growers().is_empty()
+                || self.state_list_growers().next().is_some()
                 || names_state()
         })
     }
@@ -690,7 +690,7 @@ impl<'t> Module<'t> {
 
     /// The functions that push onto a module-level list (`_STACK.append(x)`,
     /// see `Key::Top`).
-    fn state_list_growers(&self) -> Vec<ScopeId> {
+    fn state_list_growers(&self) -> impl Iterator<Item = ScopeId> + use<'_, 't> {
         self.call_sites_named(&["append"])
             .into_iter()
             .filter(|site| site.scope != MODULE_SCOPE)
@@ -703,7 +703,6 @@ impl<'t> Module<'t> {
                     .is_some()
             })
             .map(|site| site.scope)
-            .collect()
     }
 
     /// The steps from `node` up to `top` (the node of its scope) where state
@@ -1209,26 +1208,7 @@ impl<'t> Module<'t> {
                 };
                 Some((key, Some(value)))
             }
-            // `_STACK.append(frame)`: the list's last item is `frame`; any
-            // other change of its items leaves that not known.
-            "attribute"
-                if func
-                    .field("attribute")
-                    .is_some_and(|a| LIST_MUTATORS.contains(&text(a, self.src)))
-                    && self.state_list(func.field("object")?, def).is_some() =>
-            {
-                let path = self.state_list(func.field("object")?, def)?;
-                let value = match (
-                    text(func.field("attribute")?, self.src),
-                    &args.positional[..],
-                ) {
-                    ("append", [value]) if args.keywords.is_empty() && !args.has_splat => {
-                        Some(*value)
-                    }
-                    _ => None,
-                };
-                Some((StoreKey::Key(Key::Top(path)), value))
-            }
+            "attribute" if let Some(store) = self.list_store(func, &args, def) => Some(store),
             "attribute" if func.field("attribute").map(|a| text(a, self.src)) == Some("set") => {
                 let object = func.field("object")?;
                 let value = *args.positional.first()?;
@@ -1245,15 +1225,33 @@ impl<'t> Module<'t> {
         }
     }
 
+    /// `_STACK.append(frame)` (`func` of a call with `args`, in `def`): the
+    /// list's last item is `frame`; any other change of its items leaves
+    /// that not known.
+    fn list_store(
+        &self,
+        func: Node<'t>,
+        args: &super::Args<'t>,
+        def: ScopeId,
+    ) -> Option<(StoreKey<'t>, Option<Node<'t>>)> {
+        let method = text(func.field("attribute")?, self.src);
+        if !LIST_MUTATORS.contains(&method) {
+            return None;
+        }
+        let path = self.state_list(func.field("object")?, def)?;
+        let value = match (method, &args.positional[..]) {
+            ("append", [value]) if args.keywords.is_empty() && !args.has_splat => Some(*value),
+            _ => None,
+        };
+        Some((StoreKey::Key(Key::Top(path)), value))
+    }
+
     /// The path of a module-level list `object` names in `def` (`_STACK`,
     /// `_state.stack`): a module-level name, or an attribute path rooted at
     /// one.
     fn state_list(&self, object: Node<'t>, def: ScopeId) -> Option<String> {
-        let mut root = object;
-        while root.kind_name() == "attribute" {
-            root = root.field("object")?;
-        }
-        if root.kind_name() != "identifier" || !self.is_module_name(def, text(root, self.src)) {
+        let root = super::attribute_root(object)?;
+        if !self.is_module_name(def, text(root, self.src)) {
             return None;
         }
         // The module's own variables, not an imported module's
