@@ -1763,7 +1763,8 @@ impl<'m, 't> Flow<'m, 't> {
                 // is the right side's, free of the left's run-time choices
                 // (`on_cpu_host() and platform == "cpu"`, `on_cpu_host()`
                 // holding a `try`, in a loop over platforms).
-                let left_irrelevant = lefts.iter().all(|l| match l.val.truthy() {
+                let truth = |l: &Alt<'t>| self.truth_at(&l.val, left, scope, depth);
+                let left_irrelevant = lefts.iter().all(|l| match truth(l) {
                     None => true,
                     Some(t) => t != is_or || matches!(l.val, Val::Bool(b) if b == is_or),
                 });
@@ -1772,7 +1773,7 @@ impl<'m, 't> Flow<'m, 't> {
                 if !lefts.is_empty()
                     && lefts
                         .iter()
-                        .any(|l| l.val.truthy().is_none() || l.why.is_choice())
+                        .any(|l| truth(l).is_none() || l.why.is_choice())
                     && left_irrelevant
                     && absorbing(rights())
                 {
@@ -1780,7 +1781,7 @@ impl<'m, 't> Flow<'m, 't> {
                 }
                 let mut out = Vec::new();
                 for l in lefts {
-                    match l.val.truthy() {
+                    match truth(&l) {
                         // `x or y` is x when x is truthy; `x and y` is x when falsy.
                         Some(t) if t == is_or => out.push(l),
                         Some(_) => out.extend(
@@ -1821,7 +1822,10 @@ impl<'m, 't> Flow<'m, 't> {
                 };
                 map(self.eval_depth(arg, scope, depth + 1), |v| match v {
                     Val::ParamRef(_) => v.clone(),
-                    _ => v.truthy().map(|t| Val::Bool(!t)).unwrap_or(Val::Unknown),
+                    _ => self
+                        .truth_at(v, arg, scope, depth)
+                        .map(|t| Val::Bool(!t))
+                        .unwrap_or(Val::Unknown),
                 })
             }
             "comparison_operator" => self.eval_comparison(node, scope, depth),
@@ -1889,6 +1893,122 @@ impl<'m, 't> Flow<'m, 't> {
         }
     }
 
+    /// A value's truth where `read` reads it: its own (`Val::truthy`), or
+    /// for a dict made empty, true once a store into it certainly ran
+    /// before the read (`d = {}; d["k"] = v`, then `if d:` / `d or {}`).
+    pub(crate) fn truth_at(
+        &self,
+        val: &Val<'t>,
+        read: Node<'t>,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Option<bool> {
+        if let Some(t) = val.truthy() {
+            return Some(t);
+        }
+        let Val::Dict(made, made_scope) = val else {
+            return None;
+        };
+        let stores = self.dict_stores(*made, depth + 1)?;
+        // Read in another function (passed on, `**(params or {})`): the
+        // store ran before when it runs whenever the dict is made and
+        // before the name it is bound to is read at all.
+        let name = (scope != *made_scope)
+            .then(|| {
+                let assignment = self.m.parent_of(*made)?;
+                let target = assignment.field("left")?;
+                (assignment.kind_name() == "assignment"
+                    && assignment
+                        .field("right")
+                        .is_some_and(|r| r.id() == made.id())
+                    && target.kind_name() == "identifier")
+                    .then(|| text(target, self.m.src))
+            })
+            .flatten();
+        if scope != *made_scope && name.is_none() {
+            return None;
+        }
+        stores
+            .iter()
+            .any(|(_, value, store_scope)| {
+                if value.start_byte() <= made.end_byte() {
+                    return false;
+                }
+                match name {
+                    None => {
+                        *store_scope == scope
+                            && value.end_byte() <= read.start_byte()
+                            && self.runs_whenever(*value, read, scope, depth)
+                    }
+                    Some(name) => {
+                        *store_scope == *made_scope
+                            && self.runs_whenever(*value, *made, *made_scope, depth)
+                            && self.not_read_before(name, *made, *value)
+                    }
+                }
+            })
+            .then_some(true)
+    }
+
+    /// Whether the variable `name` bound at `made` is not read between it
+    /// and `store` (other than as the object of a subscript store), so
+    /// the dict escapes only after the store.
+    fn not_read_before(&self, name: &str, made: Node<'t>, store: Node<'t>) -> bool {
+        let Some(statement) = self.m.parent_of(store) else {
+            return false;
+        };
+        self.m.identifiers_named(name).into_iter().all(|n| {
+            let between = n.start_byte() > made.end_byte() && n.start_byte() < store.start_byte();
+            !between || statement.byte_range().contains(&n.start_byte())
+        })
+    }
+
+    /// Whether `node` runs whenever the code at `at` (before it, in the
+    /// same block or an outer one) does: between them only plain
+    /// statements and `if` bodies whose condition certainly holds. (Asked
+    /// while the scope's branches are being decided, so the conditions are
+    /// evaluated here rather than read from `Module::branch_ranges`.)
+    fn runs_whenever(&self, node: Node<'t>, at: Node<'t>, scope: ScopeId, depth: u32) -> bool {
+        let mut child = node;
+        let mut current = self.m.parent_of(node);
+        while let Some(parent) = current {
+            if parent.byte_range().contains(&at.start_byte()) {
+                return true;
+            }
+            match parent.kind_name() {
+                "if_statement" => {
+                    let in_consequence = parent
+                        .field("consequence")
+                        .is_some_and(|c| c.id() == child.id());
+                    let Some(condition) = parent.field("condition").filter(|_| in_consequence)
+                    else {
+                        return false;
+                    };
+                    let holds = self.eval_depth(condition, scope, depth + 1);
+                    if holds.is_empty()
+                        || !holds
+                            .iter()
+                            .all(|a| a.why.certain() && a.val.truthy() == Some(true))
+                    {
+                        return false;
+                    }
+                }
+                "block"
+                | "expression_statement"
+                | "assignment"
+                | "augmented_assignment"
+                | "with_statement"
+                | "with_clause"
+                | "with_item"
+                | "subscript" => {}
+                _ => return false,
+            }
+            child = parent;
+            current = self.m.parent_of(parent);
+        }
+        false
+    }
+
     /// Evaluates a condition and then what each way it goes gives. A known
     /// condition takes its branch; an unknown one gives both, as `Choice`.
     fn branch(
@@ -1901,7 +2021,7 @@ impl<'m, 't> Flow<'m, 't> {
         let conds = self.eval_depth(condition, scope, depth + 1);
         let mut out = Vec::new();
         for c in &conds {
-            match c.val.truthy() {
+            match self.truth_at(&c.val, condition, scope, depth) {
                 // Decided on every path, or as a plain run decides it (a
                 // default of run-time configuration: the branch taken is
                 // then a default too), or on each host as that host does.
@@ -2396,7 +2516,12 @@ impl<'m, 't> Flow<'m, 't> {
         if candidates.is_empty() || candidates.len() > MAX_ALTS {
             return vec![Alt::unknown()];
         }
-        if let Some((at, at_scope)) = anchor.filter(|_| same_scope) {
+        // A closure reads the variable when it is called; with no binding
+        // after the def, that is the value the def sees (`cb = None; if mk:
+        // cb = mk()` then `def f(x): cb(x)`), joined as a read there is.
+        let joinable =
+            |at: Node<'t>| same_scope || candidates.iter().all(|b| b.position() < at.start_byte());
+        if let Some((at, at_scope)) = anchor.filter(|(at, _)| joinable(*at)) {
             if let Some(joined) =
                 self.join_by_ways(&candidates, at, at_scope, &branches.taken, depth)
             {
@@ -2520,7 +2645,8 @@ impl<'m, 't> Flow<'m, 't> {
                     }
                     let mut table = Vec::new();
                     for alt in value_of(condition) {
-                        table.push((alt.choices, alt.why, alt.val.truthy()? == in_body));
+                        let truth = self.truth_at(&alt.val, condition, scope, depth)?;
+                        table.push((alt.choices, alt.why, truth == in_body));
                     }
                     Some(table)
                 }
@@ -9670,12 +9796,30 @@ impl<'m, 't> Flow<'m, 't> {
             else {
                 return false;
             };
-            let made = match &self.eval_depth(object, site.scope, depth + 1)[..] {
-                [Alt {
-                    val: Val::Instance(_, Some((ctor, _))),
-                    why,
-                    ..
-                }] if why.certain() => ctor.id(),
+            // The one object the call can run on: of the objects the
+            // receiver may be, those whose class runs this def (on another,
+            // the call fails before any read), and of those made by a
+            // default of run-time configuration, the one a plain run makes
+            // (`REGISTRY[os.environ.get(K, "Settings")]()`).
+            let receivers = self.eval_depth(object, site.scope, depth + 1);
+            let plain_run = receivers.iter().any(|a| matches!(a.why, Why::Default(_)));
+            let mut runs_def = receivers.iter().filter(|a| {
+                !(plain_run && a.why.is_choice())
+                    && match &a.val {
+                        Val::Instance(class, _) => {
+                            m.method(*class, &m.scopes[def].name) == Some(def)
+                        }
+                        _ => true,
+                    }
+            });
+            let made = match (runs_def.next(), runs_def.next()) {
+                (
+                    Some(Alt {
+                        val: Val::Instance(_, Some((ctor, _))),
+                        ..
+                    }),
+                    None,
+                ) => ctor.id(),
                 _ => return false,
             };
             if receiver.is_some_and(|r| r != made) {
@@ -14354,6 +14498,12 @@ impl<'t> Module<'t> {
                 });
             }
         }
+        // The default of a parameter that is only ever called (`def
+        // save(make_fn=make)`, then `make_fn(...)`): those calls, when they
+        // certainly call it, are its sites below; one never read passes it
+        // nowhere.
+        let defaulted = self.called_param_defaults(def, def_name);
+        accounted += defaulted;
         // Any other mention (stored in a list, returned, decorated by
         // something) has callers we cannot see; the calls through a
         // registry that the value flow resolves to it are seen.
@@ -14375,7 +14525,7 @@ impl<'t> Module<'t> {
                         )
                     })
         });
-        if opaque || dispatched || passed || !scope.decorators().is_empty() {
+        if opaque || dispatched || passed || defaulted > 0 || !scope.decorators().is_empty() {
             for (call, call_scope) in self.value_calls(def) {
                 if self.scope_within(call_scope, home) {
                     out.push(CallSiteOf {
@@ -14412,6 +14562,61 @@ impl<'t> Module<'t> {
             }
         }
         out
+    }
+
+    /// How many mentions of `def` (named `name`) are the default of a
+    /// parameter whose every read calls it: the callee of a call through
+    /// which the value flow certainly calls `def` (`Flow::value_calls`).
+    /// Such a default is passed nowhere else.
+    fn called_param_defaults(&self, def: ScopeId, name: &str) -> usize {
+        let mut value_calls: Option<Vec<usize>> = None;
+        let mut count = 0;
+        for mention in self.identifiers_named(name) {
+            let Some(param) = self.parent_of(mention).filter(|p| {
+                matches!(p.kind(), "default_parameter" | "typed_default_parameter")
+                    && p.field("value").is_some_and(|v| v.id() == mention.id())
+            }) else {
+                continue;
+            };
+            let resolves = self
+                .lookup(self.scope_at(mention), name)
+                .is_some_and(|found| {
+                    found
+                        .iter()
+                        .any(|b| matches!(b, Binding::Def(id) if *id == def))
+                });
+            let function = self
+                .parent_of(param)
+                .and_then(|params| self.parent_of(params))
+                .and_then(|f| self.scope_of_def(f));
+            let (Some(function), Some(param_name), true) =
+                (function, param.field("name"), resolves)
+            else {
+                continue;
+            };
+            let param_name = text(param_name, self.src);
+            let body = self.scopes[function].node.byte_range();
+            let calls = value_calls
+                .get_or_insert_with(|| self.value_calls(def).iter().map(|(c, _)| c.id()).collect());
+            let only_called = self.identifiers_named(param_name).into_iter().all(|read| {
+                let read_scope = self.scope_at(read);
+                if !body.contains(&read.start_byte())
+                    || !matches!(self.binding_at(read_scope, param_name, read),
+                        Some(Binding::Param { scope, .. }) if *scope == function)
+                {
+                    return true;
+                }
+                self.parent_of(read).is_some_and(|call| {
+                    call.kind() == "call"
+                        && call.field("function").is_some_and(|f| f.id() == read.id())
+                        && calls.contains(&call.id())
+                })
+            });
+            if only_called {
+                count += 1;
+            }
+        }
+        count
     }
 
     /// The collection literals holding `def` (named `name`) as an entry: a
@@ -15058,6 +15263,7 @@ impl<'t> Module<'t> {
         let found = index.get(&id).cloned().unwrap_or_default();
         *caches.value_calls.borrow_mut() = Some(std::rc::Rc::new(index));
         caches.value_calls_building.set(false);
+        caches.branches_provisional.borrow_mut().clear();
         found
     }
 

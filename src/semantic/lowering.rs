@@ -740,9 +740,13 @@ impl<'t> Module<'t> {
                         ) {
                             continue;
                         }
+                        let start = super::reach::WalkStart {
+                            choices: &choices,
+                            inside: &[],
+                        };
                         let reqs = self.reach(
                             vec![(target, Vec::new())],
-                            &choices,
+                            start,
                             &[],
                             &[],
                             file,
@@ -1056,14 +1060,12 @@ impl<'t> Module<'t> {
             };
             let seed_calls = self.seed_calls(lowered, &seeds);
             let seed_objects = self.seed_objects(lowered, &seeds);
-            let mut reqs = self.reach(
-                seeds,
-                &seed_choices,
-                &seed_calls,
-                &seed_objects,
-                file,
-                resolver,
-            );
+            let inside = self.functions_around(scope);
+            let start = super::reach::WalkStart {
+                choices: &seed_choices,
+                inside: &inside,
+            };
+            let mut reqs = self.reach(seeds, start, &seed_calls, &seed_objects, file, resolver);
             // Reached through a branch that runs by a default of run-time
             // configuration: it holds for a plain run (a warning naming
             // the default, see `analysis::split_default_requirements`).

@@ -47,6 +47,8 @@ pub(crate) struct ValueCaches<'t> {
     /// (`branch_ranges`); a scope being built is in `branches_building`.
     pub(crate) branches: RefCell<HashMap<ScopeId, Rc<reach::Branches>>>,
     pub(crate) branches_building: RefCell<HashSet<ScopeId>>,
+    /// `branches` built while `value_calls_building`, dropped after it.
+    pub(crate) branches_provisional: RefCell<HashMap<ScopeId, Rc<reach::Branches>>>,
     /// Call sites of each def, as value flow finds them.
     pub(crate) def_sites: RefCell<HashMap<ScopeId, Rc<Vec<super::flow::CallSiteOf<'t>>>>>,
     /// Calls constructing a class through a value (`OPS[k]()`), by class,
@@ -76,6 +78,7 @@ impl ValueCaches<'_> {
             guards: (0..scopes).map(|_| OnceCell::new()).collect(),
             branches: RefCell::default(),
             branches_building: RefCell::default(),
+            branches_provisional: RefCell::default(),
             def_sites: RefCell::default(),
             value_calls: RefCell::new(None),
             value_calls_building: Cell::new(false),

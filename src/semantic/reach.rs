@@ -39,8 +39,10 @@ pub enum Guard {
     /// module only (`if debug:` with `build(True)` and `build(False)`); the
     /// requirement or edge carries those calls as its choices. Holds on a
     /// path through one of those calls (the walk pinned the function's
-    /// choice point, its node id); elsewhere it is a `CallerChoice`.
-    CallSite(usize),
+    /// choice point, its node id), or one starting inside the call's
+    /// function or the function holding the call (the byte it starts at);
+    /// elsewhere it is a `CallerChoice`.
+    CallSite(usize, usize),
 }
 
 impl Guard {
@@ -50,7 +52,7 @@ impl Guard {
     /// platforms (facts, more #1), so one matching platform keeps it.
     pub fn keeps(&self, platforms: &[String]) -> Option<bool> {
         match self {
-            Guard::HostDependent(_) | Guard::CallerChoice | Guard::CallSite(_) => None,
+            Guard::HostDependent(_) | Guard::CallerChoice | Guard::CallSite(..) => None,
             Guard::Configured(_) => Some(true),
             Guard::Branch { keys, others } if keys.is_empty() => {
                 Some(platforms.iter().any(|p| !others.contains(p)))
@@ -141,6 +143,19 @@ pub struct CallBranches {
     /// object made with "gpu"), in place of the ones of the same call that
     /// every object of the class gives.
     pub object_reqs: Vec<(ScopeId, Requirement)>,
+}
+
+/// A function a walk starts inside: its choice point (def node id) and
+/// its bytes.
+pub(crate) type FunctionRun = (usize, std::ops::Range<usize>);
+
+/// Where a walk (`Module::reach`) starts: the choices its seeds were
+/// picked by (the factory call that made the lowered function), and the
+/// functions around the lowering (`Module::functions_around`).
+#[derive(Clone, Copy)]
+pub struct WalkStart<'a> {
+    pub choices: &'a [Choice],
+    pub inside: &'a [FunctionRun],
 }
 
 /// The choice lists of the ways something runs (one list per way).
@@ -1043,7 +1058,10 @@ impl<'t> Module<'t> {
             out.extend(
                 way.iter()
                     .filter(|(point, _)| self.scopes.iter().any(|s| s.node.id() == *point))
-                    .map(|(point, _)| Guard::CallSite(*point)),
+                    .map(|(point, call)| {
+                        let at = self.calls.iter().find(|c| c.node.id() == *call);
+                        Guard::CallSite(*point, at.map_or(usize::MAX, |c| c.node.start_byte()))
+                    }),
             );
             out
         };
@@ -2023,7 +2041,15 @@ impl<'t> Module<'t> {
     #[allow(clippy::type_complexity)]
     pub(crate) fn branch_ranges(&self, scope: ScopeId) -> std::rc::Rc<Branches> {
         let caches = self.caches();
-        if let Some(found) = caches.branches.borrow().get(&scope) {
+        // Built while the calls through values are being indexed, its
+        // conditions lack those calls' arguments: kept only until the index
+        // is built (as `Flow::def_call_sites` keeps nothing then).
+        let kept = if caches.value_calls_building.get() {
+            &caches.branches_provisional
+        } else {
+            &caches.branches
+        };
+        if let Some(found) = kept.borrow().get(&scope) {
             return found.clone();
         }
         // Conditions are decided without decided branches (`Flow::branch_aware`),
@@ -2036,7 +2062,7 @@ impl<'t> Module<'t> {
         }
         let built = std::rc::Rc::new(self.build_branches(scope));
         caches.branches_building.borrow_mut().remove(&scope);
-        caches.branches.borrow_mut().insert(scope, built.clone());
+        kept.borrow_mut().insert(scope, built.clone());
         built
     }
 
@@ -2053,7 +2079,20 @@ impl<'t> Module<'t> {
         scope: ScopeId,
         value_of: &dyn Fn(Node<'t>) -> Vec<flow::Alt<'t>>,
     ) -> Branches {
-        let truth = |condition: Node<'t>| truth_of(value_of(condition));
+        // A dict a store certainly filled before the test is true there
+        // (`if decoder_params:`), though its value is still the dict.
+        let flow = self.flow();
+        let truth = |condition: Node<'t>| {
+            let mut alts = value_of(condition);
+            for alt in &mut alts {
+                if matches!(alt.val, Val::Dict(..))
+                    && flow.truth_at(&alt.val, condition, scope, 0) == Some(true)
+                {
+                    alt.val = Val::Bool(true);
+                }
+            }
+            truth_of(alts)
+        };
         let truth_of: &dyn Fn(Node<'t>) -> Truth = &truth;
         let mut out = Vec::new();
         let mut holds = Vec::new();
@@ -4199,6 +4238,24 @@ impl<'t> Module<'t> {
         out
     }
 
+    /// `scope` and the functions around it: code there runs on every call
+    /// of each.
+    pub(crate) fn functions_around(&self, scope: ScopeId) -> Vec<FunctionRun> {
+        let mut out = Vec::new();
+        let mut current = Some(scope);
+        while let Some(id) = current {
+            if matches!(
+                self.scopes[id].kind,
+                ScopeKind::Function | ScopeKind::Lambda
+            ) {
+                let node = self.scopes[id].node;
+                out.push((node.id(), node.byte_range()));
+            }
+            current = self.scopes[id].parent;
+        }
+        out
+    }
+
     fn def_targets(&self, id: ScopeId) -> Vec<Target> {
         if self.scopes[id].kind == ScopeKind::Class {
             ["__call__", "__init__"]
@@ -4217,19 +4274,22 @@ impl<'t> Module<'t> {
     /// when some reached requirement depends on such a choice, the walk is
     /// made again, following the calls taken on each path.
     pub fn reach_local(&self, seeds: Vec<(Target, Vec<Guard>)>) -> Reached {
-        self.reach_local_for(seeds, &[], None)
+        self.reach_local_for(seeds, &[], None, &[])
     }
 
     /// `reach_local`, with the branches one call decided (`CallBranches`).
     /// `start`: the choices the seeds were picked by (the call of a factory
     /// that made the lowered function), the walk's path at its start.
+    /// `inside`: the functions whose body holds the walk's start, each run
+    /// on every call of it (see `pin`).
     pub(crate) fn reach_local_for(
         &self,
         seeds: Vec<(Target, Vec<Guard>)>,
         start: &[Choice],
         decided: Option<&CallBranches>,
+        inside: &[FunctionRun],
     ) -> Reached {
-        let first = self.reach_walk(seeds.clone(), start, None, decided);
+        let first = self.reach_walk(seeds.clone(), start, None, decided, inside);
         let points: HashSet<usize> = first
             .reqs
             .iter()
@@ -4239,7 +4299,7 @@ impl<'t> Module<'t> {
         if points.is_empty() {
             return first;
         }
-        self.reach_walk(seeds, start, Some(&points), decided)
+        self.reach_walk(seeds, start, Some(&points), decided, inside)
     }
 
     fn reach_walk(
@@ -4248,6 +4308,7 @@ impl<'t> Module<'t> {
         start: &[Choice],
         points: Option<&HashSet<usize>>,
         decided: Option<&CallBranches>,
+        inside: &[FunctionRun],
     ) -> Reached {
         let mut reached = Reached::default();
         for (seed, _) in &seeds {
@@ -4333,7 +4394,7 @@ impl<'t> Module<'t> {
                             }
                             None => req.guards.clone(),
                         };
-                        let own_guards = pin(own_guards, &path);
+                        let own_guards = pin(own_guards, &path, inside);
                         let mut req = req.clone();
                         req.guards = concat(&guards, &own_guards);
                         if points.is_some() {
@@ -4359,7 +4420,7 @@ impl<'t> Module<'t> {
                             },
                             None => &edge.guards,
                         };
-                        let pinned_guards = pin(edge_guards.clone(), &path);
+                        let pinned_guards = pin(edge_guards.clone(), &path, inside);
                         let edge_guards = &pinned_guards;
                         // An edge that exists on some paths only: not on one
                         // that chose otherwise; on the others, its choices
@@ -4461,7 +4522,7 @@ impl<'t> Module<'t> {
     }
 
     /// Everything reachable from `seeds`, following imports through
-    /// `resolver`; `start`, the choices the seeds were picked by.
+    /// `resolver`; `start`, where the walk starts (see `WalkStart`).
     /// `seed_calls`: seeds of other modules made by a direct call here (`m
     /// = Model(fn)`, then `jax.jit(m)`), with that call's id: decided by
     /// its values as a direct call is. `seed_objects`: seeds that are
@@ -4470,13 +4531,13 @@ impl<'t> Module<'t> {
     pub fn reach(
         &self,
         seeds: Vec<(Target, Vec<Guard>)>,
-        start: &[Choice],
+        start: WalkStart<'_>,
         seed_calls: &[(String, usize)],
         seed_objects: &[(String, super::summary::ForeignCall)],
         file: &Path,
         resolver: Option<&dyn Resolver>,
     ) -> Vec<Requirement> {
-        let mut local = self.reach_local_for(seeds, start, None);
+        let mut local = self.reach_local_for(seeds, start.choices, None, start.inside);
         for (path, call) in seed_calls {
             local.external_calls.push((path.clone(), *call));
             if !local.indirect_by_edge.contains(path) {
@@ -4666,7 +4727,7 @@ impl<'t> Module<'t> {
                 _ => None,
             };
             if let Some((target, made_on, by_path)) = own {
-                let back = self.reach_local_for(vec![(target, Vec::new())], &made_on, None);
+                let back = self.reach_local_for(vec![(target, Vec::new())], &made_on, None, &[]);
                 if by_path {
                     decide_calls(&back, &mut by_call);
                 }
@@ -4824,15 +4885,22 @@ fn params_of(v: &Val<'_>) -> CompilerParams {
 
 /// `Guard::CallSite`s resolved on a walk's path: gone where the path went
 /// through a call of that function (its choices then agreed with the
-/// path's), a `CallerChoice` where it did not.
-fn pin(mut guards: Vec<Guard>, path: &[Choice]) -> Vec<Guard> {
-    if !guards.iter().any(|g| matches!(g, Guard::CallSite(_))) {
+/// path's), or where the walk started inside it or inside the function
+/// holding the call (`inside`: a lowering in `save(mk)` runs on each of its
+/// calls, so what holds for the calls that pass `mk` holds for those
+/// lowerings, as for a `mk()` that `save` makes); a `CallerChoice`
+/// elsewhere.
+fn pin(mut guards: Vec<Guard>, path: &[Choice], inside: &[FunctionRun]) -> Vec<Guard> {
+    if !guards.iter().any(|g| matches!(g, Guard::CallSite(..))) {
         return guards;
     }
     let mut unpinned = false;
     guards.retain(|g| match g {
-        Guard::CallSite(point) => {
-            unpinned |= !path.iter().any(|(p, _)| p == point);
+        Guard::CallSite(point, at) => {
+            unpinned |= !path.iter().any(|(p, _)| p == point)
+                && !inside
+                    .iter()
+                    .any(|(p, body)| p == point || body.contains(at));
             false
         }
         _ => true,

@@ -378,7 +378,7 @@ impl Module<'_> {
     /// summary entry; `None` if it names no function of this module.
     pub fn local_ref_function(&self, path: &str, file: &Path) -> Option<FunctionSummary> {
         let (target, made_on) = self.local_target(path)?;
-        let reached = self.reach_local_for(vec![(target, Vec::new())], &made_on, None);
+        let reached = self.reach_local_for(vec![(target, Vec::new())], &made_on, None, &[]);
         Some(FunctionSummary::of(reached, &Arc::from(file)))
     }
 }
@@ -572,7 +572,8 @@ impl<'t> Module<'t> {
                 decided.edges.extend(edges);
             }
         }
-        let reached = self.reach_local_for(vec![(target, Vec::new())], &made_on, Some(&decided));
+        let reached =
+            self.reach_local_for(vec![(target, Vec::new())], &made_on, Some(&decided), &[]);
         Some(FunctionSummary::of(reached, &Arc::from(file)))
     }
 }
@@ -1208,7 +1209,7 @@ impl<'t> Module<'t> {
         };
         let mut seeds = vec![(first, Vec::new())];
         seeds.extend(also.map(|m| (Target::Local(m), Vec::new())));
-        let reached = self.reach_local_for(seeds, &[], Some(&decided));
+        let reached = self.reach_local_for(seeds, &[], Some(&decided), &[]);
         // Its direct calls of other modules' functions, read with this
         // call's values: what the caller's reach asks those modules next.
         let mut calls = Vec::new();
