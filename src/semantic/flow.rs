@@ -14502,8 +14502,15 @@ impl<'t> Module<'t> {
         // save(make_fn=make)`, then `make_fn(...)`): those calls, when they
         // certainly call it, are its sites below; one never read passes it
         // nowhere.
-        let defaulted = self.called_param_defaults(def, def_name);
+        let (defaulted, partials) = self.called_param_defaults(def, def_name);
         accounted += defaulted;
+        for (call, call_scope) in partials {
+            out.push(CallSiteOf {
+                call,
+                scope: call_scope,
+                kind: SiteKind::Partial { bound_self: false },
+            });
+        }
         // Any other mention (stored in a list, returned, decorated by
         // something) has callers we cannot see; the calls through a
         // registry that the value flow resolves to it are seen.
@@ -14566,11 +14573,14 @@ impl<'t> Module<'t> {
 
     /// How many mentions of `def` (named `name`) are the default of a
     /// parameter whose every read calls it: the callee of a call through
-    /// which the value flow certainly calls `def` (`Flow::value_calls`).
-    /// Such a default is passed nowhere else.
-    fn called_param_defaults(&self, def: ScopeId, name: &str) -> usize {
+    /// which the value flow certainly calls `def` (`Flow::value_calls`), or
+    /// the function of a `functools.partial` bound to a name only so called
+    /// (those partials returned, sites of `def` as a partial of it by name
+    /// is). Such a default is passed nowhere else.
+    fn called_param_defaults(&self, def: ScopeId, name: &str) -> (usize, Vec<(Node<'t>, ScopeId)>) {
         let mut value_calls: Option<Vec<usize>> = None;
         let mut count = 0;
+        let mut partials = Vec::new();
         for mention in self.identifiers_named(name) {
             let Some(param) = self.parent_of(mention).filter(|p| {
                 matches!(p.kind(), "default_parameter" | "typed_default_parameter")
@@ -14598,12 +14608,62 @@ impl<'t> Module<'t> {
             let body = self.scopes[function].node.byte_range();
             let calls = value_calls
                 .get_or_insert_with(|| self.value_calls(def).iter().map(|(c, _)| c.id()).collect());
+            // Every read of `name` bound there (by `bound`) in `function`
+            // is the callee of a call.
+            let only_calls = |name: &str, bound: &dyn Fn(&Binding<'t>) -> bool| {
+                self.identifiers_named(name).into_iter().all(|read| {
+                    let read_scope = self.scope_at(read);
+                    let binds = self.parent_of(read).is_some_and(|a| {
+                        a.kind() == "assignment"
+                            && a.field("left").is_some_and(|l| l.id() == read.id())
+                    });
+                    if binds
+                        || !body.contains(&read.start_byte())
+                        || !self.binding_at(read_scope, name, read).is_some_and(bound)
+                    {
+                        return true;
+                    }
+                    self.parent_of(read).is_some_and(|call| {
+                        call.kind() == "call"
+                            && call.field("function").is_some_and(|f| f.id() == read.id())
+                    })
+                })
+            };
+            // (Or bound by `functools.partial(param, ...)` to a name only
+            // called: `run = partial(make_fn, platforms=p)`, then `run()`.)
+            let through_partial = |read: Node<'t>| -> Option<(Node<'t>, ScopeId)> {
+                let call = self
+                    .parent_of(read)
+                    .filter(|a| a.kind() == "argument_list")
+                    .and_then(|a| self.parent_of(a))?;
+                let read_scope = self.scope_at(read);
+                let args = self.args_of(call);
+                let assignment = self.parent_of(call).filter(|a| {
+                    a.kind() == "assignment"
+                        && a.field("right").is_some_and(|r| r.id() == call.id())
+                })?;
+                let target = assignment
+                    .field("left")
+                    .filter(|t| t.kind() == "identifier")?;
+                (args.positional.first().is_some_and(|f| f.id() == read.id())
+                    && self.callee(call, read_scope).as_deref() == Some(names::PARTIAL)
+                    && only_calls(
+                        text(target, self.src),
+                        &|b| matches!(b, Binding::Value { target: t, .. } if t.id() == target.id()),
+                    ))
+                .then_some((call, read_scope))
+            };
+            let mut made = Vec::new();
             let only_called = self.identifiers_named(param_name).into_iter().all(|read| {
                 let read_scope = self.scope_at(read);
                 if !body.contains(&read.start_byte())
                     || !matches!(self.binding_at(read_scope, param_name, read),
                         Some(Binding::Param { scope, .. }) if *scope == function)
                 {
+                    return true;
+                }
+                if let Some(partial) = through_partial(read) {
+                    made.push(partial);
                     return true;
                 }
                 self.parent_of(read).is_some_and(|call| {
@@ -14614,9 +14674,10 @@ impl<'t> Module<'t> {
             });
             if only_called {
                 count += 1;
+                partials.extend(made);
             }
         }
-        count
+        (count, partials)
     }
 
     /// The collection literals holding `def` (named `name`) as an entry: a

@@ -145,6 +145,13 @@ pub struct CallBranches {
     pub object_reqs: Vec<(ScopeId, Requirement)>,
 }
 
+/// The steps of one value-flow question the walk asks (a callee, a
+/// receiver, an edge's guard). A config parsed line by line, read in a
+/// function given it, takes about 300 (`METERS[cfg["meter"]]()` with a
+/// `try` coercing each value); 200 was too few, 500 costs the sweep about
+/// 8% beside it.
+const REACH_BUDGET: u32 = 500;
+
 /// A function a walk starts inside: its choice point (def node id) and
 /// its bytes.
 pub(crate) type FunctionRun = (usize, std::ops::Range<usize>);
@@ -910,7 +917,7 @@ impl<'t> Module<'t> {
                             || f.field("attribute")
                                 .is_some_and(|a| self.may_hold_a_class(text(a, self.src))) =>
                     {
-                        let values = self.flow_with_budget(200).eval(f, id);
+                        let values = self.flow_with_budget(REACH_BUDGET).eval(f, id);
                         let mut class = None;
                         let mut sure = false;
                         for a in &values {
@@ -1202,7 +1209,7 @@ impl<'t> Module<'t> {
                     {
                         continue;
                     }
-                    let flow = self.flow_with_budget(200);
+                    let flow = self.flow_with_budget(REACH_BUDGET);
                     let values = flow.eval_given(def, given, receiver.clone(), node, id);
                     // A value run-time configuration's default gives (the
                     // call passed `op.apply` of the operator an environment
@@ -1363,7 +1370,7 @@ impl<'t> Module<'t> {
         }
         let point = self.scopes[def].node.id();
         let mut calls: Vec<flow::Choice> = Vec::new();
-        for alt in self.flow_with_budget(200).eval(func, scope) {
+        for alt in self.flow_with_budget(REACH_BUDGET).eval(func, scope) {
             if !alt.why.certain() {
                 continue;
             }
@@ -3206,7 +3213,7 @@ impl<'t> Module<'t> {
         scope: ScopeId,
         found: Vec<Target>,
     ) -> Vec<(Target, Vec<flow::Choice>)> {
-        let alts = self.flow_with_budget(200).eval(func, scope);
+        let alts = self.flow_with_budget(REACH_BUDGET).eval(func, scope);
         let mut out = Vec::new();
         for target in found {
             let chosen: Vec<Vec<flow::Choice>> = alts
@@ -3251,7 +3258,7 @@ impl<'t> Module<'t> {
         {
             return found;
         }
-        let alts = self.flow_with_budget(200).eval(func, scope);
+        let alts = self.flow_with_budget(REACH_BUDGET).eval(func, scope);
         let is_partial = |a: &flow::Alt<'t>| matches!(a.val, Val::Partial { .. });
         let of_alts = |alts: &[&flow::Alt<'t>], out: &mut Vec<(Target, Vec<flow::Choice>)>| {
             for alt in alts {
@@ -3343,7 +3350,7 @@ impl<'t> Module<'t> {
             return Vec::new();
         }
         let mut out = Vec::new();
-        let flow = self.flow_with_budget(200);
+        let flow = self.flow_with_budget(REACH_BUDGET);
         // `meter.init()` on the object of another module's class a default
         // picks (`progress_meter(os.environ.get(K, "text"))`).
         if let (Some(object), Some(attr)) = (func.field("object"), func.field("attribute")) {
@@ -3408,7 +3415,7 @@ impl<'t> Module<'t> {
         }
         let mut out: Vec<Scenario> = Vec::new();
         let mut complete = true;
-        let alts = self.flow_with_budget(200).eval(node, scope);
+        let alts = self.flow_with_budget(REACH_BUDGET).eval(node, scope);
         // What every host picks (`IMPLS[jax.default_backend()]` giving one
         // function for each backend) runs whatever the host.
         let mut host_picked: Vec<(Target, Vec<Choice>, HashSet<String>)> = Vec::new();
@@ -3495,7 +3502,7 @@ impl<'t> Module<'t> {
         scope: ScopeId,
         depth: u32,
     ) -> Vec<(Target, Vec<flow::Choice>)> {
-        let flow = self.flow_with_budget(200);
+        let flow = self.flow_with_budget(REACH_BUDGET);
         let node = unparenthesize(node);
         let mut found: Vec<(Target, Vec<flow::Choice>)> = Vec::new();
         if node.kind_name() == "subscript" {
@@ -3886,7 +3893,7 @@ impl<'t> Module<'t> {
         object: Node<'t>,
         scope: ScopeId,
     ) -> Option<(ScopeId, Option<(Node<'t>, ScopeId)>)> {
-        let values = self.flow_with_budget(200).eval(object, scope);
+        let values = self.flow_with_budget(REACH_BUDGET).eval(object, scope);
         let mut class = None;
         let mut made: Option<Option<(Node<'t>, ScopeId)>> = None;
         for alt in &values {
@@ -3942,7 +3949,7 @@ impl<'t> Module<'t> {
         let point = self.scopes[method].node.id();
         let call_id = path.iter().find(|(p, _)| *p == point)?.1;
         let (object, scope) = self.method_call_receiver(call_id)?;
-        let alts = self.flow_with_budget(200).eval(object, scope);
+        let alts = self.flow_with_budget(REACH_BUDGET).eval(object, scope);
         match alts.as_slice() {
             [one] if one.why.certain() => match &one.val {
                 Val::Instance(class, Some((made, made_in)))
