@@ -2032,3 +2032,68 @@ fn a_local_of_a_managers_name_does_not_hide_its_calls() {
         "{got}"
     );
 }
+
+/// A dict made empty is true once a store into it certainly ran before the
+/// read (`d or {}` is `d`); a store that may not run leaves both sides.
+#[test]
+fn a_dict_filled_before_the_read_is_true() {
+    let text = "def make(flag):\n    d = {}\n    if flag:\n        d[\"k\"] = \"cpu\"\n    return d or {\"k\": \"none\"}\n\n\nfilled = {}\nfilled[\"k\"] = \"tpu\"\nprobe = filled or {\"k\": \"none\"}\nmaybe = make(OTHER)\n";
+    let probe = name_values(text, "probe");
+    assert!(probe.contains("Str(\"tpu\")"), "{probe}");
+    assert!(!probe.contains("none"), "{probe}");
+    assert!(probe.contains("why: Fixed"), "{probe}");
+    let maybe = name_values(text, "maybe");
+    assert!(maybe.contains("Str(\"none\")"), "{maybe}");
+}
+
+/// The lowerings of `text` (`line N ...` of the dump), each with the
+/// requirement lines under it.
+fn lowerings(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for line in debug_lowerings(text).lines() {
+        if line.starts_with("line ") {
+            out.push(line.to_owned());
+        } else if line.starts_with("  req ") {
+            if let Some(last) = out.last_mut() {
+                last.push('\n');
+                last.push_str(line);
+            }
+        }
+    }
+    out
+}
+
+/// A closure reads a variable of the function around it as it is when the
+/// closure runs: with no binding after the def, the guarded rebinding (`log
+/// = None; if make is not None: log = make()`) is joined by the ways its
+/// guard runs; and a lowering inside that function runs on each call, so
+/// the callback the closure's guard keeps for one call site is reached from
+/// that call's lowering only.
+#[test]
+fn a_closure_guard_is_decided_per_call_of_the_function_lowering_it() {
+    let text = "import jax\nfrom jax.experimental import io_callback\n\n\ndef make_log():\n    return lambda x: io_callback(print, None, x)\n\n\ndef export(platform, make=None):\n    log = None\n    if make is not None:\n        log = make()\n\n    def step(x):\n        if log is not None:\n            log(x)\n        return x\n\n    return jax.jit(step).trace(1.0).lower(lowering_platforms=(platform,))\n\n\nexport(\"cpu\", make_log)\nexport(\"tpu\")\n";
+    let found = lowerings(text);
+    assert_eq!(found.len(), 2, "{found:?}");
+    let cpu = found.iter().find(|l| l.contains("Tuple([\"cpu\"])"));
+    let tpu = found.iter().find(|l| l.contains("Tuple([\"tpu\"])"));
+    let (Some(cpu), Some(tpu)) = (cpu, tpu) else {
+        panic!("{found:?}");
+    };
+    assert!(
+        cpu.contains("HostCallback") && cpu.contains("guards=[]"),
+        "{cpu}"
+    );
+    assert!(!tpu.contains("HostCallback"), "{tpu}");
+}
+
+/// A def that is the default of a parameter only ever called (`def
+/// save(build_fn=build)`, then `build_fn(...)`) has that call as its call
+/// site: a lowering in what it returns reads the call's arguments, and no
+/// unknown caller besides.
+#[test]
+fn a_def_called_through_its_parameter_default_gets_that_calls_arguments() {
+    let text = "import jax\n\n\ndef build(platforms=None):\n    def export():\n        return jax.jit(abs).trace(1.0).lower(lowering_platforms=platforms)\n    return export\n\n\ndef save(build_fn=build):\n    return build_fn(platforms=(\"tpu\",))()\n\n\nsave()\n";
+    let found = lowerings(text);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("platforms=Tuple([\"tpu\"])"), "{found:?}");
+}
