@@ -14502,7 +14502,13 @@ impl<'t> Module<'t> {
         // save(make_fn=make)`, then `make_fn(...)`): those calls, when they
         // certainly call it, are its sites below; one never read passes it
         // nowhere.
-        let (defaulted, partials) = self.called_param_defaults(def, def_name);
+        // (Asked only of a name mentioned more than those: the identifier
+        // index it reads is a walk of the whole tree.)
+        let (defaulted, partials) = if self.mentioned_more_than(def_name, accounted + 1) {
+            self.called_param_defaults(def, def_name)
+        } else {
+            (0, Vec::new())
+        };
         accounted += defaulted;
         for (call, call_scope) in partials {
             out.push(CallSiteOf {
