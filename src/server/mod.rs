@@ -357,6 +357,10 @@ struct State {
     settings: SettingsStore,
     negotiated: OnceLock<Negotiated>,
     next_gen: AtomicU64,
+    /// Settings pushed by `workspace/didChangeConfiguration` so far: a
+    /// `workspace/configuration` answer asked for before the latest push is
+    /// older than it and is dropped (`fetch_configuration`).
+    settings_pushes: AtomicU64,
     /// Panic injection for tests: analysis of a text containing this panics.
     panic_marker: Option<String>,
     /// Per configuration directory: the contracts last seen and the files
@@ -387,6 +391,7 @@ impl Backend {
                 settings: SettingsStore::default(),
                 negotiated: OnceLock::new(),
                 next_gen: AtomicU64::new(1),
+                settings_pushes: AtomicU64::new(0),
                 panic_marker: std::env::var("JAX_LSP_TEST_PANIC_MARKER")
                     .ok()
                     .filter(|m| !m.is_empty()),
@@ -982,7 +987,14 @@ impl State {
         };
         let mut items = vec![item(None)];
         items.extend(folders.iter().map(|(_, u)| item(Some(u.clone()))));
+        let pushes = self.settings_pushes.load(Ordering::SeqCst);
         match self.client.configuration(items).await {
+            // Settings pushed while the client answered are newer than the
+            // answer (the startup pull answered, then a change pushed and
+            // applied before this task ran): the answer would undo them.
+            Ok(_) if self.settings_pushes.load(Ordering::SeqCst) != pushes => self.log.info(
+                format_args!("workspace/configuration answer dropped: settings pushed since"),
+            ),
             Ok(values) => {
                 let mut values = values.into_iter();
                 let global = values.next().unwrap_or(Value::Null);
@@ -1307,6 +1319,7 @@ impl LanguageServer for Backend {
         let state = self.state.clone();
         let changed = state.set_client_settings(&params.settings);
         if changed {
+            state.settings_pushes.fetch_add(1, Ordering::SeqCst);
             state.recheck_all();
         } else if state.negotiated().configuration {
             // The client sent no settings (the pull model): ask for them.
