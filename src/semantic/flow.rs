@@ -1914,16 +1914,7 @@ impl<'m, 't> Flow<'m, 't> {
         // store ran before when it runs whenever the dict is made and
         // before the name it is bound to is read at all.
         let name = (scope != *made_scope)
-            .then(|| {
-                let assignment = self.m.parent_of(*made)?;
-                let target = assignment.field("left")?;
-                (assignment.kind_name() == "assignment"
-                    && assignment
-                        .field("right")
-                        .is_some_and(|r| r.id() == made.id())
-                    && target.kind_name() == "identifier")
-                    .then(|| text(target, self.m.src))
-            })
+            .then(|| super::assigned_name(*made).map(|target| text(target, self.m.src)))
             .flatten();
         if scope != *made_scope && name.is_none() {
             return None;
@@ -14577,6 +14568,13 @@ impl<'t> Module<'t> {
         out
     }
 
+    /// The call whose callee `read` is (`read(...)`).
+    fn call_of_callee(&self, read: Node<'t>) -> Option<Node<'t>> {
+        self.parent_of(read).filter(|call| {
+            call.kind() == "call" && call.field("function").is_some_and(|f| f.id() == read.id())
+        })
+    }
+
     /// How many mentions of `def` (named `name`) are the default of a
     /// parameter whose every read calls it: the callee of a call through
     /// which the value flow certainly calls `def` (`Flow::value_calls`), or
@@ -14629,10 +14627,7 @@ impl<'t> Module<'t> {
                     {
                         return true;
                     }
-                    self.parent_of(read).is_some_and(|call| {
-                        call.kind() == "call"
-                            && call.field("function").is_some_and(|f| f.id() == read.id())
-                    })
+                    self.call_of_callee(read).is_some()
                 })
             };
             // (Or bound by `functools.partial(param, ...)` to a name only
@@ -14644,13 +14639,7 @@ impl<'t> Module<'t> {
                     .and_then(|a| self.parent_of(a))?;
                 let read_scope = self.scope_at(read);
                 let args = self.args_of(call);
-                let assignment = self.parent_of(call).filter(|a| {
-                    a.kind() == "assignment"
-                        && a.field("right").is_some_and(|r| r.id() == call.id())
-                })?;
-                let target = assignment
-                    .field("left")
-                    .filter(|t| t.kind() == "identifier")?;
+                let target = super::assigned_name(call)?;
                 (args.positional.first().is_some_and(|f| f.id() == read.id())
                     && self.callee(call, read_scope).as_deref() == Some(names::PARTIAL)
                     && only_calls(
@@ -14672,11 +14661,8 @@ impl<'t> Module<'t> {
                     made.push(partial);
                     return true;
                 }
-                self.parent_of(read).is_some_and(|call| {
-                    call.kind() == "call"
-                        && call.field("function").is_some_and(|f| f.id() == read.id())
-                        && calls.contains(&call.id())
-                })
+                self.call_of_callee(read)
+                    .is_some_and(|call| calls.contains(&call.id()))
             });
             if only_called {
                 count += 1;
