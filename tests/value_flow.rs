@@ -2097,3 +2097,43 @@ fn a_def_called_through_its_parameter_default_gets_that_calls_arguments() {
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(found[0].contains("platforms=Tuple([\"tpu\"])"), "{found:?}");
 }
+
+/// A return that runs because a default of run-time configuration decided
+/// its `if` is what a plain run returns: the default's note, not `Fixed`.
+/// An object returned that way stays as it was (call edges take it).
+#[test]
+fn a_return_decided_by_a_default_names_the_default() {
+    let text = "import os\n\nTARGET = os.environ.get(\"TARGET\", \"gpu\")\n\n\nclass Meter:\n    pass\n\n\ndef platform():\n    if TARGET == \"gpu\":\n        return \"cuda\"\n    return \"tpu\"\n\n\ndef meter():\n    if TARGET == \"gpu\":\n        return Meter()\n    return None\n\n\nprobe = platform()\nmade = meter()\nfixed = \"cuda\" if True else \"tpu\"\n";
+    let probe = name_values(text, "probe");
+    assert!(probe.contains("Str(\"cuda\")"), "{probe}");
+    assert!(!probe.contains("Str(\"tpu\")"), "{probe}");
+    assert!(
+        probe.contains("why: Default(\"with the default of $TARGET"),
+        "{probe}"
+    );
+    let made = name_values(text, "made");
+    assert!(made.contains("why: Fixed"), "{made}");
+}
+
+/// The jitted function a default of run-time configuration picks
+/// (`BUILDERS[os.environ.get(K, "debug")]().build()`) is what a plain run
+/// lowers: a lowering of it carries the default; another name's pick does
+/// not reach the callback.
+#[test]
+fn a_jit_picked_by_a_default_is_lowered_with_the_default() {
+    let program = |default: &str| {
+        format!("import os\nimport jax\n\n\ndef noisy(x):\n    jax.debug.print(\"{{}}\", x)\n    return x\n\n\nclass Debug:\n    def build(self):\n        return jax.jit(noisy)\n\n\nclass Fast:\n    def build(self):\n        return jax.jit(lambda x: x)\n\n\nBUILDERS = {{\"debug\": Debug, \"fast\": Fast}}\nstep = BUILDERS[os.environ.get(\"STEP\", \"{default}\")]().build()\nstep.trace(1.0).lower(lowering_platforms=(\"tpu\",))\n")
+    };
+    let debug = debug_lowerings(&program("debug"));
+    let line = debug
+        .lines()
+        .find(|l| l.starts_with("line 22 TracedLower"))
+        .unwrap_or_else(|| panic!("no lowering in:\n{debug}"));
+    assert!(
+        line.contains("why=Default(\"with the default of $STEP"),
+        "{debug}"
+    );
+    assert!(debug.contains("HostCallback"), "{debug}");
+    let fast = debug_lowerings(&program("fast"));
+    assert!(!fast.contains("HostCallback"), "{fast}");
+}

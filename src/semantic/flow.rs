@@ -4158,7 +4158,7 @@ impl<'m, 't> Flow<'m, 't> {
             given,
         };
         self.with_bound(bound, || {
-            let alts = self.eval_one_of(&self.returned_for_call(def), def, 0);
+            let alts = self.eval_returned(&self.returned_for_call(def), def, 0);
             let detached = self.detach_passing(&alts);
             (alts, detached)
         })
@@ -4178,30 +4178,49 @@ impl<'m, 't> Flow<'m, 't> {
     /// `if isinstance(w, str): return TABLE[w]` then `return w` returns
     /// only the entry for a string. Shallow calls only: each level decides
     /// its conditions again.
-    fn returned_for_call(&self, def: ScopeId) -> Vec<Option<Node<'t>>> {
+    ///
+    /// A return left because a default of run-time configuration decided
+    /// a condition (`if _TARGET == "gpu": return ...` with `_TARGET` an
+    /// environment variable's default) carries that default's note: it is
+    /// what a plain run returns.
+    fn returned_for_call(&self, def: ScopeId) -> Vec<Returned<'t>> {
         let m = self.m;
-        let returned = returned_values(m, def);
+        let returned = returned_values_noted(m, def);
         if returned.len() < 2 || self.bound.borrow().len() > 6 {
             return returned;
         }
         let branches = m.build_branches_by(def, &|expr| self.eval(expr, def));
-        let live: Vec<Option<Node<'t>>> = returned
-            .iter()
-            .filter(|r| {
-                !r.is_some_and(|n| {
-                    branches
-                        .dead
-                        .iter()
-                        .any(|d| d.contains(&n.start_byte()) && n.end_byte() <= d.end)
-                })
-            })
-            .copied()
-            .collect();
-        if live.is_empty() {
-            returned
-        } else {
-            live
+        let nodes: Vec<Node<'t>> = returned.iter().filter_map(|(n, _)| *n).collect();
+        live_returns(&nodes, &branches)
+    }
+
+    /// `eval_one_of` of returns, each with the default it runs by (see
+    /// `returned_for_call`).
+    fn eval_returned(&self, returned: &[Returned<'t>], def: ScopeId, depth: u32) -> Vec<Alt<'t>> {
+        let values: Vec<Option<Node<'t>>> = returned.iter().map(|(n, _)| *n).collect();
+        if returned.iter().all(|(_, note)| note.is_none()) {
+            return self.eval_one_of(&values, def, depth);
         }
+        let mut out = Vec::new();
+        for (value, note) in returned {
+            let mut alts = self.eval_one_of(std::slice::from_ref(value), def, depth);
+            if values.len() > 1 {
+                for a in &mut alts {
+                    a.why = Why::Choice;
+                }
+            } else if let Some(note) = note {
+                // Plain values only: objects and functions are followed as
+                // call edges, which take values a plain run certainly has;
+                // what they reach carries the default by the `if` it runs
+                // under (`Guard::Configured`) instead.
+                let by_default = Why::Default(note.clone());
+                for a in alts.iter_mut().filter(|a| is_plain_value(&a.val)) {
+                    a.why = a.why.and(&by_default);
+                }
+            }
+            out.extend(alts);
+        }
+        out
     }
 
     /// The values of `nodes` (in `def`'s scope) with `self` the `receiver`
@@ -4256,14 +4275,24 @@ impl<'m, 't> Flow<'m, 't> {
     }
 
     /// For `obj.method(...)`: `obj` when it is certainly one object of
-    /// another module's class (the receiver that method runs on there).
+    /// another module's class (the receiver that method runs on there), or
+    /// the one a plain run makes (a default of run-time configuration).
     pub(crate) fn object_called_on(&self, call: Node<'t>, scope: ScopeId) -> Option<Val<'t>> {
         let object = call
             .field("function")
             .filter(|f| f.kind_name() == "attribute")?
             .field("object")?;
-        match self.eval(object, scope).as_slice() {
-            [one] if one.why.certain() && matches!(one.val, Val::Object(_)) => {
+        // Run-time choices other than the default's are not a plain run's.
+        let alts = self.eval(object, scope);
+        let plain: Vec<&Alt<'t>> = match alts.iter().any(|a| matches!(a.why, Why::Default(_))) {
+            true => alts.iter().filter(|a| !a.why.is_choice()).collect(),
+            false => alts.iter().collect(),
+        };
+        match plain.as_slice() {
+            [one]
+                if (one.why.certain() || matches!(one.why, Why::Default(_)))
+                    && matches!(one.val, Val::Object(_)) =>
+            {
                 Some(one.val.clone())
             }
             _ => None,
@@ -4469,7 +4498,7 @@ impl<'m, 't> Flow<'m, 't> {
         if self.bound.borrow().iter().any(|b| b.def == method) || self.bound.borrow().len() > 6 {
             return vec![Alt::unknown()];
         }
-        let returned = returned_values(m, method);
+        let returned = returned_values_noted(m, method);
         let bound = Bound {
             def: method,
             call: m.scopes[method].node,
@@ -4478,7 +4507,7 @@ impl<'m, 't> Flow<'m, 't> {
             given,
         };
         self.with_bound(bound, || {
-            let mut out = self.eval_one_of(&returned, method, depth);
+            let mut out = self.eval_returned(&returned, method, depth);
             if out.is_empty() {
                 out.push(Alt::unknown());
             }
@@ -8115,8 +8144,8 @@ impl<'m, 't> Flow<'m, 't> {
                     {
                         return None;
                     }
-                    Some(cap(self.eval_one_of(
-                        &returned_values(m, *def),
+                    Some(cap(self.eval_returned(
+                        &returned_values_noted(m, *def),
                         *def,
                         depth,
                     )))
@@ -8155,10 +8184,10 @@ impl<'m, 't> Flow<'m, 't> {
                                 }
                                 let given = m.unknown_arguments(def);
                                 self.with_given(def, &given, Some(Alt::fixed(receiver)), || {
-                                    self.eval_one_of(&returned_values(m, def), def, depth)
+                                    self.eval_returned(&returned_values_noted(m, def), def, depth)
                                 })
                             }
-                            None => self.eval_one_of(&returned_values(m, def), def, depth),
+                            None => self.eval_returned(&returned_values_noted(m, def), def, depth),
                         }
                     }
                     _ => return None,
@@ -10698,13 +10727,21 @@ impl<'m, 't> Flow<'m, 't> {
                         if m.own_class_of_object(fields).is_some_and(|c| m.method(c, attr).is_some()))
                 })
             };
-            if !classes.is_empty()
-                && classes.iter().all(|a| matches!(a.val, Val::Ref(_)))
+            // Some alternatives may be run-time choices not known
+            // (`IMPLS[os.environ.get(K, "loud")]` of an imported table):
+            // those stay unknown.
+            if classes.iter().any(|a| matches!(a.val, Val::Ref(_)))
+                && classes.iter().all(|a| match a.val {
+                    Val::Ref(_) => true,
+                    Val::Unknown => a.why.is_choice(),
+                    _ => false,
+                })
                 && !own_method_call()
             {
                 let mut out = Vec::new();
                 for a in &classes {
                     let Val::Ref(path) = &a.val else {
+                        out.push(a.clone());
                         continue;
                     };
                     // Not known here (another module's call, one module
@@ -11800,7 +11837,7 @@ impl<'m, 't> Flow<'m, 't> {
                 continue;
             }
             let alts = self.with_bound(bound, || {
-                self.eval_one_of(&self.returned_for_call(def), def, depth)
+                self.eval_returned(&self.returned_for_call(def), def, depth)
             });
             // A value made inside the def and read later, when this frame is
             // gone, holds this call's arguments: a closure (`sequential(layers)`
@@ -16475,6 +16512,26 @@ fn overridden<'t>(
         .collect()
 }
 
+/// A value read for what it is (a platform, params, a mesh), not called or
+/// looked into.
+fn is_plain_value(val: &Val) -> bool {
+    matches!(
+        val,
+        Val::Str(_)
+            | Val::AnyStr
+            | Val::Seq(..)
+            | Val::Bool(_)
+            | Val::Int(_)
+            | Val::None
+            | Val::Params(_)
+            | Val::InterpretParams
+            | Val::AbstractDevice(_)
+            | Val::Mesh(_)
+            | Val::Sharding(_)
+            | Val::Spec(_)
+    )
+}
+
 /// A value whose alternatives on different choices make another module's
 /// call answer differently (not a function: it crosses as a token holding
 /// its own choices).
@@ -16562,21 +16619,41 @@ pub enum Passed<'t> {
 /// The `return` values of a function, for `Flow::eval_one_of`, less those
 /// in branches that never run (`if False: return "cpu"`), unless that is all.
 pub(crate) fn returned_values<'t>(m: &Module<'t>, def: ScopeId) -> Vec<Option<Node<'t>>> {
-    let all = &m.scopes[def].returned;
-    let branches = m.branch_ranges(def);
-    let live: Vec<Option<Node<'t>>> = all
+    returned_values_noted(m, def)
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect()
+}
+
+/// A `return` value, with the note of the default of run-time
+/// configuration it runs by, if a default decided that it does.
+pub(crate) type Returned<'t> = (Option<Node<'t>>, Option<String>);
+
+/// `returned_values`, each with the default it runs by (`Branches::by_default`).
+pub(crate) fn returned_values_noted<'t>(m: &Module<'t>, def: ScopeId) -> Vec<Returned<'t>> {
+    live_returns(&m.scopes[def].returned, &m.branch_ranges(def))
+}
+
+/// The returns `branches` leaves, each with the default it runs by; all of
+/// them when none is left.
+fn live_returns<'t>(all: &[Node<'t>], branches: &super::reach::Branches) -> Vec<Returned<'t>> {
+    let within = |n: &Node<'t>, r: &std::ops::Range<usize>| {
+        r.contains(&n.start_byte()) && n.end_byte() <= r.end
+    };
+    let live: Vec<Returned<'t>> = all
         .iter()
-        .filter(|r| {
-            !branches
-                .dead
+        .filter(|r| !branches.dead.iter().any(|d| within(r, d)))
+        .map(|r| {
+            let note = branches
+                .by_default
                 .iter()
-                .any(|d| d.contains(&r.start_byte()) && r.end_byte() <= d.end)
+                .find(|(range, _)| within(r, range))
+                .map(|(_, note)| note.clone());
+            (Some(*r), note)
         })
-        .copied()
-        .map(Some)
         .collect();
     if live.is_empty() {
-        all.iter().copied().map(Some).collect()
+        all.iter().map(|r| (Some(*r), None)).collect()
     } else {
         live
     }

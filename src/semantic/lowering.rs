@@ -827,21 +827,23 @@ impl<'t> Module<'t> {
                 .collect();
             if !traced.is_empty() {
                 for (jit_expr, trace_call, trace_scope, choices, why) in traced {
+                    let (jitted, jitted_why) = self.eval_jitted_or_default(jit_expr, trace_scope);
                     heads.push(Head {
                         kind: LoweringKind::TracedLower,
                         anchor: anchor.clone(),
-                        jitted: self.eval_jitted(jit_expr, trace_scope),
+                        jitted,
                         receiver: Some((jit_expr, trace_scope)),
                         trace_args: self.args_of(trace_call).positional,
                         trace_call: Some(trace_call),
                         trace_scope,
                         key: "lowering_platforms",
                         choices,
-                        why,
+                        why: why.and(&jitted_why),
                     });
                 }
             } else {
-                match self.eval_jitted(receiver, scope) {
+                let (jitted, jitted_why) = self.eval_jitted_or_default(receiver, scope);
+                match jitted {
                     Some(jitted) => heads.push(Head {
                         kind: LoweringKind::JitLower,
                         anchor,
@@ -852,7 +854,7 @@ impl<'t> Module<'t> {
                         trace_scope: scope,
                         key: "",
                         choices: Vec::new(),
-                        why: Why::Fixed,
+                        why: jitted_why,
                     }),
                     // `Traced.lower` is the only `.lower` taking this keyword.
                     None if args.keyword("lowering_platforms").is_some() => heads.push(Head {
@@ -880,7 +882,10 @@ impl<'t> Module<'t> {
                 .first()
                 .copied()
                 .or_else(|| args.keyword("fun_jit"));
-            let jitted = target.and_then(|t| self.eval_jitted(t, scope));
+            let (jitted, jitted_why) = match target {
+                Some(t) => self.eval_jitted_or_default(t, scope),
+                None => (None, Why::Fixed),
+            };
             let outer = self.parent_of(call).filter(|p| p.kind_name() == "call");
             let trace_args = outer
                 .map(|outer| self.args_of(outer).positional)
@@ -895,7 +900,7 @@ impl<'t> Module<'t> {
                 trace_scope: scope,
                 key: "platforms",
                 choices: Vec::new(),
-                why: Why::Fixed,
+                why: jitted_why,
             });
         } else {
             return None;

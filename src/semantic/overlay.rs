@@ -15,7 +15,7 @@
 //! in a cache set of its own (`Layer`), so a lowering under one state never
 //! sees answers made for another.
 
-use super::flow::{Alt, AskedAs, Flow, Kept, Val};
+use super::flow::{Alt, AskedAs, Flow, Kept, Val, Why};
 use super::lowering::statement_entering;
 use super::summary::StateSet;
 use super::{reach, Binding, Module, ScopeId, ScopeKind, MODULE_SCOPE};
@@ -816,7 +816,13 @@ impl<'t> Module<'t> {
                     call.and_then(|call| Some((call, self.setter_stores(call, scope, 0)?)))
                 {
                     let frame = (def, call, scope, None);
-                    apply_stores(flow, within_frames(stores, &[frame]), call, overlay);
+                    apply_stores(
+                        flow,
+                        within_frames(stores, &[frame]),
+                        call,
+                        overlay,
+                        &Why::Fixed,
+                    );
                 } else if let Some((call, writer)) =
                     call.and_then(|call| Some((call, self.foreign_writer(call, scope)?)))
                 {
@@ -861,9 +867,15 @@ impl<'t> Module<'t> {
         overlay: &mut Overlay<'t>,
     ) {
         if let Some(stores) = self.entered_stores(flow, call, scope, &[], 0) {
-            apply_stores(flow, stores, call, overlay);
+            apply_stores(flow, stores, call, overlay, &Why::Fixed);
         } else if let Some(writer) = self.foreign_writer(call, scope) {
             self.foreign_state(flow, call, scope, &writer, true, overlay);
+        } else if let Some((def, receiver, why)) = self.default_callee_of(flow, call, scope) {
+            // `with MANAGERS[os.environ.get(K, "scope")](...)`: what a plain
+            // run enters, each value it sets naming the default.
+            if let Some(stores) = self.stores_entering(flow, call, scope, def, receiver, &[], 0) {
+                apply_stores(flow, stores, call, overlay, &why);
+            }
         }
     }
 
@@ -883,6 +895,22 @@ impl<'t> Module<'t> {
         let Some((def, receiver)) = self.callee_of(flow, call, scope) else {
             return self.foreign_entered_stores(flow, call, scope, frames);
         };
+        self.stores_entering(flow, call, scope, def, receiver, frames, depth)
+    }
+
+    /// The stores entering `call` makes when it calls `def` (a
+    /// `@contextmanager` function, a helper returning one, or a class).
+    #[allow(clippy::too_many_arguments)]
+    fn stores_entering(
+        &self,
+        flow: &Flow<'_, 't>,
+        call: Node<'t>,
+        scope: ScopeId,
+        def: ScopeId,
+        receiver: Option<Alt<'t>>,
+        frames: &[BoundCall<'t>],
+        depth: u32,
+    ) -> Option<Vec<Store<'t>>> {
         let mut inner: Vec<BoundCall<'t>> = frames.to_vec();
         match self.scopes[def].kind {
             ScopeKind::Function => {
@@ -891,8 +919,15 @@ impl<'t> Module<'t> {
             }
             ScopeKind::Class => {
                 let enter = self.method(def, "__enter__")?;
-                let instance = match &flow.eval(call, scope)[..] {
-                    [one] if matches!(one.val, Val::Instance(..)) => one.clone(),
+                // The object made: the one alternative, or the one of this
+                // class a default picks.
+                let made: Vec<Alt<'t>> = flow
+                    .eval(call, scope)
+                    .into_iter()
+                    .filter(|a| matches!(a.val, Val::Instance(class, _) if class == def))
+                    .collect();
+                let instance = match &made[..] {
+                    [one] => one.clone(),
                     _ => return None,
                 };
                 inner.push((enter, call, scope, Some(instance)));
@@ -900,6 +935,33 @@ impl<'t> Module<'t> {
             }
             _ => None,
         }
+    }
+
+    /// The def a call calls in a plain run when only a default of run-time
+    /// configuration picks it (`MANAGERS[os.environ.get(K, "scope")](...)`,
+    /// the others run-time choices), with that default's `Why`.
+    fn default_callee_of(
+        &self,
+        flow: &Flow<'_, 't>,
+        call: Node<'t>,
+        scope: ScopeId,
+    ) -> Option<(ScopeId, Option<Alt<'t>>, Why)> {
+        let func = call.field("function")?;
+        if !matches!(func.kind_name(), "subscript" | "call" | "identifier") {
+            return None;
+        }
+        let alts = flow.eval(func, scope);
+        if alts.iter().any(|a| a.why.certain()) {
+            return None;
+        }
+        let mut picked = alts.iter().filter_map(|a| match (&a.why, &a.val) {
+            (Why::Default(_), Val::Function(def) | Val::Class(def)) => Some((*def, &a.why)),
+            _ => None,
+        });
+        let (def, why) = picked.next()?;
+        picked
+            .all(|(other, _)| other == def)
+            .then(|| (def, None, why.clone()))
     }
 
     /// The stores entering what a call of another module's manager makes
@@ -1656,9 +1718,15 @@ fn apply_stores<'t>(
     stores: Vec<Store<'t>>,
     source: Node<'t>,
     overlay: &mut Overlay<'t>,
+    why: &Why,
 ) {
     for (key, value) in stores.into_iter().rev() {
         if let StoreKey::Entered(EnteredForeign(sets)) = &key {
+            if !why.certain() {
+                // Another module's state, passed on as sets of constants:
+                // no room for the default's note, so not set.
+                continue;
+            }
             for set in sets.iter().rev() {
                 overlay.set_foreign(set.clone(), source.id());
             }
@@ -1670,7 +1738,13 @@ fn apply_stores<'t>(
         };
         let alts = value
             .map(|(v, calls)| read_in_frames(flow, &calls, v, MODULE_SCOPE))
-            .unwrap_or_default();
+            .unwrap_or_default()
+            .into_iter()
+            .map(|a| Alt {
+                why: a.why.and(why),
+                ..a
+            })
+            .collect();
         overlay.set(resolved, alts, source.id());
     }
 }

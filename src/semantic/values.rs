@@ -750,14 +750,71 @@ impl<'t> Module<'t> {
             return None;
         }
         let alts = self.flow_with_budget(200).eval(node, scope);
+        self.jit_of_alts(node, scope, &alts, depth, &|why| {
+            why.certain() || matches!(why, flow::Why::Host(_))
+        })
+    }
+
+    /// What a lowering receiver wraps (`eval_jitted`), or else the one jit
+    /// the default of run-time configuration picks (`REG[os.environ.get(K,
+    /// "a")]().build()`), with the default's `Why`: what a plain run lowers.
+    pub fn eval_jitted_or_default(
+        &self,
+        node: Node<'t>,
+        scope: ScopeId,
+    ) -> (Option<Jitted<'t>>, flow::Why) {
+        if let Some(found) = self.eval_jitted(node, scope) {
+            return (Some(found), flow::Why::Fixed);
+        }
+        if !matches!(
+            unparenthesize(node).kind_name(),
+            "identifier" | "attribute" | "call"
+        ) {
+            return (None, flow::Why::Fixed);
+        }
+        let alts = self.flow_with_budget(200).eval(node, scope);
+        let Some(why) = alts
+            .iter()
+            .find(|a| matches!(a.why, flow::Why::Default(_)))
+            .map(|a| a.why.clone())
+        else {
+            return (None, flow::Why::Fixed);
+        };
+        // Only when nothing else certainly runs: the other alternatives are
+        // choices a plain run does not make.
+        if alts.iter().any(|a| a.why.certain()) {
+            return (None, flow::Why::Fixed);
+        }
+        let picked: Vec<flow::Alt<'t>> = alts
+            .into_iter()
+            .filter(|a| matches!(a.why, flow::Why::Default(_)))
+            .collect();
+        match self.jit_of_alts(node, scope, &picked, 0, &|w| {
+            matches!(w, flow::Why::Default(_))
+        }) {
+            Some(found) => (Some(found), why),
+            None => (None, flow::Why::Fixed),
+        }
+    }
+
+    /// The one jit, or jitted def, that the alternatives `accepted` give
+    /// (`None` when they give several, or anything else).
+    fn jit_of_alts(
+        &self,
+        node: Node<'t>,
+        scope: ScopeId,
+        alts: &[flow::Alt<'t>],
+        depth: u32,
+        accepted: &dyn Fn(&flow::Why) -> bool,
+    ) -> Option<Jitted<'t>> {
         // A jit another module made: lowered here as it was made there.
         if let [flow::Alt {
             val: flow::Val::ForeignJitted(foreign),
             why,
             ..
-        }] = alts.as_slice()
+        }] = alts
         {
-            if why.certain() {
+            if accepted(why) && !matches!(why, flow::Why::Host(_)) {
                 return Some(Jitted {
                     target: None,
                     scope,
@@ -771,12 +828,14 @@ impl<'t> Module<'t> {
         // (`jax.jit(IMPLS[jax.default_backend()])` kept in a field): that
         // jit, whose function the lowering's seeds read per host.
         let mut jits = alts.iter().map(|a| match a.val {
-            flow::Val::Jitted(def, call, call_scope)
-                if a.why.certain() || matches!(a.why, flow::Why::Host(_)) =>
-            {
+            flow::Val::Jitted(def, call, call_scope) if accepted(&a.why) => {
                 Some(((true, call.id()), Some((call, call_scope, def))))
             }
-            flow::Val::Function(def) if a.why.certain() => Some(((false, def), None)),
+            flow::Val::Function(def)
+                if accepted(&a.why) && !matches!(a.why, flow::Why::Host(_)) =>
+            {
+                Some(((false, def), None))
+            }
             _ => None,
         });
         let first = jits.next()??;
