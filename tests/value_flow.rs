@@ -2137,3 +2137,18 @@ fn a_jit_picked_by_a_default_is_lowered_with_the_default() {
     let fast = debug_lowerings(&program("fast"));
     assert!(!fast.contains("HostCallback"), "{fast}");
 }
+
+/// A dict given to a function of this module that stores into the
+/// parameter receiving it (`def override(cfg): cfg["k"] = v`) is not the
+/// literal any more: its entries are not known (never the stale literal).
+/// One given to a function that only reads it keeps its entries.
+#[test]
+fn a_dict_changed_through_a_parameter_is_not_its_literal() {
+    let text = "def override(cfg):\n    cfg[\"platforms\"] = \"cpu\"\n    return cfg\n\n\ndef update_by_keyword(*, cfg):\n    cfg.update(platforms=\"cpu\")\n\n\ndef read(cfg):\n    return cfg\n\n\nD = {\"platforms\": (\"cpu\",)}\noverride(D)\nnamed = D[\"platforms\"]\ndirect = override({\"platforms\": (\"cpu\",)})[\"platforms\"]\nK = {\"platforms\": (\"cpu\",)}\nupdate_by_keyword(cfg=K)\nby_keyword = K[\"platforms\"]\nkept = read({\"platforms\": (\"cpu\",)})[\"platforms\"]\n";
+    for name in ["named", "direct", "by_keyword"] {
+        let values = name_values(text, name);
+        assert!(!values.contains("Seq(Tuple"), "{name}: {values}");
+    }
+    let kept = name_values(text, "kept");
+    assert!(kept.contains("Seq(Tuple, [Str(\"cpu\")])"), "{kept}");
+}

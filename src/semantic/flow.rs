@@ -7777,6 +7777,10 @@ impl<'m, 't> Flow<'m, 't> {
         dict: Node<'t>,
         depth: u32,
     ) -> Option<std::rc::Rc<super::DictStores<'t>>> {
+        // Changed by a function it is passed to: not followed, not known.
+        if self.m.passed_to_changing_def(dict) {
+            return None;
+        }
         let named = self.m.dict_stores(dict);
         let held = self.m.attribute_dict_stores(dict);
         // `cfg.platforms = v` on an object whose `__setattr__` stores the

@@ -640,6 +640,76 @@ impl<'t> Module<'t> {
         Some((text(target, self.src), range))
     }
 
+    /// Whether the dict literal `dict` (bound to a name, or given as an
+    /// argument itself) is passed to a function of this module that changes
+    /// the parameter receiving it (`def override(cfg): cfg["k"] = v`). What
+    /// that function stores is not followed, so the dict's entries are not
+    /// known: its literal entries would be wrong after the call.
+    pub(crate) fn passed_to_changing_def(&self, dict: Node<'t>) -> bool {
+        let mut passed: Vec<(Node<'t>, ScopeId)> = Vec::new();
+        if argument_call(dict).is_some() {
+            passed.push((dict, self.innermost_scope_at(dict.start_byte())));
+        }
+        if let Some((name, range)) = self.assigned_name_and_range(dict) {
+            passed.extend(
+                self.uses_of_assigned(name, "", range, dict)
+                    .into_iter()
+                    .filter(|(ident, _)| argument_call(*ident).is_some()),
+            );
+        }
+        passed
+            .into_iter()
+            .any(|(argument, scope)| self.callee_changes_argument(argument, scope))
+    }
+
+    /// Whether the function of this module that `argument`'s call calls
+    /// changes the items of the parameter receiving it.
+    fn callee_changes_argument(&self, argument: Node<'t>, scope: ScopeId) -> bool {
+        let Some((call, keyword)) = argument_call(argument) else {
+            return false;
+        };
+        let Some(func) = call
+            .field("function")
+            .filter(|f| f.kind_name() == "identifier")
+        else {
+            return false;
+        };
+        let Some(Binding::Def(def)) = self.binding_at(scope, text(func, self.src), func) else {
+            return false;
+        };
+        let def = *def;
+        if self.scopes[def].kind != ScopeKind::Function {
+            return false;
+        }
+        let params = self.scopes[def].params();
+        let param = match keyword {
+            Some(name) => params.iter().find(|(p, _)| p == text(name, self.src)),
+            None => {
+                let index = self
+                    .args_of(call)
+                    .positional
+                    .iter()
+                    .position(|a| a.id() == argument.id());
+                index.and_then(|i| params.get(i))
+            }
+        };
+        let Some((param, _)) = param.filter(|(p, _)| !p.starts_with('*')) else {
+            return false;
+        };
+        let range = self.scopes[def].node.byte_range();
+        self.identifiers_named(param).into_iter().any(|ident| {
+            if !range.contains(&ident.start_byte()) {
+                return false;
+            }
+            let at = self.innermost_scope_at(ident.start_byte());
+            if !matches!(self.binding_at(at, param, ident), Some(Binding::Param { scope, .. }) if *scope == def)
+            {
+                return false;
+            }
+            changes_items(ident, self.src)
+        })
+    }
+
     /// How the name `call` is assigned to (`raw = dict(DEFAULTS)`) is
     /// changed in its scope afterwards. A copy so changed is not the dict
     /// it copied.
@@ -4524,6 +4594,53 @@ impl<'t> Args<'t> {
 
 /// The plain name `value` is assigned to (`NAME = value`).
 /// `node[...]`: the subscript whose value `node` is.
+/// For an argument of a call (`f(d)`, `f(cfg=d)`): the call, and the
+/// keyword it is passed by.
+fn argument_call(node: Node<'_>) -> Option<(Node<'_>, Option<Node<'_>>)> {
+    let parent = node.parent()?;
+    let (list, keyword) = match parent.kind_name() {
+        "argument_list" => (parent, None),
+        "keyword_argument" if parent.field("value").is_some_and(|v| v.id() == node.id()) => {
+            let name = parent.field("name")?;
+            (parent.parent()?, Some(name))
+        }
+        _ => return None,
+    };
+    let call = list.parent().filter(|c| c.kind_name() == "call")?;
+    Some((call, keyword))
+}
+
+/// Whether the use `ident` of a dict changes its items: `d[k] = v`,
+/// `d[k] += v`, `del d[k]`, `d.update(...)` and the other changing methods.
+fn changes_items(ident: Node<'_>, src: &str) -> bool {
+    if let Some(sub) = subscripted(ident) {
+        return item_store(sub).is_some()
+            || sub.parent().is_some_and(|p| {
+                matches!(p.kind_name(), "augmented_assignment" | "delete_statement")
+            });
+    }
+    ident
+        .parent()
+        .filter(|a| {
+            a.kind_name() == "attribute" && a.field("object").is_some_and(|o| o.id() == ident.id())
+        })
+        .and_then(|a| a.parent().filter(|c| c.kind_name() == "call"))
+        .and_then(|c| c.field("function"))
+        .and_then(|f| f.field("attribute"))
+        .is_some_and(|method| CHANGING_DICT_METHODS.contains(&text(method, src)))
+}
+
+/// The methods of a dict that change its items.
+const CHANGING_DICT_METHODS: &[&str] = &[
+    "update",
+    "setdefault",
+    "pop",
+    "popitem",
+    "clear",
+    "__setitem__",
+    "__delitem__",
+];
+
 fn subscripted(node: Node<'_>) -> Option<Node<'_>> {
     node.parent().filter(|p| {
         p.kind_name() == "subscript" && p.field("value").is_some_and(|v| v.id() == node.id())
