@@ -697,16 +697,37 @@ impl<'t> Module<'t> {
             return false;
         };
         let range = self.scopes[def].node.byte_range();
-        self.identifiers_named(param).into_iter().any(|ident| {
-            if !range.contains(&ident.start_byte()) {
-                return false;
+        let uses: Vec<Node<'t>> = self
+            .identifiers_named(param)
+            .into_iter()
+            .filter(|ident| {
+                range.contains(&ident.start_byte()) && {
+                    let at = self.innermost_scope_at(ident.start_byte());
+                    matches!(self.binding_at(at, param, *ident),
+                        Some(Binding::Param { scope, .. }) if *scope == def)
+                }
+            })
+            .collect();
+        if uses.iter().any(|ident| changes_items(*ident, self.src)) {
+            return true;
+        }
+        // Through a name for it or for a dict inside it (`node = cfg`, then
+        // `node = node[part]` down a dotted path and `node[leaf] = v`).
+        uses.iter().any(|ident| {
+            let mut top = *ident;
+            while let Some(up) = subscripted(top) {
+                top = up;
             }
-            let at = self.innermost_scope_at(ident.start_byte());
-            if !matches!(self.binding_at(at, param, ident), Some(Binding::Param { scope, .. }) if *scope == def)
-            {
+            let Some(alias) = assigned_name(top).filter(|t| t.id() != ident.id()) else {
                 return false;
-            }
-            changes_items(ident, self.src)
+            };
+            let alias = text(alias, self.src);
+            self.identifiers_named(alias)
+                .into_iter()
+                .any(|use_of_alias| {
+                    range.contains(&use_of_alias.start_byte())
+                        && changes_items(use_of_alias, self.src)
+                })
         })
     }
 

@@ -687,6 +687,30 @@ impl<'t> Module<'t> {
                     .filter(|s| *s != MODULE_SCOPE),
             );
             out.extend(self.state_list_growers());
+            // A function calling a writer writes through it (`set_target(p)`
+            // calling `set_global("target", p)`), as many levels as setters
+            // are followed.
+            for _ in 0..MAX_SETTER_DEPTH {
+                let callers: Vec<ScopeId> = self
+                    .calls
+                    .iter()
+                    .filter(|site| site.scope != MODULE_SCOPE && !out.contains(&site.scope))
+                    .filter(|site| {
+                        site.node
+                            .field("function")
+                            .filter(|f| f.kind_name() == "identifier")
+                            .is_some_and(|f| {
+                                matches!(self.binding_at(site.scope, text(f, self.src), f),
+                                    Some(Binding::Def(d)) if out.contains(d))
+                            })
+                    })
+                    .map(|site| site.scope)
+                    .collect();
+                if callers.is_empty() {
+                    break;
+                }
+                out.extend(callers);
+            }
             out
         })
     }
