@@ -4312,17 +4312,41 @@ impl<'t> Module<'t> {
                 },
                 _ => base,
             };
-            if base.kind_name() == "identifier" {
-                if let Some(Binding::Def(id)) =
-                    self.binding_at(scope.parent.unwrap_or(0), text(base, self.src), base)
-                {
-                    if self.scopes[*id].kind == ScopeKind::Class {
-                        out.push(*id);
-                    }
+            if let Some(id) = self.class_named_by(base, scope.parent.unwrap_or(0), 0) {
+                if id != class && !out.contains(&id) {
+                    out.push(id);
                 }
             }
         }
         out
+    }
+
+    /// The class of this module an expression names: `Base`, an alias of
+    /// one (`Config = Base`), or a class's attribute holding one
+    /// (`Module.Config`, a nested class or a class-body alias).
+    fn class_named_by(&self, expr: Node<'t>, scope: ScopeId, depth: u32) -> Option<ScopeId> {
+        if depth > 4 {
+            return None;
+        }
+        let from_binding = |binding: &Binding<'t>| match binding {
+            Binding::Def(id) if self.scopes[*id].kind == ScopeKind::Class => Some(*id),
+            Binding::Value { value, scope, .. } => self.class_named_by(*value, *scope, depth + 1),
+            _ => None,
+        };
+        match expr.kind_name() {
+            "identifier" => from_binding(self.binding_at(scope, text(expr, self.src), expr)?),
+            "attribute" => {
+                let owner = self.class_named_by(expr.field("object")?, scope, depth + 1)?;
+                let name = text(expr.field("attribute")?, self.src);
+                // (A nested class is a binding of the class body, not a
+                // stored attribute.)
+                let bindings = self
+                    .attribute(owner, name)
+                    .or_else(|| self.bindings_in(owner, name))?;
+                from_binding(bindings.last()?)
+            }
+            _ => None,
+        }
     }
 
     /// Whether `class` is an `enum.Enum` class, and whether its members are
