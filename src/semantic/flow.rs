@@ -3666,11 +3666,23 @@ impl<'m, 't> Flow<'m, 't> {
                 }
             }
         }
-        let test = match m.canonical(node, scope).as_deref()? {
-            "collections.abc.Sequence" | "typing.Sequence" => TypeTest::Sequence,
-            "collections.abc.Mapping" | "typing.Mapping" => TypeTest::Dict,
-            "jax.sharding.AbstractMesh" => TypeTest::AbstractMesh,
-            "jax.sharding.Mesh" => TypeTest::Mesh,
+        let test = match m.canonical(node, scope).as_deref() {
+            Some("collections.abc.Sequence" | "typing.Sequence") => TypeTest::Sequence,
+            Some("collections.abc.Mapping" | "typing.Mapping") => TypeTest::Dict,
+            Some("jax.sharding.AbstractMesh") => TypeTest::AbstractMesh,
+            Some("jax.sharding.Mesh") => TypeTest::Mesh,
+            // A class of this module held in a name or a parameter
+            // (`isinstance(layer, cls)` in a helper given the class): the
+            // one class it certainly is.
+            _ if matches!(node.kind_name(), "identifier" | "attribute") => {
+                return match self.eval(node, scope).as_slice() {
+                    [one] if one.why.certain() => match one.val {
+                        Val::Class(id) => Some(vec![TypeTest::Class(id)]),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+            }
             _ => return None,
         };
         Some(vec![test])
