@@ -16528,8 +16528,10 @@ fn overridden<'t>(
         .collect()
 }
 
-/// A value read for what it is (a platform, params, a mesh), not called or
-/// looked into.
+/// A value read for what it is (a platform, params, a flag), not called,
+/// looked into or handed to `jit` (a mesh or sharding picks a jit wrapper,
+/// `partial(jax.jit, out_shardings=s) if s else jax.jit`, which takes
+/// certain values only).
 fn is_plain_value(val: &Val) -> bool {
     matches!(
         val,
@@ -16541,10 +16543,6 @@ fn is_plain_value(val: &Val) -> bool {
             | Val::None
             | Val::Params(_)
             | Val::InterpretParams
-            | Val::AbstractDevice(_)
-            | Val::Mesh(_)
-            | Val::Sharding(_)
-            | Val::Spec(_)
     )
 }
 

@@ -665,6 +665,13 @@ impl<'t> Module<'t> {
     /// Whether the function of this module that `argument`'s call calls
     /// changes the items of the parameter receiving it.
     fn callee_changes_argument(&self, argument: Node<'t>, scope: ScopeId) -> bool {
+        self.callee_changes_argument_at(argument, scope, 0)
+    }
+
+    fn callee_changes_argument_at(&self, argument: Node<'t>, scope: ScopeId, depth: u32) -> bool {
+        if depth > 3 {
+            return false;
+        }
         let Some((call, keyword)) = argument_call(argument) else {
             return false;
         };
@@ -693,10 +700,42 @@ impl<'t> Module<'t> {
                 index.and_then(|i| params.get(i))
             }
         };
-        let Some((param, _)) = param.filter(|(p, _)| !p.starts_with('*')) else {
-            return false;
-        };
         let range = self.scopes[def].node.byte_range();
+        // Received in `*args`/`**kwargs` (or past the named parameters) and
+        // handed on (`return normalise(*args)`): changed if a function of
+        // this module it is handed to changes any of its parameters.
+        let Some((param, _)) = param.filter(|(p, _)| !p.starts_with('*')) else {
+            let pattern = match keyword {
+                Some(_) => "dictionary_splat_pattern",
+                None => "list_splat_pattern",
+            };
+            let rest = self.scopes[def].node.field("parameters").and_then(|list| {
+                let mut cursor = list.walk();
+                let found = list
+                    .named_children(&mut cursor)
+                    .find(|p| p.kind_name() == pattern)
+                    .and_then(|p| p.named_child(0))
+                    .map(|name| text(name, self.src));
+                found
+            });
+            let Some(rest) = rest else {
+                return false;
+            };
+            return self.identifiers_named(rest).into_iter().any(|ident| {
+                range.contains(&ident.start_byte())
+                    && ident
+                        .parent()
+                        .filter(|p| matches!(p.kind_name(), "list_splat" | "dictionary_splat"))
+                        .and_then(argument_call)
+                        .and_then(|(call, _)| call.field("function"))
+                        .filter(|f| f.kind_name() == "identifier")
+                        .is_some_and(|f| {
+                            let at = self.innermost_scope_at(f.start_byte());
+                            matches!(self.binding_at(at, text(f, self.src), f),
+                                Some(Binding::Def(d)) if self.changes_some_parameter(*d))
+                        })
+            });
+        };
         let uses: Vec<Node<'t>> = self
             .identifiers_named(param)
             .into_iter()
@@ -709,6 +748,17 @@ impl<'t> Module<'t> {
             })
             .collect();
         if uses.iter().any(|ident| changes_items(*ident, self.src)) {
+            return true;
+        }
+        // Handed on to another function of this module that changes it.
+        if uses.iter().any(|ident| {
+            argument_call(*ident).is_some()
+                && self.callee_changes_argument_at(
+                    *ident,
+                    self.innermost_scope_at(ident.start_byte()),
+                    depth + 1,
+                )
+        }) {
             return true;
         }
         // Through a name for it or for a dict inside it (`node = cfg`, then
@@ -727,6 +777,21 @@ impl<'t> Module<'t> {
                 .any(|use_of_alias| {
                     range.contains(&use_of_alias.start_byte())
                         && changes_items(use_of_alias, self.src)
+                })
+        })
+    }
+
+    /// Whether function `def` of this module changes the items of any of
+    /// its parameters (directly).
+    fn changes_some_parameter(&self, def: ScopeId) -> bool {
+        if self.scopes[def].kind != ScopeKind::Function {
+            return false;
+        }
+        let range = self.scopes[def].node.byte_range();
+        self.scopes[def].params().iter().any(|(param, _)| {
+            !matches!(param.as_str(), "*" | "/")
+                && self.identifiers_named(param).into_iter().any(|ident| {
+                    range.contains(&ident.start_byte()) && changes_items(ident, self.src)
                 })
         })
     }
