@@ -253,7 +253,10 @@ pub(crate) struct Layer<'t> {
 /// A store to a piece of state in a function's straight-line code: the
 /// value stored with the calls to bind to read it (outermost first),
 /// `None` when it cannot be told (`G += 1`, `a, G = f()`).
-type Store<'t> = (StoreKey<'t>, Option<(Node<'t>, Vec<BoundCall<'t>>)>);
+/// A store: its key, and the value it sets (read inside the calls that
+/// bind it), with how sure the store is to run (a default of run-time
+/// configuration picking the manager that makes it: `Why::Default`).
+type Store<'t> = (StoreKey<'t>, Option<(Node<'t>, Vec<BoundCall<'t>>, Why)>);
 
 /// `Module::keys_settled_by`.
 pub(crate) type SettledKeys<'t> = RefCell<HashMap<(usize, ScopeId), Rc<[StoreKey<'t>]>>>;
@@ -840,13 +843,7 @@ impl<'t> Module<'t> {
                     call.and_then(|call| Some((call, self.setter_stores(call, scope, 0)?)))
                 {
                     let frame = (def, call, scope, None);
-                    apply_stores(
-                        flow,
-                        within_frames(stores, &[frame]),
-                        call,
-                        overlay,
-                        &Why::Fixed,
-                    );
+                    apply_stores(flow, within_frames(stores, &[frame]), call, overlay);
                 } else if let Some((call, writer)) =
                     call.and_then(|call| Some((call, self.foreign_writer(call, scope)?)))
                 {
@@ -891,15 +888,9 @@ impl<'t> Module<'t> {
         overlay: &mut Overlay<'t>,
     ) {
         if let Some(stores) = self.entered_stores(flow, call, scope, &[], 0) {
-            apply_stores(flow, stores, call, overlay, &Why::Fixed);
+            apply_stores(flow, stores, call, overlay);
         } else if let Some(writer) = self.foreign_writer(call, scope) {
             self.foreign_state(flow, call, scope, &writer, true, overlay);
-        } else if let Some((def, receiver, why)) = self.default_callee_of(flow, call, scope) {
-            // `with MANAGERS[os.environ.get(K, "scope")](...)`: what a plain
-            // run enters, each value it sets naming the default.
-            if let Some(stores) = self.stores_entering(flow, call, scope, def, receiver, &[], 0) {
-                apply_stores(flow, stores, call, overlay, &why);
-            }
         }
     }
 
@@ -917,7 +908,14 @@ impl<'t> Module<'t> {
             return None;
         }
         let Some((def, receiver)) = self.callee_of(flow, call, scope) else {
-            return self.foreign_entered_stores(flow, call, scope, frames);
+            if let Some(stores) = self.foreign_entered_stores(flow, call, scope, frames) {
+                return Some(stores);
+            }
+            // `with MANAGERS[os.environ.get(K, "scope")](...)`: what a plain
+            // run enters, each value it sets naming the default.
+            let (def, receiver, why) = self.default_callee_of(flow, call, scope)?;
+            let stores = self.stores_entering(flow, call, scope, def, receiver, frames, depth)?;
+            return Some(stores_noted(stores, &why));
         };
         self.stores_entering(flow, call, scope, def, receiver, frames, depth)
     }
@@ -1177,7 +1175,7 @@ impl<'t> Module<'t> {
         let mut out: Vec<Store<'t>> = Vec::new();
         let put = |out: &mut Vec<Store<'t>>, key: StoreKey<'t>, value: Option<Node<'t>>| {
             out.retain(|(k, _)| *k != key);
-            out.push((key, value.map(|v| (v, Vec::new()))));
+            out.push((key, value.map(|v| (v, Vec::new(), Why::Fixed))));
         };
         for &statement in statements {
             let expr = match statement.kind_name() {
@@ -1583,7 +1581,7 @@ impl<'t> Module<'t> {
                     continue;
                 };
                 let alts = value
-                    .map(|(v, calls)| read_in_frames(&flow, &calls, v, def))
+                    .map(|(v, calls, why)| noted(read_in_frames(&flow, &calls, v, def), &why))
                     .unwrap_or_default();
                 let known = !alts.is_empty() && alts.iter().all(|a| !a.val.is_unknown());
                 let values = match known {
@@ -1686,13 +1684,13 @@ fn paired_targets<'t>(
 fn resolve_key<'t>(
     flow: &Flow<'_, 't>,
     key: &StoreKey<'t>,
-    value: Option<&(Node<'t>, Vec<BoundCall<'t>>)>,
+    value: Option<&(Node<'t>, Vec<BoundCall<'t>>, Why)>,
     def: ScopeId,
 ) -> Option<Key> {
     match key {
         StoreKey::Key(key) => Some(key.clone()),
         StoreKey::Named { root, name } => {
-            let calls = value.map(|(_, calls)| calls.as_slice()).unwrap_or(&[]);
+            let calls = value.map(|(_, calls, _)| calls.as_slice()).unwrap_or(&[]);
             match read_in_frames(flow, calls, *name, def).as_slice() {
                 [one] if one.why.certain() => match &one.val {
                     Val::Str(attr) => Some(Key::Path(format!("{root}.{attr}"))),
@@ -1703,6 +1701,27 @@ fn resolve_key<'t>(
         }
         StoreKey::Foreign(..) | StoreKey::Entered(_) => None,
     }
+}
+
+/// `alts`, each at most as sure as `why` (a default's note).
+fn noted<'t>(alts: Vec<Alt<'t>>, why: &Why) -> Vec<Alt<'t>> {
+    alts.into_iter()
+        .map(|a| Alt {
+            why: a.why.and(why),
+            ..a
+        })
+        .collect()
+}
+
+/// `stores`, each at most as sure as `why`.
+fn stores_noted<'t>(stores: Vec<Store<'t>>, why: &Why) -> Vec<Store<'t>> {
+    stores
+        .into_iter()
+        // Another module's state, passed on as sets of constants, has no
+        // room for the note: not set.
+        .filter(|(key, _)| why.certain() || !matches!(key, StoreKey::Entered(_)))
+        .map(|(key, value)| (key, value.map(|(v, calls, w)| (v, calls, w.and(why)))))
+        .collect()
 }
 
 /// `node` read with `calls` bound; in `def` (bound by the caller) when
@@ -1724,10 +1743,10 @@ fn within_frames<'t>(stores: Vec<Store<'t>>, frames: &[BoundCall<'t>]) -> Vec<St
     stores
         .into_iter()
         .map(|(key, value)| {
-            let value = value.map(|(v, inner)| {
+            let value = value.map(|(v, inner, why)| {
                 let mut calls = frames.to_vec();
                 calls.extend(inner);
-                (v, calls)
+                (v, calls, why)
             });
             (key, value)
         })
@@ -1742,15 +1761,9 @@ fn apply_stores<'t>(
     stores: Vec<Store<'t>>,
     source: Node<'t>,
     overlay: &mut Overlay<'t>,
-    why: &Why,
 ) {
     for (key, value) in stores.into_iter().rev() {
         if let StoreKey::Entered(EnteredForeign(sets)) = &key {
-            if !why.certain() {
-                // Another module's state, passed on as sets of constants:
-                // no room for the default's note, so not set.
-                continue;
-            }
             for set in sets.iter().rev() {
                 overlay.set_foreign(set.clone(), source.id());
             }
@@ -1761,14 +1774,8 @@ fn apply_stores<'t>(
             continue;
         };
         let alts = value
-            .map(|(v, calls)| read_in_frames(flow, &calls, v, MODULE_SCOPE))
-            .unwrap_or_default()
-            .into_iter()
-            .map(|a| Alt {
-                why: a.why.and(why),
-                ..a
-            })
-            .collect();
+            .map(|(v, calls, why)| noted(read_in_frames(flow, &calls, v, MODULE_SCOPE), &why))
+            .unwrap_or_default();
         overlay.set(resolved, alts, source.id());
     }
 }
