@@ -412,6 +412,9 @@ pub struct Module<'t> {
     /// `NAME[k] = v` stores into a dict literal bound to NAME (by the
     /// literal's node id): (key, value, scope of the store).
     dict_stores: std::cell::RefCell<HashMap<usize, std::rc::Rc<DictStores<'t>>>>,
+    /// `passed_to_changing_def`, per dict literal: asked at every read of
+    /// the dict, and a scan of its name's uses and the callees' bodies.
+    changed_by_callee: std::cell::RefCell<HashMap<usize, std::rc::Rc<bool>>>,
     attribute_dict_stores: std::cell::RefCell<HashMap<usize, std::rc::Rc<AttrDictStores<'t>>>>,
     attribute_list_mutations:
         std::cell::RefCell<HashMap<usize, std::rc::Rc<AttrListMutations<'t>>>>,
@@ -646,6 +649,12 @@ impl<'t> Module<'t> {
     /// that function stores is not followed, so the dict's entries are not
     /// known: its literal entries would be wrong after the call.
     pub(crate) fn passed_to_changing_def(&self, dict: Node<'t>) -> bool {
+        *memoized(&self.changed_by_callee, dict.id(), || {
+            self.find_passed_to_changing_def(dict)
+        })
+    }
+
+    fn find_passed_to_changing_def(&self, dict: Node<'t>) -> bool {
         let mut passed: Vec<(Node<'t>, ScopeId)> = Vec::new();
         if argument_call(dict).is_some() {
             passed.push((dict, self.innermost_scope_at(dict.start_byte())));
@@ -2027,6 +2036,7 @@ impl<'t> Module<'t> {
             imported_helpers: std::cell::OnceCell::new(),
             guard_text: std::cell::OnceCell::new(),
             dict_stores: std::cell::RefCell::new(HashMap::default()),
+            changed_by_callee: std::cell::RefCell::new(HashMap::default()),
             attribute_dict_stores: std::cell::RefCell::new(HashMap::default()),
             attribute_list_mutations: std::cell::RefCell::new(HashMap::default()),
             globals_declared: HashMap::default(),
